@@ -1,0 +1,5 @@
+"""``python -m isles`` runs the command line."""
+
+from isles.cli import main
+
+raise SystemExit(main())

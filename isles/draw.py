@@ -1,0 +1,176 @@
+"""Board pictures with matplotlib: terrain colours, number tokens, overlays.
+
+Shared by every board capability (rally routes, set-up boards, ship fields).
+The format follows the file suffix (``.png`` or ``.svg``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import itertools
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, Patch, RegularPolygon
+
+from models.catan import Board, Terrain, pips
+from models.errors import InvalidInput
+from models.hexgrid import Edge, Hex, to_pixel
+
+__all__ = ["TERRAIN_COLOURS", "board_figure", "draw_path", "draw_roads", "save_figure"]
+
+TERRAIN_COLOURS: Mapping[Terrain, str] = {
+    Terrain.FOREST: "#2e7d32",
+    Terrain.PASTURE: "#9ccc65",
+    Terrain.FIELDS: "#f9d849",
+    Terrain.HILLS: "#c75b39",
+    Terrain.MOUNTAINS: "#8d8d8d",
+    Terrain.DESERT: "#e8d6a8",
+    Terrain.SEA: "#4f8fd6",
+    Terrain.GOLD: "#d4a017",
+}
+
+
+def board_figure(
+    board: Board,
+    *,
+    title: str | None = None,
+    marked: Iterable[Hex] = (),
+    legend: bool = True,
+) -> tuple[Figure, Axes]:
+    """Draw ``board`` (hex size 1, see :func:`models.hexgrid.to_pixel`) and return it.
+
+    Number tokens are drawn as discs (6 and 8 in red, dot count = pips);
+    ``marked`` hexes get a thick black outline (e.g. fixed tiles).
+    """
+    marked_set = set(marked)
+    xs = [to_pixel(h)[0] for h in board]
+    ys = [to_pixel(h)[1] for h in board]
+    width = max(xs) - min(xs) + 2
+    height = max(ys) - min(ys) + 2
+    scale = min(12.0, max(5.0, 0.55 * max(width, height)))
+    fig, ax = plt.subplots(
+        figsize=(scale * width / max(width, height) + 2, scale * height / max(width, height))
+    )
+    for h, tile in board.tiles.items():
+        x, y = to_pixel(h)
+        ax.add_patch(
+            RegularPolygon(
+                (x, y),
+                numVertices=6,
+                radius=0.98,
+                orientation=0.0,
+                facecolor=TERRAIN_COLOURS[tile.terrain],
+                edgecolor="black" if h in marked_set else "white",
+                linewidth=3.0 if h in marked_set else 1.0,
+            )
+        )
+        if tile.number is not None:
+            hot = tile.number in (6, 8)
+            ax.add_patch(
+                Circle((x, y), 0.36, facecolor="#fff8e7", edgecolor="#555", linewidth=0.6, zorder=3)
+            )
+            ax.text(
+                x,
+                y + 0.05,
+                str(tile.number),
+                ha="center",
+                va="center",
+                zorder=4,
+                fontsize=9,
+                fontweight="bold",
+                color="#c62828" if hot else "black",
+            )
+            ax.text(
+                x,
+                y - 0.2,
+                "·" * pips(tile.number),
+                ha="center",
+                va="center",
+                zorder=4,
+                fontsize=7,
+                color="#c62828" if hot else "black",
+            )
+    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
+    ax.set_ylim(min(ys) - 1.2, max(ys) + 1.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    if legend:
+        present = sorted({t.terrain for t in board.tiles.values()}, key=list(Terrain).index)
+        ax.legend(
+            handles=[Patch(facecolor=TERRAIN_COLOURS[t], label=t.value) for t in present],
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            frameon=False,
+            fontsize=8,
+        )
+    return fig, ax
+
+
+def _edge_segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two corners of the side shared by ``e.a`` and ``e.b`` (hex size 1)."""
+    (ax_, ay), (bx, by) = to_pixel(e.a), to_pixel(e.b)
+    mx, my = (ax_ + bx) / 2, (ay + by) / 2
+    dx, dy = bx - ax_, by - ay
+    norm = math.hypot(dx, dy)
+    half = 0.49  # half the side of a hex drawn with radius 0.98
+    px, py = -dy / norm * half, dx / norm * half
+    return (mx + px, my + py), (mx - px, my - py)
+
+
+def draw_roads(ax: Axes, roads: Iterable[Edge], colour: str = "#b71c1c") -> None:
+    """Draw roads (edges) as thick segments on the shared side."""
+    for e in roads:
+        (x0, y0), (x1, y1) = _edge_segment(e)
+        ax.plot([x0, x1], [y0, y1], color=colour, linewidth=5, solid_capstyle="round", zorder=5)
+
+
+def draw_path(
+    ax: Axes, path: Sequence[Hex], colour: str = "black", label: str | None = None
+) -> None:
+    """Draw a hex path as arrows from centre to centre, start circled, end starred."""
+    pts = [to_pixel(h) for h in path]
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        ax.annotate(
+            "",
+            xy=(x1, y1),
+            xytext=(x0, y0),
+            zorder=6,
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": colour,
+                "lw": 2.2,
+                "shrinkA": 6,
+                "shrinkB": 6,
+            },
+        )
+    if pts:
+        ax.plot(*pts[0], marker="o", markersize=11, color=colour, zorder=7, label=label)
+        ax.plot(*pts[-1], marker="*", markersize=16, color=colour, zorder=7)
+
+
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Save to ``path`` (format from the suffix, .png or .svg) and close the figure.
+
+    Raises
+    ------
+    InvalidInput
+        If the suffix is neither .png nor .svg.
+    """
+    p = Path(path)
+    if p.suffix.lower() not in (".png", ".svg"):
+        plt.close(fig)
+        raise InvalidInput("picture file", str(path), "a file name ending in .png or .svg")
+    fig.savefig(p, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return p

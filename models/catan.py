@@ -1,0 +1,346 @@
+"""Catan boards: terrains, resources, number tokens, pips, and the board format.
+
+Implements docs/rules.md section 1 (shared by seeds 002_8684547a41c0941c.txt and
+004_644cf972d8964df4.txt): what each terrain produces, 2d6 odds, the base
+inventory, the beginner board, and the JSON board format with its validation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from models.errors import InvalidInput
+from models.hexgrid import Hex, neighbours, ring
+
+__all__ = [
+    "BASE_LAND",
+    "BASE_NUMBER_TOKENS",
+    "NUMBER_TOKENS",
+    "Board",
+    "Resource",
+    "Terrain",
+    "Tile",
+    "beginner_board",
+    "pips",
+    "roll_probability",
+]
+
+
+class Resource(StrEnum):
+    """The five resource cards."""
+
+    LUMBER = "lumber"
+    WOOL = "wool"
+    GRAIN = "grain"
+    BRICK = "brick"
+    ORE = "ore"
+
+
+class Terrain(StrEnum):
+    """Hex terrains. ``GOLD`` produces any one resource of the owner's choice."""
+
+    FOREST = "forest"
+    PASTURE = "pasture"
+    FIELDS = "fields"
+    HILLS = "hills"
+    MOUNTAINS = "mountains"
+    DESERT = "desert"
+    SEA = "sea"
+    GOLD = "gold"
+
+    @property
+    def resource(self) -> Resource | None:
+        """The resource this terrain produces (None for desert, sea and gold)."""
+        return _PRODUCES.get(self)
+
+    @property
+    def is_land(self) -> bool:
+        return self is not Terrain.SEA
+
+    @property
+    def produces(self) -> bool:
+        """True for the five resource terrains and gold."""
+        return self not in (Terrain.DESERT, Terrain.SEA)
+
+
+_PRODUCES: dict[Terrain, Resource] = {
+    Terrain.FOREST: Resource.LUMBER,
+    Terrain.PASTURE: Resource.WOOL,
+    Terrain.FIELDS: Resource.GRAIN,
+    Terrain.HILLS: Resource.BRICK,
+    Terrain.MOUNTAINS: Resource.ORE,
+}
+
+#: Legal number tokens: 2..12 without 7.
+NUMBER_TOKENS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+
+#: Base game land tiles (19).
+BASE_LAND: Mapping[Terrain, int] = MappingProxyType(
+    {
+        Terrain.FOREST: 4,
+        Terrain.PASTURE: 4,
+        Terrain.FIELDS: 4,
+        Terrain.HILLS: 3,
+        Terrain.MOUNTAINS: 3,
+        Terrain.DESERT: 1,
+    }
+)
+
+#: Base game number tokens (18): one 2 and one 12, two of every other.
+BASE_NUMBER_TOKENS: tuple[int, ...] = (2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12)
+
+
+def pips(n: int) -> int:
+    """Pips of number token ``n``: ways to roll it with 2d6, ``6 - |7 - n|``.
+
+    Raises
+    ------
+    InvalidInput
+        If ``n`` is not in 2..12.
+
+    >>> [pips(n) for n in (2, 6, 7, 8, 12)]
+    [1, 5, 6, 5, 1]
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 12:
+        raise InvalidInput("number", n, "a 2d6 sum in 2..12")
+    return 6 - abs(7 - n)
+
+
+def roll_probability(n: int) -> Fraction:
+    """Exact probability that 2d6 sums to ``n`` (docs/rules.md, "2d6").
+
+    >>> roll_probability(7)
+    Fraction(1, 6)
+    """
+    return Fraction(pips(n), 36)
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """What lies on one hex: a terrain and, for producing hexes, a number token.
+
+    Sea tiles may carry a number token (the ships scenario's winds, seed 004);
+    desert never does; every producing tile (five resources and gold) must.
+    """
+
+    terrain: Terrain
+    number: int | None = None
+
+
+def _check_tile(field: str, tile: Tile) -> None:
+    n = tile.number
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n not in NUMBER_TOKENS):
+        raise InvalidInput(f"{field}.number", n, "a number token in 2..12 other than 7")
+    if tile.terrain is Terrain.DESERT and n is not None:
+        raise InvalidInput(f"{field}.number", n, "no number on a desert (absent or null)")
+    if tile.terrain.produces and n is None:
+        raise InvalidInput(
+            f"{field}.number", n, f"a number token on a producing hex ({tile.terrain.value})"
+        )
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable Catan board: hex -> Tile, in axial coordinates.
+
+    Build one from a mapping (``Board({Hex(0, 0): Tile(Terrain.DESERT)})``), from
+    JSON (:meth:`from_json`, :meth:`load`) or take :func:`beginner_board`.
+    Construction validates every tile (see :class:`Tile`) and raises
+    :class:`~models.errors.InvalidInput` naming the hex.
+
+    JSON format::
+
+        {"hexes": [{"q": 0, "r": -2, "terrain": "mountains", "number": 10}, ...]}
+
+    ``number`` is absent or null for desert and (optionally) sea.
+    """
+
+    tiles: Mapping[Hex, Tile]
+
+    def __init__(self, tiles: Mapping[Hex, Tile] | Iterable[tuple[tuple[int, int], Tile]]):
+        items = tiles.items() if isinstance(tiles, Mapping) else tiles
+        frozen: dict[Hex, Tile] = {}
+        for h, tile in items:
+            key = Hex(*h)
+            if not isinstance(tile, Tile):
+                raise InvalidInput(f"hex {key}", tile, "a Tile")
+            _check_tile(f"hex {key}", tile)
+            if key in frozen:
+                raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
+            frozen[key] = tile
+        ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
+        object.__setattr__(self, "tiles", MappingProxyType(ordered))
+
+    # -- container protocol -------------------------------------------------
+    def __contains__(self, h: object) -> bool:
+        return h in self.tiles
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __getitem__(self, h: tuple[int, int]) -> Tile:
+        return self.tiles[Hex(*h)]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and dict(self.tiles) == dict(other.tiles)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.tiles.items()))
+
+    def __repr__(self) -> str:
+        return f"Board({len(self.tiles)} hexes, {len(self.land())} land)"
+
+    # -- queries --------------------------------------------------------------
+    def terrain(self, h: tuple[int, int]) -> Terrain:
+        return self[h].terrain
+
+    def number(self, h: tuple[int, int]) -> int | None:
+        return self[h].number
+
+    def land(self) -> list[Hex]:
+        """Land hexes (everything but sea), in board order (by r, then q)."""
+        return [h for h, t in self.tiles.items() if t.terrain.is_land]
+
+    def sea(self) -> list[Hex]:
+        """Sea hexes, in board order."""
+        return [h for h, t in self.tiles.items() if not t.terrain.is_land]
+
+    def neighbours(self, h: tuple[int, int]) -> list[Hex]:
+        """The on-board neighbours of ``h``, in DIRECTIONS order."""
+        return [n for n in neighbours(h) if n in self.tiles]
+
+    def rim(self) -> list[Hex]:
+        """Hexes with fewer than six on-board neighbours."""
+        return [h for h in self.tiles if len(self.neighbours(h)) < 6]
+
+    # -- JSON -----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON board format as plain data (hexes in board order)."""
+        return {
+            "hexes": [
+                {"q": h.q, "r": h.r, "terrain": t.terrain.value, "number": t.number}
+                for h, t in self.tiles.items()
+            ]
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: object, source: str = "board") -> Board:
+        """Read the JSON board format (already parsed); see the class docstring.
+
+        Raises
+        ------
+        InvalidInput
+            Naming the entry (``board.hexes[i]``) and field: unknown terrain,
+            token 7 or outside 2..12, a number on a desert, a producing hex
+            without one, a duplicate hex, missing or non-integer coordinates.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("hexes"), list):
+            raise InvalidInput(source, type(data).__name__, 'an object {"hexes": [...]}')
+        seen: dict[Hex, int] = {}
+        tiles: list[tuple[Hex, Tile]] = []
+        for i, entry in enumerate(data["hexes"]):
+            field = f"{source}.hexes[{i}]"
+            if not isinstance(entry, dict):
+                raise InvalidInput(field, entry, 'an object {"q", "r", "terrain", "number"}')
+            unknown = set(entry) - {"q", "r", "terrain", "number"}
+            if unknown:
+                raise InvalidInput(f"{field}", sorted(unknown)[0], "keys q, r, terrain, number")
+            for key in ("q", "r"):
+                v = entry.get(key)
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise InvalidInput(f"{field}.{key}", v, "an integer")
+            h = Hex(entry["q"], entry["r"])
+            try:
+                terrain = Terrain(str(entry.get("terrain")))
+            except ValueError:
+                raise InvalidInput(
+                    f"{field}.terrain",
+                    entry.get("terrain"),
+                    "one of " + ", ".join(t.value for t in Terrain),
+                ) from None
+            tile = Tile(terrain, entry.get("number"))
+            _check_tile(f"{field} ({h})", tile)
+            if h in seen:
+                raise InvalidInput(
+                    f"{field}", str(h), f"a hex not already given at hexes[{seen[h]}]"
+                )
+            seen[h] = i
+            tiles.append((h, tile))
+        if not tiles:
+            raise InvalidInput(f"{source}.hexes", [], "at least one hex")
+        return cls(tiles)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "board") -> Board:
+        """Parse a JSON string in the board format (errors as :meth:`from_dict`)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(
+                source, f"line {exc.lineno} col {exc.colno}", f"valid JSON ({exc.msg})"
+            ) from None
+        return cls.from_dict(data, source)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Board:
+        """Read a board JSON file; unreadable files raise InvalidInput too."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidInput(
+                "board file", str(path), f"a readable UTF-8 JSON file ({exc.__class__.__name__})"
+            ) from None
+        return cls.from_json(text, source=str(path))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json(indent=1) + "\n", encoding="utf-8")
+
+
+_BEGINNER: tuple[tuple[int, int, Terrain, int | None], ...] = (
+    (0, -2, Terrain.MOUNTAINS, 10),
+    (1, -2, Terrain.PASTURE, 2),
+    (2, -2, Terrain.FOREST, 9),
+    (-1, -1, Terrain.FIELDS, 12),
+    (0, -1, Terrain.HILLS, 6),
+    (1, -1, Terrain.PASTURE, 4),
+    (2, -1, Terrain.HILLS, 10),
+    (-2, 0, Terrain.FIELDS, 9),
+    (-1, 0, Terrain.FOREST, 11),
+    (0, 0, Terrain.DESERT, None),
+    (1, 0, Terrain.FOREST, 3),
+    (2, 0, Terrain.MOUNTAINS, 8),
+    (-2, 1, Terrain.FOREST, 8),
+    (-1, 1, Terrain.MOUNTAINS, 3),
+    (0, 1, Terrain.FIELDS, 4),
+    (1, 1, Terrain.PASTURE, 5),
+    (-2, 2, Terrain.HILLS, 5),
+    (-1, 2, Terrain.FIELDS, 6),
+    (0, 2, Terrain.PASTURE, 11),
+)
+
+
+def beginner_board() -> Board:
+    """The official beginner board (docs/rules.md section 1): 19 land hexes, desert at
+    the centre (0, 0), and the 18 sea hexes of the ring at distance 3.
+
+    >>> b = beginner_board()
+    >>> len(b), b[Hex(0, -2)]
+    (37, Tile(terrain=<Terrain.MOUNTAINS: 'mountains'>, number=10))
+    """
+    tiles: dict[Hex, Tile] = {Hex(q, r): Tile(t, n) for q, r, t, n in _BEGINNER}
+    for h in ring(3):
+        tiles[h] = Tile(Terrain.SEA)
+    return Board(tiles)

@@ -1,0 +1,1 @@
+"""isles solvers: one module per question; results leave as isles dataclasses."""

@@ -1,0 +1,59 @@
+"""The project's own promises: README commands, seeds, packaging."""
+
+import hashlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", readme, re.S)
+    assert block is not None
+    first, second = block.group(1).strip().splitlines()
+    assert first.endswith("isles demo")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    match = re.search(r"^TEST_COMMAND='(.*)'$", ci, re.M)
+    assert match is not None and match.group(1) == second
+
+
+def test_seeds_are_the_four_documents_with_their_names() -> None:
+    names = sorted(p.name for p in (ROOT / "seeds").glob("*.txt"))
+    assert names == [
+        "000_aeb701e368f40145.txt",
+        "002_8684547a41c0941c.txt",
+        "003_cfc377110defcf34.txt",
+        "004_644cf972d8964df4.txt",
+    ]
+    # Digests of the documents as received: any edit to a seed fails here.
+    digests = {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        for p in (ROOT / "seeds").glob("*.txt")
+    }
+    assert digests == EXPECTED_DIGESTS
+
+
+def test_every_package_ships_py_typed() -> None:
+    for package in ("models", "solvers", "isles"):
+        assert (ROOT / package / "py.typed").exists()
+
+
+def test_models_never_import_solvers_or_front_end() -> None:
+    for path in (ROOT / "models").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import) (solvers|isles)\b", text, re.M), path.name
+
+
+def test_solvers_never_import_front_end() -> None:
+    for path in (ROOT / "solvers").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import) isles\b", text, re.M), path.name
+
+
+EXPECTED_DIGESTS = {
+    "000_aeb701e368f40145.txt": "ececdbe7af57f064",
+    "002_8684547a41c0941c.txt": "855467282f3cae94",
+    "003_cfc377110defcf34.txt": "0f9572bfcba9173c",
+    "004_644cf972d8964df4.txt": "adec1f786e14edba",
+}
