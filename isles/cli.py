@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
@@ -49,7 +50,7 @@ def command_modules() -> list[CommandModule]:
 
 def emit_json(obj: Any) -> None:
     """Print one JSON object on stdout (the ``--json`` output of every command)."""
-    print(json.dumps(obj, indent=2, sort_keys=False))
+    print(json.dumps(obj))
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -89,6 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IslesError as exc:
         print(f"isles {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): not an error of the user's input.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
         # Output files we could not write (bad --png path, full disk): the user's input.
         print(
