@@ -66,6 +66,25 @@ class RallyGraph:
     _head: npt.NDArray[np.int64] = field(repr=False)
     _cards: npt.NDArray[np.int64] = field(repr=False)
 
+    def packed_csr(self, objective: Literal["cards", "turns"]) -> tuple[int, csr_matrix]:
+        """The CSR matrix of packed integer weights for an objective, and its packing base.
+
+        ``"cards"``: weight = cards * base + 1 with base = nodes + 1 > any move count;
+        ``"turns"``: weight = base + cards with base = 12 * nodes + 1 > any card total.
+        Built once per graph and objective (cached).
+        """
+        cache: dict[str, tuple[int, csr_matrix]] = self.__dict__.setdefault("_csr_cache", {})
+        if objective not in cache:
+            n = len(self.hexes)
+            if objective == "cards":
+                base, weight = n + 1, self._cards * (n + 1) + 1
+            else:
+                base = 12 * n + 1
+                weight = self._cards + base
+            matrix = csr_matrix((weight.astype(np.float64), (self._tail, self._head)), shape=(n, n))
+            cache[objective] = (base, matrix)
+        return cache[objective]
+
 
 def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> RallyGraph:
     """Build the rally graph of ``board`` for a player owning ``roads``.
@@ -184,15 +203,9 @@ def cost_field(
     """
     if start not in rg.index:
         raise InvalidInput("start", str(start), "a hex on the board")
-    n = len(rg.hexes)
-    max_cards = 12 * n + 1  # bound on any simple route's total cards
-    if objective == "cards":
-        big, weight = n + 1, rg._cards * (n + 1) + 1
-    elif objective == "turns":
-        big, weight = max_cards, rg._cards + max_cards
-    else:
+    if objective not in ("cards", "turns"):
         raise InvalidInput("objective", objective, "cards or turns")
-    matrix = csr_matrix((weight.astype(np.float64), (rg._tail, rg._head)), shape=(n, n))
+    big, matrix = rg.packed_csr(objective)
     dist, pred = dijkstra(matrix, directed=True, indices=rg.index[start], return_predecessors=True)
     reach = np.isfinite(dist)
     packed = np.where(reach, dist, 0).astype(np.int64)
@@ -606,6 +619,10 @@ def _plan_with_budget(
                 push(nk, tuple(new_spent), v, li)
     budget_out = {r.value: budget[r] for r in resources}
     if found is None:
+        field = cost_field(rg, start)
+        if all(field.moves[rg.index[g]] < 0 for g in goals):
+            return _no_route(rg, start, goals, objective, "unreachable", budget_out)
+
         # No goal affordable: the affordable hex closest to a goal, cheapest first.
         def closeness(li: int) -> tuple[int, tuple[Fraction, int, int], int]:
             key, _, h, _ = labels[li]

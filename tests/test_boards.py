@@ -1,0 +1,200 @@
+"""Axial hex grid and the Catan board model (docs/boards.md)."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.catan import (
+    BASE_LAND,
+    BASE_NUMBER_TOKENS,
+    Board,
+    Terrain,
+    Tile,
+    beginner_board,
+    pips,
+    roll_probability,
+)
+from models.errors import InvalidInput, IslesError
+from models.hexgrid import (
+    DIRECTIONS,
+    Hex,
+    distance,
+    edge,
+    edges_between,
+    hexagon,
+    neighbours,
+    parse_edge,
+    parse_hex,
+    ring,
+    vertex,
+    vertices_around,
+    vertices_between,
+)
+
+coords = st.integers(-20, 20)
+hexes = st.builds(Hex, coords, coords)
+
+
+def test_directions_are_the_rules_order() -> None:
+    assert [tuple(d) for d in DIRECTIONS] == [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+
+
+@given(hexes, hexes, hexes)
+def test_distance_is_a_metric(a: Hex, b: Hex, c: Hex) -> None:
+    assert distance(a, b) == distance(b, a) >= 0
+    assert (distance(a, b) == 0) == (a == b)
+    assert distance(a, c) <= distance(a, b) + distance(b, c)
+    assert a.q + a.r + a.s == 0
+
+
+@given(hexes)
+def test_neighbours_are_at_distance_one_and_distinct(h: Hex) -> None:
+    ns = neighbours(h)
+    assert len(set(ns)) == 6
+    assert all(distance(h, n) == 1 for n in ns)
+    # Consecutive neighbours are adjacent: they form the six corners.
+    assert all(distance(ns[i], ns[(i + 1) % 6]) == 1 for i in range(6))
+    assert len(set(vertices_around(h))) == 6
+
+
+@given(st.integers(0, 8), hexes)
+def test_rings_and_hexagons_by_brute_force(radius: int, center: Hex) -> None:
+    box = [
+        Hex(center.q + dq, center.r + dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(-radius, radius + 1)
+    ]
+    expected = {h for h in box if distance(h, center) <= radius}
+    assert set(hexagon(radius, center)) == expected
+    assert len(hexagon(radius, center)) == 3 * radius * (radius + 1) + 1
+    r = ring(radius, center)
+    assert len(r) == len(set(r)) == max(1, 6 * radius)
+    assert all(distance(h, center) == radius for h in r)
+    # The ring is walked in order: consecutive hexes are adjacent.
+    if radius:
+        assert all(distance(r[i], r[(i + 1) % len(r)]) == 1 for i in range(len(r)))
+
+
+@pytest.mark.parametrize("radius", [1, 2, 3, 5])
+def test_edge_and_vertex_counts_of_hexagons(radius: int) -> None:
+    hs = hexagon(radius)
+    # Each interior adjacency counted once: 3 per hex minus the rim's missing ones.
+    brute_edges = {frozenset((a, b)) for a in hs for b in hs if distance(a, b) == 1}
+    assert len(edges_between(hs)) == len(brute_edges)
+    brute_vertices = {
+        frozenset((a, b, c))
+        for a in hs
+        for b in neighbours(a)
+        for c in neighbours(a)
+        if b in hs and c in hs and distance(b, c) == 1
+    }
+    assert len(vertices_between(hs)) == len(brute_vertices)
+
+
+def test_edges_and_vertices_are_canonical_and_checked() -> None:
+    assert edge((1, 0), (0, 0)) == edge((0, 0), (1, 0))
+    assert vertex((0, 0), (1, 0), (1, -1)) == vertex((1, -1), (0, 0), (1, 0))
+    with pytest.raises(InvalidInput, match="adjacent"):
+        edge((0, 0), (2, 0))
+    with pytest.raises(InvalidInput, match="pairwise adjacent"):
+        vertex((0, 0), (1, 0), (2, 0))
+
+
+@pytest.mark.parametrize("text", ["1", "1,2,3", "a,b", "", "1;2"])
+def test_parse_hex_rejects(text: str) -> None:
+    with pytest.raises(InvalidInput, match="--start"):
+        parse_hex(text, "--start")
+
+
+def test_parse_edge() -> None:
+    assert parse_edge("0,0:1,0") == edge((0, 0), (1, 0))
+    for bad in ("0,0", "0,0:2,0", "0,0:1,x", "0,0:1,0:2,0"):
+        with pytest.raises(InvalidInput):
+            parse_edge(bad)
+
+
+def test_dice() -> None:
+    assert sum(roll_probability(n) for n in range(2, 13)) == 1
+    # Against counting the 36 outcomes of two dice.
+    for n in range(2, 13):
+        ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n)
+        assert pips(n) == ways and roll_probability(n) == Fraction(ways, 36)
+    with pytest.raises(InvalidInput):
+        pips(13)
+
+
+def test_beginner_board_matches_the_base_inventory() -> None:
+    b = beginner_board()
+    assert len(b) == 37 and len(b.land()) == 19 and len(b.sea()) == 18
+    counts = {t: sum(1 for h in b.land() if b.terrain(h) is t) for t in BASE_LAND}
+    assert counts == dict(BASE_LAND)
+    assert sorted(b.number(h) or 0 for h in b.land() if b.number(h)) == list(BASE_NUMBER_TOKENS)
+    assert b.terrain(Hex(0, 0)) is Terrain.DESERT
+    assert set(b.sea()) == set(ring(3))
+
+
+def test_board_json_round_trip(tmp_path: Path) -> None:
+    b = beginner_board()
+    assert Board.from_json(b.to_json()) == b
+    path = tmp_path / "b.json"
+    b.save(path)
+    assert Board.load(path) == b
+    assert hash(Board.load(path)) == hash(b)
+
+
+@st.composite
+def random_boards(draw: st.DrawFn) -> Board:
+    radius = draw(st.integers(0, 3))
+    tiles = {}
+    for h in hexagon(radius):
+        terrain = draw(st.sampled_from(list(Terrain)))
+        number = None
+        if terrain.produces or (terrain is Terrain.SEA and draw(st.booleans())):
+            number = draw(st.sampled_from([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]))
+        tiles[h] = Tile(terrain, number)
+    return Board(tiles)
+
+
+@given(random_boards())
+def test_random_board_json_round_trip(board: Board) -> None:
+    assert Board.from_json(board.to_json()) == board
+    assert Board.from_dict(json.loads(board.to_json())).to_dict() == board.to_dict()
+
+
+BAD_BOARDS = [
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "lava", "number": 3}]}', "hexes[0].terrain"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "forest", "number": 7}]}', "number: 7"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "forest", "number": 13}]}', "number: 13"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "forest", "number": 1}]}', "number: 1"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "desert", "number": 6}]}', "no number on a desert"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "hills"}]}', "producing hex"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "gold", "number": null}]}', "producing hex"),
+    (
+        '{"hexes": [{"q": 0, "r": 0, "terrain": "sea"}, {"q": 0, "r": 0, "terrain": "sea"}]}',
+        r"hexes\[1\].*already given at hexes\[0\]",
+    ),
+    ('{"hexes": [{"q": "0", "r": 0, "terrain": "sea"}]}', "hexes[0].q"),
+    ('{"hexes": [{"q": 0, "r": 0, "terrain": "sea", "colour": 1}]}', "colour"),
+    ('{"hexes": []}', "at least one hex"),
+    ('{"tiles": []}', "hexes"),
+    ("[1, 2]", "hexes"),
+    ('{"hexes": [', "valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("text", "needle"), BAD_BOARDS)
+def test_board_validation_names_the_entry(text: str, needle: str) -> None:
+    with pytest.raises(IslesError) as info:
+        Board.from_json(text, source="b.json")
+    message = str(info.value)
+    assert "b.json" in message
+    assert needle in message or __import__("re").search(needle, message)
+
+
+def test_unreadable_board_file(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="readable"):
+        Board.load(tmp_path / "missing.json")

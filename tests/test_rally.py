@@ -1,0 +1,376 @@
+"""Car rally rules and route planner against an independent brute force.
+
+The oracle walks every simple path (depth-first, pruned only by a bound on
+the primary key) and prices each move straight from the tiles, without the
+library's rules module: ``n`` cards, ``(n + 1) // 2`` across an own road,
+deserts free, and a desert exit succeeding with the counted 2d6 outcomes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
+from models.errors import InvalidInput
+from models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
+from models.rally import default_goals, desert_exit_probability, entry_cost, rim_sea, start_group
+from solvers.rally import Route, build_graph, cost_field, plan_route
+
+PRODUCE = {
+    Terrain.FOREST: "lumber",
+    Terrain.PASTURE: "wool",
+    Terrain.FIELDS: "grain",
+    Terrain.HILLS: "brick",
+    Terrain.MOUNTAINS: "ore",
+}
+RESOURCES = ["lumber", "wool", "grain", "brick", "ore"]
+
+
+# -- the rules' own examples ------------------------------------------------------------
+
+
+def test_seed_examples() -> None:
+    # "une voiture qui veut se déplacer dans un hexagone de forêt numéroté 3 doit payer 3 bois"
+    cost = entry_cost(Tile(Terrain.FOREST, 3))
+    assert (cost.resource, cost.cards, cost.halved) == (Resource.LUMBER, 3, False)
+    # "un champ de blé numéroté 5 et traverse une route du propriétaire: 3 blés"
+    cost = entry_cost(Tile(Terrain.FIELDS, 5), own_road=True)
+    assert (cost.resource, cost.cards, cost.halved) == (Resource.GRAIN, 3, True)
+    assert entry_cost(Tile(Terrain.DESERT)).cards == 0
+    gold = entry_cost(Tile(Terrain.GOLD, 9), own_road=True)
+    assert (gold.resource, gold.cards) == (None, 5)
+    with pytest.raises(InvalidInput, match="sea"):
+        entry_cost(Tile(Terrain.SEA))
+
+
+@pytest.mark.parametrize("n", NUMBER_TOKENS)
+def test_desert_exit_odds_for_every_number(n: int) -> None:
+    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= n)
+    assert desert_exit_probability(Tile(Terrain.FOREST, n)) == Fraction(ways, 36)
+    assert desert_exit_probability(Tile(Terrain.DESERT)) == 1
+
+
+def test_default_goals_on_the_beginner_board() -> None:
+    board = beginner_board()
+    rim = rim_sea(board)
+    assert set(rim) == set(ring(3))
+    # Consecutive rim hexes are neighbours: groups are four adjacent sea hexes.
+    assert all(distance(rim[i], rim[(i + 1) % 18]) == 1 for i in range(18))
+    sizes = []
+    for i in range(18):
+        group = start_group(board, rim[i])
+        assert group[0] == rim[i] and len(set(group)) == 4
+        goals = default_goals(board, group)
+        reflected = {Hex(-h.q, -h.r) for h in group}
+        assert all(any(distance(g, r) == 1 for r in reflected) for g in goals)
+        assert all(board.terrain(g).is_land for g in goals)
+        sizes.append(len(goals))
+    assert set(sizes) == {3, 4}  # RULES.md: 3 or 4 goals, by where the group lies
+
+
+# -- the brute force --------------------------------------------------------------------
+
+
+def _move(board: Board, roads: set[Edge], u: Hex, v: Hex) -> tuple[int, str | None, Fraction]:
+    """(cards, resource or 'any' or None, success chance of one try), from the tiles."""
+    tile = board[v]
+    n = tile.number if tile.terrain is not Terrain.DESERT else None
+    cards = 0 if n is None else ((n + 1) // 2 if edge(u, v) in roads else n)
+    resource = None if n is None else PRODUCE.get(tile.terrain, "any")
+    p = Fraction(1)
+    if board.terrain(u) is Terrain.DESERT and n is not None:
+        p = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= n), 36)
+    return cards, resource, p
+
+
+def _affordable(spent: dict[str, int], anys: list[int], budget: dict[str, int]) -> bool:
+    """Can gold payments (``anys``, each from one resource) fit beside ``spent``?"""
+    for choice in itertools.product(RESOURCES, repeat=len(anys)):
+        total = dict(spent)
+        for r, c in zip(choice, anys, strict=True):
+            total[r] = total.get(r, 0) + c
+        if all(total.get(r, 0) <= budget.get(r, 0) for r in RESOURCES):
+            return True
+    return False
+
+
+def brute_force(
+    board: Board,
+    start: Hex,
+    goals: Sequence[Hex],
+    roads: set[Edge],
+    objective: str,
+    values: dict[str, Fraction] | None = None,
+    budget: dict[str, int] | None = None,
+) -> tuple[str, Any]:
+    """('optimal', best key) or ('unreachable', None) or ('unaffordable', (dist, key))."""
+    values = values or {}
+    val = {r: values.get(r, Fraction(1)) for r in RESOURCES}
+    gold_value = min(val.values())
+    goal_set = set(goals)
+    best: list[Any] = [None]
+    closest: list[Any] = [None]
+
+    def key(cards: int, moves: int, expected: Fraction, weighted: Fraction) -> tuple[Any, ...]:
+        return {
+            "cards": (cards, moves),
+            "turns": (moves, cards),
+            "expected_turns": (expected, cards),
+            "weighted": (weighted, moves),
+        }[objective]
+
+    def walk(
+        path: list[Hex],
+        cards: int,
+        expected: Fraction,
+        weighted: Fraction,
+        spent: dict[str, int],
+        anys: list[int],
+    ) -> None:
+        u = path[-1]
+        k = key(cards, len(path) - 1, expected, weighted)
+        if best[0] is not None and k[0] > best[0][0]:
+            return
+        if budget is not None:
+            d = min(distance(u, g) for g in goals)
+            if closest[0] is None or (d, k) < closest[0]:
+                closest[0] = (d, k)
+        if u in goal_set:
+            if best[0] is None or k < best[0]:
+                best[0] = k
+            return
+        for v in board.neighbours(u):
+            if v in path or board.terrain(v) is Terrain.SEA:
+                continue
+            c, res, p = _move(board, roads, u, v)
+            s2, a2 = dict(spent), list(anys)
+            if res == "any":
+                a2.append(c)
+            elif res is not None:
+                s2[res] = s2.get(res, 0) + c
+            if budget is not None and not _affordable(s2, a2, budget):
+                continue
+            w = val[res] * c if res in val else (gold_value * c if res == "any" else Fraction(0))
+            walk([*path, v], cards + c, expected + 1 / p, weighted + w, s2, a2)
+
+    walk([start], 0, Fraction(0), Fraction(0), {}, [])
+    if best[0] is not None:
+        return "optimal", best[0]
+    if budget is not None and brute_force(board, start, goals, roads, objective)[0] == "optimal":
+        return "unaffordable", closest[0]
+    return "unreachable", None
+
+
+def route_key(route: Route) -> tuple[Any, ...]:
+    return {
+        "cards": (route.total_cards, route.turns),
+        "turns": (route.turns, route.total_cards),
+        "expected_turns": (route.expected_turns, route.total_cards),
+        "weighted": (route.value, route.turns),
+    }[route.objective]
+
+
+def check_route(board: Board, roads: set[Edge], route: Route) -> None:
+    """The route is a legal walk whose reported totals are its real costs."""
+    path = route.path
+    assert path[0] == route.start
+    assert all(distance(a, b) == 1 for a, b in itertools.pairwise(path))
+    assert all(board.terrain(h) is not Terrain.SEA for h in path[1:])
+    cards = 0
+    expected = Fraction(0)
+    for (u, v), step in zip(itertools.pairwise(path), route.steps, strict=True):
+        c, res, p = _move(board, roads, u, v)
+        assert step.hex == v and step.cards == c
+        if res not in (None, "any"):
+            assert step.resource is not None and step.resource.value == res
+        cards += c
+        expected += 1 / p
+    assert cards == route.total_cards == sum(route.cards.values())
+    assert expected == route.expected_turns
+    assert route.turns == len(path) - 1
+    if route.budget is not None:
+        assert all(route.cards.get(r, 0) <= route.budget.get(r, 0) for r in RESOURCES)
+
+
+OBJECTIVES = ["cards", "turns", "expected_turns", "weighted"]
+VALUES = {"ore": Fraction(2), "wool": Fraction(1, 2), "grain": Fraction(3, 2)}
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_beginner_board_every_rim_start_against_brute_force(objective: str) -> None:
+    board = beginner_board()
+    rg = build_graph(board)
+    for start in rim_sea(board):
+        goals = default_goals(board, start_group(board, start))
+        values = VALUES if objective == "weighted" else None
+        route = plan_route(rg, start, objective=objective, values=values)  # type: ignore[arg-type]
+        status, best = brute_force(
+            board,
+            start,
+            goals,
+            set(),
+            objective,
+            {k: Fraction(v) for k, v in (values or {}).items()},
+        )
+        assert route.status == status == "optimal"
+        assert route_key(route) == best
+        assert route.path[-1] in goals
+        check_route(board, set(), route)
+
+
+def test_beginner_board_with_roads_and_budgets_against_brute_force() -> None:
+    board = beginner_board()
+    roads = {edge((0, -2), (0, -1)), edge((0, -1), (0, 0)), edge((1, 0), (1, 1))}
+    budgets = [
+        {"ore": 10, "brick": 3, "lumber": 3, "wool": 5},
+        {"ore": 10, "brick": 3, "lumber": 2, "wool": 5},
+        {"ore": 8, "wool": 20, "grain": 20},
+        {"lumber": 4},
+    ]
+    for budget in budgets:
+        for objective in OBJECTIVES:
+            route = plan_route(
+                board,
+                (0, -3),
+                roads=roads,
+                objective=objective,  # type: ignore[arg-type]
+                budget=budget,
+            )
+            goals = list(route.goals)
+            status, best = brute_force(board, Hex(0, -3), goals, roads, objective, budget=budget)
+            assert route.status == status, (budget, objective)
+            check_route(board, roads, route)
+            if status == "optimal":
+                assert route_key(route) == best
+            else:
+                d = min(distance(route.path[-1], g) for g in goals)
+                assert (d, route_key(route)) == best
+
+
+# -- random small boards ----------------------------------------------------------------
+
+LAND = [
+    Terrain.FOREST,
+    Terrain.PASTURE,
+    Terrain.FIELDS,
+    Terrain.HILLS,
+    Terrain.MOUNTAINS,
+    Terrain.DESERT,
+    Terrain.DESERT,
+    Terrain.GOLD,
+    Terrain.SEA,
+]
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> dict[str, Any]:
+    radius = draw(st.integers(1, 2))
+    tiles: dict[Hex, Tile] = {}
+    for h in hexagon(radius):
+        t = draw(st.sampled_from(LAND))
+        n = draw(st.sampled_from(NUMBER_TOKENS)) if t.produces else None
+        tiles[h] = Tile(t, n)
+    for h in ring(radius + 1):
+        tiles[h] = Tile(Terrain.SEA)
+    board = Board(tiles)
+    hexes = list(board)
+    land = board.land()
+    if not land:
+        land = [hexes[0]]
+        tiles[hexes[0]] = Tile(Terrain.DESERT)
+        board = Board(tiles)
+    start = draw(st.sampled_from(hexes))
+    goals = draw(st.lists(st.sampled_from(land), min_size=1, max_size=3, unique=True))
+    roads = set(draw(st.lists(st.sampled_from(edges_between(hexes)), max_size=8)))
+    budget = draw(st.none() | st.fixed_dictionaries({r: st.integers(0, 14) for r in RESOURCES}))
+    values = draw(
+        st.fixed_dictionaries(
+            {
+                r: st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3)])
+                for r in RESOURCES
+            }
+        )
+    )
+    objective = draw(st.sampled_from(OBJECTIVES))
+    return {
+        "board": board,
+        "start": start,
+        "goals": goals,
+        "roads": roads,
+        "budget": budget,
+        "values": values,
+        "objective": objective,
+    }
+
+
+@settings(max_examples=150)
+@given(scenarios())
+def test_random_boards_against_brute_force(s: dict[str, Any]) -> None:
+    board, roads, objective = s["board"], s["roads"], s["objective"]
+    values = s["values"] if objective == "weighted" else None
+    route = plan_route(
+        board,
+        s["start"],
+        goals=s["goals"],
+        roads=roads,
+        objective=objective,
+        values=values,
+        budget=s["budget"],
+    )
+    status, best = brute_force(board, s["start"], s["goals"], roads, objective, values, s["budget"])
+    assert route.status == status
+    if status == "unreachable":
+        return
+    check_route(board, roads, route)
+    if status == "optimal":
+        assert route.path[-1] in s["goals"]
+        assert route_key(route) == best
+    else:
+        d = min(distance(route.path[-1], g) for g in s["goals"])
+        assert (d, route_key(route)) == best
+
+
+@settings(max_examples=60)
+@given(scenarios())
+def test_cost_field_agrees_with_the_exact_dijkstra(s: dict[str, Any]) -> None:
+    """The CSR fast path and the Fraction heap agree on the (cards, moves) optimum."""
+    rg = build_graph(s["board"], s["roads"])
+    f = cost_field(rg, s["start"], "cards")
+    for g in s["goals"]:
+        exact = plan_route(rg, s["start"], goals=[g], objective="weighted")  # all values 1
+        i = rg.index[g]
+        if exact.status == "optimal":
+            assert (int(f.cards[i]), int(f.moves[i])) == (exact.total_cards, exact.turns)
+        else:
+            assert f.moves[i] == -1
+
+
+def test_the_same_query_gives_the_same_route() -> None:
+    board = beginner_board()
+    routes = {plan_route(board, (0, -3)).path for _ in range(3)}
+    assert len(routes) == 1
+
+
+def test_bad_parameters() -> None:
+    board = beginner_board()
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"start": (9, 9)}, "start"),
+        ({"start": (0, -3), "goals": [(0, 3)]}, "goals[0]"),
+        ({"start": (0, -3), "goals": [(7, 7)]}, "goals[0]"),
+        ({"start": (0, -3), "objective": "fastest"}, "objective"),
+        ({"start": (0, -3), "budget": {"gold": 1}}, "budget"),
+        ({"start": (0, -3), "budget": {"ore": -1}}, "budget.ore"),
+        ({"start": (0, -3), "values": {"ore": -2}}, "values.ore"),
+        ({"start": (0, -3), "roads": [((0, 0), (2, 0))]}, "edge"),
+        ({"start": (0, -3), "roads": [((3, 0), (4, 0))]}, "roads[0]"),
+    ]
+    for kwargs, field in cases:
+        with pytest.raises(InvalidInput, match=__import__("re").escape(field)):
+            plan_route(board, **kwargs)
