@@ -19,9 +19,9 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from models.catan import Board, Resource, Terrain
+from models.catan import Board, Resource, Terrain, Tile
 from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, distance, edge
+from models.hexgrid import Edge, Hex, distance, edge, neighbours
 from models.rally import default_goals, desert_exit_probability, entry_cost, start_group
 
 __all__ = [
@@ -121,26 +121,28 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
     for h, tile in board.tiles.items():
         g.add_node(h, terrain=tile.terrain, number=tile.number)
     arcs: list[tuple[Hex, Hex, dict[str, Any]]] = []
-    for u, tile_u in board.tiles.items():
+    tiles = board.tiles
+    certain = Fraction(1)
+    # Arc attributes depend only on (head tile, own road, leaving a desert): share them.
+    shared: dict[tuple[Tile, bool, bool], dict[str, Any]] = {}
+    for u, tile_u in tiles.items():
         leaving_desert = tile_u.terrain is Terrain.DESERT
-        for v in board.neighbours(u):
-            tile_v = board[v]
-            if tile_v.terrain is Terrain.SEA:
+        for v in neighbours(u):
+            tile_v = tiles.get(v)
+            if tile_v is None or tile_v.terrain is Terrain.SEA:
                 continue
-            cost = entry_cost(tile_v, edge(u, v) in road_set)
-            p_exit = desert_exit_probability(tile_v) if leaving_desert else Fraction(1)
-            arcs.append(
-                (
-                    u,
-                    v,
-                    {
-                        "cards": cost.cards,
-                        "resource": cost.resource,
-                        "halved": cost.halved,
-                        "p_exit": p_exit,
-                    },
-                )
-            )
+            on_road = bool(road_set) and edge(u, v) in road_set
+            key = (tile_v, on_road, leaving_desert)
+            attrs = shared.get(key)
+            if attrs is None:
+                cost = entry_cost(tile_v, on_road)
+                attrs = shared[key] = {
+                    "cards": cost.cards,
+                    "resource": cost.resource,
+                    "halved": cost.halved,
+                    "p_exit": desert_exit_probability(tile_v) if leaving_desert else certain,
+                }
+            arcs.append((u, v, attrs))
     g.add_edges_from(arcs)
     return RallyGraph(
         board=board,
