@@ -23,14 +23,7 @@ from models.catan import NUMBER_TOKENS, Board, Terrain, Tile
 from models.hexgrid import Hex, hexagon, ring
 from solvers.rally import build_graph, cost_field, plan_route
 
-LAND = [
-    Terrain.FOREST,
-    Terrain.PASTURE,
-    Terrain.FIELDS,
-    Terrain.HILLS,
-    Terrain.MOUNTAINS,
-    Terrain.DESERT,
-]
+LAND = [t for t in Terrain if t.is_land and t is not Terrain.GOLD]
 
 
 def generated_board(radius: int, seed: int = 1) -> Board:
