@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import pkgutil
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +21,11 @@ from typing import Any, NoReturn, Protocol, cast
 import isles.commands
 from models.errors import IslesError
 
-__all__ = ["OneLineParser", "build_parser", "emit_json", "main"]
+__all__ = ["OneLineParser", "StoreOnce", "build_parser", "emit_json", "main"]
+
+# A value that starts with "-" but is a coordinate or an edge ("-3,1", "-1,2:0,2"),
+# which argparse would otherwise take for an option.
+_NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+)?$")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -28,6 +33,45 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class StoreOnce(argparse.Action):
+    """Store an option's value, refusing a second occurrence (nothing silently overridden)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) not in (None, self.default):
+            parser.error(f"argument {option_string}: given twice")
+        setattr(namespace, self.dest, values)
+
+
+def attach_negative_coordinates(argv: Sequence[str]) -> list[str]:
+    """Rewrite ``--opt -3,1`` as ``--opt=-3,1`` so that argparse reads the coordinate.
+
+    >>> attach_negative_coordinates(["rally", "--start", "-3,1", "--road", "-1,2:0,2"])
+    ['rally', '--start=-3,1', '--road=-1,2:0,2']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if (
+            token.startswith("--")
+            and "=" not in token
+            and i + 1 < len(argv)
+            and _NEGATIVE_COORDINATES.match(argv[i + 1])
+        ):
+            out.append(f"{token}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(token)
+            i += 1
+    return out
 
 
 class CommandModule(Protocol):
@@ -83,7 +127,7 @@ def build_parser() -> OneLineParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(attach_negative_coordinates(sys.argv[1:] if argv is None else argv))
     func = cast(Callable[[argparse.Namespace], int], args.func)
     try:
         return func(args)

@@ -138,7 +138,7 @@ def draw_roads(ax: Axes, roads: Iterable[Edge], colour: str = "#b71c1c") -> None
 def draw_path(
     ax: Axes, path: Sequence[Hex], colour: str = "black", label: str | None = None
 ) -> None:
-    """Draw a hex path as arrows from centre to centre, start circled, end starred."""
+    """Draw a hex path as arrows from centre to centre: start a dot, end ringed."""
     pts = [to_pixel(h) for h in path]
     for (x0, y0), (x1, y1) in itertools.pairwise(pts):
         ax.annotate(
@@ -156,7 +156,15 @@ def draw_path(
         )
     if pts:
         ax.plot(*pts[0], marker="o", markersize=11, color=colour, zorder=7, label=label)
-        ax.plot(*pts[-1], marker="*", markersize=16, color=colour, zorder=7)
+        ax.plot(
+            *pts[-1],
+            marker="o",
+            markersize=30,
+            markerfacecolor="none",
+            markeredgewidth=3,
+            color=colour,
+            zorder=7,
+        )
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:

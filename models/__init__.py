@@ -1,5 +1,5 @@
 """isles game models: immutable typed data and the rules as pure functions.
 
 No module here imports a solver. Sources: the seed documents in ``seeds/`` and
-the rule decisions documented in ``docs/rules.md``.
+the rule decisions documented in ``docs/`` (one file per game).
 """

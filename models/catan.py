@@ -1,6 +1,6 @@
 """Catan boards: terrains, resources, number tokens, pips, and the board format.
 
-Implements docs/rules.md section 1 (shared by seeds 002_8684547a41c0941c.txt and
+Implements docs/boards.md section 1 (shared by seeds 002_8684547a41c0941c.txt and
 004_644cf972d8964df4.txt): what each terrain produces, 2d6 odds, the base
 inventory, the beginner board, and the JSON board format with its validation.
 """
@@ -18,6 +18,7 @@ from typing import Any
 
 from models.errors import InvalidInput
 from models.hexgrid import Hex, neighbours, ring
+from models.jsonio import load_json, parse_json
 
 __all__ = [
     "BASE_LAND",
@@ -114,7 +115,7 @@ def pips(n: int) -> int:
 
 
 def roll_probability(n: int) -> Fraction:
-    """Exact probability that 2d6 sums to ``n`` (docs/rules.md, "2d6").
+    """Exact probability that 2d6 sums to ``n`` (docs/boards.md, "2d6").
 
     >>> roll_probability(7)
     Fraction(1, 6)
@@ -247,8 +248,14 @@ class Board:
             token 7 or outside 2..12, a number on a desert, a producing hex
             without one, a duplicate hex, missing or non-integer coordinates.
         """
-        if not isinstance(data, dict) or not isinstance(data.get("hexes"), list):
+        if not isinstance(data, dict):
             raise InvalidInput(source, type(data).__name__, 'an object {"hexes": [...]}')
+        if not isinstance(data.get("hexes"), list):
+            got = "missing" if "hexes" not in data else type(data["hexes"]).__name__
+            raise InvalidInput(f"{source}.hexes", got, "a list of hex objects")
+        extra = sorted(set(data) - {"hexes"})
+        if extra:
+            raise InvalidInput(f"{source}", extra[0], 'no key but "hexes" at the top level')
         seen: dict[Hex, int] = {}
         tiles: list[tuple[Hex, Tile]] = []
         for i, entry in enumerate(data["hexes"]):
@@ -286,24 +293,12 @@ class Board:
     @classmethod
     def from_json(cls, text: str, source: str = "board") -> Board:
         """Parse a JSON string in the board format (errors as :meth:`from_dict`)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(
-                source, f"line {exc.lineno} col {exc.colno}", f"valid JSON ({exc.msg})"
-            ) from None
-        return cls.from_dict(data, source)
+        return cls.from_dict(parse_json(text, source), source)
 
     @classmethod
     def load(cls, path: str | Path) -> Board:
         """Read a board JSON file; unreadable files raise InvalidInput too."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInput(
-                "board file", str(path), f"a readable UTF-8 JSON file ({exc.__class__.__name__})"
-            ) from None
-        return cls.from_json(text, source=str(path))
+        return cls.from_dict(load_json(path, "board file"), str(path))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json(indent=1) + "\n", encoding="utf-8")
@@ -333,7 +328,7 @@ _BEGINNER: tuple[tuple[int, int, Terrain, int | None], ...] = (
 
 
 def beginner_board() -> Board:
-    """The official beginner board (docs/rules.md section 1): 19 land hexes, desert at
+    """The official beginner board (docs/boards.md section 1): 19 land hexes, desert at
     the centre (0, 0), and the 18 sea hexes of the ring at distance 3.
 
     >>> b = beginner_board()

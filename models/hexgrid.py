@@ -1,6 +1,6 @@
 """Axial hex coordinates: neighbours, distance, rings, shapes, edges, vertices.
 
-Implements the coordinate conventions of docs/rules.md ("Coordinates"): pointy-top
+Implements the coordinate conventions of docs/boards.md ("Coordinates"): pointy-top
 axial ``(q, r)``, cube ``s = -q - r``, the six directions counter-clockwise from
 east. Shared by every board game in isles (seeds 002 and 004).
 """
@@ -18,6 +18,7 @@ __all__ = [
     "Edge",
     "Hex",
     "Vertex",
+    "as_hex",
     "distance",
     "edge",
     "edges_between",
@@ -53,7 +54,7 @@ class Hex(NamedTuple):
         return f"{self.q},{self.r}"
 
 
-#: The six neighbour offsets, counter-clockwise starting east (docs/rules.md).
+#: The six neighbour offsets, counter-clockwise starting east (docs/boards.md).
 DIRECTIONS: tuple[Hex, ...] = (
     Hex(1, 0),
     Hex(1, -1),
@@ -203,6 +204,24 @@ def vertices_between(hexes: Iterable[tuple[int, int]]) -> list[Vertex]:
     present = {Hex(*h) for h in hexes}
     out = {v for h in present for v in vertices_around(h) if all(x in present for x in v)}
     return sorted(out)
+
+
+def as_hex(value: object, field: str = "hex") -> Hex:
+    """Check that ``value`` is a pair of integers ``(q, r)`` and return it as a Hex.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``field`` for anything else (a string, three numbers, floats...).
+
+    >>> as_hex([2, -1])
+    Hex(q=2, r=-1)
+    """
+    if isinstance(value, tuple | list) and len(value) == 2:
+        q, r = value
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in (q, r)):
+            return Hex(q, r)
+    raise InvalidInput(field, value, "axial coordinates: a pair of integers (q, r)")
 
 
 def parse_hex(text: str, field: str = "hex") -> Hex:

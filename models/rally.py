@@ -17,6 +17,7 @@ from models.hexgrid import Hex, to_pixel
 
 __all__ = [
     "EntryCost",
+    "board_centre_doubled",
     "default_goals",
     "desert_exit_probability",
     "entry_cost",
@@ -121,12 +122,28 @@ def start_group(board: Board, start: Hex, size: int = 4) -> list[Hex]:
     return [rim[(i + k) % len(rim)] for k in range(min(size, len(rim)))]
 
 
+def board_centre_doubled(board: Board) -> tuple[int, int]:
+    """Twice the board's centre in axial coordinates, rounded to integers.
+
+    The centre is the mean of the hexes' coordinates; doubling it keeps the
+    point reflection ``h -> 2c - h`` on the hex lattice (a centre may fall
+    between hexes). ``(0, 0)`` for boards centred on the origin.
+    """
+    hexes = list(board)
+    return (
+        round(2 * sum(h.q for h in hexes) / len(hexes)),
+        round(2 * sum(h.r for h in hexes) / len(hexes)),
+    )
+
+
 def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[Hex]:
     """The rally's goal hexes for a starting group (RULES.md section 2).
 
-    The land hexes adjacent to the point reflections ``(q, r) -> (-q, -r)`` of
-    the group's hexes (reflections off the board are ignored), in board order.
-    On the beginner board a group of four gives 3 or 4 goals.
+    The land hexes adjacent to the point reflections of the group's hexes
+    through the board's centre (reflections off the board are ignored), in
+    board order. For a board centred on the origin, such as the beginner
+    board, the reflection is ``(q, r) -> (-q, -r)`` as RULES.md states; there
+    a group of four gives 3 or 4 goals.
 
     Raises
     ------
@@ -138,12 +155,15 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     [Hex(q=-2, r=2), Hex(q=-1, r=2), Hex(q=0, r=2)]
     """
     group = list(group)
-    reflected = {Hex(-h.q, -h.r) for h in group}
+    twice_q, twice_r = board_centre_doubled(board)
+    reflected = {Hex(twice_q - h.q, twice_r - h.r) for h in group}
     goals = {
         n for h in reflected if h in board for n in board.neighbours(h) if board.terrain(n).is_land
     }
     if not goals:
         raise InvalidInput(
-            "goals", [str(h) for h in group], "a start group whose reflection touches land"
+            "default goals of start group",
+            [str(h) for h in group],
+            "a start group whose reflection touches land (or give the goals)",
         )
     return [h for h in board if h in goals]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,7 +23,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from models.catan import Board, Resource, Terrain, Tile
 from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, distance, edge, neighbours
+from models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
 from models.rally import default_goals, desert_exit_probability, entry_cost, start_group
 
 __all__ = [
@@ -37,7 +39,7 @@ __all__ = [
 ]
 
 Objective = Literal["cards", "turns", "expected_turns", "weighted"]
-RouteStatus = Literal["optimal", "unreachable", "unaffordable"]
+RouteStatus = Literal["optimal", "unreachable", "unaffordable", "timed_out"]
 OBJECTIVES: tuple[str, ...] = get_args(Objective)
 ANY = "any"  # key of gold cards, payable in any single resource
 
@@ -110,7 +112,9 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
     """
     road_set: set[Edge] = set()
     for i, road in enumerate(roads):
-        e = edge(*road)
+        if not (isinstance(road, tuple | list) and len(road) == 2):
+            raise InvalidInput(f"roads[{i}]", road, "an edge: a pair of adjacent hexes")
+        e = edge(as_hex(road[0], f"roads[{i}]"), as_hex(road[1], f"roads[{i}]"))
         for h in e:
             if h not in board:
                 raise InvalidInput(f"roads[{i}]", str(e), "an edge between two hexes on the board")
@@ -259,12 +263,13 @@ class Route:
 
     Attributes
     ----------
-    status : "optimal" | "unreachable" | "unaffordable"
+    status : "optimal" | "unreachable" | "unaffordable" | "timed_out"
         ``optimal``: ``path`` ends on a goal and no route is better for the
         objective (proven: exact shortest path). ``unreachable``: no goal can
         be reached at any price. ``unaffordable``: with ``budget``, no goal is
         affordable; ``path`` then leads to the affordable hex closest to a
-        goal (hex distance), cheapest first.
+        goal (hex distance), cheapest first. ``timed_out``: a budget search
+        reached its time limit before proving an answer.
     path : tuple of Hex
         Start first; one hex per move.
     cards : dict
@@ -339,9 +344,9 @@ def _values(values: Mapping[Any, float | int | Fraction] | None) -> dict[Resourc
         r = _resource(key, "values")
         if isinstance(v, bool) or not isinstance(v, int | float | Fraction):
             raise InvalidInput(f"values.{r.value}", v, "a number >= 0")
-        exact = Fraction(str(v)) if isinstance(v, float) else Fraction(v)
-        if v != v or v in (float("inf"), float("-inf")) or exact < 0:
+        if (isinstance(v, float) and not math.isfinite(v)) or v < 0:
             raise InvalidInput(f"values.{r.value}", v, "a finite number >= 0")
+        exact = Fraction(str(v)) if isinstance(v, float) else Fraction(v)
         out[r] = exact
     return out
 
@@ -368,6 +373,7 @@ def plan_route(
     values: Mapping[Any, float | int | Fraction] | None = None,
     budget: Mapping[Any, int] | None = None,
     group: Sequence[tuple[int, int]] | None = None,
+    time_limit: float | None = None,
 ) -> Route:
     """Plan a car's best route from ``start`` to the nearest of ``goals``.
 
@@ -385,37 +391,49 @@ def plan_route(
     roads : iterable of edges
         The player's own roads (halve the cost of crossing them, rounded up).
     objective : "cards" | "turns" | "expected_turns" | "weighted"
-        ``cards``: fewest cards, ties by fewer moves. ``turns``: fewest moves,
-        ties by fewer cards. ``expected_turns``: fewest expected turns (each
-        desert exit try is a turn; a roll of ``<= n`` succeeds), ties by cards.
-        ``weighted``: least total card value (``values``, default 1 per card;
-        gold paid in the least valued resource), ties by moves.
-    values : mapping resource -> number >= 0
-        Card values for ``weighted`` (floats are read exactly from their decimal text).
+        Routes are ordered by three keys, compared in turn:
+
+        - ``cards``: cards, moves, expected turns;
+        - ``turns``: moves, cards, expected turns;
+        - ``expected_turns``: expected turns (each desert exit try is a turn;
+          a roll of ``<= n`` succeeds), cards, moves;
+        - ``weighted``: total card value (``values``; gold paid in the least
+          valued resource), moves, expected turns.
+    values : mapping resource -> number >= 0, optional
+        Card values for ``weighted`` only (default 1 each; floats are read
+        exactly from their decimal text).
     budget : mapping resource -> int, optional
         Cards the player can spend (hand plus fuel reserve) per resource: the
-        best route payable now, by an exact label-setting search over Pareto
-        labels (objective, cards spent per resource). Gold may be paid from
-        any one resource; the search tries each.
+        best route payable now, by an exact label-setting search (A* with
+        exact lower bounds) over Pareto labels (keys, cards spent per
+        resource). Gold may be paid from any one resource; the search tries each.
     group : sequence of (q, r), optional
-        The start group used for default goals.
+        The start group (sea hexes) used for default goals.
+    time_limit : float, optional
+        Seconds allowed for a budget search (None: no limit); past it the
+        answer is ``status="timed_out"``.
 
     Returns
     -------
     Route
-        ``status`` "optimal", or "unreachable" / "unaffordable" (see :class:`Route`).
+        ``status`` "optimal", or "unreachable" / "unaffordable" / "timed_out"
+        (see :class:`Route`).
 
     Raises
     ------
     InvalidInput
-        Off-board start, a goal off the board or on the sea, an unknown
-        objective or resource, a negative value or budget, a bad road.
+        Off-board or malformed start, a goal off the board or on the sea, an
+        unknown objective or resource, ``values`` without ``weighted``, a
+        negative value or budget, a bad road or group.
 
     Notes
     -----
-    All answers are exact shortest paths (Dijkstra; label setting with a
-    budget). Ties beyond the stated second key are broken deterministically:
-    the same query always returns the same route.
+    All answers are exact. ``cards`` and ``turns`` run Dijkstra on the CSR
+    form (SciPy csgraph, the first two keys packed into one exact integer
+    weight), then pick the least expected turns among the tied shortest paths
+    by dynamic programming over their DAG; the other objectives run Dijkstra
+    over exact Fraction keys. Ties on all three keys go to the hex earliest
+    in board order, so the same query always returns the same route.
 
     Examples
     --------
@@ -426,6 +444,8 @@ def plan_route(
     """
     if objective not in OBJECTIVES:
         raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
+    if values is not None and objective != "weighted":
+        raise InvalidInput("values", dict(values), "card values only with objective 'weighted'")
     if isinstance(board, RallyGraph):
         if list(roads):
             raise InvalidInput(
@@ -434,35 +454,16 @@ def plan_route(
         rg = board
     else:
         rg = build_graph(board, roads)
-    start_h = Hex(*start)
+    start_h = as_hex(start, "start")
     if start_h not in rg.index:
         raise InvalidInput("start", str(start_h), "a hex on the board")
     goal_list = _goal_list(rg, start_h, goals, group)
     weights = _values(values)
-    budget_r = _budget(budget) if budget is not None else None
-    if budget_r is not None:
-        return _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r)
+    if budget is not None:
+        budget_r = _budget(budget)
+        return _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
     if objective in ("cards", "turns"):
-        f = cost_field(rg, start_h, "cards" if objective == "cards" else "turns")
-        reached = [rg.index[g] for g in goal_list if f.moves[rg.index[g]] >= 0]
-        if not reached:
-            return _no_route(rg, start_h, goal_list, objective, "unreachable", None)
-        key = (
-            (lambda i: (f.cards[i], f.moves[i]))
-            if objective == "cards"
-            else (lambda i: (f.moves[i], f.cards[i]))
-        )
-        best = min(reached, key=key)  # goal_list order breaks remaining ties
-        return _route(
-            rg,
-            start_h,
-            goal_list,
-            [rg.hexes[i] for i in f.path_to(best)],
-            objective,
-            weights,
-            "optimal",
-            None,
-        )
+        return _plan_on_csr(rg, start_h, goal_list, objective, weights)
     return _plan_exact_dijkstra(rg, start_h, goal_list, objective, weights)
 
 
@@ -474,10 +475,10 @@ def _goal_list(
 ) -> list[Hex]:
     if goals is None:
         if group is not None:
-            members = [Hex(*h) for h in group]
+            members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
             for i, h in enumerate(members):
-                if h not in rg.index:
-                    raise InvalidInput(f"group[{i}]", str(h), "a hex on the board")
+                if h not in rg.index or rg.board.terrain(h).is_land:
+                    raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
             if start not in members:
                 members.insert(0, start)
         else:
@@ -485,7 +486,7 @@ def _goal_list(
         return default_goals(rg.board, members)
     out: list[Hex] = []
     for i, g in enumerate(goals):
-        h = Hex(*g)
+        h = as_hex(g, f"goals[{i}]")
         if h not in rg.index:
             raise InvalidInput(f"goals[{i}]", str(h), "a hex on the board")
         if not rg.board.terrain(h).is_land:
@@ -497,21 +498,96 @@ def _goal_list(
     return out
 
 
-def _arc_cost(
-    data: Mapping[str, Any], objective: Objective, values: Mapping[Resource, Fraction]
-) -> tuple[Fraction, Resource | None]:
-    """Primary cost of one arc for the Fraction-valued objectives, and the resource paid."""
-    cards: int = data["cards"]
-    resource: Resource | None = data["resource"]
-    if objective == "expected_turns":
-        return 1 / data["p_exit"], resource
-    if objective == "weighted":
-        if resource is None and cards:  # gold: pay with the least valued resource
-            resource = min(Resource, key=lambda r: (values[r], list(Resource).index(r)))
-        return cards * values[resource] if resource else Fraction(0), resource
+Key = tuple[Fraction, Fraction, Fraction]
+ZERO_KEY: Key = (Fraction(0), Fraction(0), Fraction(0))
+
+
+def _cheapest_resource(values: Mapping[Resource, Fraction]) -> Resource:
+    return min(Resource, key=lambda r: (values[r], list(Resource).index(r)))
+
+
+def _arc_key(
+    data: Mapping[str, Any],
+    objective: Objective,
+    values: Mapping[Resource, Fraction],
+    payer: Resource | None = None,
+) -> Key:
+    """The three keys (see :func:`plan_route`) of one move; ``payer`` pays for gold."""
+    cards = Fraction(data["cards"])
+    turns = 1 / data["p_exit"]
+    one = Fraction(1)
+    if objective == "cards":
+        return cards, one, turns
     if objective == "turns":
-        return Fraction(1), resource
-    return Fraction(cards), resource
+        return one, cards, turns
+    if objective == "expected_turns":
+        return turns, cards, one
+    resource: Resource | None = data["resource"]
+    if resource is None and cards:  # gold
+        resource = payer or _cheapest_resource(values)
+    return (cards * values[resource] if resource else Fraction(0)), one, turns
+
+
+def _add(a: Key, b: Key) -> Key:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _plan_on_csr(
+    rg: RallyGraph,
+    start: Hex,
+    goals: list[Hex],
+    objective: Literal["cards", "turns"],
+    values: Mapping[Resource, Fraction],
+) -> Route:
+    """Integer objectives: csgraph Dijkstra, then least expected turns among the ties."""
+    f = cost_field(rg, start, objective)
+    reached = [rg.index[g] for g in goals if f.moves[rg.index[g]] >= 0]
+    if not reached:
+        return _no_route(rg, start, goals, objective, "unreachable", None)
+
+    def two_keys(i: int) -> tuple[int, int]:
+        c, m = int(f.cards[i]), int(f.moves[i])
+        return (c, m) if objective == "cards" else (m, c)
+
+    best = min(two_keys(i) for i in reached)
+    tied = [i for i in reached if two_keys(i) == best]
+    # The DAG of tight arcs (on some shortest path) that lead to a tied goal.
+    index, hexes, succ_pred = rg.index, rg.hexes, rg.graph.pred
+    members: set[int] = set(tied)
+    stack = list(tied)
+    while stack:
+        v = stack.pop()
+        for u_hex, data in succ_pred[hexes[v]].items():
+            u = index[u_hex]
+            if (
+                u not in members
+                and f.moves[u] >= 0
+                and f.moves[u] + 1 == f.moves[v]
+                and f.cards[u] + data["cards"] == f.cards[v]
+            ):
+                members.add(u)
+                stack.append(u)
+    expected: dict[int, Fraction] = {}
+    parent: dict[int, int] = {}
+    for v in sorted(members, key=lambda i: (int(f.moves[i]), i)):  # moves grow along arcs
+        if hexes[v] == start:
+            expected[v] = Fraction(0)
+            continue
+        options = [
+            (expected[index[u_hex]] + 1 / data["p_exit"], index[u_hex])
+            for u_hex, data in succ_pred[hexes[v]].items()
+            if index[u_hex] in expected
+            and f.moves[index[u_hex]] + 1 == f.moves[v]
+            and f.cards[index[u_hex]] + data["cards"] == f.cards[v]
+        ]
+        expected[v], parent[v] = min(options)
+    goal = min(tied, key=lambda i: (expected[i], goals.index(hexes[i])))
+    path = [goal]
+    while path[-1] in parent:
+        path.append(parent[path[-1]])
+    return _route(
+        rg, start, goals, [hexes[i] for i in reversed(path)], objective, values, "optimal", None
+    )
 
 
 def _plan_exact_dijkstra(
@@ -521,16 +597,16 @@ def _plan_exact_dijkstra(
     objective: Objective,
     values: Mapping[Resource, Fraction],
 ) -> Route:
-    """Dijkstra over exact (Fraction) keys: (objective, cards or moves, moves)."""
+    """Dijkstra over exact (Fraction) three-part keys; first goal settled is the best."""
     goal_set = set(goals)
     order = rg.index
-    best: dict[Hex, tuple[Fraction, int, int]] = {start: (Fraction(0), 0, 0)}
+    best: dict[Hex, Key] = {start: ZERO_KEY}
     pred: dict[Hex, Hex] = {}
     done: set[Hex] = set()
-    heap: list[tuple[Fraction, int, int, int, Hex]] = [(Fraction(0), 0, 0, order[start], start)]
+    heap: list[tuple[Key, int, Hex]] = [(ZERO_KEY, order[start], start)]
     succ = rg.graph.succ
     while heap:
-        c, k2, k3, _, u = heapq.heappop(heap)
+        key, _, u = heapq.heappop(heap)
         if u in done:
             continue
         done.add(u)
@@ -542,17 +618,36 @@ def _plan_exact_dijkstra(
         for v, data in succ[u].items():
             if v in done:
                 continue
-            dc, _ = _arc_cost(data, objective, values)
-            key = (
-                (c + dc, k2 + data["cards"], k3 + 1)
-                if objective == "expected_turns"
-                else (c + dc, k2 + 1, k3 + data["cards"])
-            )
-            if v not in best or key < best[v]:
-                best[v] = key
+            new = _add(key, _arc_key(data, objective, values))
+            if v not in best or (new, order[u]) < (best[v], order[pred.get(v, v)]):
+                best[v] = new
                 pred[v] = u
-                heapq.heappush(heap, (*key, order[v], v))
+                heapq.heappush(heap, (new, order[v], v))
     return _no_route(rg, start, goals, objective, "unreachable", None)
+
+
+def _lower_bounds(
+    rg: RallyGraph, goals: list[Hex], objective: Objective, values: Mapping[Resource, Fraction]
+) -> dict[Hex, Fraction]:
+    """Exact least first key from every hex to the nearest goal, ignoring any budget.
+
+    Dijkstra backwards from the goals; the A* heuristic of the budget search
+    (admissible and consistent, since it is a true distance). Gold is priced
+    at its cheapest payer.
+    """
+    dist: dict[Hex, Fraction] = {}
+    heap: list[tuple[Fraction, int, Hex]] = [(Fraction(0), rg.index[g], g) for g in goals]
+    heapq.heapify(heap)
+    pred = rg.graph.pred
+    while heap:
+        d, _, v = heapq.heappop(heap)
+        if v in dist:
+            continue
+        dist[v] = d
+        for u, data in pred[v].items():
+            if u not in dist:
+                heapq.heappush(heap, (d + _arc_key(data, objective, values)[0], rg.index[u], u))
+    return dist
 
 
 def _plan_with_budget(
@@ -562,34 +657,54 @@ def _plan_with_budget(
     objective: Objective,
     values: Mapping[Resource, Fraction],
     budget: Mapping[Resource, int],
+    time_limit: float | None,
 ) -> Route:
-    """Resource-constrained shortest path: label setting over Pareto labels.
+    """Resource-constrained shortest path: A* label setting over Pareto labels.
 
-    A label is (key, spent per resource, hex, parent label); a label at a hex
-    is discarded when an earlier settled label there has key <= and spent <=
-    in every resource (it dominates). Labels leave the queue in key order, so
-    the first goal label is optimal; only affordable labels are created.
+    A label is (keys, cards spent per resource, hex, parent label). Labels
+    leave the queue by (first key + exact lower bound to a goal, keys), so the
+    first goal label is optimal; a label at a hex is dropped when a label
+    settled there earlier has keys <= and spends <= in every resource (it
+    dominates). Only affordable labels are made. When no goal is affordable
+    the search runs to exhaustion to find the affordable hex closest to a goal.
     """
     resources = list(Resource)
     cap = tuple(budget[r] for r in resources)
+    budget_out = {r.value: budget[r] for r in resources}
+    bound = _lower_bounds(rg, goals, objective, values)
+    if start not in bound:
+        return _no_route(rg, start, goals, objective, "unreachable", budget_out)
+    # Cheap first answer: the unconstrained best route, when it is affordable as it stands.
+    if objective == "cards" or objective == "turns":
+        free = _plan_on_csr(rg, start, goals, objective, values)
+    else:
+        free = _plan_exact_dijkstra(rg, start, goals, objective, values)
+    if ANY not in free.cards and all(free.cards.get(r.value, 0) <= budget[r] for r in resources):
+        return _route(rg, start, goals, list(free.path), objective, values, "optimal", budget_out)
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     goal_set = set(goals)
-    settled: dict[Hex, list[tuple[tuple[Fraction, int, int], tuple[int, ...]]]] = {}
+    settled: dict[Hex, list[tuple[Key, tuple[int, ...]]]] = {}
+    labels: list[tuple[Key, tuple[int, ...], Hex, int]] = []
+    heap: list[tuple[Fraction, Key, int, int]] = []
     counter = itertools.count()
-    Label = tuple[tuple[Fraction, int, int], tuple[int, ...], Hex, int]
-    labels: list[Label] = []
-    parents: list[int] = []
-    heap: list[tuple[tuple[Fraction, int, int], int, int]] = []
 
-    def push(key: tuple[Fraction, int, int], spent: tuple[int, ...], h: Hex, parent: int) -> None:
+    def push(key: Key, spent: tuple[int, ...], h: Hex, parent: int) -> None:
         labels.append((key, spent, h, parent))
-        parents.append(parent)
-        heapq.heappush(heap, (key, next(counter), len(labels) - 1))
+        if h in bound:  # a hex that cannot reach a goal still counts for "closest"
+            heapq.heappush(heap, (key[0] + bound[h], key, next(counter), len(labels) - 1))
+        else:
+            heapq.heappush(heap, (key[0] + _FAR, key, next(counter), len(labels) - 1))
 
-    push((Fraction(0), 0, 0), (0,) * len(resources), start, -1)
+    push(ZERO_KEY, (0,) * len(resources), start, -1)
     found: int | None = None
     kept: list[int] = []
+    pops = 0
     while heap:
-        _, _, li = heapq.heappop(heap)
+        pops += 1
+        if deadline is not None and pops % 512 == 0 and time.monotonic() > deadline:
+            return _no_route(rg, start, goals, objective, "timed_out", budget_out)
+        _, _, _, li = heapq.heappop(heap)
         key, spent, u, _ = labels[li]
         here = settled.setdefault(u, [])
         if any(k <= key and all(a <= b for a, b in zip(s, spent, strict=True)) for k, s in here):
@@ -600,9 +715,11 @@ def _plan_with_budget(
             found = li
             break
         for v, data in rg.graph.succ[u].items():
-            primary, resource = _arc_cost(data, objective, values)
             cards: int = data["cards"]
-            payers = [resource] if resource is not None or cards == 0 else resources
+            resource: Resource | None = data["resource"]
+            payers: list[Resource | None] = (
+                list(resources) if resource is None and cards else [resource]
+            )
             for payer in payers:
                 new_spent = list(spent)
                 if payer is not None:
@@ -610,23 +727,10 @@ def _plan_with_budget(
                     new_spent[j] += cards
                     if new_spent[j] > cap[j]:
                         continue
-                if objective == "expected_turns":
-                    nk = (key[0] + primary, key[1] + cards, key[2] + 1)
-                else:
-                    nk = (
-                        key[0] + primary,
-                        key[1] + (cards if objective == "turns" else 1),
-                        key[2] + (1 if objective == "turns" else cards),
-                    )
-                push(nk, tuple(new_spent), v, li)
-    budget_out = {r.value: budget[r] for r in resources}
+                push(_add(key, _arc_key(data, objective, values, payer)), tuple(new_spent), v, li)
     if found is None:
-        field = cost_field(rg, start)
-        if all(field.moves[rg.index[g]] < 0 for g in goals):
-            return _no_route(rg, start, goals, objective, "unreachable", budget_out)
-
-        # No goal affordable: the affordable hex closest to a goal, cheapest first.
-        def closeness(li: int) -> tuple[int, tuple[Fraction, int, int], int]:
+        # No goal affordable: the affordable hex closest to a goal, best keys first.
+        def closeness(li: int) -> tuple[int, Key, int]:
             key, _, h, _ = labels[li]
             return (min(distance(h, g) for g in goals), key, rg.index[h])
 
@@ -635,8 +739,8 @@ def _plan_with_budget(
     else:
         status = "optimal"
     chain = [found]
-    while parents[chain[-1]] >= 0:
-        chain.append(parents[chain[-1]])
+    while labels[chain[-1]][3] >= 0:
+        chain.append(labels[chain[-1]][3])
     chain.reverse()
     path = [labels[li][2] for li in chain]
     # The resource each gold step was paid in, read from the spent vectors.
@@ -645,6 +749,10 @@ def _plan_with_budget(
         diff = [y - x for x, y in zip(labels[a][1], labels[b][1], strict=True)]
         paid.append(next((resources[j] for j, d in enumerate(diff) if d), None))
     return _route(rg, start, goals, path, objective, values, status, budget_out, paid)
+
+
+# Priority offset for labels on hexes that cannot reach any goal: explored last.
+_FAR = Fraction(10**18)
 
 
 def _route(
@@ -662,7 +770,9 @@ def _route(
     cards: dict[str, int] = {}
     for i, (u, v) in enumerate(itertools.pairwise(path)):
         data = rg.graph[u][v]
-        _, resource = _arc_cost(data, "weighted" if objective == "weighted" else "cards", values)
+        resource: Resource | None = data["resource"]
+        if resource is None and data["cards"] and objective == "weighted":
+            resource = _cheapest_resource(values)
         if paid is not None and paid[i] is not None:
             resource = paid[i]
         p = data["p_exit"]

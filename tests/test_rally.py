@@ -90,15 +90,21 @@ def _move(board: Board, roads: set[Edge], u: Hex, v: Hex) -> tuple[int, str | No
     return cards, resource, p
 
 
-def _affordable(spent: dict[str, int], anys: list[int], budget: dict[str, int]) -> bool:
-    """Can gold payments (``anys``, each from one resource) fit beside ``spent``?"""
+def _gold_cost(
+    spent: dict[str, int], anys: list[int], budget: dict[str, int] | None, val: dict[str, Fraction]
+) -> Fraction | None:
+    """Least value of paying the gold steps ``anys`` (each from one resource) within the
+    budget beside ``spent``; None when no way to pay fits."""
+    best: Fraction | None = None
     for choice in itertools.product(RESOURCES, repeat=len(anys)):
         total = dict(spent)
         for r, c in zip(choice, anys, strict=True):
             total[r] = total.get(r, 0) + c
-        if all(total.get(r, 0) <= budget.get(r, 0) for r in RESOURCES):
-            return True
-    return False
+        if budget is None or all(total.get(r, 0) <= budget.get(r, 0) for r in RESOURCES):
+            cost = sum((val[r] * c for r, c in zip(choice, anys, strict=True)), Fraction(0))
+            if best is None or cost < best:
+                best = cost
+    return best
 
 
 def brute_force(
@@ -113,17 +119,16 @@ def brute_force(
     """('optimal', best key) or ('unreachable', None) or ('unaffordable', (dist, key))."""
     values = values or {}
     val = {r: values.get(r, Fraction(1)) for r in RESOURCES}
-    gold_value = min(val.values())
     goal_set = set(goals)
     best: list[Any] = [None]
     closest: list[Any] = [None]
 
     def key(cards: int, moves: int, expected: Fraction, weighted: Fraction) -> tuple[Any, ...]:
         return {
-            "cards": (cards, moves),
-            "turns": (moves, cards),
-            "expected_turns": (expected, cards),
-            "weighted": (weighted, moves),
+            "cards": (cards, moves, expected),
+            "turns": (moves, cards, expected),
+            "expected_turns": (expected, cards, moves),
+            "weighted": (weighted, moves, expected),
         }[objective]
 
     def walk(
@@ -135,7 +140,10 @@ def brute_force(
         anys: list[int],
     ) -> None:
         u = path[-1]
-        k = key(cards, len(path) - 1, expected, weighted)
+        gold = _gold_cost(spent, anys, budget, val)
+        if gold is None:  # cannot pay for this path within the budget
+            return
+        k = key(cards, len(path) - 1, expected, weighted + gold)
         if best[0] is not None and k[0] > best[0][0]:
             return
         if budget is not None:
@@ -155,9 +163,7 @@ def brute_force(
                 a2.append(c)
             elif res is not None:
                 s2[res] = s2.get(res, 0) + c
-            if budget is not None and not _affordable(s2, a2, budget):
-                continue
-            w = val[res] * c if res in val else (gold_value * c if res == "any" else Fraction(0))
+            w = val[res] * c if res in val else Fraction(0)
             walk([*path, v], cards + c, expected + 1 / p, weighted + w, s2, a2)
 
     walk([start], 0, Fraction(0), Fraction(0), {}, [])
@@ -170,10 +176,10 @@ def brute_force(
 
 def route_key(route: Route) -> tuple[Any, ...]:
     return {
-        "cards": (route.total_cards, route.turns),
-        "turns": (route.turns, route.total_cards),
-        "expected_turns": (route.expected_turns, route.total_cards),
-        "weighted": (route.value, route.turns),
+        "cards": (route.total_cards, route.turns, route.expected_turns),
+        "turns": (route.turns, route.total_cards, route.expected_turns),
+        "expected_turns": (route.expected_turns, route.total_cards, route.turns),
+        "weighted": (route.value, route.turns, route.expected_turns),
     }[route.objective]
 
 
@@ -367,10 +373,67 @@ def test_bad_parameters() -> None:
         ({"start": (0, -3), "objective": "fastest"}, "objective"),
         ({"start": (0, -3), "budget": {"gold": 1}}, "budget"),
         ({"start": (0, -3), "budget": {"ore": -1}}, "budget.ore"),
-        ({"start": (0, -3), "values": {"ore": -2}}, "values.ore"),
+        ({"start": (0, -3), "objective": "weighted", "values": {"ore": -2}}, "values.ore"),
+        ({"start": (0, -3), "objective": "weighted", "values": {"ore": float("nan")}}, "ore"),
+        ({"start": (0, -3), "objective": "weighted", "values": {"ore": 1e309}}, "ore"),
+        ({"start": (0, -3), "values": {"ore": 2}}, "only with objective 'weighted'"),
+        ({"start": "0,-3"}, "start"),
+        ({"start": (0, -3, 1)}, "start"),
+        ({"start": (0, -3), "goals": ["0,0"]}, "goals[0]"),
+        ({"start": (0, -3), "roads": [(0, 0)]}, "roads[0]"),
+        ({"start": (0, -3), "group": [(0, 0)]}, "group[0]"),
         ({"start": (0, -3), "roads": [((0, 0), (2, 0))]}, "edge"),
         ({"start": (0, -3), "roads": [((3, 0), (4, 0))]}, "roads[0]"),
     ]
     for kwargs, field in cases:
         with pytest.raises(InvalidInput, match=__import__("re").escape(field)):
             plan_route(board, **kwargs)
+
+
+def test_gold_is_payable_from_any_resource_under_a_budget() -> None:
+    """Regression: weighted + budget once paid gold only in the least valued resource."""
+    tiles = dict(beginner_board().tiles)
+    tiles[Hex(1, -2)] = Tile(Terrain.GOLD, 2)
+    board = Board(tiles)
+    for objective in OBJECTIVES:
+        route = plan_route(
+            board,
+            (1, -3),
+            goals=[(1, -2)],
+            objective=objective,  # type: ignore[arg-type]
+            budget={"wool": 2},
+        )
+        assert route.status == "optimal" and route.cards == {"wool": 2}
+
+
+def test_off_centre_boards_reflect_through_their_centre() -> None:
+    board = beginner_board()
+    shifted = Board({Hex(h.q + 4, h.r - 2): t for h, t in board.tiles.items()})
+    for start in rim_sea(board):
+        moved = Hex(start.q + 4, start.r - 2)
+        goals = default_goals(board, start_group(board, start))
+        shifted_goals = default_goals(shifted, start_group(shifted, moved))
+        assert shifted_goals == [Hex(g.q + 4, g.r - 2) for g in goals]
+        assert plan_route(shifted, moved).total_cards == plan_route(board, start).total_cards
+
+
+def test_cards_ties_go_to_the_fewest_expected_turns() -> None:
+    """Regression: two 24-card, 5-move routes from 0,-3; the desert one takes 16 turns."""
+    route = plan_route(beginner_board(), (0, -3))
+    assert (route.total_cards, route.turns, route.expected_turns) == (24, 5, Fraction(5))
+    assert Hex(0, 0) not in route.path
+
+
+def test_budget_search_reports_its_time_limit() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_rally import generated_board
+
+    rg = build_graph(generated_board(12, seed=3))
+    budget = dict.fromkeys(RESOURCES, 30)
+    route = plan_route(
+        rg, (0, -12), goals=[(0, 11)], objective="expected_turns", budget=budget, time_limit=1e-6
+    )
+    assert route.status == "timed_out" and route.path == (Hex(0, -12),)

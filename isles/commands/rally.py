@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from isles.cli import StoreOnce
 from models.catan import Board, beginner_board
 from models.errors import InvalidInput
 from models.hexgrid import Edge, parse_edge, parse_hex
@@ -29,6 +31,8 @@ def _pairs(items: list[str] | None, field: str, integer: bool) -> dict[str, Any]
             if not sep or not name.strip():
                 raise InvalidInput(field, part, "resource=number, e.g. ore=2")
             key = name.strip()
+            if key in out:
+                raise InvalidInput(field, key, "each resource at most once")
             try:
                 out[key] = int(number) if integer else float(number)
             except ValueError:
@@ -42,9 +46,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "rally",
         help="cheapest / fastest / affordable car route (Catan car rally)",
         description="Plan a car's route on a Catan board (seed 002; docs/rally.md). "
-        "Exit status: 0 route found, 1 no route or nothing affordable, 2 bad input.",
+        "Exit status: 0 route found, 1 no route, nothing affordable or time limit reached, "
+        "2 bad input.",
     )
-    p.add_argument("--start", required=True, metavar="Q,R", help="the car's hex (axial)")
+    p.add_argument(
+        "--start", required=True, action=StoreOnce, metavar="Q,R", help="the car's hex (axial)"
+    )
     p.add_argument(
         "--goal",
         action="append",
@@ -61,7 +68,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--road", action="append", metavar="Q,R:Q,R", help="one of the player's own roads (repeat)"
     )
     p.add_argument(
-        "--objective", default="cards", choices=["cards", "turns", "expected_turns", "weighted"]
+        "--objective",
+        action=StoreOnce,
+        default="cards",
+        choices=["cards", "turns", "expected_turns", "weighted"],
     )
     p.add_argument(
         "--value",
@@ -75,15 +85,34 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="RES=N",
         help="cards the player can spend (hand + reserve), e.g. lumber=3,ore=2",
     )
-    p.add_argument("--board", metavar="FILE", help="board JSON file (default: the beginner board)")
+    p.add_argument(
+        "--board",
+        action=StoreOnce,
+        metavar="FILE",
+        help="board JSON file (default: the beginner board)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--png", metavar="FILE", help="draw the board and the route (.png or .svg)")
+    p.add_argument(
+        "--png",
+        action=StoreOnce,
+        metavar="FILE",
+        help="draw the board and the route (.png or .svg)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SEC",
+        help="seconds allowed for a --budget search (default: %(default)s)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from solvers.rally import plan_route
 
+    if not args.time_limit > 0:
+        raise InvalidInput("--time-limit", args.time_limit, "a number of seconds > 0")
     board = Board.load(args.board) if args.board else beginner_board()
     start = parse_hex(args.start, "--start")
     goals = [parse_hex(g, "--goal") for g in args.goal] if args.goal else None
@@ -91,19 +120,18 @@ def run(args: argparse.Namespace) -> int:
     roads = [parse_edge(r, "--road") for r in args.road or []]
     values = _pairs(args.value, "--value", integer=False)
     budget = _pairs(args.budget, "--budget", integer=True) if args.budget else None
-    if values and args.objective != "weighted":
-        raise InvalidInput("--value", ",".join(args.value), "to be used with --objective weighted")
     route = plan_route(
         board,
         start,
         goals=goals,
         roads=roads,
         objective=args.objective,
-        values=values,
+        values=values or None,
         budget=budget,
         group=group,
+        time_limit=args.time_limit,
     )
-    if args.png:
+    if args.png is not None:
         draw_route(board, route, args.png, roads)
     if args.json:
         from isles.cli import emit_json
@@ -121,8 +149,11 @@ def format_route(route: Route) -> str:
     if route.status == "unreachable":
         lines.append("No route: no goal hex can be reached from the start (sea or board edge).")
         return "\n".join(lines)
+    if route.status == "timed_out":
+        lines.append("No answer: the budget search reached its time limit (--time-limit).")
+        return "\n".join(lines)
     if route.status == "unaffordable":
-        held = ", ".join(f"{k} {v}" for k, v in (route.budget or {}).items() if v) or "nothing"
+        held = ", ".join(f"{k} {v}" for k, v in (route.budget or {}).items() if v) or "no cards"
         lines.append(
             f"No affordable route with {held}. Closest affordable hex to a goal: "
             f"{route.path[-1]} (below)."
@@ -141,12 +172,22 @@ def format_route(route: Route) -> str:
         )
     per = ", ".join(f"{k} {v}" for k, v in route.cards.items()) or "none"
     lines.append(
-        f"Total: {route.total_cards} cards ({per}); {route.turns} turns; "
-        f"{float(route.expected_turns):.2f} expected turns (exact {route.expected_turns})"
+        f"Total: {route.total_cards} cards ({per}); {_plural(route.turns, 'turn')}; "
+        f"{float(route.expected_turns):.2f} expected turns{_exact(route.expected_turns)}"
     )
     if route.objective == "weighted":
-        lines.append(f"Weighted value: {float(route.value):g} (exact {route.value})")
+        lines.append(f"Weighted value: {float(route.value):g}{_exact(route.value)}")
     return "\n".join(lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _exact(x: Fraction) -> str:
+    """`` (exact p/q)`` when that says more than the float and stays short."""
+    text = str(x)
+    return f" (exact {text})" if "/" in text and len(text) <= 24 else ""
 
 
 def draw_route(board: Board, route: Route, path: str | Path, roads: list[Edge]) -> Path:
