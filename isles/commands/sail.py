@@ -175,7 +175,8 @@ def _sail(args: argparse.Namespace) -> int:
                 for s in steering:
                     print(
                         f"  on {s['roll']:>2}: go to {s['go_to']}"
-                        f"  (then {_fmt(s['expected_rolls_there'])} rolls expected)"
+                        f"  (then {_fmt(s['expected_rolls_there'])} rolls expected;"
+                        f" choices {', '.join(s['options'])})"
                     )
             else:
                 print(f"steering at {start}: no choice, every move is forced")
