@@ -382,25 +382,26 @@ def navigate(
     values[t_idx] = 0.0
     status: Literal["optimal", "iteration_limit"] = "iteration_limit"
     iterations = 0
+    # Only (edge, roll) pairs with a real choice can change: at most two rolls per edge.
+    in_transient = local >= 0
+    multi = np.any(opts != opts[:, :, :1], axis=2) & in_transient[:, None]
+    dec_edge, dec_roll = np.nonzero(multi)
+    dec_opts = opts[dec_edge, dec_roll]
     eye = sp.identity(len(transient), format="csr")
     while iterations < max_iterations and len(transient):
         iterations += 1
         mat, _ = _transition(choice, transient, local)
         v = spsolve((eye - mat).tocsc(), np.ones(len(transient)))
         values[transient] = np.atleast_1d(v)
-        option_values = values[opts[transient]]
-        best = option_values.min(axis=2)
-        current = values[choice[transient]]
+        option_values = values[dec_opts]
+        best = option_values.min(axis=1)
+        current = values[choice[dec_edge, dec_roll]]
         better = best < current - 1e-10 * (1.0 + np.abs(current))
         if not better.any():
             status = "optimal"
             break
-        best_choice = np.take_along_axis(
-            opts[transient], option_values.argmin(axis=2)[:, :, None], axis=2
-        ).squeeze(2)
-        sub = choice[transient]
-        sub[better] = best_choice[better]
-        choice[transient] = sub
+        pick = option_values[better].argmin(axis=1)
+        choice[dec_edge[better], dec_roll[better]] = dec_opts[better][np.arange(len(pick)), pick]
     if not len(transient):
         status = "optimal"
 
