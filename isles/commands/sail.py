@@ -325,7 +325,7 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
 def _picture(nav: Navigation, start: Edge | None, path: str | Path, arrival: Arrival) -> Path:
     from isles.draw import board_figure, save_figure
 
-    title = "Expected rolls to the target (stars); arrows: steering choices"
+    title = "Expected rolls to the target (stars); arrows: steering choices; dotted: no way"
     if start is not None and arrival.reachable:
         title += f"\nfrom the circled edge: {arrival.mean():.1f} rolls on average"
     fig, ax = board_figure(nav.graph.board, title=title, legend=False)
