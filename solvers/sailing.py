@@ -20,7 +20,7 @@ from scipy.sparse.linalg import spsolve
 
 from models.catan import Board, Terrain, roll_probability
 from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, Vertex, neighbours
+from models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
 from models.ships import (
     CARGO_LIMIT,
     ROLLS,
@@ -55,6 +55,7 @@ FloatArray = npt.NDArray[np.float64]
 #: Probability of each roll in ROLLS order, as floats for the linear algebra.
 _ROLL_P: FloatArray = np.array([float(roll_probability(n)) for n in ROLLS])
 _ROLL_INDEX: dict[int, int] = {n: i for i, n in enumerate(ROLLS)}
+_DIRECTION_INDEX: dict[tuple[int, int], int] = {(d.q, d.r): k for k, d in enumerate(DIRECTIONS)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +114,13 @@ def wind_graph(board: Board, may_stay: bool = False) -> WindGraph:
     per_edge: list[dict[int, list[int]]] = []
     width = 1
     for i, e in enumerate(edges):
-        shared = [x for x in set(neighbours(e.a)) & set(neighbours(e.b)) if x in tiles]
+        # The hexes next to both a and b = a + D[k] are a + D[k - 1] and a + D[k + 1].
+        k = _DIRECTION_INDEX[(e.b.q - e.a.q, e.b.r - e.a.r)]
+        shared = [
+            x
+            for d in (DIRECTIONS[(k + 1) % 6], DIRECTIONS[(k - 1) % 6])
+            if (x := Hex(e.a.q + d.q, e.a.r + d.r)) in tiles
+        ]
         moves: dict[int, list[int]] = {}
         coast = False
         for h in (e.a, e.b):
