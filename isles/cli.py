@@ -23,9 +23,9 @@ from models.errors import IslesError
 
 __all__ = ["OneLineParser", "StoreOnce", "build_parser", "emit_json", "main"]
 
-# A value that starts with "-" but is a coordinate or an edge ("-3,1", "-1,2:0,2"),
+# A value that starts with "-" but is a hex, an edge or a corner ("-3,1", "-1,2:0,2"),
 # which argparse would otherwise take for an option.
-_NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+)?$")
+_NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+){0,2}$")
 
 
 class OneLineParser(argparse.ArgumentParser):
