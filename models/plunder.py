@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -34,8 +35,10 @@ __all__ = [
     "Record",
     "answer",
     "check_deal",
+    "code_from_json",
     "consistent_with",
     "dig_points",
+    "example_record",
     "score_game",
     "treasure_left",
 ]
@@ -323,7 +326,9 @@ class Record:
             m = data["me"]
             if not isinstance(m, dict) or set(m) != {"player", "code"}:
                 raise InvalidInput("me", m, 'an object {"player": int, "code": {...}}')
-            me = Me(_parse_int("me.player", m["player"]), _parse_code("me.code", m["code"], names))
+            me = Me(
+                _parse_int("me.player", m["player"]), code_from_json("me.code", m["code"], names)
+            )
         raw_obs = data.get("observations", [])
         if not isinstance(raw_obs, list):
             raise InvalidInput("observations", raw_obs, "a list")
@@ -347,7 +352,7 @@ class Record:
             observations.append(
                 Observation(
                     _parse_int(f"{where}.active", o["active"]),
-                    _parse_code(f"{where}.clue", o["clue"], names),
+                    code_from_json(f"{where}.clue", o["clue"], names),
                     answers,
                 )
             )
@@ -397,7 +402,19 @@ def _parse_value(where: str, v: object, names: Names | None, cat: Category) -> i
     return _check_value(where, v)
 
 
-def _parse_code(where: str, c: object, names: Names | None) -> Code:
+def code_from_json(where: str, c: object, names: Names | None = None) -> Code:
+    """A code from its JSON object ``{"island", "marker", "trap"}`` (indices or names).
+
+    Raises
+    ------
+    InvalidInput
+        A missing key, a value outside 0..5, or an unknown name (named by ``where``).
+
+    Examples
+    --------
+    >>> code_from_json("clue", {"island": 1, "marker": 2, "trap": 3})
+    Code(island=1, marker=2, trap=3)
+    """
     if not isinstance(c, dict) or set(c) != {"island", "marker", "trap"}:
         raise InvalidInput(where, c, 'an object {"island", "marker", "trap"}')
     return Code(
@@ -432,6 +449,18 @@ def _parse_seen(raw: object, names: Names | None) -> tuple[tuple[int, ...], ...]
         for j, v in enumerate(vals):
             counts[k][_parse_value(f"seen.{cat.value}[{j}]", v, names, cat)] += 1
     return tuple(tuple(r) for r in counts)
+
+
+def example_record() -> Record:
+    """The embedded example: 4 players, my code known, 7 turns (models/data).
+
+    Examples
+    --------
+    >>> example_record().players
+    4
+    """
+    text = resources.files("models").joinpath("data/plunder_example.json").read_text("utf-8")
+    return Record.from_json(text, source="plunder_example.json")
 
 
 # -- deals --------------------------------------------------------------------
