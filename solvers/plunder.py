@@ -520,7 +520,7 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
 
 def _entropy_bits(counts: Sequence[int]) -> float:
     total = sum(counts)
-    return -sum(n / total * math.log2(n / total) for n in counts if n) if total else 0.0
+    return sum(n / total * math.log2(total / n) for n in counts if n) if total else 0.0
 
 
 @dataclass(frozen=True)
