@@ -50,6 +50,7 @@ __all__ = [
     "guess_advice",
     "minimal_conflict",
     "posterior",
+    "z3_consistent",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -388,6 +389,18 @@ class _Z3Record:
                 i = sum(1 for a in core[:i] if a in smaller)
                 core = [a for a in core if a in smaller]
         return tuple(core)
+
+
+def z3_consistent(record: Record) -> bool:
+    """Whether some deal agrees with the record, decided by Z3 (one check).
+
+    Examples
+    --------
+    >>> z3_consistent(Record(6))
+    True
+    """
+    model = _Z3Record(record)
+    return bool(model.solver.check(*model.literal.values()) == z3.sat)
 
 
 def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
