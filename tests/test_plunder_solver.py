@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from fractions import Fraction
 from itertools import product
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models.plunder import (
@@ -223,3 +223,64 @@ def test_guess_advice_names_the_forced_code() -> None:
     assert (guess.target, guess.code, guess.probability) == (1, Code(4, 4, 4), Fraction(1))
     assert guess.expected_points == 2
     assert {(f.player, f.value) for f in deduce(record).forced} == {(1, 4)}
+
+
+def backtrack_deals(record: Record) -> list[tuple[Code, ...]]:
+    """Every consistent deal by backtracking over players (for 4-6 player records)."""
+    allowed = []
+    for p in range(record.players):
+        codes = [record.me.code] if record.me and record.me.player == p else ALL_CODES
+        allowed.append(
+            [
+                c
+                for c in codes
+                if all(
+                    answer(c, o.clue) == o.answers[p] for o in record.observations if p in o.answers
+                )
+            ]
+        )
+    out: list[tuple[Code, ...]] = []
+
+    def place(prefix: tuple[Code, ...]) -> None:
+        if len(prefix) == record.players:
+            out.append(prefix)
+            return
+        for c in allowed[len(prefix)]:
+            if all(c.values[k] != d.values[k] for d in prefix for k in range(3)):
+                place((*prefix, c))
+
+    place(())
+    return out
+
+
+@st.composite
+def long_games(draw: st.DrawFn) -> Record:
+    """4-6 players, my code known, 12-15 turns from a hidden deal."""
+    n = draw(st.integers(4, 6))
+    perms = [draw(st.permutations(range(6))) for _ in range(3)]
+    deal = [Code(perms[0][p], perms[1][p], perms[2][p]) for p in range(n)]
+    observations = []
+    for t in range(draw(st.integers(12, 15))):
+        clue = Code(*(draw(st.integers(0, 5)) for _ in range(3)))
+        answers = {p: answer(deal[p], clue) for p in range(n) if p != t % n}
+        observations.append(Observation(t % n, clue, answers))
+    return Record(n, tuple(observations), Me(0, deal[0]))
+
+
+@settings(max_examples=12)
+@given(long_games())
+def test_posterior_of_larger_tables_matches_backtracking(record: Record) -> None:
+    post = posterior(record)
+    assume(post.deals <= 3000)  # keep the brute force quick; the counts are still checked
+    deals = backtrack_deals(record)
+    assert post.deals == len(deals) > 0
+    for p in range(record.players):
+        held = Counter(d[p].index for d in deals)
+        assert post.code_counts[p] == tuple(held.get(c, 0) for c in range(216))
+
+
+def test_closed_form_counts_with_my_code_known() -> None:
+    for n in range(2, 7):
+        others = math.perm(5, n - 1) ** 3
+        assert posterior(Record(n, me=Me(0, Code(0, 0, 0)))).deals == others
+        assert posterior(Record(n)).deals == math.perm(6, n) ** 3
