@@ -287,7 +287,10 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         ax.set_yticks(range(record.players), [f"p{p}" for p in range(record.players)])
         for p in range(record.players):
             for v in range(6):
-                ax.text(v, p, f"{grid[p, v]:.2f}", ha="center", va="center", fontsize=7)
+                colour = "white" if grid[p, v] > 0.6 else "black"
+                ax.text(
+                    v, p, f"{grid[p, v]:.2f}", ha="center", va="center", fontsize=7, color=colour
+                )
     fig.suptitle("Plunder: exact posterior per player and value")
     path = save_figure(fig, out_dir / "plunder_posterior.png")
     echo(f"Picture: {path.name}")
