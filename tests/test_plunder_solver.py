@@ -94,6 +94,7 @@ def hidden_games(
 @given(hidden_games())
 def test_posterior_matches_enumeration(game: tuple[Record, tuple[Code, ...]]) -> None:
     record, deal = game
+    assert Record.from_dict(record.to_dict()) == record
     deals = brute_deals(record)
     post = posterior(record)
     assert post.deals == len(deals)
