@@ -1,0 +1,227 @@
+"""Benchmark: the exact Plunder posterior, isles versus enumeration, side by side.
+
+For 3..6 players after 0, 1, 3, 8 and 15 turns (records generated from a hidden
+deal, no code known), times ``solvers.plunder.posterior`` (dynamic programming
+over used values) against two baselines that enumerate every consistent deal:
+a plain Python backtracking over per-player allowed codes, and Z3 model
+enumeration with blocking clauses. Baselines stop at ``--cap`` seconds; a
+baseline whose estimated time (deals / its best measured rate, a lower bound)
+exceeds 3 x cap is skipped and its estimate printed. Then Z3 consistency and a minimal conflict on
+15-turn records with one answer flipped. Run: ``python benchmarks/bench_plunder.py
+[--quick] [--cap SECONDS]``. Timings are wall-clock on a shared machine: noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import z3
+
+# Run as a script from anywhere: import this checkout, not an installed isles.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from models.plunder import CATEGORIES, Code, Observation, Record, answer
+from solvers.plunder import minimal_conflict, posterior, z3_consistent
+
+ALL_CODES = [Code.from_index(c) for c in range(216)]
+
+
+class TimedOut(Exception):
+    pass
+
+
+def make_record(players: int, turns: int, seed: int) -> Record:
+    """A record from a hidden deal: the clue persists and one card is flipped per turn."""
+    rng = random.Random(seed)
+    perms = [rng.sample(range(6), 6) for _ in CATEGORIES]
+    deal = [Code(perms[0][p], perms[1][p], perms[2][p]) for p in range(players)]
+    clue = Code(rng.randrange(6), rng.randrange(6), rng.randrange(6))
+    observations = []
+    for t in range(turns):
+        if t:
+            clue = clue.replace(rng.choice(CATEGORIES), rng.randrange(6))
+        active = t % players
+        answers = {p: answer(deal[p], clue) for p in range(players) if p != active}
+        observations.append(Observation(active, clue, answers))
+    return Record(players, tuple(observations))
+
+
+def brute_force(record: Record, cap: float) -> tuple[int, list[list[int]]]:
+    """Enumerate every consistent deal by backtracking; per-player code counts."""
+    start = time.perf_counter()
+    allowed = [
+        [
+            c
+            for c in ALL_CODES
+            if all(answer(c, o.clue) == o.answers[p] for o in record.observations if p in o.answers)
+        ]
+        for p in range(record.players)
+    ]
+    counts = [[0] * 216 for _ in range(record.players)]
+    chosen: list[int] = []
+    deals = 0
+
+    def place(p: int, used_i: int, used_m: int, used_t: int) -> None:
+        nonlocal deals
+        if p == record.players:
+            deals += 1
+            if deals % 20000 == 0 and time.perf_counter() - start > cap:
+                raise TimedOut
+            for q, idx in enumerate(chosen):
+                counts[q][idx] += 1
+            return
+        for c in allowed[p]:
+            bi, bm, bt = 1 << c.island, 1 << c.marker, 1 << c.trap
+            if used_i & bi or used_m & bm or used_t & bt:
+                continue
+            chosen.append(c.index)
+            place(p + 1, used_i | bi, used_m | bm, used_t | bt)
+            chosen.pop()
+
+    place(0, 0, 0, 0)
+    return deals, counts
+
+
+def z3_enumeration(record: Record, cap: float) -> int:
+    """Count consistent deals by Z3 model enumeration with blocking clauses."""
+    start = time.perf_counter()
+    solver = z3.Solver()
+    x = [[z3.Int(f"p{p}_{c.value}") for c in CATEGORIES] for p in range(record.players)]
+    flat = [v for row in x for v in row]
+    solver.add(*(z3.And(v >= 0, v < 6) for v in flat))
+    for k in range(3):
+        solver.add(z3.Distinct(*(row[k] for row in x)))
+    for o in record.observations:
+        for p, a in o.answers.items():
+            hit = z3.Or(*(x[p][k] == o.clue.values[k] for k in range(3)))
+            solver.add(hit if a else z3.Not(hit))
+    deals = 0
+    while solver.check() == z3.sat:
+        m = solver.model()
+        solver.add(z3.Or(*(v != m.eval(v) for v in flat)))
+        deals += 1
+        if time.perf_counter() - start > cap:
+            raise TimedOut
+    return deals
+
+
+def _brute_deals(record: Record, cap: float) -> int:
+    return brute_force(record, cap)[0]
+
+
+def best_time(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+@dataclass
+class Baseline:
+    name: str
+    rate: float | None = None  # deals per second, from the last finished run
+
+    def run(self, fn: Callable[[], int], deals: int, cap: float) -> str:
+        if self.rate is not None and deals / self.rate > 3 * cap:
+            return f">~{deals / self.rate:,.0f} s est."
+        t = time.perf_counter()
+        try:
+            got = fn()
+        except TimedOut:
+            return f"> {cap:g} s"
+        elapsed = time.perf_counter() - t
+        assert got == deals, (self.name, got, deals)
+        # The best rate seen, so that estimates are lower bounds.
+        self.rate = max(self.rate or 0.0, max(deals, 1) / elapsed)
+        return f"{elapsed * 1000:,.1f} ms"
+
+
+def _ms(text: str) -> float | None:
+    return float(text.split()[0].replace(",", "")) if text.endswith(" ms") else None
+
+
+def _ratio(baseline_ms: float | None, isles_ms: float) -> str:
+    if baseline_ms is None:
+        return "-"
+    r = baseline_ms / isles_ms
+    return f"{r:.2f}x" if r < 10 else f"{r:,.0f}x"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3-4 players, 0/3/15 turns, cap 2 s")
+    parser.add_argument("--cap", type=float, default=60.0, help="baseline time cap in seconds")
+    args = parser.parse_args()
+    players_list = [3, 4] if args.quick else [3, 4, 5, 6]
+    turns_list = [0, 3, 15] if args.quick else [0, 1, 3, 8, 15]
+    cap = 2.0 if args.quick else args.cap
+
+    t = time.perf_counter()
+    posterior(Record(6))
+    print(
+        f"isles cold start (builds the DP transition tables once): "
+        f"{(time.perf_counter() - t) * 1000:.1f} ms"
+    )
+    print()
+    header = (
+        f"{'players':>7} {'turns':>5} {'deals':>13} {'isles':>9} "
+        f"{'brute force':>16} {'ratio':>8} {'Z3 enumeration':>16} {'ratio':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    brute, z3enum = Baseline("brute"), Baseline("z3")
+    worst = 0.0
+    for n in players_list:
+        for turns in sorted(turns_list, reverse=True):
+            record = make_record(n, turns, seed=1000 * n + turns)
+            post = posterior(record)
+            isles_s = best_time(partial(posterior, record), 5)
+            worst = max(worst, isles_s)
+            b = brute.run(partial(_brute_deals, record, cap), post.deals, cap)
+            z = z3enum.run(partial(z3_enumeration, record, cap), post.deals, cap)
+            ratios = [_ratio(ms, isles_s * 1000) for ms in (_ms(b), _ms(z))]
+            print(
+                f"{n:>7} {turns:>5} {post.deals:>13,} {isles_s * 1000:>6.1f} ms "
+                f"{b:>16} {ratios[0]:>8} {z:>16} {ratios[1]:>8}"
+            )
+    print(f"\nslowest isles posterior: {worst * 1000:.1f} ms (target < 100 ms)")
+
+    print(
+        "\nZ3 on 15-turn records: consistency check, and minimal conflict with one answer flipped"
+    )
+    print(f"{'players':>7} {'consistent check':>17} {'minimal conflict':>17} {'size':>5}")
+    for n in players_list:
+        record = make_record(n, 15, seed=1000 * n + 15)
+        check_s = best_time(partial(z3_consistent, record), 3)
+        bad = _flip_until_inconsistent(record)
+        conflict = minimal_conflict(bad)
+        conflict_s = best_time(partial(minimal_conflict, bad), 3)
+        print(f"{n:>7} {check_s * 1000:>14.1f} ms {conflict_s * 1000:>14.1f} ms {len(conflict):>5}")
+
+
+def _flip_until_inconsistent(record: Record) -> Record:
+    """Flip the first answer that makes the record inconsistent (from the end)."""
+    for i in range(len(record.observations) - 1, -1, -1):
+        obs = record.observations[i]
+        for p in obs.answers:
+            answers = dict(obs.answers)
+            answers[p] = not answers[p]
+            changed = list(record.observations)
+            changed[i] = Observation(obs.active, obs.clue, answers)
+            candidate = Record(record.players, tuple(changed))
+            if posterior(candidate).deals == 0:
+                return candidate
+    raise AssertionError("no single flipped answer makes the record inconsistent")
+
+
+if __name__ == "__main__":
+    main()
