@@ -1,7 +1,7 @@
 """Plunder deduction: what the answers prove, the exact posterior, and what to do next.
 
 Implements RULES.md section 3 (seed 003_cfc377110defcf34.txt): Z3 for the
-minimal conflict and the proofs of forced values, exact counting of deals by
+smallest conflict and the proofs of forced values, exact counting of deals by
 dynamic programming over used values, flip advice in bits, guess advice.
 """
 
@@ -29,6 +29,7 @@ from models.plunder import (
     Category,
     Code,
     Record,
+    answer,
     dig_points,
 )
 
@@ -50,6 +51,7 @@ __all__ = [
     "guess_advice",
     "minimal_conflict",
     "posterior",
+    "smallest_conflict",
     "z3_consistent",
 ]
 
@@ -84,9 +86,9 @@ class AnswerId:
 class ForcedValue:
     """A value that every consistent deal gives to a player, with its proof.
 
-    ``proof`` is a minimal set of answers that forces it (with the distinctness
-    of cards and my own code as known facts): dropping any one of them lets the
-    player hold another value.
+    ``proof`` is a smallest set of answers that forces it (with the distinctness
+    of cards and my own code as known facts): no fewer answers force it, and
+    dropping any one of them lets the player hold another value.
     """
 
     player: int
@@ -337,7 +339,7 @@ def posterior(record: Record) -> Posterior:
     return Posterior(record.players, deals, tuple(counts))
 
 
-# -- Z3: minimal conflict and proofs of forced values ---------------------------
+# -- Z3: smallest conflict and proofs of forced values --------------------------
 
 
 class _Z3Record:
@@ -370,8 +372,8 @@ class _Z3Record:
         lits = [self.literal[a] for a in answers] + list(extra)
         if self.solver.check(*lits) != z3.unsat:
             return None
-        names = {str(lit) for lit in self.solver.unsat_core()}
-        return [a for a in answers if str(self.literal[a]) in names]
+        ids = {lit.get_id() for lit in self.solver.unsat_core()}
+        return [a for a in answers if self.literal[a].get_id() in ids]
 
     def minimal_core(self, extra: Sequence[Any] = ()) -> tuple[AnswerId, ...] | None:
         """A minimal unsat set of answers (deletion-based shrinking), or None if sat."""
@@ -390,6 +392,70 @@ class _Z3Record:
                 core = [a for a in core if a in smaller]
         return tuple(core)
 
+    def _satisfied(self) -> set[AnswerId]:
+        """The answers that the solver's current model makes true."""
+        m = self.solver.model()
+        codes = [
+            Code(*(m.eval(v, model_completion=True).as_long() for v in row)) for row in self.x
+        ]
+        return {
+            aid
+            for aid in self.literal
+            if answer(codes[aid.player], self.record.observations[aid.observation].clue)
+            == self.record.observations[aid.observation].answers[aid.player]
+        }
+
+    def _correction_set(self, extra: Sequence[Any]) -> list[AnswerId]:
+        """A minimal correction set: the complement of a maximal satisfiable set of
+        answers grown greedily from the current model (which must exist)."""
+        kept = self._satisfied()
+        self.solver.push()  # kept answers become facts until pop: fewer assumptions
+        self.solver.add(*(self.literal[b] for b in kept), *extra)
+        for a in sorted(self.literal):
+            if a not in kept and self.solver.check(self.literal[a]) == z3.sat:
+                more = self._satisfied() - kept  # contains a
+                self.solver.add(*(self.literal[b] for b in more))
+                kept |= more
+        self.solver.pop()
+        return sorted(set(self.literal) - kept)
+
+    def smallest_core(self, extra: Sequence[Any] = ()) -> tuple[AnswerId, ...] | None:
+        """A smallest unsat set of answers (minimum cardinality), or None if sat.
+
+        Implicit hitting-set duality (Ignatiev, Previti, Liffiton, Marques-Silva,
+        "Smallest MUS extraction with minimal hitting set dualization", CP 2015):
+        every unsat set of answers hits every minimal correction set (MCS), so a
+        minimum hitting set H of some MCSes is no larger than a smallest unsat
+        set. Loop: H = a minimum hitting set of the MCSes found so far (a Z3
+        search under "at most k picked", k raised from the last optimum, which
+        only grows as MCSes are added); if the answers in H are unsat together, H is a
+        smallest unsat set; else grow H to a maximal satisfiable set and add its
+        complement (a new MCS, not hit by H) to the collection. A minimal core
+        found first is an upper bound: once H is as large, that core is smallest.
+        """
+        best = self.minimal_core(extra)
+        if best is None:
+            return None
+        answers = sorted(self.literal)
+        pick = [z3.Bool(f"pick_{a.observation}_{a.player}") for a in answers]
+        hitting = z3.Solver()
+        k = 0
+        at_most = z3.Bool("at_most_0")
+        hitting.add(z3.Implies(at_most, z3.AtMost(*pick, 0)))
+        while k < len(best):
+            if hitting.check(at_most) == z3.unsat:
+                k += 1  # no hitting set of size k: a smallest unsat set has more
+                at_most = z3.Bool(f"at_most_{k}")
+                hitting.add(z3.Implies(at_most, z3.AtMost(*pick, k)))
+                continue
+            m = hitting.model()
+            h = [a for a, b in zip(answers, pick, strict=True) if z3.is_true(m.eval(b))]
+            if self.solver.check(*(self.literal[a] for a in h), *extra) == z3.unsat:
+                return tuple(h)
+            mcs = set(self._correction_set(extra))
+            hitting.add(z3.Or(*(b for a, b in zip(answers, pick, strict=True) if a in mcs)))
+        return best
+
 
 def z3_consistent(record: Record) -> bool:
     """Whether some deal agrees with the record, decided by Z3 (one check).
@@ -403,12 +469,28 @@ def z3_consistent(record: Record) -> bool:
     return bool(model.solver.check(*model.literal.values()) == z3.sat)
 
 
-def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
-    """A minimal set of answers that cannot all be true; empty when consistent.
+def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
+    """A smallest set of answers that cannot all be true; empty when consistent.
 
-    Minimal: every proper subset is consistent (with my code and the
-    distinctness of cards). Z3 gives an unsat core over tracked answers, which
-    is then shrunk by deleting each answer and re-checking.
+    Parameters
+    ----------
+    record : Record
+
+    Returns
+    -------
+    tuple of AnswerId
+        Sorted. No set with fewer answers is inconsistent (with my code and the
+        distinctness of cards as facts), so every proper subset is consistent
+        too: the set is both smallest and minimal (RULES.md section 3: "the
+        smallest set of answers that cannot all be true").
+
+    Notes
+    -----
+    Minimum-cardinality unsatisfiable subset by implicit hitting-set duality
+    (Ignatiev, Previti, Liffiton, Marques-Silva, "Smallest MUS extraction with
+    minimal hitting set dualization", CP 2015), on a Z3 model with one
+    assumption literal per answer; seeded with a minimal unsat core (Z3 unsat
+    core shrunk by deletion) as the upper bound. See docs/plunder.md.
 
     Examples
     --------
@@ -416,21 +498,34 @@ def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: True}),
     ...                Observation(0, Code(0, 1, 1), {1: False}),
     ...                Observation(0, Code(1, 0, 1), {1: False}),
-    ...                Observation(0, Code(1, 1, 0), {1: False})))
-    >>> minimal_conflict(r)
-    (AnswerId(observation=0, player=1), AnswerId(observation=1, player=1), \
-AnswerId(observation=2, player=1), AnswerId(observation=3, player=1))
+    ...                Observation(0, Code(1, 1, 0), {1: False}),
+    ...                Observation(0, Code(0, 0, 0), {1: False})))
+    >>> smallest_conflict(r)
+    (AnswerId(observation=0, player=1), AnswerId(observation=4, player=1))
     """
-    core = _Z3Record(record).minimal_core()
+    core = _Z3Record(record).smallest_core()
     return core if core is not None else ()
 
 
+def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
+    """Alias of :func:`smallest_conflict` (a smallest conflict is also minimal).
+
+    Examples
+    --------
+    >>> minimal_conflict(Record(3))
+    ()
+    """
+    return smallest_conflict(record)
+
+
 def forced_values(record: Record, post: Posterior | None = None) -> tuple[ForcedValue, ...]:
-    """Every value forced on a player other than me, each with a minimal proof.
+    """Every value forced on a player other than me, each with a smallest proof.
 
     A value is forced when no consistent deal gives the player another one
-    (read from the exact posterior); its proof is a minimal set of answers
-    under which "the player does not hold it" is unsatisfiable (Z3).
+    (read from the exact posterior); its proof is a smallest set of answers
+    under which "the player does not hold it" is unsatisfiable (Z3, the
+    hitting-set search of :func:`smallest_conflict` with that negation as an
+    extra fact), hence also minimal.
     Returns ``()`` for an inconsistent record.
     """
     post = post or posterior(record)
@@ -447,7 +542,7 @@ def forced_values(record: Record, post: Posterior | None = None) -> tuple[Forced
                 continue
             guard = z3.Bool(f"not_{p}_{cat.value}_{v}")
             model.solver.add(z3.Implies(guard, model.x[p][k] != v))
-            proof = model.minimal_core([guard])
+            proof = model.smallest_core([guard])
             if proof is None:  # pragma: no cover - the count and Z3 disagree
                 raise AssertionError(f"Z3 does not confirm forced value {p} {cat} {v}")
             out.append(ForcedValue(p, cat, v, proof))
@@ -465,7 +560,7 @@ class Deduction:
 
 
 def deduce(record: Record) -> Deduction:
-    """Posterior, then a minimal conflict (inconsistent) or the forced values' proofs.
+    """Posterior, then a smallest conflict (inconsistent) or the forced values' proofs.
 
     Examples
     --------
@@ -476,7 +571,7 @@ def deduce(record: Record) -> Deduction:
     post = posterior(record)
     if post.deals:
         return Deduction(Status.CONSISTENT, post, (), forced_values(record, post))
-    return Deduction(Status.INCONSISTENT, post, minimal_conflict(record), ())
+    return Deduction(Status.INCONSISTENT, post, smallest_conflict(record), ())
 
 
 # -- flip advice -------------------------------------------------------------------
