@@ -395,9 +395,7 @@ class _Z3Record:
     def _satisfied(self) -> set[AnswerId]:
         """The answers that the solver's current model makes true."""
         m = self.solver.model()
-        codes = [
-            Code(*(m.eval(v, model_completion=True).as_long() for v in row)) for row in self.x
-        ]
+        codes = [Code(*(m.eval(v, model_completion=True).as_long() for v in row)) for row in self.x]
         return {
             aid
             for aid in self.literal
