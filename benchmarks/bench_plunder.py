@@ -6,8 +6,9 @@ over used values) against two baselines that enumerate every consistent deal:
 a plain Python backtracking over per-player allowed codes, and Z3 model
 enumeration with blocking clauses. Baselines stop at ``--cap`` seconds; a
 baseline whose estimated time (deals / its best measured rate, a lower bound)
-exceeds 3 x cap is skipped and its estimate printed. Then Z3 consistency and a minimal conflict on
-15-turn records with one answer flipped. Run: ``python benchmarks/bench_plunder.py
+exceeds 3 x cap is skipped and its estimate printed. Then, on 15-turn records, Z3
+consistency, a conflict minimal by inclusion versus a smallest conflict (answers
+flipped), and forced values with their smallest proofs. Run: ``python benchmarks/bench_plunder.py
 [--quick] [--cap SECONDS]``. Timings are wall-clock on a shared machine: noisy.
 """
 
@@ -28,7 +29,14 @@ import z3
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.plunder import CATEGORIES, Code, Observation, Record, answer
-from solvers.plunder import minimal_conflict, posterior, z3_consistent
+from solvers.plunder import (
+    AnswerId,
+    _Z3Record,
+    forced_values,
+    posterior,
+    smallest_conflict,
+    z3_consistent,
+)
 
 ALL_CODES = [Code.from_index(c) for c in range(216)]
 
@@ -196,20 +204,67 @@ def main() -> None:
     print(f"\nslowest isles posterior: {worst * 1000:.1f} ms (target < 100 ms)")
 
     print(
-        "\nZ3 on 15-turn records: consistency check, and minimal conflict with one answer flipped"
+        "\nZ3 on 15-turn records: consistency check; with answers flipped, a conflict minimal"
+        "\nby inclusion (unsat core + deletion) versus a smallest one (hitting-set duality);"
+        "\nforced values with minimal versus smallest proofs on the original record."
+        "\nWorst of 3 records, best of 3 runs each."
     )
-    print(f"{'players':>7} {'consistent check':>17} {'minimal conflict':>17} {'size':>5}")
+    header = (
+        f"{'players':>7} {'consistent':>11} {'minimal conflict':>17} {'smallest conflict':>18} "
+        f"{'ratio':>6} {'sizes min/smallest':>19} {'forced':>6} {'minimal proofs':>15} "
+        f"{'smallest proofs':>16} {'ratio':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    worst_smallest = 0.0
     for n in players_list:
-        record = make_record(n, 15, seed=1000 * n + 15)
-        check_s = best_time(partial(z3_consistent, record), 3)
-        bad = _flip_until_inconsistent(record)
-        conflict = minimal_conflict(bad)
-        conflict_s = best_time(partial(minimal_conflict, bad), 3)
-        print(f"{n:>7} {check_s * 1000:>14.1f} ms {conflict_s * 1000:>14.1f} ms {len(conflict):>5}")
+        check_s = minimal_s = smallest_s = proofs_min_s = proofs_s = 0.0
+        sizes, forced_count = [], 0
+        for extra in range(3):
+            record = make_record(n, 15, seed=1000 * n + 15 + extra)
+            check_s = max(check_s, best_time(partial(z3_consistent, record), 3))
+            post = posterior(record)
+            forced_count = max(forced_count, len(forced_values(record, post)))
+            proofs_s = max(proofs_s, best_time(partial(forced_values, record, post), 3))
+            proofs_min_s = max(
+                proofs_min_s,
+                best_time(partial(forced_values, record, post, smallest=False), 3),
+            )
+            bad = _flip_until_inconsistent(record, flips=1 + extra)
+            core = _Z3Record(bad).minimal_core()
+            smallest = smallest_conflict(bad)
+            sizes.append(f"{len(core or ())}/{len(smallest)}")
+            minimal_s = max(minimal_s, best_time(partial(_deletion_conflict, bad), 3))
+            smallest_s = max(smallest_s, best_time(partial(smallest_conflict, bad), 3))
+        worst_smallest = max(worst_smallest, smallest_s)
+        print(
+            f"{n:>7} {check_s * 1000:>8.1f} ms {minimal_s * 1000:>14.1f} ms "
+            f"{smallest_s * 1000:>15.1f} ms {smallest_s / minimal_s:>5.2f}x "
+            f"{' '.join(sizes):>19} {forced_count:>6} {proofs_min_s * 1000:>12.1f} ms "
+            f"{proofs_s * 1000:>13.1f} ms {proofs_s / proofs_min_s:>5.1f}x"
+        )
+    print(f"\nslowest smallest conflict: {worst_smallest * 1000:.1f} ms (target < 200 ms)")
+    print("(forced: the most forced values among the 3 records, each needing a proof)")
 
 
-def _flip_until_inconsistent(record: Record) -> Record:
-    """Flip the first answer that makes the record inconsistent (from the end)."""
+def _deletion_conflict(record: Record) -> tuple[AnswerId, ...] | None:
+    """The former conflict: a Z3 unsat core shrunk by deletion (minimal, not smallest)."""
+    return _Z3Record(record).minimal_core()
+
+
+def _flip_until_inconsistent(record: Record, flips: int = 1) -> Record:
+    """Flip ``flips - 1`` answers spread over the record (seeded), then the last
+    answer (from the end) whose flip makes the record inconsistent."""
+    rng = random.Random(flips)
+    observations = list(record.observations)
+    for _ in range(flips - 1):
+        i = rng.randrange(len(observations) - 1)
+        obs = observations[i]
+        p = rng.choice(sorted(obs.answers))
+        observations[i] = Observation(obs.active, obs.clue, {**obs.answers, p: not obs.answers[p]})
+    record = Record(record.players, tuple(observations))
+    if posterior(record).deals == 0:
+        return record
     for i in range(len(record.observations) - 1, -1, -1):
         obs = record.observations[i]
         for p in obs.answers:

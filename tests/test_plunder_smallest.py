@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.plunder import CATEGORIES, Code, Me, Observation, Record, answer
-from solvers.plunder import AnswerId, _Z3Record, deduce, minimal_conflict, smallest_conflict
+from solvers.plunder import (
+    AnswerId,
+    _Z3Record,
+    deduce,
+    forced_values,
+    minimal_conflict,
+    smallest_conflict,
+)
 from tests.test_plunder_solver import hidden_games
 
 ALL = (1 << 216) - 1
@@ -145,3 +152,9 @@ def test_forced_value_proof_smaller_than_a_minimal_one() -> None:
     assert smallest_size(record, exclude) == 3
     assert len(forced.proof) == 3
     assert not consistent(record, forced.proof, exclude)
+    # Proofs minimal by inclusion only, on request: unsat, and no answer can go.
+    (minimal,) = [f for f in forced_values(record, smallest=False) if f.category is CATEGORIES[1]]
+    assert len(minimal.proof) >= 3
+    assert not consistent(record, minimal.proof, exclude)
+    for drop in minimal.proof:
+        assert consistent(record, [a for a in minimal.proof if a != drop], exclude)
