@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         help="Plunder deduction: consistency, exact posterior, flip and guess advice",
         description=(
             "Read a Plunder record (docs/plunder.md) and print, per player, the exact "
-            "probability of every value (forced values marked *), or a minimal set of "
+            "probability of every value (forced values marked *), or a smallest set of "
             "conflicting answers when the record is inconsistent (exit status 1)."
         ),
     )
@@ -156,7 +156,7 @@ def grid_lines(record: Record, result: Deduction) -> list[str]:
         + (f"; I am player {me}" if me is not None else "")
     ]
     if not post.deals:
-        lines.append("Inconsistent record. These answers cannot all be true (a minimal set):")
+        lines.append("Inconsistent record. These answers cannot all be true (a smallest set):")
         for a in result.conflict:
             obs = record.observations[a.observation]
             said = "yes" if obs.answers[a.player] else "no"
