@@ -348,8 +348,12 @@ class _Z3Record:
 
     def __init__(self, record: Record) -> None:
         self.record = record
-        self.solver = z3.Solver()
-        self.x = [[z3.Int(f"p{p}_{c.value}") for c in CATEGORIES] for p in range(record.players)]
+        # A fresh Z3 context per record: answers do not depend on earlier queries.
+        self.ctx = z3.Context()
+        self.solver = z3.Solver(ctx=self.ctx)
+        self.x = [
+            [z3.Int(f"p{p}_{c.value}", self.ctx) for c in CATEGORIES] for p in range(record.players)
+        ]
         for row in self.x:
             for v in row:
                 self.solver.add(v >= 0, v < VALUES)
@@ -361,7 +365,7 @@ class _Z3Record:
         self.literal: dict[AnswerId, Any] = {}
         for i, obs in enumerate(record.observations):
             for p, a in obs.answers.items():
-                lit = z3.Bool(f"answer_{i}_{p}")
+                lit = z3.Bool(f"answer_{i}_{p}", self.ctx)
                 hit = z3.Or(*(self.x[p][k] == obs.clue.values[k] for k in range(3)))
                 self.solver.add(z3.Implies(lit, hit if a else z3.Not(hit)))
                 self.literal[AnswerId(i, p)] = lit
@@ -435,15 +439,16 @@ class _Z3Record:
         if best is None:
             return None
         answers = sorted(self.literal)
-        pick = [z3.Bool(f"pick_{a.observation}_{a.player}") for a in answers]
-        hitting = z3.Solver()
+        ctx = z3.Context()
+        pick = [z3.Bool(f"pick_{a.observation}_{a.player}", ctx) for a in answers]
+        hitting = z3.Solver(ctx=ctx)
         k = 0
-        at_most = z3.Bool("at_most_0")
+        at_most = z3.Bool("at_most_0", ctx)
         hitting.add(z3.Implies(at_most, z3.AtMost(*pick, 0)))
         while k < len(best):
             if hitting.check(at_most) == z3.unsat:
                 k += 1  # no hitting set of size k: a smallest unsat set has more
-                at_most = z3.Bool(f"at_most_{k}")
+                at_most = z3.Bool(f"at_most_{k}", ctx)
                 hitting.add(z3.Implies(at_most, z3.AtMost(*pick, k)))
                 continue
             m = hitting.model()
@@ -564,7 +569,7 @@ def forced_values(
             v = post.forced(p, cat)
             if v is None:
                 continue
-            guard = z3.Bool(f"not_{p}_{cat.value}_{v}")
+            guard = z3.Bool(f"not_{p}_{cat.value}_{v}", model.ctx)
             model.solver.add(z3.Implies(guard, model.x[p][k] != v))
             proof = (model.smallest_core if smallest else model.minimal_core)([guard])
             if proof is None:  # pragma: no cover - the count and Z3 disagree

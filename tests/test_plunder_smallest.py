@@ -160,3 +160,12 @@ def test_forced_value_proof_smaller_than_a_minimal_one() -> None:
     assert not consistent(record, minimal.proof, exclude)
     for drop in minimal.proof:
         assert consistent(record, [a for a in minimal.proof if a != drop], exclude)
+
+
+@settings(max_examples=15)
+@given(st.lists(noisy_records(), min_size=2, max_size=3))
+def test_the_same_record_gives_the_same_conflict(records: list[Record]) -> None:
+    """Each record gets a fresh Z3 context, so earlier queries cannot change the answer."""
+    first = [smallest_conflict(r) for r in records]
+    again = [smallest_conflict(r) for r in reversed(records)][::-1]
+    assert first == again
