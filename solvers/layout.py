@@ -643,6 +643,14 @@ def _solve(
     workers: int,
     explain: bool,
 ) -> LayoutResult:
+    if _pip_relaxation(request, active, time_limit)[0] is False:
+        conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
+        return LayoutResult(
+            LayoutStatus.INFEASIBLE,
+            conflict=conflict,
+            conflict_minimal=minimal,
+            fixed=tuple(request.fixed),
+        )
     model = _Model(request, active)
     status, solver, colour_proven, colour_bound = _maximise_colour(
         model, request, active, time_limit=time_limit, workers=workers, seed=seed
@@ -685,6 +693,88 @@ def _solve(
     )
 
 
+#: The groups the pip relaxation knows; the others (sea rules, terrains) it drops.
+_PIP_GROUPS = frozenset(
+    {LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART}
+    | {Rule.VERTEX_PIPS}
+)
+
+
+def _pip_model(request: SetupRequest, active: Collection[str]) -> cp_model.CpModel:
+    """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
+    pos = request.positions
+    m = cp_model.CpModel()
+    x = {h: m.new_bool_var(f"land[{h}]") for h in pos}
+    desert = {h: m.new_bool_var(f"desert[{h}]") for h in pos}
+    values = (1, 2, 3, 4, 5)
+    pv = {(h, k): m.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
+    p = {h: sum(k * pv[h, k] for k in values) for h in pos}
+    for h in pos:
+        m.add_implication(desert[h], x[h])
+        m.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
+    if LAND_COUNT in active:
+        m.add(sum(x.values()) == request.land)
+    if LAND_INVENTORY in active:
+        m.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
+        producing = sum(c for k, c in request.inventory.items() if k.produces)
+        m.add(sum(x.values()) - sum(desert.values()) <= producing)
+    if LAND_TOKENS in active:
+        for k in values:
+            m.add(sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k))
+    if Rule.NO_LAND_TRIANGLE in active:
+        for corner in vertices_between(pos):
+            m.add_bool_or([x[h].Not() for h in corner])
+    if Rule.SIX_EIGHT_APART in active:
+        for e in edges_between(pos):  # 6 and 8 are exactly the 5-pip tokens
+            m.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
+    if Rule.VERTEX_PIPS in active:
+        for g in vertex_groups(pos):
+            if 5 * len(g) > request.max_pips:
+                m.add(sum(p[h] for h in g) <= request.max_pips)
+    for h, tile in request.fixed.items():
+        if f"fixed {h}" not in active:
+            continue
+        m.add(x[h] == int(tile.terrain.is_land))
+        m.add(desert[h] == int(tile.terrain is Terrain.DESERT))
+        if tile.terrain.is_land and tile.number is not None:
+            m.add(pv[h, pips(tile.number)] == 1)
+    return m
+
+
+def _pip_relaxation(
+    request: SetupRequest, active: Collection[str], time_limit: float
+) -> tuple[bool | None, tuple[str, ...]]:
+    """Feasibility of the land positions and land pips alone (a relaxation).
+
+    Keeps what pips can say: land count, desert and producing counts, the pool
+    counted by pips, no land triangle, six-eight apart (6 and 8 are exactly the
+    5-pip tokens), the vertex pip limit and the fixed tiles; drops terrains and
+    sea tokens. Token twins (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit
+    impossible in hundredths of a second where the full model takes tens of
+    seconds. Returns ``(answer, core)``: ``False`` proves the full request
+    infeasible too, and ``core`` is a set of groups the relaxation cannot
+    satisfy, minimal for the relaxation (deletion filter, each check a proof).
+    """
+    if request.size is not None:
+        return None, ()  # the free shape's hexes are not known in advance
+
+    def decide(groups: Collection[str]) -> bool | None:
+        status = _solver(time_limit, 2, 0).solve(_pip_model(request, groups))
+        if status in _FOUND:
+            return True
+        return False if status == cp_model.INFEASIBLE else None
+
+    answer = decide(active)
+    if answer is not False:
+        return answer, ()
+    core = [n for n in active if n in _PIP_GROUPS or n.startswith("fixed ")]
+    for name in list(core):
+        trial = [n for n in core if n != name]
+        if decide(trial) is False:
+            core = trial
+    return False, tuple(core)
+
+
 def is_feasible(
     request: SetupRequest,
     active: Collection[str] | None = None,
@@ -700,6 +790,8 @@ def is_feasible(
     False
     """
     groups = constraint_groups(request) if active is None else active
+    if _pip_relaxation(request, groups, time_limit)[0] is False:
+        return False
     model = _Model(request, groups)
     if extra is not None:
         extra(model)
@@ -723,15 +815,19 @@ def _explain(
     name is then dropped in turn and kept only if the rest becomes feasible
     (deletion filter), so the answer is minimal when every check is proven.
     """
-    model = _Model(request, active, assume=True)
-    if extra is not None:
-        extra(model)
-    solver = _solver(time_limit, 1, 0)
-    status = solver.solve(model.m)
-    names = {lit.index: name for name, lit in model.group_lit.items()}
-    if status != cp_model.INFEASIBLE:
-        return tuple(sorted(active)), False
-    core = [names[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in names]
+    answer, relaxed_core = _pip_relaxation(request, active, time_limit)
+    if answer is False:
+        core = list(relaxed_core)
+    else:
+        model = _Model(request, active, assume=True)
+        if extra is not None:
+            extra(model)
+        solver = _solver(time_limit, 1, 0)
+        status = solver.solve(model.m)
+        names = {lit.index: name for name, lit in model.group_lit.items()}
+        if status != cp_model.INFEASIBLE:
+            return tuple(sorted(active)), False
+        core = [names[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in names]
     if not core:
         if is_feasible(request, (), time_limit=time_limit, extra=extra) is False:
             return (BOARD_SHAPE,), True
