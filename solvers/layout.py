@@ -31,6 +31,7 @@ __all__ = [
     "LayoutStatus",
     "NextMove",
     "constraint_groups",
+    "first_board",
     "is_feasible",
     "next_move",
     "solve_layout",
@@ -700,7 +701,10 @@ _PIP_GROUPS = frozenset(
 )
 
 
-def _pip_model(request: SetupRequest, active: Collection[str]) -> cp_model.CpModel:
+_PipVars = tuple[dict[Hex, Any], dict[Hex, Any], dict[tuple[Hex, int], Any]]
+
+
+def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model.CpModel, _PipVars]:
     """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
     pos = request.positions
     m = cp_model.CpModel()
@@ -738,7 +742,7 @@ def _pip_model(request: SetupRequest, active: Collection[str]) -> cp_model.CpMod
         m.add(desert[h] == int(tile.terrain is Terrain.DESERT))
         if tile.terrain.is_land and tile.number is not None:
             m.add(pv[h, pips(tile.number)] == 1)
-    return m
+    return m, (x, desert, pv)
 
 
 def _pip_relaxation(
@@ -759,7 +763,7 @@ def _pip_relaxation(
         return None, ()  # the free shape's hexes are not known in advance
 
     def decide(groups: Collection[str]) -> bool | None:
-        status = _solver(time_limit, 2, 0).solve(_pip_model(request, groups))
+        status = _solver(time_limit, 2, 0).solve(_pip_model(request, groups)[0])
         if status in _FOUND:
             return True
         return False if status == cp_model.INFEASIBLE else None
@@ -773,6 +777,37 @@ def _pip_relaxation(
         if decide(trial) is False:
             core = trial
     return False, tuple(core)
+
+
+def _pip_hint(
+    model: _Model, request: SetupRequest, active: Collection[str], time_limit: float
+) -> bool | None:
+    """Hint the full model with a solution of the pip relaxation (fixed shape only).
+
+    Land hexes, the desert and land tokens (each pip value turned into a token
+    of the pool with those pips) come from the relaxation; CP-SAT then only
+    has terrains and sea tokens left to find, which it does at once. Returns
+    the relaxation's answer (False: the full request is infeasible too).
+    """
+    if request.size is not None:
+        return None
+    m, (x, desert, pv) = _pip_model(request, active)
+    solver = _solver(time_limit, 2, 0)
+    status = solver.solve(m)
+    if status not in _FOUND:
+        return False if status == cp_model.INFEASIBLE else None
+    pool = list(request.land_tokens)
+    for h in request.positions:
+        model.m.add_hint(model.land[h], solver.boolean_value(x[h]))
+        if Terrain.DESERT in request.inventory:
+            model.m.add_hint(model.t[h, Terrain.DESERT], solver.boolean_value(desert[h]))
+        k = next((k for k in range(1, 6) if solver.boolean_value(pv[h, k])), None)
+        token = next((v for v in pool if pips(v) == k), None)
+        if token is not None:
+            pool.remove(token)
+        for v in NUMBER_TOKENS:
+            model.m.add_hint(model.ltok[h, v], v == token)
+    return True
 
 
 def is_feasible(
@@ -801,6 +836,57 @@ def is_feasible(
     if status == cp_model.INFEASIBLE:
         return False
     return None
+
+
+def first_board(
+    request: SetupRequest, *, time_limit: float = 10.0, workers: int = 1, seed: int = 0
+) -> LayoutResult:
+    """Any legal board for ``request``, no optimisation (the benchmark's question).
+
+    Returns
+    -------
+    LayoutResult
+        ``feasible`` with a board (objectives measured, no bounds claimed),
+        ``infeasible`` with a minimal conflict, or ``unknown``.
+
+    Examples
+    --------
+    >>> first_board(SetupRequest.hexagon(1)).status.value
+    'feasible'
+    """
+    if not time_limit > 0:
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    groups = constraint_groups(request)
+    model = _Model(request, groups)
+    relaxed = _pip_hint(model, request, groups, time_limit)
+    if relaxed is not False:
+        solver = _solver(time_limit, workers, seed)
+        status = cp_model.UNKNOWN
+        if relaxed:
+            # the relaxation's land, desert and tokens often complete as they are
+            solver.parameters.fix_variables_to_their_hinted_value = True
+            status = solver.solve(model.m)
+            solver.parameters.fix_variables_to_their_hinted_value = False
+        if status not in _FOUND:
+            status = solver.solve(model.m)
+        if status in _FOUND:
+            board = model.board(solver)
+            return LayoutResult(
+                LayoutStatus.FEASIBLE,
+                board=board,
+                colourfulness=colourfulness(board),
+                pip_spread=pip_spread(board),
+                fixed=tuple(request.fixed),
+            )
+        if status != cp_model.INFEASIBLE:
+            return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
+    conflict, minimal = _explain(request, groups, time_limit, None)
+    return LayoutResult(
+        LayoutStatus.INFEASIBLE,
+        conflict=conflict,
+        conflict_minimal=minimal,
+        fixed=tuple(request.fixed),
+    )
 
 
 def _explain(
