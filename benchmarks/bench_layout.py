@@ -165,7 +165,8 @@ def main() -> None:
         answer = result.status.value
         ratio = shuffler / cp_seconds
         print(
-            f"{k:>3} {shown} {tries_total // len(shuffler_times):>9} {cp_seconds:9.3f} {answer:>10} {ratio:7.1f}x"
+            f"{k:>3} {shown} {tries_total // len(shuffler_times):>9} "
+            f"{cp_seconds:9.3f} {answer:>10} {ratio:7.1f}x"
         )
         if result.conflict:
             print(f"    conflict: {', '.join(result.conflict)}")
