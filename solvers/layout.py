@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -384,7 +384,11 @@ class _Model:
                 d = m.new_bool_var(f"differ[{e}]")
                 m.add_implication(d, self.present[e.a])
                 m.add_implication(d, self.present[e.b])
-                m.add_bool_or([d.Not(), self.land[e.a], self.land[e.b]])
+                # two land hexes make one edge, not two: the bound that keeps the
+                # relaxation near sum(6 * land) - #land-land edges
+                both = m.new_bool_var(f"both_land[{e}]")
+                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                m.add(d <= self.land[e.a] + self.land[e.b] - both)
                 for k in self.land_kinds:
                     m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
                 terms.append(d)
@@ -567,8 +571,17 @@ def _maximise_colour(
         status = quick.solve(model.m)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(quick.objective_value) == cap:
             return status, quick, True, cap
+    start: tuple[Any, cp_model.CpSolver] | None = None
+    if request.size is not None:
+        start = _compact_start(model, request, active, time_limit=time_limit, workers=workers)
     solver = _solver(time_limit, workers, seed)
     status = solver.solve(model.m)
+    if start is not None and (
+        status not in _FOUND or solver.objective_value < start[1].objective_value
+    ):
+        # the search lost the compact start (time limit): keep the start
+        bound = round(solver.best_objective_bound) if status in _FOUND else None
+        return start[0], start[1], False, bound
     proven = status == cp_model.OPTIMAL
     bound = round(solver.best_objective_bound) if status in _FOUND else None
     if cap is not None and bound is not None:
@@ -577,6 +590,51 @@ def _maximise_colour(
 
 
 _FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _compact_start(
+    model: _Model,
+    request: SetupRequest,
+    active: Collection[str],
+    *,
+    time_limit: float,
+    workers: int,
+) -> tuple[Any, cp_model.CpSolver] | None:
+    """Free shape: start from the most compact board (breadth-first from the root).
+
+    Its land set comes from the land-position bound on that fixed shape; the
+    board completed on it is hinted to the full search, which can only improve.
+    Returns the (status, solver) of the start, or None without one.
+    """
+    assert request.size is not None
+    present = set(request.positions)
+    order = [request.root]
+    seen = {request.root}
+    for h in order:
+        for n in neighbours(h):
+            if n in present and n not in seen:
+                seen.add(n)
+                order.append(n)
+    compact = order[: request.size]
+    if len(compact) < request.size or not set(request.fixed) <= set(compact):
+        return None
+    shape = replace(request, positions=tuple(compact), size=None)
+    _, land_set = _land_bound(shape, active, time_limit, workers, 0)
+    if not land_set:
+        return None
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in compact)
+        model.m.add_hint(model.land[h], h in land_set)
+    quick = _solver(time_limit, workers, 0)
+    quick.parameters.fix_variables_to_their_hinted_value = True
+    status = quick.solve(model.m)
+    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    if status not in _FOUND:
+        return None
+    model.hint(model.board(quick))
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in compact)
+    return status, quick
 
 
 def solve_layout(
@@ -672,15 +730,28 @@ def _solve(
     # phase 2: fairest pips at this colourfulness
     model.m.add(model.colour >= best_colour)
     model.m.minimize(model.spread)
-    model.hint(board)
-    second = _solver(time_limit, workers, seed)
-    status = second.solve(model.m)
-    spread_proven = False
-    spread_bound: int | None = None
-    if status in _FOUND:
-        board = model.board(second)
-        spread_proven = status == cp_model.OPTIMAL
-        spread_bound = round(second.best_objective_bound)
+    # First on the land set found (land and shape fixed, fast); a spread of 0
+    # needs no further proof, anything else goes to the full search as a hint.
+    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in board)
+        model.m.add_hint(model.land[h], h in board and board.terrain(h).is_land)
+    quick = _solver(time_limit, workers, seed)
+    quick.parameters.fix_variables_to_their_hinted_value = True
+    if quick.solve(model.m) in _FOUND:
+        board = model.board(quick)
+    spread_proven = pip_spread(board) == 0
+    spread_bound: int | None = 0 if spread_proven else None
+    if not spread_proven:
+        model.hint(board)
+        for h in model.pos:
+            model.m.add_hint(model.present[h], h in board)
+        second = _solver(time_limit, workers, seed)
+        status = second.solve(model.m)
+        if status in _FOUND and pip_spread(model.board(second)) <= pip_spread(board):
+            board = model.board(second)
+            spread_proven = status == cp_model.OPTIMAL
+            spread_bound = round(second.best_objective_bound)
     board = _vary(board, request, seed)
     optimal = colour_proven and spread_proven
     return LayoutResult(
