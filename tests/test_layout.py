@@ -44,6 +44,9 @@ def solved(request: SetupRequest, **kwargs: object) -> LayoutResult:
         assert result.colourfulness == colourfulness(result.board)
         assert result.pip_spread == pip_spread(result.board)
         assert result.bound is not None and result.colourfulness <= result.bound
+        if result.status is LayoutStatus.OPTIMAL:  # "optimal" only with the proof in hand
+            assert result.colourfulness == result.bound
+            assert result.pip_spread == result.pip_spread_bound
     else:
         assert result.status in (LayoutStatus.INFEASIBLE, LayoutStatus.UNKNOWN)
     return result
@@ -228,6 +231,36 @@ def test_radius_one_rules_match_brute_force(rules: frozenset[Rule]) -> None:
     assert expected is not None
     assert result.status is LayoutStatus.OPTIMAL
     assert (result.colourfulness, result.pip_spread) == expected
+
+
+@settings(max_examples=10)
+@given(
+    rules=st.frozensets(st.sampled_from(list(Rule))),
+    land=st.integers(0, 3),
+    tokens=st.lists(st.sampled_from([2, 4, 5, 6, 8, 9]), min_size=0, max_size=4),
+    max_pips=st.integers(4, 10),
+)
+def test_random_rules_match_brute_force(
+    rules: frozenset[Rule], land: int, tokens: list[int], max_pips: int
+) -> None:
+    request = SetupRequest.hexagon(
+        1,
+        land=land,
+        inventory={Terrain.FOREST: 1, Terrain.HILLS: 2, Terrain.DESERT: 1},
+        land_tokens=tuple(tokens),
+        sea_numbers=(3, 10, 11),
+        rules=rules,
+        max_pips=max_pips,
+        max_group=1,
+    )
+    expected = brute_force(request)
+    result = solved(request)
+    if expected is None:
+        assert result.status is LayoutStatus.INFEASIBLE
+        assert result.conflict
+    else:
+        assert result.status is LayoutStatus.OPTIMAL
+        assert (result.colourfulness, result.pip_spread) == expected
 
 
 @pytest.mark.parametrize("land", [3, 4])
