@@ -411,6 +411,27 @@ def test_next_move_keeps_the_best_completion_reachable() -> None:
     assert rule_violations(request, move.completion) == []
 
 
+def test_next_move_reaches_the_brute_force_optimum() -> None:
+    fixed = {Hex(0, 0): Tile(Terrain.SEA, 3)}
+    request = SetupRequest.hexagon(
+        1,
+        land=3,
+        inventory={Terrain.FOREST: 2, Terrain.HILLS: 2},
+        land_tokens=(6, 6, 8, 9),
+        sea_numbers=(3, 4, 10),
+        fixed=fixed,
+    )
+    expected = brute_force(request)
+    assert expected is not None
+    move = next_move(request, (Terrain.FOREST, Terrain.FOREST), time_limit=LIMIT)
+    assert move.best_overall == move.best_after == expected[0]
+    assert move.completion is not None
+    assert colourfulness(move.completion) == expected[0]
+    assert rule_violations(request, move.completion) == []
+    (h1, _), (h2, _) = move.placements
+    assert move.completion[h1].terrain is move.completion[h2].terrain is Terrain.FOREST
+
+
 def test_next_move_rejects_a_terrain_outside_the_inventory() -> None:
     request = SetupRequest.hexagon(1, fixed={Hex(0, 0): Tile(Terrain.SEA)})
     with pytest.raises(InvalidInput):
