@@ -393,7 +393,6 @@ class _Model:
                     m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
                 terms.append(d)
         self.colour = sum(terms)
-        self.max_colour = sum(deg.values())
         # pip spread between the five resources
         totals = []
         for res in Resource:
@@ -622,6 +621,18 @@ def _compact_start(
     _, land_set = _land_bound(shape, active, time_limit, workers, 0)
     if not land_set:
         return None
+    if not request.fixed:
+        # the full model keeps only lex-leaders of the land vector: move the start
+        # to the lex-largest of its images so that it stays a solution
+        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+
+        def key(g: Callable[[Hex], Hex]) -> list[bool]:
+            image = {g(h) for h in land_set}
+            return [h in image for h in model.pos]
+
+        best = max(moves, key=key)
+        compact = [best(h) for h in compact]
+        land_set = frozenset(best(h) for h in land_set)
     for h in model.pos:
         model.m.add_hint(model.present[h], h in compact)
         model.m.add_hint(model.land[h], h in land_set)
