@@ -81,6 +81,8 @@ class LayoutResult:
         Infeasible only: rule and requirement names that cannot hold together.
     conflict_minimal : bool
         True when dropping any one name of ``conflict`` was proven feasible.
+    fixed : tuple of Hex
+        The hexes that were fixed in the request (for drawing them outlined).
     """
 
     status: LayoutStatus
