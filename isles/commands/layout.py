@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from models.catan import Board, Resource, Terrain
 from models.errors import InvalidInput
+from models.hexgrid import Hex
 
 if TYPE_CHECKING:
     from models.setup import SetupRequest
@@ -166,6 +167,12 @@ def run(args: argparse.Namespace) -> int:
             print(_move_text(move))
         board = move.completion
         status = move.status
+        title = (
+            "next move: "
+            + ", ".join(f"{t.value} at {h}" for h, t in move.placements)
+            + " (tiles down and the move outlined)"
+        )
+        marked = [*request.fixed, *(h for h, _ in move.placements)]
     else:
         result = solve_layout(request, seed=args.seed, time_limit=args.time_limit)
         if args.json:
@@ -174,17 +181,25 @@ def run(args: argparse.Namespace) -> int:
             print(result_text(result))
         board = result.board
         status = result.status
+        title = None
+        marked = list(request.fixed)
     if board is not None:
         if args.save:
             board.save(args.save)
         for target in (args.png, args.svg):
             if target is not None:
-                draw(board, request, target)
+                draw(board, request, target, title=title, marked=marked)
     return 0 if status in (LayoutStatus.OPTIMAL, LayoutStatus.FEASIBLE) else 1
 
 
-def draw(board: Board, request: SetupRequest, path: str | Path, title: str | None = None) -> Path:
-    """Draw ``board`` (fixed tiles of ``request`` outlined) to a .png or .svg file."""
+def draw(
+    board: Board,
+    request: SetupRequest,
+    path: str | Path,
+    title: str | None = None,
+    marked: list[Hex] | None = None,
+) -> Path:
+    """Draw ``board`` (fixed tiles of ``request``, or ``marked``, outlined) to .png or .svg."""
     from isles.draw import board_figure, save_figure
     from models.setup import colourfulness, pip_spread
 
@@ -193,7 +208,7 @@ def draw(board: Board, request: SetupRequest, path: str | Path, title: str | Non
         title=title
         or f"colourfulness {colourfulness(board)}, pip spread {pip_spread(board)}"
         + (" (fixed tiles outlined)" if request.fixed else ""),
-        marked=request.fixed,
+        marked=list(request.fixed) if marked is None else marked,
     )
     return save_figure(fig, path)
 
