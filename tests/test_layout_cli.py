@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -151,3 +154,15 @@ def test_bad_json_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     bad.write_text("{not json", encoding="utf-8")
     status, out, err = _run(["layout", "--fixed", str(bad)], capsys)
     assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_seed_is_deterministic_across_processes() -> None:
+    """Same seed, fresh interpreters with different hash seeds: the same board."""
+    root = Path(__file__).resolve().parent.parent
+    argv = [sys.executable, "-m", "isles", "layout", "--radius", "2", "--seed", "3", "--json"]
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=True)
+        outputs.append(json.loads(done.stdout)["hexes"])
+    assert outputs[0] == outputs[1]
