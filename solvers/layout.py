@@ -206,6 +206,7 @@ class _Model:
         *,
         symmetry: bool = True,
         assume: bool = False,
+        objectives: bool = True,
     ) -> None:
         self.request = request
         m = cp_model.CpModel()
@@ -330,7 +331,8 @@ class _Model:
                 m.add(count >= base).only_enforce_if(lit)
                 m.add(count <= base + 1).only_enforce_if(lit)
 
-        self._objectives()
+        if objectives:  # feasibility questions skip the objective variables
+            self._objectives()
         if symmetry and not request.fixed:
             xs = [self.land[h] for h in pos]
             _break_symmetry(m, xs, [[self.land[g(h)] for h in pos] for g in _symmetries(pos)])
@@ -911,7 +913,7 @@ def is_feasible(
     groups = constraint_groups(request) if active is None else active
     if _pip_relaxation(request, groups, time_limit)[0] is False:
         return False
-    model = _Model(request, groups)
+    model = _Model(request, groups, objectives=False)
     if extra is not None:
         extra(model)
     status = _solver(time_limit, 2, 0).solve(model.m)
@@ -941,7 +943,8 @@ def first_board(
     if not time_limit > 0:
         raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
     groups = constraint_groups(request)
-    model = _Model(request, groups)
+    # no symmetry breaking: the relaxation's board is hinted as it is
+    model = _Model(request, groups, objectives=False, symmetry=False)
     relaxed = _pip_hint(model, request, groups, time_limit)
     if relaxed is not False:
         solver = _solver(time_limit, workers, seed)
@@ -989,7 +992,7 @@ def _explain(
     if answer is False:
         core = list(relaxed_core)
     else:
-        model = _Model(request, active, assume=True)
+        model = _Model(request, active, assume=True, objectives=False)
         if extra is not None:
             extra(model)
         solver = _solver(time_limit, 1, 0)
