@@ -1,0 +1,1106 @@
+"""The most colourful legal ships-scenario board, proven optimal with OR-Tools CP-SAT.
+
+Implements RULES.md section 4 ("Board set-up", seed 004_644cf972d8964df4.txt):
+optimal boards, completion of fixed tiles, infeasibility explained, next-move advice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
+from models.errors import InvalidInput
+from models.hexgrid import Hex, edges_between, neighbours, vertices_between
+from models.setup import (
+    Rule,
+    SetupRequest,
+    colourfulness,
+    connected_sets,
+    pip_spread,
+    vertex_groups,
+)
+
+__all__ = [
+    "LayoutResult",
+    "LayoutStatus",
+    "NextMove",
+    "constraint_groups",
+    "first_board",
+    "is_feasible",
+    "next_move",
+    "solve_layout",
+]
+
+
+class LayoutStatus(StrEnum):
+    """What a result is: proven optimal, feasible (limit hit), proven infeasible, unknown."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+
+#: Names of the non-switchable requirements (they may appear in a conflict).
+LAND_COUNT = "land count"
+LAND_INVENTORY = "land inventory"
+LAND_TOKENS = "land tokens"
+SEA_NUMBERS = "sea numbers"
+BOARD_SHAPE = "board shape"
+
+
+@dataclass(frozen=True)
+class LayoutResult:
+    """The answer of :func:`solve_layout`.
+
+    Attributes
+    ----------
+    status : LayoutStatus
+        ``optimal``: both objectives proven (colourfulness maximal, then pip
+        spread minimal at that colourfulness). ``feasible``: a legal board, a
+        time limit stopped a proof; ``bound`` and ``pip_spread_bound`` say how
+        far it may be. ``infeasible``: proven that no board exists; see
+        ``conflict``. ``unknown``: no board and no proof within the limit.
+    board : Board or None
+        The board (every hex of the request; sea hexes carry number tokens).
+    colourfulness : int or None
+        Adjacent pairs with different terrains (sea counts as a terrain).
+    bound : int or None
+        Proven upper bound on the colourfulness of any legal board.
+    pip_spread : int or None
+        Most minus fewest total pips among the five resources.
+    pip_spread_bound : int or None
+        Proven lower bound on the pip spread among boards of this colourfulness.
+    conflict : tuple of str
+        Infeasible only: rule and requirement names that cannot hold together.
+    conflict_minimal : bool
+        True when dropping any one name of ``conflict`` was proven feasible.
+    fixed : tuple of Hex
+        The hexes that were fixed in the request (for drawing them outlined).
+    """
+
+    status: LayoutStatus
+    board: Board | None = None
+    colourfulness: int | None = None
+    bound: int | None = None
+    pip_spread: int | None = None
+    pip_spread_bound: int | None = None
+    conflict: tuple[str, ...] = ()
+    conflict_minimal: bool = False
+    fixed: tuple[Hex, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``--json`` (the board under ``hexes``, board JSON format)."""
+        return {
+            "status": self.status.value,
+            "hexes": [] if self.board is None else self.board.to_dict()["hexes"],
+            "colourfulness": self.colourfulness,
+            "bound": self.bound,
+            "pip_spread": self.pip_spread,
+            "pip_spread_bound": self.pip_spread_bound,
+            "conflict": list(self.conflict),
+            "conflict_minimal": self.conflict_minimal,
+        }
+
+
+@dataclass(frozen=True)
+class NextMove:
+    """Advice for the player about to lay two tiles (see :func:`next_move`).
+
+    ``placements`` are ``(hex, terrain)`` in laying order; ``best_after`` is the
+    colourfulness still reachable after them and ``best_overall`` the best
+    reachable before them (equal when the move keeps the best completion).
+    """
+
+    status: LayoutStatus
+    placements: tuple[tuple[Hex, Terrain], ...] = ()
+    best_after: int | None = None
+    best_overall: int | None = None
+    completion: Board | None = None
+    conflict: tuple[str, ...] = ()
+
+
+def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
+    """The names of every constraint group of ``request`` that can enter a conflict.
+
+    The rules switched on, the requirements (land count, land inventory, land
+    tokens, sea numbers) and one group per fixed tile (``"fixed Q,R"``).
+
+    >>> constraint_groups(SetupRequest.hexagon(1))[:3]
+    ('no-land-triangle', 'sea-apart', 'sea-balanced')
+    """
+    rules = tuple(sorted(r.value for r in request.rules))
+    fixed = tuple(f"fixed {h}" for h in request.fixed)
+    return (*rules, LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SEA_NUMBERS, *fixed)
+
+
+# -- symmetries -----------------------------------------------------------------------
+
+
+def _symmetries(positions: Collection[Hex]) -> list[Callable[[Hex], Hex]]:
+    """The rotations/reflections about (0,0) that map ``positions`` onto itself (not id)."""
+
+    def rotate(h: Hex, k: int) -> Hex:
+        for _ in range(k):
+            h = Hex(-h.r, -h.s)
+        return h
+
+    present = set(positions)
+    out: list[Callable[[Hex], Hex]] = []
+    for flip in (False, True):
+        for k in range(6):
+            if not flip and k == 0:
+                continue
+
+            def g(h: Hex, flip: bool = flip, k: int = k) -> Hex:
+                return rotate(Hex(h.r, h.q) if flip else h, k)
+
+            if {g(h) for h in present} == present:
+                out.append(g)
+    return out
+
+
+def _break_symmetry(
+    m: cp_model.CpModel, xs: list[cp_model.IntVar], images: list[list[cp_model.IntVar]]
+) -> None:
+    """Lex-leader: ``xs`` is lexicographically at least each of its ``images``.
+
+    Only the board's own symmetries are passed, so every orbit of boards keeps
+    its lex-largest member: the optimum is unchanged, the search space shrinks.
+    """
+    for ys in images:
+        prefix_equal: cp_model.IntVar | None = None
+        for a, b in zip(xs, ys, strict=True):
+            if a is b:
+                continue
+            geq = m.add(a >= b)
+            if prefix_equal is not None:
+                geq.only_enforce_if(prefix_equal)
+            eq = m.new_bool_var("")
+            m.add(a == b).only_enforce_if(eq)
+            m.add(a != b).only_enforce_if(eq.Not())
+            if prefix_equal is not None:
+                both = m.new_bool_var("")
+                m.add_bool_and([prefix_equal, eq]).only_enforce_if(both)
+                m.add_bool_or([prefix_equal.Not(), eq.Not()]).only_enforce_if(both.Not())
+                eq = both
+            prefix_equal = eq
+
+
+# -- the CP-SAT model ------------------------------------------------------------------
+
+
+class _Model:
+    """One CP-SAT model of a request; every constraint group behind one literal."""
+
+    def __init__(
+        self,
+        request: SetupRequest,
+        active: Collection[str],
+        *,
+        symmetry: bool = True,
+        assume: bool = False,
+        objectives: bool = True,
+    ) -> None:
+        self.request = request
+        m = cp_model.CpModel()
+        self.m = m
+        pos = list(request.positions)
+        self.pos = pos
+        self.free = request.size is not None
+        self.land_kinds = sorted((t for t in request.inventory), key=list(Terrain).index)
+        kinds = [*self.land_kinds, Terrain.SEA]
+        self.kinds = kinds
+        self.group_lit: dict[str, cp_model.IntVar] = {}
+        for name in constraint_groups(request):
+            group = m.new_bool_var(name)
+            self.group_lit[name] = group
+            if name not in active:
+                m.add(group == 0)
+            elif not assume:
+                m.add(group == 1)
+        self.active = [self.group_lit[n] for n in constraint_groups(request) if n in active]
+        if assume:
+            m.add_assumptions(self.active)
+
+        def on(name: str) -> cp_model.IntVar | None:
+            return self.group_lit.get(name) if name in active else None
+
+        # terrain one-hot (absent allowed only in a free shape)
+        self.t = {(h, k): m.new_bool_var(f"t[{h},{k.value}]") for h in pos for k in kinds}
+        self.present: dict[Hex, cp_model.IntVar] = {}
+        for h in pos:
+            p = m.new_bool_var(f"present[{h}]")
+            self.present[h] = p
+            m.add(sum(self.t[h, k] for k in kinds) == p)
+            if not self.free:
+                m.add(p == 1)
+        self.land = {h: m.new_bool_var(f"land[{h}]") for h in pos}
+        for h in pos:
+            m.add(sum(self.t[h, k] for k in self.land_kinds) == self.land[h])
+        producing = [k for k in self.land_kinds if k.produces]
+        self.ltok = {(h, v): m.new_bool_var(f"ltok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
+        self.stok = {(h, v): m.new_bool_var(f"stok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
+        for h in pos:
+            m.add(
+                sum(self.ltok[h, v] for v in NUMBER_TOKENS) == sum(self.t[h, k] for k in producing)
+            )
+            m.add(sum(self.stok[h, v] for v in NUMBER_TOKENS) == self.t[h, Terrain.SEA])
+        edges = edges_between(pos)
+        self.edges = edges
+        if self.free:
+            self._connectivity()
+
+        # requirements
+        lit: cp_model.IntVar | None = on(LAND_COUNT)
+        if lit is not None:
+            m.add(sum(self.land.values()) == request.land).only_enforce_if(lit)
+        lit = on(LAND_INVENTORY)
+        if lit is not None:
+            for k in self.land_kinds:
+                m.add(sum(self.t[h, k] for h in pos) <= request.inventory[k]).only_enforce_if(lit)
+        lit = on(LAND_TOKENS)
+        if lit is not None:
+            for v in NUMBER_TOKENS:
+                cap = request.land_tokens.count(v)
+                m.add(sum(self.ltok[h, v] for h in pos) <= cap).only_enforce_if(lit)
+        lit = on(SEA_NUMBERS)
+        if lit is not None:
+            for h in pos:
+                for v in NUMBER_TOKENS:
+                    if v not in request.sea_numbers:
+                        m.add_implication(lit, self.stok[h, v].Not())
+        for h, tile in request.fixed.items():
+            lit = on(f"fixed {h}")
+            if lit is None:
+                continue
+            k = tile.terrain
+            if (h, k) not in self.t:
+                m.add_bool_or([lit.Not()])  # a terrain the inventory does not know
+                continue
+            m.add_implication(lit, self.t[h, k])
+            if tile.number is not None:
+                tok = self.stok if k is Terrain.SEA else self.ltok
+                m.add_implication(lit, tok[h, tile.number])
+
+        # rules
+        lit = on(Rule.NO_LAND_TRIANGLE)
+        if lit is not None:
+            for corner in vertices_between(pos):
+                m.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
+        lit = on(Rule.SIX_EIGHT_APART)
+        if lit is not None:
+            for e in edges:
+                for va in (6, 8):
+                    for vb in (6, 8):
+                        m.add_bool_or(
+                            [lit.Not(), self.ltok[e.a, va].Not(), self.ltok[e.b, vb].Not()]
+                        )
+        lit = on(Rule.SAME_NUMBER_APART)
+        if lit is not None:
+            for e in edges:
+                for v in NUMBER_TOKENS:
+                    m.add_bool_or([lit.Not(), self.ltok[e.a, v].Not(), self.ltok[e.b, v].Not()])
+        lit = on(Rule.SEA_APART)
+        if lit is not None:
+            for e in edges:
+                for v in NUMBER_TOKENS:
+                    m.add_bool_or([lit.Not(), self.stok[e.a, v].Not(), self.stok[e.b, v].Not()])
+        self.pip = {h: sum(pips(v) * self.ltok[h, v] for v in NUMBER_TOKENS) for h in pos}
+        lit = on(Rule.VERTEX_PIPS)
+        if lit is not None:
+            for g in vertex_groups(pos):
+                if 5 * len(g) > request.max_pips:
+                    m.add(sum(self.pip[h] for h in g) <= request.max_pips).only_enforce_if(lit)
+        lit = on(Rule.TERRAIN_GROUPS)
+        if lit is not None:
+            for s in connected_sets(pos, request.max_group + 1):
+                for k in self.land_kinds:
+                    m.add_bool_or([lit.Not(), *(self.t[h, k].Not() for h in s)])
+        lit = on(Rule.SEA_BALANCED)
+        if lit is not None:
+            base = m.new_int_var(0, len(pos), "sea_base")
+            for v in request.sea_numbers:
+                count = sum(self.stok[h, v] for h in pos)
+                m.add(count >= base).only_enforce_if(lit)
+                m.add(count <= base + 1).only_enforce_if(lit)
+
+        if objectives:  # feasibility questions skip the objective variables
+            self._objectives()
+        if symmetry and not request.fixed:
+            xs = [self.land[h] for h in pos]
+            _break_symmetry(m, xs, [[self.land[g(h)] for h in pos] for g in _symmetries(pos)])
+
+    # -- pieces ----------------------------------------------------------------------
+    def _connectivity(self) -> None:
+        """Free shape: ``size`` hexes, one connected board containing the root (a flow)."""
+        m, req, pos = self.m, self.request, self.pos
+        size = req.size
+        assert size is not None
+        m.add(sum(self.present.values()) == size)
+        root = req.root
+        m.add(self.present[root] == 1)
+        pset = set(pos)
+        flow: dict[tuple[Hex, Hex], cp_model.IntVar] = {}
+        for h in pos:
+            for n in neighbours(h):
+                if n in pset:
+                    f = m.new_int_var(0, size - 1, f"flow[{h}->{n}]")
+                    flow[h, n] = f
+                    m.add(f == 0).only_enforce_if(self.present[h].Not())
+                    m.add(f == 0).only_enforce_if(self.present[n].Not())
+        for h in pos:
+            out_f = sum(flow[h, n] for n in neighbours(h) if n in pset)
+            in_f = sum(flow[n, h] for n in neighbours(h) if n in pset)
+            if h == root:
+                m.add(out_f - in_f == size - 1)
+            else:
+                m.add(in_f - out_f == self.present[h])
+
+    def _objectives(self) -> None:
+        m, pos = self.m, self.pos
+        deg = {h: 0 for h in pos}
+        for e in self.edges:
+            deg[e.a] += 1
+            deg[e.b] += 1
+        terms: list[Any] = []
+        if not self.free:
+            # colourfulness = sum_h deg(h) land(h) - #land-land edges - #same-terrain edges:
+            # the land-land count is what makes the relaxation tight.
+            for h in pos:
+                terms.append(deg[h] * self.land[h])
+            for e in self.edges:
+                both = self.m.new_bool_var(f"both_land[{e}]")
+                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                terms.append(-both)
+                same = self.m.new_bool_var(f"same[{e}]")
+                for k in self.land_kinds:
+                    m.add_bool_or([self.t[e.a, k].Not(), self.t[e.b, k].Not(), same])
+                terms.append(-same)
+        else:
+            for e in self.edges:
+                d = m.new_bool_var(f"differ[{e}]")
+                m.add_implication(d, self.present[e.a])
+                m.add_implication(d, self.present[e.b])
+                # two land hexes make one edge, not two: the bound that keeps the
+                # relaxation near sum(6 * land) - #land-land edges
+                both = m.new_bool_var(f"both_land[{e}]")
+                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                m.add(d <= self.land[e.a] + self.land[e.b] - both)
+                for k in self.land_kinds:
+                    m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
+                terms.append(d)
+        self.colour = sum(terms)
+        # pip spread between the five resources
+        totals = []
+        for res in Resource:
+            kinds = [k for k in self.land_kinds if k.resource is res]
+            parts = []
+            for h in pos:
+                for k in kinds:
+                    q = m.new_int_var(0, 5, f"pips[{h},{k.value}]")
+                    m.add(q == self.pip[h]).only_enforce_if(self.t[h, k])
+                    m.add(q == 0).only_enforce_if(self.t[h, k].Not())
+                    parts.append(q)
+            totals.append(sum(parts))
+        top = 5 * len(pos)
+        self.hi = m.new_int_var(0, top, "pips_hi")
+        self.lo = m.new_int_var(0, top, "pips_lo")
+        for total in totals:
+            m.add(self.hi >= total)
+            m.add(self.lo <= total)
+        self.spread = self.hi - self.lo
+
+    # -- reading -----------------------------------------------------------------------
+    def board(self, solver: cp_model.CpSolver) -> Board:
+        tiles: dict[Hex, Tile] = {}
+        for h in self.pos:
+            for k in self.kinds:
+                if solver.boolean_value(self.t[h, k]):
+                    tok = self.stok if k is Terrain.SEA else self.ltok
+                    number = next(
+                        (v for v in NUMBER_TOKENS if solver.boolean_value(tok[h, v])), None
+                    )
+                    tiles[h] = Tile(k, number)
+        return Board(tiles)
+
+    def hint(self, board: Board) -> None:
+        self.m.clear_hints()  # type: ignore[no-untyped-call]
+        for h in self.pos:
+            tile = board.tiles.get(h)
+            for k in self.kinds:
+                self.m.add_hint(self.t[h, k], tile is not None and tile.terrain is k)
+            for v in NUMBER_TOKENS:
+                land_tok = tile is not None and tile.terrain.is_land and tile.number == v
+                sea_tok = tile is not None and not tile.terrain.is_land and tile.number == v
+                self.m.add_hint(self.ltok[h, v], land_tok)
+                self.m.add_hint(self.stok[h, v], sea_tok)
+
+
+def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    return solver
+
+
+def _land_bound(
+    request: SetupRequest, active: Collection[str], time_limit: float, workers: int, seed: int
+) -> tuple[int | None, frozenset[Hex]]:
+    """An upper bound on colourfulness from the land positions alone (fixed shape only).
+
+    Colourfulness is at most ``sum deg(land) - #land-land edges`` (equality when
+    no two adjacent land hexes share a terrain). Maximising that over land sets
+    obeying the land count, the no-triangle rule and the fixed land/sea hexes
+    is a small model CP-SAT proves fast; its optimum caps the full model's
+    objective (a valid cut that closes the gap at the root) and its land set is
+    the first candidate for the full board. Returns ``(bound, land set)``.
+    """
+    pos = request.positions
+    m = cp_model.CpModel()
+    x = {h: m.new_bool_var(str(h)) for h in pos}
+    if LAND_COUNT in active:
+        m.add(sum(x.values()) == request.land)
+    if LAND_INVENTORY in active:
+        m.add(sum(x.values()) <= sum(request.inventory.values()))
+    if Rule.NO_LAND_TRIANGLE in active:
+        for v in vertices_between(pos):
+            m.add_bool_or([x[h].Not() for h in v])
+    for h, tile in request.fixed.items():
+        if f"fixed {h}" in active:
+            m.add(x[h] == int(tile.terrain.is_land))
+    edges = edges_between(pos)
+    deg = {h: 0 for h in pos}
+    terms: list[Any] = []
+    for e in edges:
+        deg[e.a] += 1
+        deg[e.b] += 1
+        both = m.new_bool_var("")
+        m.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
+        terms.append(-both)
+    if not request.fixed:
+        _break_symmetry(m, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(pos)])
+    m.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(m)
+    if status == cp_model.OPTIMAL:
+        return round(solver.objective_value), frozenset(h for h in pos if solver.value(x[h]))
+    if status == cp_model.FEASIBLE:
+        return round(solver.best_objective_bound), frozenset()
+    return None, frozenset()
+
+
+#: Land tokens with equal pips: swapping them keeps every rule and objective.
+_TWIN_TOKENS = ((6, 8), (5, 9), (4, 10), (3, 11), (2, 12))
+
+
+def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
+    """A seeded board from the same optimum class (only when nothing is fixed).
+
+    Applies a symmetry of the positions, a permutation of land terrains with
+    equal inventory counts, swaps of land tokens with equal pips and equal pool
+    counts, and a permutation of the sea numbers: every rule, the colourfulness
+    and the pip spread are unchanged, so an optimal board stays optimal.
+    """
+    if request.fixed or seed == 0:
+        return board
+    rng = random.Random(seed)
+    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+    move = moves[rng.randrange(len(moves))]
+    terrain_map: dict[Terrain, Terrain] = {}
+    by_count: dict[int, list[Terrain]] = {}
+    for k, count in request.inventory.items():
+        by_count.setdefault(count, []).append(k)
+    for kinds in by_count.values():
+        kinds.sort(key=list(Terrain).index)
+        producing = [k for k in kinds if k.produces and k.resource is not None]
+        others = [k for k in kinds if k not in producing]
+        shuffled = producing[:]
+        rng.shuffle(shuffled)
+        terrain_map.update(zip(producing, shuffled, strict=True))
+        terrain_map.update({k: k for k in others})
+    land_map = {v: v for v in NUMBER_TOKENS}
+    for a, b in _TWIN_TOKENS:
+        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+            land_map[a], land_map[b] = b, a
+    sea_values = list(request.sea_numbers)
+    shuffled_sea = sea_values[:]
+    rng.shuffle(shuffled_sea)
+    sea_map = dict(zip(sea_values, shuffled_sea, strict=True))
+    tiles: dict[Hex, Tile] = {}
+    for h, tile in board.tiles.items():
+        n = tile.number
+        if tile.terrain is Terrain.SEA:
+            tiles[move(h)] = Tile(Terrain.SEA, None if n is None else sea_map[n])
+        else:
+            terrain = terrain_map.get(tile.terrain, tile.terrain)
+            tiles[move(h)] = Tile(terrain, None if n is None else land_map[n])
+    return Board(tiles)
+
+
+def _maximise_colour(
+    model: _Model,
+    request: SetupRequest,
+    active: Collection[str],
+    *,
+    time_limit: float,
+    workers: int,
+    seed: int,
+) -> tuple[Any, cp_model.CpSolver, bool, int | None]:
+    """Phase 1: maximise colourfulness. Returns (status, solver, proven, bound).
+
+    On a fixed shape the land-position bound comes first: its land set is
+    tried as is (hinted variables fixed); reaching the bound proves optimality.
+    """
+    cap: int | None = None
+    land_set: frozenset[Hex] = frozenset()
+    if request.size is None:
+        cap, land_set = _land_bound(request, active, time_limit, workers, seed)
+        if cap is not None:
+            model.m.add(model.colour <= cap)
+    model.m.maximize(model.colour)
+    if land_set:
+        for h in model.pos:
+            model.m.add_hint(model.land[h], h in land_set)
+        quick = _solver(time_limit, workers, seed)
+        quick.parameters.fix_variables_to_their_hinted_value = True
+        status = quick.solve(model.m)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(quick.objective_value) == cap:
+            return status, quick, True, cap
+    start: tuple[Any, cp_model.CpSolver] | None = None
+    if request.size is not None:
+        start = _compact_start(model, request, active, time_limit=time_limit, workers=workers)
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(model.m)
+    if start is not None and (
+        status not in _FOUND or solver.objective_value < start[1].objective_value
+    ):
+        # the search lost the compact start (time limit): keep the start
+        bound = round(solver.best_objective_bound) if status in _FOUND else None
+        return start[0], start[1], False, bound
+    proven = status == cp_model.OPTIMAL
+    bound = round(solver.best_objective_bound) if status in _FOUND else None
+    if cap is not None and bound is not None:
+        bound = min(bound, cap)
+    return status, solver, proven, bound
+
+
+_FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _compact_start(
+    model: _Model,
+    request: SetupRequest,
+    active: Collection[str],
+    *,
+    time_limit: float,
+    workers: int,
+) -> tuple[Any, cp_model.CpSolver] | None:
+    """Free shape: start from the most compact board (breadth-first from the root).
+
+    Its land set comes from the land-position bound on that fixed shape; the
+    board completed on it is hinted to the full search, which can only improve.
+    Returns the (status, solver) of the start, or None without one.
+    """
+    assert request.size is not None
+    present = set(request.positions)
+    order = [request.root]
+    seen = {request.root}
+    for h in order:
+        for n in neighbours(h):
+            if n in present and n not in seen:
+                seen.add(n)
+                order.append(n)
+    compact = order[: request.size]
+    if len(compact) < request.size or not set(request.fixed) <= set(compact):
+        return None
+    shape = replace(request, positions=tuple(compact), size=None)
+    _, land_set = _land_bound(shape, active, time_limit, workers, 0)
+    if not land_set:
+        return None
+    if not request.fixed:
+        # the full model keeps only lex-leaders of the land vector: move the start
+        # to the lex-largest of its images so that it stays a solution
+        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+
+        def key(g: Callable[[Hex], Hex]) -> list[bool]:
+            image = {g(h) for h in land_set}
+            return [h in image for h in model.pos]
+
+        best = max(moves, key=key)
+        compact = [best(h) for h in compact]
+        land_set = frozenset(best(h) for h in land_set)
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in compact)
+        model.m.add_hint(model.land[h], h in land_set)
+    quick = _solver(time_limit, workers, 0)
+    quick.parameters.fix_variables_to_their_hinted_value = True
+    status = quick.solve(model.m)
+    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    if status not in _FOUND:
+        return None
+    model.hint(model.board(quick))
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in compact)
+    return status, quick
+
+
+def solve_layout(
+    request: SetupRequest,
+    *,
+    seed: int = 0,
+    time_limit: float = 20.0,
+    workers: int = 1,
+    explain: bool = True,
+) -> LayoutResult:
+    """The most colourful legal board for ``request``, then the fairest pips.
+
+    Three CP-SAT solves on one model: maximise colourfulness; with it fixed,
+    minimise the pip spread; with both fixed, pick the board a seeded random
+    preference likes best (single worker, deterministic time limit), so that a
+    seed gives a deterministic board and different seeds different optimal boards.
+
+    Parameters
+    ----------
+    request : SetupRequest
+        Positions, counts, tiles, tokens, rules, fixed tiles (RULES.md section 4).
+    seed : int
+        Variety: different seeds give different optimal boards.
+    time_limit : float
+        Seconds per CP-SAT solve (wall clock).
+    workers : int
+        CP-SAT workers. One (the default) makes the search deterministic: the
+        same request and seed give the same board whenever no time limit is
+        hit. More workers may prove hard requests sooner, without that promise.
+    explain : bool
+        When infeasible, name a minimal set of constraint groups in ``conflict``.
+
+    Returns
+    -------
+    LayoutResult
+        Status never overstated: ``optimal`` only when both objectives are proven.
+
+    Raises
+    ------
+    InvalidInput
+        If ``time_limit`` or ``workers`` is not positive.
+
+    Examples
+    --------
+    >>> res = solve_layout(SetupRequest.hexagon(1), time_limit=5)
+    >>> res.status.value, res.colourfulness, len(res.board.land())
+    ('optimal', 8, 2)
+    """
+    if not time_limit > 0:
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    if workers < 1:
+        raise InvalidInput("workers", workers, "at least one CP-SAT worker")
+    groups = constraint_groups(request)
+    return _solve(
+        request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
+    )
+
+
+def _solve(
+    request: SetupRequest,
+    active: Collection[str],
+    *,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    explain: bool,
+) -> LayoutResult:
+    if _pip_relaxation(request, active, time_limit)[0] is False:
+        conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
+        return LayoutResult(
+            LayoutStatus.INFEASIBLE,
+            conflict=conflict,
+            conflict_minimal=minimal,
+            fixed=tuple(request.fixed),
+        )
+    model = _Model(request, active)
+    status, solver, colour_proven, colour_bound = _maximise_colour(
+        model, request, active, time_limit=time_limit, workers=workers, seed=seed
+    )
+    if status == cp_model.INFEASIBLE:
+        conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
+        return LayoutResult(
+            LayoutStatus.INFEASIBLE,
+            conflict=conflict,
+            conflict_minimal=minimal,
+            fixed=tuple(request.fixed),
+        )
+    if status not in _FOUND:
+        return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
+    board = model.board(solver)
+    best_colour = colourfulness(board)
+
+    # phase 2: fairest pips at this colourfulness
+    model.m.add(model.colour >= best_colour)
+    model.m.minimize(model.spread)
+    # First on the land set found (land and shape fixed, fast); a spread of 0
+    # needs no further proof, anything else goes to the full search as a hint.
+    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    for h in model.pos:
+        model.m.add_hint(model.present[h], h in board)
+        model.m.add_hint(model.land[h], h in board and board.terrain(h).is_land)
+    quick = _solver(time_limit, workers, seed)
+    quick.parameters.fix_variables_to_their_hinted_value = True
+    if quick.solve(model.m) in _FOUND:
+        board = model.board(quick)
+    spread_proven = pip_spread(board) == 0
+    spread_bound: int | None = 0 if spread_proven else None
+    if not spread_proven:
+        model.hint(board)
+        for h in model.pos:
+            model.m.add_hint(model.present[h], h in board)
+        second = _solver(time_limit, workers, seed)
+        status = second.solve(model.m)
+        if status in _FOUND and pip_spread(model.board(second)) <= pip_spread(board):
+            board = model.board(second)
+            spread_proven = status == cp_model.OPTIMAL
+            spread_bound = round(second.best_objective_bound)
+    board = _vary(board, request, seed)
+    optimal = colour_proven and spread_proven
+    return LayoutResult(
+        LayoutStatus.OPTIMAL if optimal else LayoutStatus.FEASIBLE,
+        board=board,
+        colourfulness=colourfulness(board),
+        bound=colour_bound,
+        pip_spread=pip_spread(board),
+        pip_spread_bound=spread_bound,
+        fixed=tuple(request.fixed),
+    )
+
+
+#: The groups the pip relaxation knows; the others (sea rules, terrains) it drops.
+_PIP_GROUPS = frozenset(
+    {LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART}
+    | {Rule.VERTEX_PIPS}
+)
+
+
+_PipVars = tuple[dict[Hex, Any], dict[Hex, Any], dict[tuple[Hex, int], Any]]
+
+
+def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model.CpModel, _PipVars]:
+    """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
+    pos = request.positions
+    m = cp_model.CpModel()
+    x = {h: m.new_bool_var(f"land[{h}]") for h in pos}
+    desert = {h: m.new_bool_var(f"desert[{h}]") for h in pos}
+    values = (1, 2, 3, 4, 5)
+    pv = {(h, k): m.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
+    p = {h: sum(k * pv[h, k] for k in values) for h in pos}
+    for h in pos:
+        m.add_implication(desert[h], x[h])
+        m.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
+    if LAND_COUNT in active:
+        m.add(sum(x.values()) == request.land)
+    if LAND_INVENTORY in active:
+        m.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
+        producing = sum(c for k, c in request.inventory.items() if k.produces)
+        m.add(sum(x.values()) - sum(desert.values()) <= producing)
+    if LAND_TOKENS in active:
+        for k in values:
+            m.add(sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k))
+    if Rule.NO_LAND_TRIANGLE in active:
+        for corner in vertices_between(pos):
+            m.add_bool_or([x[h].Not() for h in corner])
+    if Rule.SIX_EIGHT_APART in active:
+        for e in edges_between(pos):  # 6 and 8 are exactly the 5-pip tokens
+            m.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
+    if Rule.VERTEX_PIPS in active:
+        for g in vertex_groups(pos):
+            if 5 * len(g) > request.max_pips:
+                m.add(sum(p[h] for h in g) <= request.max_pips)
+    for h, tile in request.fixed.items():
+        if f"fixed {h}" not in active:
+            continue
+        m.add(x[h] == int(tile.terrain.is_land))
+        m.add(desert[h] == int(tile.terrain is Terrain.DESERT))
+        if tile.terrain.is_land and tile.number is not None:
+            m.add(pv[h, pips(tile.number)] == 1)
+    return m, (x, desert, pv)
+
+
+def _pip_relaxation(
+    request: SetupRequest, active: Collection[str], time_limit: float
+) -> tuple[bool | None, tuple[str, ...]]:
+    """Feasibility of the land positions and land pips alone (a relaxation).
+
+    Keeps what pips can say: land count, desert and producing counts, the pool
+    counted by pips, no land triangle, six-eight apart (6 and 8 are exactly the
+    5-pip tokens), the vertex pip limit and the fixed tiles; drops terrains and
+    sea tokens. Token twins (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit
+    impossible in hundredths of a second where the full model takes tens of
+    seconds. Returns ``(answer, core)``: ``False`` proves the full request
+    infeasible too, and ``core`` is a set of groups the relaxation cannot
+    satisfy, minimal for the relaxation (deletion filter, each check a proof).
+    """
+    if request.size is not None:
+        return None, ()  # the free shape's hexes are not known in advance
+
+    def decide(groups: Collection[str]) -> bool | None:
+        status = _solver(time_limit, 2, 0).solve(_pip_model(request, groups)[0])
+        if status in _FOUND:
+            return True
+        return False if status == cp_model.INFEASIBLE else None
+
+    answer = decide(active)
+    if answer is not False:
+        return answer, ()
+    core = [n for n in active if n in _PIP_GROUPS or n.startswith("fixed ")]
+    for name in list(core):
+        trial = [n for n in core if n != name]
+        if decide(trial) is False:
+            core = trial
+    return False, tuple(core)
+
+
+def _pip_hint(
+    model: _Model, request: SetupRequest, active: Collection[str], time_limit: float
+) -> bool | None:
+    """Hint the full model with a solution of the pip relaxation (fixed shape only).
+
+    Land hexes, the desert and land tokens (each pip value turned into a token
+    of the pool with those pips) come from the relaxation; CP-SAT then only
+    has terrains and sea tokens left to find, which it does at once. Returns
+    the relaxation's answer (False: the full request is infeasible too).
+    """
+    if request.size is not None:
+        return None
+    m, (x, desert, pv) = _pip_model(request, active)
+    solver = _solver(time_limit, 2, 0)
+    status = solver.solve(m)
+    if status not in _FOUND:
+        return False if status == cp_model.INFEASIBLE else None
+    pool = list(request.land_tokens)
+    for h in request.positions:
+        model.m.add_hint(model.land[h], solver.boolean_value(x[h]))
+        if Terrain.DESERT in request.inventory:
+            model.m.add_hint(model.t[h, Terrain.DESERT], solver.boolean_value(desert[h]))
+        k = next((k for k in range(1, 6) if solver.boolean_value(pv[h, k])), None)
+        token = next((v for v in pool if pips(v) == k), None)
+        if token is not None:
+            pool.remove(token)
+        for v in NUMBER_TOKENS:
+            model.m.add_hint(model.ltok[h, v], v == token)
+    return True
+
+
+def is_feasible(
+    request: SetupRequest,
+    active: Collection[str] | None = None,
+    *,
+    time_limit: float = 10.0,
+    extra: Callable[[_Model], None] | None = None,
+) -> bool | None:
+    """Whether some board obeys the constraint groups ``active`` (default: all).
+
+    Returns True / False when proven, None when the time limit ran out.
+
+    >>> is_feasible(SetupRequest.hexagon(1, land=7))
+    False
+    """
+    groups = constraint_groups(request) if active is None else active
+    if _pip_relaxation(request, groups, time_limit)[0] is False:
+        return False
+    model = _Model(request, groups, objectives=False)
+    if extra is not None:
+        extra(model)
+    status = _solver(time_limit, 2, 0).solve(model.m)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return True
+    if status == cp_model.INFEASIBLE:
+        return False
+    return None
+
+
+def first_board(
+    request: SetupRequest, *, time_limit: float = 10.0, workers: int = 1, seed: int = 0
+) -> LayoutResult:
+    """Any legal board for ``request``, no optimisation (the benchmark's question).
+
+    Returns
+    -------
+    LayoutResult
+        ``feasible`` with a board (objectives measured, no bounds claimed),
+        ``infeasible`` with a minimal conflict, or ``unknown``.
+
+    Examples
+    --------
+    >>> first_board(SetupRequest.hexagon(1)).status.value
+    'feasible'
+    """
+    if not time_limit > 0:
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    groups = constraint_groups(request)
+    # no symmetry breaking: the relaxation's board is hinted as it is
+    model = _Model(request, groups, objectives=False, symmetry=False)
+    relaxed = _pip_hint(model, request, groups, time_limit)
+    if relaxed is not False:
+        solver = _solver(time_limit, workers, seed)
+        status = cp_model.UNKNOWN
+        if relaxed:
+            # the relaxation's land, desert and tokens often complete as they are
+            solver.parameters.fix_variables_to_their_hinted_value = True
+            status = solver.solve(model.m)
+            solver.parameters.fix_variables_to_their_hinted_value = False
+        if status not in _FOUND:
+            status = solver.solve(model.m)
+        if status in _FOUND:
+            board = model.board(solver)
+            return LayoutResult(
+                LayoutStatus.FEASIBLE,
+                board=board,
+                colourfulness=colourfulness(board),
+                pip_spread=pip_spread(board),
+                fixed=tuple(request.fixed),
+            )
+        if status != cp_model.INFEASIBLE:
+            return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
+    conflict, minimal = _explain(request, groups, time_limit, None)
+    return LayoutResult(
+        LayoutStatus.INFEASIBLE,
+        conflict=conflict,
+        conflict_minimal=minimal,
+        fixed=tuple(request.fixed),
+    )
+
+
+def _explain(
+    request: SetupRequest,
+    active: Collection[str],
+    time_limit: float,
+    extra: Callable[[_Model], None] | None,
+) -> tuple[tuple[str, ...], bool]:
+    """A small set of constraint groups that cannot hold together.
+
+    CP-SAT's sufficient assumptions for infeasibility give a first core; each
+    name is then dropped in turn and kept only if the rest becomes feasible
+    (deletion filter), so the answer is minimal when every check is proven.
+    """
+    answer, relaxed_core = _pip_relaxation(request, active, time_limit)
+    if answer is False:
+        core = list(relaxed_core)
+    else:
+        model = _Model(request, active, assume=True, objectives=False)
+        if extra is not None:
+            extra(model)
+        solver = _solver(time_limit, 1, 0)
+        status = solver.solve(model.m)
+        names = {lit.index: name for name, lit in model.group_lit.items()}
+        if status != cp_model.INFEASIBLE:
+            return tuple(sorted(active)), False
+        core = [names[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in names]
+    if not core:
+        if is_feasible(request, (), time_limit=time_limit, extra=extra) is False:
+            return (BOARD_SHAPE,), True
+        core = list(active)
+    minimal = True
+    current = list(core)
+    for name in list(core):
+        trial = [n for n in current if n != name]
+        answer = is_feasible(request, trial, time_limit=time_limit, extra=extra)
+        if answer is False:
+            current = trial
+        elif answer is None:
+            minimal = False
+    if not current:
+        return (BOARD_SHAPE,), minimal
+    return tuple(current), minimal
+
+
+def next_move(
+    request: SetupRequest,
+    holding: tuple[Terrain, Terrain],
+    *,
+    time_limit: float = 20.0,
+    workers: int = 1,
+) -> NextMove:
+    """Where to lay the two tiles in hand so that the best completion stays reachable.
+
+    The fixed tiles of ``request`` are the tiles already down. The first tile
+    goes next to a tile already down, the second next to a tile already down
+    or to the first (seed 004: tiles are laid two at a time, each adjacent to
+    tiles already placed). With nothing down yet the first tile goes anywhere.
+
+    Returns
+    -------
+    NextMove
+        The two placements, the colourfulness reachable after them, and the
+        best reachable without the move (``best_overall``); ``infeasible`` when
+        the tiles in hand cannot be laid legally.
+
+    Raises
+    ------
+    InvalidInput
+        If a held tile is not a terrain of the request, or no position is free.
+
+    Examples
+    --------
+    >>> req = SetupRequest.hexagon(1, fixed={Hex(0, 0): Tile(Terrain.SEA, 5)})
+    >>> mv = next_move(req, (Terrain.FOREST, Terrain.SEA), time_limit=5)
+    >>> mv.best_after == mv.best_overall
+    True
+    """
+    for i, k in enumerate(holding):
+        if k is not Terrain.SEA and k not in request.inventory:
+            raise InvalidInput(f"holding[{i}]", str(k), "sea or a land terrain of the inventory")
+    free = [h for h in request.positions if h not in request.fixed]
+    if not free:
+        raise InvalidInput("fixed", len(request.fixed), "a board with free positions left")
+    overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
+    down = set(request.fixed)
+
+    chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = []
+
+    def place(model: _Model) -> None:
+        m = model.m
+        first = {h: m.new_bool_var(f"first[{h}]") for h in free}
+        second = {h: m.new_bool_var(f"second[{h}]") for h in free}
+        m.add_exactly_one(first.values())
+        m.add_exactly_one(second.values())
+        for h in free:
+            m.add_implication(first[h], model.t[h, holding[0]])
+            m.add_implication(second[h], model.t[h, holding[1]])
+            m.add_bool_or([first[h].Not(), second[h].Not()])
+            near_first = [first[n] for n in neighbours(h) if n in first]
+            if not down:
+                m.add_bool_or([second[h].Not(), *near_first])
+            elif not any(n in down for n in neighbours(h)):
+                m.add(first[h] == 0)
+                m.add_bool_or([second[h].Not(), *near_first])
+        chosen.append((first, second))
+
+    groups = constraint_groups(request)
+    model = _Model(request, groups)
+    place(model)
+    status, solver, proven, _ = _maximise_colour(
+        model, request, groups, time_limit=time_limit, workers=workers, seed=0
+    )
+    if status == cp_model.INFEASIBLE:
+        conflict, _ = _explain(request, groups, time_limit, place)
+        return NextMove(LayoutStatus.INFEASIBLE, conflict=conflict)
+    if status not in _FOUND:
+        return NextMove(LayoutStatus.UNKNOWN)
+    first, second = chosen[0]
+    h1 = next(h for h in free if solver.boolean_value(first[h]))
+    h2 = next(h for h in free if solver.boolean_value(second[h]))
+    completion = model.board(solver)
+    proven = proven and overall.status is LayoutStatus.OPTIMAL
+    return NextMove(
+        LayoutStatus.OPTIMAL if proven else LayoutStatus.FEASIBLE,
+        placements=((h1, holding[0]), (h2, holding[1])),
+        best_after=colourfulness(completion),
+        best_overall=overall.colourfulness,
+        completion=completion,
+    )
