@@ -425,8 +425,13 @@ class TurnResult:
     outcome: Outcome
 
 
-def play_turn(kit: Kit, position: Position, roll: Roll, decision: Decision) -> TurnResult:
+def play_turn(
+    kit: Kit, position: Position, roll: Roll, decision: Decision, *, check: bool = True
+) -> TurnResult:
     """Play one turn: boat first (loss at once), then discs, Maurice, the bonus, the win check.
+
+    ``check=False`` skips the legality check (for callers that took ``decision``
+    from :func:`legal_decisions` themselves).
 
     Raises
     ------
@@ -441,7 +446,7 @@ def play_turn(kit: Kit, position: Position, roll: Roll, decision: Decision) -> T
     ...           Decision((("blue", 0),))).outcome
     <Outcome.LOST: 'lost'>
     """
-    if decision not in legal_decisions(kit, position, roll):
+    if check and decision not in legal_decisions(kit, position, roll):
         raise InvalidInput("decision", decision, "one of the legal decisions for this roll")
     boat = position.boat + (1 if roll.boat else 0)
     if boat > kit.sea_cards:

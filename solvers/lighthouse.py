@@ -42,6 +42,7 @@ from models.lighthouse import (
     Roll,
     bonus_options,
     can_take,
+    default_kit,
     legal_decisions,
     play_turn,
     roll_outcomes,
@@ -50,14 +51,21 @@ from models.lighthouse import (
 __all__ = [
     "POLICIES",
     "Advice",
+    "CompetitiveResult",
+    "DifficultyEntry",
     "LighthouseSolution",
+    "OutcomeDistribution",
     "Policy",
     "SimulationResult",
     "advise",
     "choose_decision",
+    "competitive_kit",
     "decision_weights",
+    "difficulty_table",
+    "outcome_distribution",
     "position_index",
     "simulate",
+    "simulate_competitive",
     "solve",
     "upper_bound_by_disc_count",
     "wilson_interval",
@@ -585,7 +593,7 @@ class Advice:
 
 
 def _after(solution: LighthouseSolution, position: Position, roll: Roll, d: Decision) -> Any:
-    res = play_turn(solution.kit, position, roll, d)
+    res = play_turn(solution.kit, position, roll, d, check=False)
     if res.outcome is Outcome.WON:
         return Fraction(1) if solution.exact else 1.0
     if res.outcome is Outcome.LOST:
@@ -985,4 +993,344 @@ def _bonus(
             best = np.where(better, key, best)
             out[better] = s[better]
             out[better, i] = t[better]
+    return out
+
+
+# --- exact distributions of the game's length and of the boat at the end ------------------
+
+
+@dataclass(frozen=True)
+class OutcomeDistribution:
+    """Exact distribution of how a game ends under one policy.
+
+    ``won_at[t]`` / ``lost_at[t]`` is the probability that the game is won /
+    lost at turn ``t`` (index 0 unused); ``final_boat[b]`` the probability that
+    the game ends with the boat on position ``b`` (``sea_cards + 1``: landed).
+    """
+
+    policy: Policy
+    won_at: tuple[Fraction, ...]
+    lost_at: tuple[Fraction, ...]
+    final_boat: tuple[Fraction, ...]
+
+    @property
+    def win_probability(self) -> Fraction:
+        """Total probability of winning."""
+        return sum(self.won_at, Fraction(0))
+
+    @property
+    def expected_turns(self) -> Fraction:
+        """Expected number of turns the game lasts."""
+        return sum(
+            (t * (w + lo) for t, (w, lo) in enumerate(zip(self.won_at, self.lost_at, strict=True))),
+            Fraction(0),
+        )
+
+
+def outcome_distribution(
+    kit: Kit,
+    policy: str = "optimal",
+    solution: LighthouseSolution | None = None,
+    *,
+    max_positions: int = 200_000,
+) -> OutcomeDistribution:
+    """Exact distribution of the game's length and of the final boat position.
+
+    Propagates the probability of every reachable position turn by turn
+    (Fractions). ``optimal`` plays the first best decision of ``advise`` on
+    ``solution`` (ties change the length distribution, not the win probability).
+    For small kits: raises when a turn has more than ``max_positions`` positions.
+
+    Raises
+    ------
+    InvalidInput
+        Unknown policy, ``optimal`` without a solution of this kit, or too many positions.
+
+    Examples
+    --------
+    >>> from models.lighthouse import default_kit
+    >>> kit = default_kit(1, sea_cards=1)
+    >>> dist = outcome_distribution(kit, "greedy")
+    >>> dist.win_probability == solve(kit, "greedy", exact=True).exact_win_probability()
+    True
+    """
+    pol = _check_policy(policy)
+    if pol == "optimal" and (solution is None or solution.kit != kit):
+        raise InvalidInput("solution", None, "a solved table of the same kit for optimal play")
+    rolls = roll_outcomes(kit)
+    k = kit.sea_cards
+    frontier: dict[Position, Fraction] = {Position.start(kit): Fraction(1)}
+    won_at: list[Fraction] = [Fraction(0)]
+    lost_at: list[Fraction] = [Fraction(0)]
+    final_boat = [Fraction(0)] * (k + 2)
+    while frontier:
+        if len(frontier) > max_positions:
+            raise InvalidInput(
+                "kit", len(kit.islands), f"a kit with at most {max_positions} positions per turn"
+            )
+        won_at.append(Fraction(0))
+        lost_at.append(Fraction(0))
+        nxt: dict[Position, Fraction] = {}
+        for pos, p in frontier.items():
+            for roll in rolls:
+                if pol == "optimal":
+                    assert solution is not None
+                    choices = [(advise(solution, pos, roll).best, Fraction(1))]
+                else:
+                    choices = decision_weights(kit, pos, roll, pol)
+                for decision, wt in choices:
+                    q = p * roll.probability * wt
+                    res = play_turn(kit, pos, roll, decision, check=False)
+                    if res.outcome is Outcome.PLAYING:
+                        nxt[res.position] = nxt.get(res.position, Fraction(0)) + q
+                    elif res.outcome is Outcome.WON:
+                        won_at[-1] += q
+                        final_boat[res.position.boat] += q
+                    else:
+                        lost_at[-1] += q
+                        final_boat[k + 1] += q
+        frontier = nxt
+    return OutcomeDistribution(pol, tuple(won_at), tuple(lost_at), tuple(final_boat))
+
+
+# --- the competitive variant ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompetitiveResult:
+    """Each seat's chance of winning the competitive variant, by simulation.
+
+    ``wins[s]`` games won by seat ``s`` (seat 0 starts), ``ci95[s]`` its Wilson
+    95% interval; ``unfinished`` games hit the turn limit.
+    """
+
+    policy: Policy
+    seats: int
+    games: int
+    wins: tuple[int, ...]
+    ci95: tuple[tuple[float, float], ...]
+    unfinished: int
+    mean_turns: float
+
+    @property
+    def win_probability(self) -> tuple[float, ...]:
+        """Each seat's estimated chance of winning."""
+        return tuple(w / self.games for w in self.wins)
+
+
+def competitive_kit(seats: int = 2, sea_cards: int = 3) -> Kit:
+    """The competitive kit of RULES.md section 5: 3 islands each for 2 seats, else 2 each.
+
+    Examples
+    --------
+    >>> len(competitive_kit(2).islands), competitive_kit(2).sea_cards
+    (6, 3)
+    """
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4:
+        raise InvalidInput("seats", seats, "2, 3 or 4 players")
+    return default_kit(6 if seats == 2 else 2 * seats, sea_cards)
+
+
+def simulate_competitive(
+    kit: Kit,
+    seats: int = 2,
+    policy: str = "greedy",
+    games: int = 2_000,
+    *,
+    seed: int = 0,
+    max_turns: int = 2_000,
+    progress: bool = False,
+) -> CompetitiveResult:
+    """Play the competitive variant (RULES.md section 5) ``games`` times.
+
+    Seat ``s`` owns a contiguous block of ``len(islands) // seats`` islands
+    (seat 0 holds Maurice's island) and builds only those. When the boat moves
+    past the last card the active seat removes the top disc of another seat's
+    unfinished lighthouse (greedy: the one with most discs, first on ties;
+    random: uniform), the boat goes back onto the second-to-last position
+    (``sea_cards - 1``) and the turn goes on with the colour dice. Discs and the
+    bonus follow the cooperative rules restricted to the active seat's own
+    lighthouses. The first seat with all its lighthouses finished wins.
+
+    Raises
+    ------
+    InvalidInput
+        Unknown or optimal policy (the exact two-player optimum is not solved),
+        islands not divisible among the seats, or ``games < 1``.
+
+    Examples
+    --------
+    >>> res = simulate_competitive(competitive_kit(2), 2, "greedy", 200, seed=1)
+    >>> sum(res.wins) + res.unfinished
+    200
+    """
+    pol = _check_policy(policy)
+    if pol == "optimal":
+        raise InvalidInput("policy", policy, "greedy or random for the competitive variant")
+    n = len(kit.islands)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2 or n % seats:
+        raise InvalidInput("seats", seats, f"at least 2 seats dividing the {n} islands")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise InvalidInput("games", games, "a positive integer")
+    rng = np.random.default_rng(seed)
+    per = n // seats
+    owner = [i // per for i in range(n)]
+    k = kit.sea_cards
+    wins = [0] * seats
+    unfinished = 0
+    turns_total = 0
+    iterator: Any = range(games)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc="competitive games", unit="game")
+    for _ in iterator:
+        stacks: list[list[str]] = [[] for _ in range(n)]
+        boat = maurice = 0
+        seat = 0
+        winner = -1
+        for turn in range(1, max_turns + 1):
+            faces = [die[int(rng.integers(len(die)))] for die in kit.dice]
+            mine = [i for i in range(n) if owner[i] == seat]
+            if BOAT in faces:
+                boat += 1
+                if boat > k:
+                    targets = [i for i in range(n) if owner[i] != seat and 0 < len(stacks[i]) < 4]
+                    if targets:
+                        if pol == "greedy":
+                            victim = max(targets, key=lambda i: (len(stacks[i]), -i))
+                        else:
+                            victim = targets[int(rng.integers(len(targets)))]
+                        stacks[victim].pop()
+                    boat = max(k - 1, 0)
+            colours = [f for f in faces if f != BOAT]
+            if len(colours) == 2 and colours[0] != colours[1]:
+                okf = [any(can_take(kit.islands[i], stacks[i], c) for i in mine) for c in colours]
+                if pol == "greedy":
+                    if okf[1] and not okf[0]:
+                        colours.reverse()
+                elif rng.random() < 0.5:
+                    colours.reverse()
+            returned = 0
+            for c in colours:
+                takers = [i for i in mine if can_take(kit.islands[i], stacks[i], c)]
+                if not takers:
+                    returned += 1
+                    continue
+                if pol == "greedy":
+                    i = max(takers, key=lambda i: (len(stacks[i]), -i))
+                else:
+                    i = takers[int(rng.integers(len(takers)))]
+                stacks[i].append(c)
+            if maurice + returned >= n:
+                options = [
+                    (c, i)
+                    for i in mine
+                    for c in kit.islands[i]
+                    if can_take(kit.islands[i], stacks[i], c)
+                ]
+                if options:
+                    if pol == "greedy":
+                        c, i = max(
+                            options,
+                            key=lambda o: (
+                                len(stacks[o[1]]),
+                                -o[1],
+                                -kit.islands[o[1]].index(o[0]),
+                            ),
+                        )
+                    else:
+                        c, i = options[int(rng.integers(len(options)))]
+                    stacks[i].append(c)
+            maurice = (maurice + returned) % n
+            if all(len(stacks[i]) == 4 for i in mine):
+                winner = seat
+                turns_total += turn
+                break
+            seat = (seat + 1) % seats
+        if winner < 0:
+            unfinished += 1
+            turns_total += max_turns
+        else:
+            wins[winner] += 1
+    return CompetitiveResult(
+        pol,
+        seats,
+        games,
+        tuple(wins),
+        tuple(wilson_interval(w, games) for w in wins),
+        unfinished,
+        turns_total / games,
+    )
+
+
+# --- difficulty table -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DifficultyEntry:
+    """Win probability of one (islands, sea cards) cell of the difficulty table.
+
+    ``method`` is ``"dp"`` (exact DP, float within ``error_bound``) or
+    ``"monte carlo"`` (``low``/``high`` the 95% interval); ``upper_bound`` is
+    the certified disc-count bound on every policy.
+    """
+
+    islands: int
+    sea_cards: int
+    policy: Policy
+    method: str
+    win_probability: float
+    low: float
+    high: float
+    upper_bound: float
+
+
+def difficulty_table(
+    islands: Sequence[int] = (6, 8),
+    sea_cards: Sequence[int] = tuple(range(1, 9)),
+    policy: str = "optimal",
+    *,
+    games: int = 20_000,
+    seed: int = 0,
+    progress: bool = False,
+) -> list[DifficultyEntry]:
+    """Win probability by islands in play and sea cards, default kit.
+
+    Kits the DP can take (at most 7 islands) are solved once with the most sea
+    cards asked for: a game with fewer cards is the same game with the boat
+    further on. Larger kits are simulated with the greedy policy when
+    ``policy`` is optimal (a lower estimate of the optimum), else with ``policy``.
+
+    Examples
+    --------
+    >>> rows = difficulty_table((2,), (1, 2), "greedy")
+    >>> [round(r.win_probability, 4) for r in rows]
+    [0.37, 0.6358]
+    """
+    pol = _check_policy(policy)
+    if not sea_cards:
+        raise InvalidInput("sea_cards", list(sea_cards), "at least one number of sea cards")
+    out: list[DifficultyEntry] = []
+    top = max(sea_cards)
+    for n in islands:
+        if n <= MAX_EXACT_ISLANDS:
+            sol = solve(default_kit(n, top), pol, progress=progress)
+            for k in sea_cards:
+                v = sol.win_probability(k)
+                ub = float(upper_bound_by_disc_count(default_kit(n, k)))
+                err = sol.error_bound
+                out.append(DifficultyEntry(n, k, pol, "dp", v, v - err, v + err, ub))
+        else:
+            sim_policy: Policy = "greedy" if pol == "optimal" else pol
+            for k in sea_cards:
+                kit = default_kit(n, k)
+                res = simulate(kit, sim_policy, games, seed=seed, progress=progress)
+                ub = float(upper_bound_by_disc_count(kit))
+                lo, hi = res.ci95
+                out.append(
+                    DifficultyEntry(
+                        n, k, sim_policy, "monte carlo", res.win_probability, lo, hi, ub
+                    )
+                )
     return out
