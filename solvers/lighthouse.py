@@ -124,18 +124,20 @@ def _check_policy(policy: str) -> Policy:
 class LighthouseSolution:
     """Win probabilities of every position of a kit under one policy.
 
-    ``table[L, b, m]`` is the win probability with lighthouse code ``L`` (see
-    :func:`position_index`), boat ``b`` and Maurice offset ``m``; columns
-    ``n .. 2n-1`` hold the value once the bonus disc is earned (best/greedy/
-    random bonus placement). ``exact`` tables hold Fractions; float tables are
-    within ``error_bound`` of the exact values.
+    ``values[L, b, m]`` is the win probability with lighthouse code ``L`` (see
+    :func:`position_index`), boat ``b`` (``sea_cards + 1``: landed, value 0)
+    and Maurice offset ``m``, shape ``(8**n, sea_cards + 2, n)``;
+    ``bonus_values[L, b, m]`` is the value once the bonus disc is earned, before
+    it is placed (best, greedy or random placement). ``exact`` tables hold
+    Fractions; float tables are within ``error_bound`` of the exact values.
     """
 
     kit: Kit
     policy: Policy
     exact: bool
     error_bound: float
-    table: npt.NDArray[Any] = field(repr=False)
+    values: npt.NDArray[Any] = field(repr=False)
+    bonus_values: npt.NDArray[Any] = field(repr=False)
 
     @property
     def status(self) -> str:
@@ -153,7 +155,7 @@ class LighthouseSolution:
         position.check(self.kit)
         if position.is_won():
             return Fraction(1) if self.exact else 1.0
-        v = self.table[position_index(self.kit, position), position.boat, position.maurice]
+        v = self.values[position_index(self.kit, position), position.boat, position.maurice]
         return Fraction(v) if self.exact else float(v)
 
     def win_probability(self, sea_cards: int | None = None) -> float:
@@ -174,7 +176,7 @@ class LighthouseSolution:
         k = self.kit.sea_cards if sea_cards is None else sea_cards
         if not 1 <= k <= self.kit.sea_cards:
             raise InvalidInput("sea_cards", k, f"1..{self.kit.sea_cards} for this table")
-        return self.table[0, self.kit.sea_cards - k, 0]
+        return self.values[0, self.kit.sea_cards - k, 0]
 
 
 # --- aggregation of the options at one choice point -------------------------------------
@@ -193,10 +195,10 @@ class _Chooser:
     def __init__(self, policy: Policy, rows: int, shape: tuple[int, ...], dtype: Any) -> None:
         self.policy = policy
         self.any = np.zeros(rows, dtype=bool)
-        if policy == "optimal":
-            self.out = np.full((rows, *shape), -1, dtype=dtype)
-        else:
-            self.out = np.zeros((rows, *shape), dtype=dtype)
+        self.full_shape = (rows, *shape)
+        self.dtype = dtype
+        self.fresh = True  # no option added yet: the first one is copied, not combined
+        self.out = np.empty(0, dtype=dtype)
         self.count = np.zeros(rows, dtype=np.int64)
         self.best = np.full(rows, -np.inf)
 
@@ -213,8 +215,14 @@ class _Chooser:
         if sub.size == 0:
             return
         vals = values(sub)
-        if self.policy == "optimal":
-            self.out[sub] = np.maximum(self.out[sub], vals)
+        if self.fresh:
+            self.out = np.full(self.full_shape, -1 if self.policy == "optimal" else 0, self.dtype)
+            self.fresh = False
+            self.out[sub] = vals
+            self.count[sub] += 1
+            self.best[sub] = -np.inf if score is None else score[sub]
+        elif self.policy == "optimal":
+            self.out[sub] = np.maximum(self.out[sub], vals, out=vals)
         elif self.policy == "random":
             self.out[sub] = self.out[sub] + vals
             self.count[sub] += 1
@@ -225,6 +233,10 @@ class _Chooser:
         self.any[sub] = True
 
     def result(self) -> npt.NDArray[Any]:
+        if self.fresh:
+            fill = -1 if self.policy == "optimal" else 0
+            self.out = np.full(self.full_shape, fill, self.dtype)
+            self.fresh = False
         if self.policy == "random":
             div = np.maximum(self.count, 1).reshape((-1,) + (1,) * (self.out.ndim - 1))
             if self.out.dtype == object:
@@ -234,9 +246,20 @@ class _Chooser:
         return self.out
 
 
-def _lookup(table: npt.NDArray[Any], tgt: npt.NDArray[np.int64], cols: npt.NDArray[Any]) -> ValueFn:
+def _walked(
+    v: npt.NDArray[Any], bv: npt.NDArray[Any], idx: npt.NDArray[np.int64], cols: npt.NDArray[Any]
+) -> npt.NDArray[Any]:
+    """Values after discs with some returned: Maurice's walk picks the columns."""
+    return np.concatenate((v[idx], bv[idx]), axis=2)[:, :, cols]
+
+
+def _lookup(
+    v: npt.NDArray[Any], tgt: npt.NDArray[np.int64], bv: Any = None, cols: Any = None
+) -> ValueFn:
     def values(sub: npt.NDArray[np.intp]) -> npt.NDArray[Any]:
-        return table[tgt[sub]][:, :, cols]
+        if bv is None:
+            return v[tgt[sub]]
+        return _walked(v, bv, tgt[sub], cols)
 
     return values
 
@@ -355,8 +378,8 @@ def solve(
     pos_in_layer = np.empty(total, dtype=np.int64)
 
     k = kit.sea_cards
-    # table[L, b, 0:n] = V, table[L, b, n:2n] = value once the bonus disc is earned.
-    table = np.zeros((total, k + 2, 2 * n), dtype=dtype)
+    vals = np.zeros((total, k + 2, n), dtype=dtype)
+    bvals = np.zeros((total, k + 2, n), dtype=dtype)
     # Columns of the value after discs with r returned: Maurice walks r, and takes
     # the bonus column when he reaches or passes his island.
     walk = [
@@ -382,8 +405,9 @@ def solve(
         pos_in_layer[rows] = np.arange(nr)
         st = states[rows]
         if d == 4 * n:
-            table[rows, : k + 1, :] = 1
-            g0_prev = _g0(table, rows, geo, st, policy, dtype, walk)
+            vals[rows, : k + 1] = 1
+            bvals[rows, : k + 1] = 1
+            g0_prev = _g0(vals, bvals, rows, geo, st, policy, dtype, walk)
             continue
 
         def nxt(c: int, i: int, st: npt.NDArray[np.int64] = st, rows: Any = rows) -> Any:
@@ -404,10 +428,10 @@ def solve(
                 tgt = rows + (t - st[:, i]) * geo.powers[i]
                 bonus.add(
                     t >= 0,
-                    _lookup(table, tgt, walk[0]),
+                    _lookup(vals, tgt),
                     scores[i] * 2 - side,
                 )
-        table[rows, :, n:] = bonus.result()
+        bvals[rows] = bonus.result()
 
         acc = np.zeros((nr, *shape), dtype=dtype)
         q1 = np.zeros(nr, dtype=dtype)
@@ -423,7 +447,7 @@ def solve(
                 ch = _Chooser(policy, nr, shape, dtype)
                 for i in range(n):
                     tgt = nexts[cs[0]][i]
-                    ch.add(tgt >= 0, _lookup(table, tgt, walk[0]), scores[i])
+                    ch.add(tgt >= 0, _lookup(vals, tgt), scores[i])
                 acc[ch.any] += p * boat_shift(ch.result()[ch.any])
                 q1[~ch.any] += p
                 continue
@@ -441,7 +465,9 @@ def solve(
                 alone = _Chooser(policy, nr, shape, dtype)
                 for j in range(n):
                     tgt = nexts[v][j]
-                    alone.add(~first.any & (tgt >= 0), _lookup(table, tgt, walk[1]), scores[j])
+                    alone.add(
+                        ~first.any & (tgt >= 0), _lookup(vals, tgt, bvals, walk[1]), scores[j]
+                    )
                 val = first.result()
                 val[alone.any] = alone.result()[alone.any]
                 outer.add(
@@ -454,20 +480,21 @@ def solve(
 
         # Turns that lay no disc: boat moves, or Maurice walks without reaching home.
         local = np.zeros((nr, *shape), dtype=dtype)
-        home = table[rows, :, n:]
+        home = bvals[rows]
         for b in range(k, -1, -1):
             for m in range(n - 1, -1, -1):
                 w1 = local[:, b + 1, m + 1] if m + 1 < n else home[:, b + 1, (m + 1) % n]
                 w2 = local[:, b, m + 2] if m + 2 < n else home[:, b, (m + 2) % n]
                 local[:, b, m] = acc[:, b, m] + q0 * local[:, b + 1, m] + q1 * w1 + q2 * w2
-        table[rows, :, :n] = local
-        g0_prev = _g0(table, rows, geo, st, policy, dtype, walk) if d > 0 else None
+        vals[rows] = local
+        g0_prev = _g0(vals, bvals, rows, geo, st, policy, dtype, walk) if d > 0 else None
     err = 0.0 if exact else _error_bound(kit, len(rolls))
-    return LighthouseSolution(kit, policy, exact, err, table)
+    return LighthouseSolution(kit, policy, exact, err, vals, bvals)
 
 
 def _g0(
-    table: npt.NDArray[Any],
+    vals: npt.NDArray[Any],
+    bvals: npt.NDArray[Any],
     rows: npt.NDArray[np.int64],
     geo: _Geometry,
     st: npt.NDArray[np.int64],
@@ -478,8 +505,7 @@ def _g0(
     """Value of handling one more disc of each colour, nothing returned yet, per row."""
     n, k = geo.n, geo.k
     out = np.zeros((rows.size, len(geo.colours), k + 2, n), dtype=dtype)
-    returned = table[rows][:, :, walk[1]]
-    walk0 = walk[0]
+    returned = _walked(vals, bvals, rows, walk[1])
     for c in range(len(geo.colours)):
         ch = _Chooser(policy, rows.size, (k + 2, n), dtype)
         for i in range(n):
@@ -488,7 +514,7 @@ def _g0(
                 continue
             t = _TRANS[st[:, i], s]
             tgt = rows + (t - st[:, i]) * geo.powers[i]
-            ch.add(t >= 0, _lookup(table, tgt, walk0), _DISCS[st[:, i]] * 16 - i)
+            ch.add(t >= 0, _lookup(vals, tgt), _DISCS[st[:, i]] * 16 - i)
         res = ch.result()
         out[:, c] = np.where(ch.any[:, None, None], res, returned)
     return out
@@ -801,7 +827,9 @@ def simulate(
     table = None
     if pol == "optimal":
         assert solution is not None
-        table = np.asarray(solution.table, dtype=np.float64)
+        table = np.concatenate(
+            (solution.values.astype(np.float64), solution.bonus_values.astype(np.float64)), axis=2
+        )
     wins = 0
     length_won: dict[int, int] = {}
     length_lost: dict[int, int] = {}

@@ -115,7 +115,7 @@ def test_float_table_within_error_bound_of_exact_table() -> None:
     kit = default_kit(2, 3)
     exact = solve(kit, exact=True)
     floats = solve(kit)
-    diff = np.abs(exact.table.astype(np.float64) - floats.table)
+    diff = np.abs(exact.values.astype(np.float64) - floats.values)
     assert diff.max() <= floats.error_bound
     assert 0 < floats.error_bound < 1e-10
 
@@ -129,9 +129,9 @@ def four() -> dict[str, LighthouseSolution]:
 def test_optimal_never_worse_than_greedy_or_random_in_any_position(
     four: dict[str, LighthouseSolution],
 ) -> None:
-    opt = four["optimal"].table
+    opt = four["optimal"].values
     for pol in ("greedy", "random"):
-        other = four[pol].table
+        other = four[pol].values
         assert (opt >= other - 1e-12).all()
     assert (opt >= -1e-15).all() and (opt <= 1 + 1e-12).all()
 
@@ -141,7 +141,7 @@ def test_more_sea_cards_never_lower_the_optimal_odds(four: dict[str, LighthouseS
     odds = [sol.win_probability(k) for k in range(1, 9)]
     assert all(a < b for a, b in itertools.pairwise(odds))
     # Whole table: a boat one card further back is never better.
-    table = sol.table[:, :9, :4]
+    table = sol.values[:, :9, :4]
     assert (table[:, :-1] >= table[:, 1:] - 1e-12).all()
 
 

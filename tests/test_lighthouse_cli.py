@@ -65,7 +65,7 @@ def test_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out["best"] == {k: alts[0][k] for k in ("placements", "bonus")}
     assert isinstance(out["exact"], str)
     assert Fraction(out["exact"]) <= 1
-    assert out["position_win_probability"] == pytest.approx(float(sol.table[1, 1, 1]))
+    assert out["position_win_probability"] == pytest.approx(float(sol.values[1, 1, 1]))
     assert main(["lighthouse", *argv, "--roll", "boat,boat"]) == 0
     assert "legal decisions" in capsys.readouterr().out
 
