@@ -24,25 +24,27 @@ from solvers.lighthouse import MAX_EXACT_ISLANDS, N_STATES, simulate, solve
 TARGET = 0.001
 
 
-def exact_run(n: int, policy: str) -> tuple[float | None, float, float]:
-    """(win probability, seconds, peak MiB) of the DP; None when out of reach."""
+def exact_run(n: int, policy: str) -> tuple[float | None, float, float, float]:
+    """(win probability, wall s, CPU s, peak MiB) of the DP; None when out of reach."""
     kit = default_kit(n, 8)
     if n > MAX_EXACT_ISLANDS:
-        return None, float("nan"), float("nan")
+        return None, float("nan"), float("nan"), float("nan")
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     sol = solve(kit, policy)
-    secs = time.perf_counter() - t0
+    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return sol.win_probability(), secs, peak / 2**20
+    return sol.win_probability(), secs, cpu, peak / 2**20
 
 
-def monte_carlo_run(n: int, policy: str, cap: float) -> tuple[float, float, int, float, bool]:
-    """(estimate, half-width, games, seconds to +-TARGET, measured?) for the greedy policy."""
+def monte_carlo_run(
+    n: int, policy: str, cap: float
+) -> tuple[float, float, int, float, float, bool]:
+    """(estimate, half-width, games, wall s and CPU s to +-TARGET, measured?)."""
     kit = default_kit(n, 8)
     wins = games = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     seed = 0
     while True:
         res = simulate(kit, policy, 20_000, seed=seed)
@@ -51,12 +53,12 @@ def monte_carlo_run(n: int, policy: str, cap: float) -> tuple[float, float, int,
         games += res.games
         p = wins / games
         half = 1.959963984540054 * (p * (1 - p) / games) ** 0.5
-        elapsed = time.perf_counter() - t0
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
         if half <= TARGET:
-            return p, half, games, elapsed, True
+            return p, half, games, elapsed, cpu, True
         if elapsed >= cap:
             factor = (half / TARGET) ** 2
-            return p, half, int(games * factor), elapsed * factor, False
+            return p, half, int(games * factor), elapsed * factor, cpu * factor, False
 
 
 def main() -> None:
@@ -70,26 +72,26 @@ def main() -> None:
     cap = 3.0 if args.quick else args.cap
     print(f"Lighthouse: exact DP vs Monte Carlo to a 95% interval of +-{TARGET} ({args.policy})")
     head = (
-        f"{'islands':>7} {'exact p':>10} {'DP s':>7} {'DP MiB':>8} "
-        f"{'MC p':>8} {'+-':>7} {'MC games':>10} {'MC s':>9} {'MC/DP':>7}"
+        f"{'islands':>7} {'exact p':>10} {'DP s':>7} {'cpu':>7} {'DP MiB':>7} "
+        f"{'MC p':>8} {'+-':>7} {'MC games':>10} {'MC s':>9} {'cpu':>8} {'MC/DP':>7}"
     )
     print(head)
     for n in islands:
-        p, secs, mib = exact_run(n, args.policy)
-        mc, half, games, mc_secs, measured = monte_carlo_run(n, args.policy, cap)
+        p, secs, cpu, mib = exact_run(n, args.policy)
+        mc, half, games, mc_secs, mc_cpu, measured = monte_carlo_run(n, args.policy, cap)
         mark = "" if measured else "*"
         if p is None:
             values = 8 * N_STATES**n * 10 * n * 2
             print(
-                f"{n:>7} {'out of reach':>27} {mc:>8.4f} {half:>7.4f} {games:>10,} "
-                f"{mc_secs:>8.1f}{mark:1} {'-':>7}"
+                f"{n:>7} {'out of reach':>34} {mc:>8.4f} {half:>7.4f} {games:>10,} "
+                f"{mc_secs:>8.1f}{mark:1} {mc_cpu:>8.1f} {'-':>7}"
             )
             print(f"        (DP would hold {values / 2**30:.1f} GiB of float64 values)")
             continue
         agree = abs(mc - p) <= half
         print(
-            f"{n:>7} {p:>10.6f} {secs:>7.2f} {mib:>8.0f} {mc:>8.4f} {half:>7.4f} "
-            f"{games:>10,} {mc_secs:>8.1f}{mark:1} {mc_secs / secs:>7.1f}"
+            f"{n:>7} {p:>10.6f} {secs:>7.2f} {cpu:>7.2f} {mib:>7.0f} {mc:>8.4f} {half:>7.4f} "
+            f"{games:>10,} {mc_secs:>8.1f}{mark:1} {mc_cpu:>8.1f} {mc_secs / secs:>7.1f}"
             + ("" if agree else "  (outside interval)")
         )
     print("* extrapolated from the measured rate after the time cap")

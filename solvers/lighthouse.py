@@ -886,12 +886,16 @@ def _simulate_batch(
     length_lost: dict[int, int] = {}
     final_boat = [0] * (k + 2)
     side = np.vstack([geo.colour_side, np.full((1, n), -1, dtype=np.int64)])  # row -1: no disc
+    rank = np.argsort(np.argsort(np.array(geo.colours)))
     turn = 0
     while alive.size:
         turn += 1
         g = alive.size
         c1 = faces[0][rng.integers(len(faces[0]), size=g)]
         c2 = faces[1][rng.integers(len(faces[1]), size=g)]
+        # Two colours are listed alphabetically, like Roll.colours (greedy's tie-break).
+        swap = (c1 >= 0) & (c2 >= 0) & (rank[np.maximum(c1, 0)] > rank[np.maximum(c2, 0)])
+        c1, c2 = np.where(swap, c2, c1), np.where(swap, c1, c2)
         b = boat[alive] + ((c1 < 0) | (c2 < 0))
         lost = b > k
         s = st[alive]
@@ -1231,7 +1235,7 @@ def simulate_competitive(
                             victim = targets[int(rng.integers(len(targets)))]
                         stacks[victim].pop()
                     boat = max(k - 1, 0)
-            colours = [f for f in faces if f != BOAT]
+            colours = sorted(f for f in faces if f != BOAT)
             if len(colours) == 2 and colours[0] != colours[1]:
                 okf = [any(can_take(kit.islands[i], stacks[i], c) for i in mine) for c in colours]
                 if pol == "greedy":
