@@ -51,7 +51,9 @@ from models.lighthouse import (
 __all__ = [
     "POLICIES",
     "Advice",
+    "CompetitiveExact",
     "CompetitiveResult",
+    "CompetitiveState",
     "DifficultyEntry",
     "LighthouseSolution",
     "OutcomeDistribution",
@@ -59,6 +61,8 @@ __all__ = [
     "SimulationResult",
     "advise",
     "choose_decision",
+    "competitive_branches",
+    "competitive_exact",
     "competitive_kit",
     "decision_weights",
     "difficulty_table",
@@ -1163,6 +1167,141 @@ def competitive_kit(seats: int = 2, sea_cards: int = 3) -> Kit:
     return default_kit(6 if seats == 2 else 2 * seats, sea_cards)
 
 
+CompetitiveState = tuple[tuple[tuple[str, ...], ...], int, int, int]
+"""(lighthouse stacks, boat, Maurice offset, seat to play) in the competitive variant."""
+
+
+def _pick(
+    options: list[Any], key: Callable[[Any], Any], policy: Policy
+) -> list[tuple[Any, Fraction]]:
+    if policy == "greedy":
+        return [(max(options, key=key), Fraction(1))]
+    return [(o, Fraction(1, len(options))) for o in options]
+
+
+def _bonus_key(
+    kit: Kit, stacks: tuple[tuple[str, ...], ...]
+) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
+    """Greedy's bonus: the lighthouse with most discs, first island, its first colour."""
+
+    def key(option: tuple[str, int]) -> tuple[int, int, int]:
+        colour, i = option
+        return (len(stacks[i]), -i, -kit.islands[i].index(colour))
+
+    return key
+
+
+def _lay(stacks: tuple[tuple[str, ...], ...], i: int, colour: str) -> tuple[tuple[str, ...], ...]:
+    return (*stacks[:i], (*stacks[i], colour), *stacks[i + 1 :])
+
+
+def _own_placements(
+    kit: Kit,
+    mine: list[int],
+    stacks: tuple[tuple[str, ...], ...],
+    order: Sequence[str],
+    policy: Policy,
+) -> list[tuple[tuple[tuple[str, ...], ...], int, Fraction]]:
+    if not order:
+        return [(stacks, 0, Fraction(1))]
+    colour, rest = order[0], order[1:]
+    takers = [i for i in mine if can_take(kit.islands[i], stacks[i], colour)]
+    if not takers:
+        return [(s2, r + 1, w) for s2, r, w in _own_placements(kit, mine, stacks, rest, policy)]
+    out = []
+    for i, wi in _pick(takers, lambda i: (len(stacks[i]), -i), policy):
+        for s2, r, w in _own_placements(kit, mine, _lay(stacks, i, colour), rest, policy):
+            out.append((s2, r, wi * w))
+    return out
+
+
+def competitive_branches(
+    kit: Kit, seats: int, state: CompetitiveState, roll: Roll, policy: str
+) -> list[tuple[CompetitiveState, Fraction, int]]:
+    """One competitive turn for ``roll``: (next state, probability, winner or -1) per branch.
+
+    Seat ``s`` owns a contiguous block of ``len(islands) // seats`` islands
+    (seat 0 holds Maurice's island) and builds only those. When the boat moves
+    past the last card the active seat removes the top disc of another seat's
+    unfinished lighthouse (greedy: the one with most discs, first on ties;
+    random: uniform), the boat goes back onto position ``sea_cards - 1`` and the
+    turn goes on with the colour dice. Discs, Maurice and the bonus follow the
+    cooperative rules restricted to the active seat's own lighthouses and the
+    greedy/random rules of docs/lighthouse.md. A seat that finishes all its
+    lighthouses wins at once. RULES.md section 5, competitive variant.
+
+    Examples
+    --------
+    >>> kit = competitive_kit(2)
+    >>> start = (((),) * 6, 0, 0, 0)
+    >>> [(b[0][0][0], b[2]) for b in
+    ...  competitive_branches(kit, 2, start, Roll(True, ("red",), Fraction(1, 18)), "greedy")]
+    [(('red',), -1)]
+    """
+    pol = _check_policy(policy)
+    stacks, boat, maurice, seat = state
+    n, k = len(kit.islands), kit.sea_cards
+    per = n // seats
+    mine = [i for i in range(n) if i // per == seat]
+    starts: list[tuple[tuple[tuple[str, ...], ...], int, Fraction]] = [(stacks, boat, Fraction(1))]
+    if roll.boat:
+        if boat + 1 > k:
+            back = max(k - 1, 0)
+            targets = [i for i in range(n) if i // per != seat and 0 < len(stacks[i]) < 4]
+            starts = [(stacks, back, Fraction(1))]
+            if targets:
+                starts = [
+                    ((*stacks[:v], stacks[v][:-1], *stacks[v + 1 :]), back, w)
+                    for v, w in _pick(targets, lambda i: (len(stacks[i]), -i), pol)
+                ]
+        else:
+            starts = [(stacks, boat + 1, Fraction(1))]
+    out: list[tuple[CompetitiveState, Fraction, int]] = []
+    for st0, b0, w0 in starts:
+        colours = list(roll.colours)
+        orders = [colours]
+        if len(colours) == 2 and colours[0] != colours[1]:
+            if pol == "greedy":
+                ok = [any(can_take(kit.islands[i], st0[i], c) for i in mine) for c in colours]
+                orders = [colours[::-1]] if ok[1] and not ok[0] else [colours]
+            else:
+                orders = [colours, colours[::-1]]
+        for order in orders:
+            for st1, returned, w1 in _own_placements(kit, mine, st0, order, pol):
+                bonus: list[tuple[tuple[tuple[str, ...], ...], Fraction]] = [(st1, Fraction(1))]
+                if maurice + returned >= n:
+                    options = [
+                        (c, i)
+                        for i in mine
+                        for c in kit.islands[i]
+                        if can_take(kit.islands[i], st1[i], c)
+                    ]
+                    if options:
+                        bonus = [
+                            (_lay(st1, i, c), w)
+                            for (c, i), w in _pick(
+                                options,
+                                _bonus_key(kit, st1),
+                                pol,
+                            )
+                        ]
+                for st2, w2 in bonus:
+                    won = all(len(st2[i]) == 4 for i in mine)
+                    nxt = (st2, b0, (maurice + returned) % n, seat if won else (seat + 1) % seats)
+                    out.append((nxt, w0 * w1 * w2 / len(orders), seat if won else -1))
+    return out
+
+
+def _check_competitive(kit: Kit, seats: int, policy: str) -> Policy:
+    pol = _check_policy(policy)
+    if pol == "optimal":
+        raise InvalidInput("policy", policy, "greedy or random for the competitive variant")
+    n = len(kit.islands)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2 or n % seats:
+        raise InvalidInput("seats", seats, f"at least 2 seats dividing the {n} islands")
+    return pol
+
+
 def simulate_competitive(
     kit: Kit,
     seats: int = 2,
@@ -1173,21 +1312,12 @@ def simulate_competitive(
     max_turns: int = 2_000,
     progress: bool = False,
 ) -> CompetitiveResult:
-    """Play the competitive variant (RULES.md section 5) ``games`` times.
-
-    Seat ``s`` owns a contiguous block of ``len(islands) // seats`` islands
-    (seat 0 holds Maurice's island) and builds only those. When the boat moves
-    past the last card the active seat removes the top disc of another seat's
-    unfinished lighthouse (greedy: the one with most discs, first on ties;
-    random: uniform), the boat goes back onto the second-to-last position
-    (``sea_cards - 1``) and the turn goes on with the colour dice. Discs and the
-    bonus follow the cooperative rules restricted to the active seat's own
-    lighthouses. The first seat with all its lighthouses finished wins.
+    """Play the competitive variant ``games`` times (rules: :func:`competitive_branches`).
 
     Raises
     ------
     InvalidInput
-        Unknown or optimal policy (the exact two-player optimum is not solved),
+        Unknown or optimal policy (the two-player optimum is not solved),
         islands not divisible among the seats, or ``games < 1``.
 
     Examples
@@ -1196,18 +1326,11 @@ def simulate_competitive(
     >>> sum(res.wins) + res.unfinished
     200
     """
-    pol = _check_policy(policy)
-    if pol == "optimal":
-        raise InvalidInput("policy", policy, "greedy or random for the competitive variant")
-    n = len(kit.islands)
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2 or n % seats:
-        raise InvalidInput("seats", seats, f"at least 2 seats dividing the {n} islands")
+    pol = _check_competitive(kit, seats, policy)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidInput("games", games, "a positive integer")
     rng = np.random.default_rng(seed)
-    per = n // seats
-    owner = [i // per for i in range(n)]
-    k = kit.sea_cards
+    n = len(kit.islands)
     wins = [0] * seats
     unfinished = 0
     turns_total = 0
@@ -1217,69 +1340,20 @@ def simulate_competitive(
 
         iterator = tqdm(iterator, desc="competitive games", unit="game")
     for _ in iterator:
-        stacks: list[list[str]] = [[] for _ in range(n)]
-        boat = maurice = 0
-        seat = 0
+        state: CompetitiveState = (((),) * n, 0, 0, 0)
         winner = -1
         for turn in range(1, max_turns + 1):
             faces = [die[int(rng.integers(len(die)))] for die in kit.dice]
-            mine = [i for i in range(n) if owner[i] == seat]
-            if BOAT in faces:
-                boat += 1
-                if boat > k:
-                    targets = [i for i in range(n) if owner[i] != seat and 0 < len(stacks[i]) < 4]
-                    if targets:
-                        if pol == "greedy":
-                            victim = max(targets, key=lambda i: (len(stacks[i]), -i))
-                        else:
-                            victim = targets[int(rng.integers(len(targets)))]
-                        stacks[victim].pop()
-                    boat = max(k - 1, 0)
-            colours = sorted(f for f in faces if f != BOAT)
-            if len(colours) == 2 and colours[0] != colours[1]:
-                okf = [any(can_take(kit.islands[i], stacks[i], c) for i in mine) for c in colours]
-                if pol == "greedy":
-                    if okf[1] and not okf[0]:
-                        colours.reverse()
-                elif rng.random() < 0.5:
-                    colours.reverse()
-            returned = 0
-            for c in colours:
-                takers = [i for i in mine if can_take(kit.islands[i], stacks[i], c)]
-                if not takers:
-                    returned += 1
-                    continue
-                if pol == "greedy":
-                    i = max(takers, key=lambda i: (len(stacks[i]), -i))
-                else:
-                    i = takers[int(rng.integers(len(takers)))]
-                stacks[i].append(c)
-            if maurice + returned >= n:
-                options = [
-                    (c, i)
-                    for i in mine
-                    for c in kit.islands[i]
-                    if can_take(kit.islands[i], stacks[i], c)
-                ]
-                if options:
-                    if pol == "greedy":
-                        c, i = max(
-                            options,
-                            key=lambda o: (
-                                len(stacks[o[1]]),
-                                -o[1],
-                                -kit.islands[o[1]].index(o[0]),
-                            ),
-                        )
-                    else:
-                        c, i = options[int(rng.integers(len(options)))]
-                    stacks[i].append(c)
-            maurice = (maurice + returned) % n
-            if all(len(stacks[i]) == 4 for i in mine):
-                winner = seat
+            roll = Roll(BOAT in faces, tuple(sorted(f for f in faces if f != BOAT)), Fraction(1))
+            branches = competitive_branches(kit, seats, state, roll, pol)
+            pick = 0
+            if len(branches) > 1:
+                weights = np.array([float(w) for _, w, _ in branches])
+                pick = int(rng.choice(len(branches), p=weights / weights.sum()))
+            state, _, winner = branches[pick]
+            if winner >= 0:
                 turns_total += turn
                 break
-            seat = (seat + 1) % seats
         if winner < 0:
             unfinished += 1
             turns_total += max_turns
@@ -1294,6 +1368,90 @@ def simulate_competitive(
         unfinished,
         turns_total / games,
     )
+
+
+@dataclass(frozen=True)
+class CompetitiveExact:
+    """Each seat's exact chance of winning the competitive variant under a fixed policy.
+
+    The game is an absorbing Markov chain with cycles (the boat removes
+    discs); the absorption probabilities solve a sparse linear system in
+    floats. ``residual`` is the largest residual of that solve.
+    """
+
+    policy: Policy
+    seats: int
+    positions: int
+    win_probability: tuple[float, ...]
+    residual: float
+
+
+def competitive_exact(
+    kit: Kit, seats: int = 2, policy: str = "greedy", *, max_positions: int = 50_000
+) -> CompetitiveExact:
+    """Exact chances of each seat in the competitive variant, for small kits.
+
+    Enumerates the positions reachable from the start (seat 0 to play), builds
+    the transition matrix of the policy and solves ``(I - Q) X = R`` with a
+    sparse LU (SciPy).
+
+    Raises
+    ------
+    InvalidInput
+        Bad policy or seats, more than ``max_positions`` reachable positions.
+
+    Examples
+    --------
+    >>> kit = competitive_kit(2, sea_cards=2)
+    >>> tiny = Kit(kit.islands[:2], kit.dice, 2)
+    >>> res = competitive_exact(tiny, 2, "greedy")
+    >>> round(sum(res.win_probability), 9)
+    1.0
+    """
+    pol = _check_competitive(kit, seats, policy)
+    from scipy.sparse import coo_matrix, identity
+    from scipy.sparse.linalg import spsolve
+
+    rolls = roll_outcomes(kit)
+    start: CompetitiveState = (((),) * len(kit.islands), 0, 0, 0)
+    index: dict[CompetitiveState, int] = {start: 0}
+    queue = [start]
+    rows: list[int] = []
+    cols: list[int] = []
+    probs: list[float] = []
+    absorb = [[0.0] * seats]
+    head = 0
+    while head < len(queue):
+        state = queue[head]
+        here = head
+        head += 1
+        for roll in rolls:
+            for nxt, w, winner in competitive_branches(kit, seats, state, roll, pol):
+                p = float(roll.probability * w)
+                if winner >= 0:
+                    absorb[here][winner] += p
+                    continue
+                j = index.get(nxt)
+                if j is None:
+                    if len(index) >= max_positions:
+                        raise InvalidInput(
+                            "kit",
+                            len(kit.islands),
+                            f"at most {max_positions} competitive positions",
+                        )
+                    j = index[nxt] = len(queue)
+                    queue.append(nxt)
+                    absorb.append([0.0] * seats)
+                rows.append(here)
+                cols.append(j)
+                probs.append(p)
+    size = len(queue)
+    q = coo_matrix((probs, (rows, cols)), shape=(size, size)).tocsc()
+    a = (identity(size, format="csc") - q).tocsc()
+    r = np.array(absorb)
+    x = np.asarray(spsolve(a, r)).reshape(size, seats)
+    residual = float(np.abs(a @ x - r).max())
+    return CompetitiveExact(pol, seats, size, tuple(float(v) for v in x[0]), residual)
 
 
 # --- difficulty table -------------------------------------------------------------------

@@ -85,6 +85,13 @@ def test_competitive(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(probs) + out["unfinished"] / 300 == pytest.approx(1)  # type: ignore[operator]
 
 
+def test_competitive_exact_for_a_tiny_kit(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--competitive", "--islands", "2")
+    assert out["method"] == "exact linear solve"
+    probs = cast(list[float], out["win_probability"])
+    assert sum(probs) == pytest.approx(1) and probs[0] > probs[1]  # the first seat leads
+
+
 @pytest.mark.parametrize(
     "argv",
     [

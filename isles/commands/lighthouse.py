@@ -266,10 +266,38 @@ def _advise(args: argparse.Namespace, kit: Any) -> int:
     return 0
 
 
+EXACT_COMPETITIVE_ISLANDS = 3
+"""Competitive kits up to this many islands are solved exactly (about 10k positions)."""
+
+
 def _competitive(args: argparse.Namespace, kit: Any) -> int:
-    from solvers.lighthouse import simulate_competitive
+    from solvers.lighthouse import competitive_exact, simulate_competitive
 
     policy = "greedy" if args.policy == "optimal" else args.policy
+    n = len(kit.islands)
+    if n <= EXACT_COMPETITIVE_ISLANDS:
+        ex = competitive_exact(kit, args.seats, policy)
+        if args.json:
+            emit_json(
+                {
+                    "seats": ex.seats,
+                    "policy": policy,
+                    "method": "exact linear solve",
+                    "positions": ex.positions,
+                    "win_probability": list(ex.win_probability),
+                    "residual": ex.residual,
+                    "exact": None,
+                }
+            )
+            return 0
+        print(
+            f"Competitive variant: {ex.seats} seats, {n // ex.seats} islands each, "
+            f"{kit.sea_cards} sea cards, every seat {policy} (exact, {ex.positions:,} positions)"
+        )
+        for s, p in enumerate(ex.win_probability):
+            print(f"  seat {s + 1}: {p:.6f}")
+        print(f"  sparse linear solve residual {ex.residual:.1e}")
+        return 0
     games = min(args.games, 20_000)
     res = simulate_competitive(
         kit, args.seats, policy, games, seed=args.seed, progress=args.progress
@@ -288,7 +316,6 @@ def _competitive(args: argparse.Namespace, kit: Any) -> int:
             }
         )
         return 0
-    n = len(kit.islands)
     print(
         f"Competitive variant: {res.seats} seats, {n // res.seats} islands each, "
         f"{kit.sea_cards} sea cards, every seat {policy} ({res.games:,} games)"
