@@ -31,6 +31,7 @@ from solvers.lighthouse import (
     competitive_exact,
     decision_weights,
     difficulty_table,
+    forward_greedy,
     outcome_distribution,
     simulate,
     simulate_competitive,
@@ -400,3 +401,29 @@ def test_competitive_bad_input() -> None:
         competitive_exact(default_kit(2, 3), 2, "optimal")
     with pytest.raises(InvalidInput, match="positions"):
         competitive_exact(default_kit(4, 3), 2, max_positions=100)
+
+
+def test_forward_greedy_equals_the_dp_and_brackets_when_dropping() -> None:
+    for kit in (default_kit(2, 3), default_kit(3, 2), TRIO):
+        exact = solve(kit, "greedy").win_probability()
+        ev = forward_greedy(kit)
+        assert ev.dropped == 0
+        assert ev.low <= exact <= ev.high
+        assert abs(ev.win_probability - exact) < 1e-12
+        assert sum(ev.won_at) + sum(ev.lost_at) == pytest.approx(1, abs=1e-12)
+        assert sum(ev.final_boat) == pytest.approx(1, abs=1e-12)
+    kit = default_kit(3, 4)
+    rough = forward_greedy(kit, min_mass=1e-5)
+    exact = solve(kit, "greedy").win_probability()
+    assert rough.dropped > 0 and rough.low <= exact <= rough.high
+    # And the exact greedy value bounds the optimum from below.
+    assert rough.low <= solve(kit).win_probability()
+
+
+def test_forward_greedy_length_matches_fraction_distribution() -> None:
+    kit = default_kit(2, 2)
+    ev = forward_greedy(kit)
+    dist = outcome_distribution(kit, "greedy")
+    assert len(ev.won_at) == len(dist.won_at)
+    for a, b in zip(ev.won_at, dist.won_at, strict=True):
+        assert a == pytest.approx(float(b), abs=1e-14)
