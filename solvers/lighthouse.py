@@ -780,7 +780,9 @@ def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tupl
     den = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / den
     half = z * np.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / den
-    return (max(0.0, float(centre - half)), min(1.0, float(centre + half)))
+    low = 0.0 if wins == 0 else max(0.0, float(centre - half))
+    high = 1.0 if wins == games else min(1.0, float(centre + half))
+    return (low, high)
 
 
 def simulate(
