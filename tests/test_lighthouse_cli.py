@@ -52,6 +52,14 @@ def test_eight_islands_give_bound_and_simulation(capsys: pytest.CaptureFixture[s
     assert win <= cast(float, out["certified_upper_bound"])
 
 
+def test_certified_lower_bound_beyond_the_dp(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(
+        capsys, "--islands", "8", "--sea-cards", "1", "--games", "200", "--certify", "1e-4"
+    )
+    low = cast(float, out["certified_lower_bound"])
+    assert 0 <= low <= cast(float, out["certified_upper_bound"])
+
+
 def test_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps({"discs": [["red"], []], "boat": 1, "maurice": 1}), "utf-8")
