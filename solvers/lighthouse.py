@@ -81,6 +81,9 @@ __all__ = [
 Policy = Literal["optimal", "greedy", "random"]
 POLICIES: tuple[Policy, ...] = ("optimal", "greedy", "random")
 
+MAX_FRACTION_ISLANDS = 4
+"""Largest kit solved in Fractions (object arrays: 4 islands take about a minute)."""
+
 MAX_EXACT_ISLANDS = 7
 """Largest kit the DP accepts: 8 islands need 8**8 * 10 * 16 values (over 8 GiB)."""
 
@@ -346,7 +349,7 @@ def solve(
     Raises
     ------
     InvalidInput
-        Unknown policy, or a kit with more than 7 islands.
+        Unknown policy, a kit with more than 7 islands, or ``exact`` with more than 4.
 
     Notes
     -----
@@ -368,6 +371,13 @@ def solve(
     if n > MAX_EXACT_ISLANDS:
         raise InvalidInput(
             "islands", n, f"at most {MAX_EXACT_ISLANDS} islands for the exact DP (see docs)"
+        )
+    if exact and n > MAX_FRACTION_ISLANDS:
+        raise InvalidInput(
+            "exact",
+            n,
+            f"Fractions for at most {MAX_FRACTION_ISLANDS} islands (4 take about a "
+            "minute); floats carry a stated error bound",
         )
     geo = _geometry(kit)
     rolls = roll_outcomes(kit)

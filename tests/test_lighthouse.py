@@ -233,6 +233,8 @@ def test_exact_solver_refuses_eight_islands() -> None:
         solve(default_kit(8, 8))
     with pytest.raises(InvalidInput, match="policy"):
         solve(default_kit(1, 1), "clever")
+    with pytest.raises(InvalidInput, match="exact"):
+        solve(default_kit(5, 1), exact=True)
 
 
 # --- the model -------------------------------------------------------------------------
