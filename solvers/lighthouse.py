@@ -256,10 +256,29 @@ class _Chooser:
         return self.out
 
 
+def _accumulate(
+    acc: npt.NDArray[Any], rows: npt.NDArray[np.bool_], p: Any, values: npt.NDArray[Any]
+) -> None:
+    """acc[rows] += p * values[rows], without the masked copies when every row counts."""
+    if rows.all():
+        values *= p
+        acc += values
+    else:
+        acc[rows] += p * values[rows]
+
+
 def _walked(
     v: npt.NDArray[Any], bv: npt.NDArray[Any], idx: npt.NDArray[np.int64], cols: npt.NDArray[Any]
 ) -> npt.NDArray[Any]:
     """Values after discs with some returned: Maurice's walk picks the columns."""
+    n = v.shape[2]
+    r = int(cols[0])
+    if r <= n and np.array_equal(cols, np.arange(r, r + n)):
+        # Walks of r < n steps: columns r.. of the values, then the first r bonus columns.
+        out = np.empty((idx.size, v.shape[1], n), dtype=v.dtype)
+        out[:, :, : n - r] = v[idx, :, r:]
+        out[:, :, n - r :] = bv[idx, :, :r]
+        return out
     return np.concatenate((v[idx], bv[idx]), axis=2)[:, :, cols]
 
 
@@ -465,7 +484,7 @@ def solve(
                 for i in range(n):
                     tgt = nexts[cs[0]][i]
                     ch.add(tgt >= 0, _lookup(vals, tgt), scores[i])
-                acc[ch.any] += p * boat_shift(ch.result()[ch.any])
+                _accumulate(acc, ch.any, p, boat_shift(ch.result()))
                 q1[~ch.any] += p
                 continue
             orders = [(cs[0], cs[1])] if cs[0] == cs[1] else [(cs[0], cs[1]), (cs[1], cs[0])]
@@ -492,7 +511,7 @@ def solve(
                     _lookup_rows(val),
                     first.any.astype(np.int64) * 2 - oi,
                 )
-            acc[outer.any] += p * outer.result()[outer.any]
+            _accumulate(acc, outer.any, p, outer.result())
             q2[~outer.any] += p
 
         # Turns that lay no disc: boat moves, or Maurice walks without reaching home.
