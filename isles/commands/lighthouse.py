@@ -356,7 +356,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
 
     echo("== Lighthouses: the real odds (RULES.md section 5) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
-    echo("`isles lighthouse --islands 6` solves the 6-island game (about 15-20 s).")
+    echo("`isles lighthouse --islands 6` solves the 6-island game (about 10 s).")
     sols = {}
     for n in (4, 5):
         for pol in ("optimal", "greedy", "random"):
