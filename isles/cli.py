@@ -29,10 +29,17 @@ _NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+){0,2}$
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors are one line on stderr, exit status 2."""
+    """An ArgumentParser whose usage errors are one line on stderr, exit status 2,
+    and whose single-value options refuse to be given twice."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Every plain "store" option refuses a second occurrence (groups share this).
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
 
 
 class StoreOnce(argparse.Action):
@@ -45,8 +52,10 @@ class StoreOnce(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        if getattr(namespace, self.dest, None) not in (None, self.default):
+        given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+        if self.dest in given:
             parser.error(f"argument {option_string}: given twice")
+        given.add(self.dest)
         setattr(namespace, self.dest, values)
 
 

@@ -17,17 +17,38 @@ __all__ = ["MAX_BYTES", "load_json", "parse_json"]
 MAX_BYTES = 256 * 2**20
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """Refuse an object that names a key twice (JSON would keep only the last)."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def parse_json(text: str, source: str) -> object:
     """Parse JSON text; errors name ``source`` and the line and column.
+
+    An object that repeats a key is refused (plain JSON would keep the last
+    value silently).
 
     >>> parse_json('{"a": [1]}', "x.json")
     {'a': [1]}
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise InvalidInput(source, where, f"valid JSON ({exc.msg})") from None
+    except _DuplicateKey as exc:
+        raise InvalidInput(
+            source, f"key {exc.args[0]!r} twice", "each key once per object"
+        ) from None
     except RecursionError:
         raise InvalidInput(source, "nesting too deep", "valid JSON of reasonable depth") from None
 

@@ -6,7 +6,6 @@ first, loss at once), discs placed in a chosen order, Maurice's walk and bonus d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from models.errors import InvalidInput
+from models.jsonio import load_json
 
 __all__ = [
     "BOAT",
@@ -56,16 +56,7 @@ DEFAULT_ISLANDS: tuple[tuple[str, str], ...] = (
 
 
 def _read_json(path: str | Path, what: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(
-            f"{what} file", str(path), f"a readable UTF-8 JSON file ({exc.__class__.__name__})"
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{what} file", str(path), f"valid JSON ({exc.msg})") from None
+    return load_json(path, f"{what} file")
 
 
 @dataclass(frozen=True)

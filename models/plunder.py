@@ -6,7 +6,6 @@ answers, the game record and its JSON format, crew cards and the scoring.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from models.errors import InvalidInput
+from models.jsonio import load_json, parse_json
 
 __all__ = [
     "CATEGORIES",
@@ -362,24 +362,12 @@ class Record:
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
         """Parse a JSON string (errors as :meth:`from_dict`)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(
-                source, f"line {exc.lineno} col {exc.colno}", f"valid JSON ({exc.msg})"
-            ) from None
-        return cls.from_dict(data, source)
+        return cls.from_dict(parse_json(text, source), source)
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
         """Read a record JSON file; unreadable files raise InvalidInput too."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInput(
-                "record file", str(path), f"a readable UTF-8 JSON file ({exc.__class__.__name__})"
-            ) from None
-        return cls.from_json(text, source=str(path))
+        return cls.from_dict(load_json(path, "record file"), str(path))
 
 
 def _code_dict(code: Code) -> dict[str, int]:

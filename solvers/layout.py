@@ -690,7 +690,8 @@ def solve_layout(
     Raises
     ------
     InvalidInput
-        If ``time_limit`` or ``workers`` is not positive.
+        If ``time_limit`` or ``workers`` is not positive, or ``seed`` is outside
+        0..2**31-1.
 
     Examples
     --------
@@ -702,6 +703,8 @@ def solve_layout(
         raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
     if workers < 1:
         raise InvalidInput("workers", workers, "at least one CP-SAT worker")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise InvalidInput("seed", seed, "an integer in 0..2147483647 (CP-SAT's random seed)")
     groups = constraint_groups(request)
     return _solve(
         request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain

@@ -536,6 +536,12 @@ class CargoOutlook:
     expected_cargo: Fraction
 
 
+#: Most encounters cargo_outlook takes: its exact fractions grow with each one.
+MAX_ENCOUNTERS = 100
+#: Most rolls pirate_reach_probability takes: its exact fractions grow with each one.
+MAX_REACH_ROLLS = 200
+
+
 def cargo_outlook(encounter: Encounter, cargo: int, encounters: int) -> CargoOutlook:
     """Exact cargo distribution after ``encounters`` collisions or pirate attacks.
 
@@ -545,7 +551,8 @@ def cargo_outlook(encounter: Encounter, cargo: int, encounters: int) -> CargoOut
     Raises
     ------
     InvalidInput
-        If ``cargo`` is not in 0..3 or ``encounters`` is negative.
+        If ``cargo`` is not in 0..3 or ``encounters`` is not in 0..MAX_ENCOUNTERS
+        (exact fractions grow with every encounter).
 
     >>> out = cargo_outlook(Encounter.COLLISION, 3, 1)
     >>> out.sunk, out.cargo[3], out.expected_cargo
@@ -553,8 +560,12 @@ def cargo_outlook(encounter: Encounter, cargo: int, encounters: int) -> CargoOut
     """
     if isinstance(cargo, bool) or not isinstance(cargo, int) or not 0 <= cargo <= CARGO_LIMIT:
         raise InvalidInput("cargo", cargo, f"a card count in 0..{CARGO_LIMIT}")
-    if isinstance(encounters, bool) or not isinstance(encounters, int) or encounters < 0:
-        raise InvalidInput("encounters", encounters, "an integer >= 0")
+    if (
+        isinstance(encounters, bool)
+        or not isinstance(encounters, int)
+        or not 0 <= encounters <= MAX_ENCOUNTERS
+    ):
+        raise InvalidInput("encounters", encounters, f"an integer in 0..{MAX_ENCOUNTERS}")
     table = outcome_table(encounter)
     dist = [Fraction(0)] * (CARGO_LIMIT + 1)
     dist[cargo] = Fraction(1)
@@ -595,7 +606,8 @@ def pirate_reach_probability(
     Raises
     ------
     InvalidInput
-        If an edge is not a ship edge, ``rolls`` is negative, or ``steering`` unknown.
+        If an edge is not a ship edge, ``rolls`` is not in 0..MAX_REACH_ROLLS (the
+        exact fractions grow with every roll), or ``steering`` unknown.
 
     >>> from models.catan import Board, Tile
     >>> from models.hexgrid import edge
@@ -606,8 +618,8 @@ def pirate_reach_probability(
     """
     check_ship_edge(board, pirate, "pirate")
     check_ship_edge(board, edge_, "edge")
-    if isinstance(rolls, bool) or not isinstance(rolls, int) or rolls < 0:
-        raise InvalidInput("rolls", rolls, "an integer >= 0")
+    if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls <= MAX_REACH_ROLLS:
+        raise InvalidInput("rolls", rolls, f"an integer in 0..{MAX_REACH_ROLLS}")
     if steering not in ("toward", "away"):
         raise InvalidInput("steering", steering, "'toward' or 'away'")
     pick = max if steering == "toward" else min

@@ -203,3 +203,46 @@ def test_packaging_config_ships_every_module_and_data_file() -> None:
             elif path.suffix in (".typed", ".json"):
                 rel = path.relative_to(root / top).as_posix()
                 assert any(fnmatch.fnmatch(rel, pattern) for pattern in data.get(top, [])), rel
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["layout", "--radius", "2", "--radius", "3"], "given twice"),
+        (["layout", "--seed", "99999999999999999999"], "--seed"),
+        (["layout", "--free-shape", "--players", "8"], "--players"),
+        (["risk", "--encounters", "3000"], "encounters"),
+        (["risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "1000"], "rolls"),
+    ],
+)
+def test_bad_input_across_commands(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        ("plunder", "[" * 100_000 + "]" * 100_000),
+        ("plunder", '{"players": 3, "players": 4, "observations": []}'),
+        ("rally", '{"hexes": [{"q": 0, "r": 0, "terrain": "desert", "terrain": "sea"}]}'),
+    ],
+)
+def test_every_json_reader_refuses_deep_or_duplicated_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, text: str
+) -> None:
+    path = tmp_path / "input.json"
+    path.write_text(text)
+    argv = (
+        [command, str(path)]
+        if command == "plunder"
+        else [command, "--board", str(path), "--start", "0,0"]
+    )
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and len(err.splitlines()) == 1, err

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--players",
         type=int,
         default=3,
-        help=f"free shape: {TILES_PER_PLAYER} tiles per player (default %(default)s)",
+        help=f"free shape: {TILES_PER_PLAYER} tiles per player, 1..4 (default %(default)s)",
     )
     p.add_argument("--fixed", help="board JSON file of tiles already on the table")
     p.add_argument(
@@ -74,7 +74,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="T1,T2",
         help="next-move advice: the two terrains in the hand of the player about to lay",
     )
-    p.add_argument("--seed", type=int, default=0, help="variety: a different optimal board")
+    p.add_argument(
+        "--seed", type=int, default=0, help="variety: a different optimal board (0..2**31-1)"
+    )
     p.add_argument(
         "--time-limit", type=float, default=20.0, help="seconds per CP-SAT solve (default 20)"
     )
@@ -108,8 +110,11 @@ def build_request(args: argparse.Namespace) -> SetupRequest:
     if args.free_shape:
         if args.shape is not None:
             raise InvalidInput("--shape", args.shape, "no --shape with --free-shape (use --radius)")
-        if not 1 <= args.players <= 8:
-            raise InvalidInput("--players", args.players, "a player count in 1..8")
+        if not 1 <= args.players <= 4:
+            # 12 tiles each: 5 players would need 20 land tiles, the box has 19.
+            raise InvalidInput(
+                "--players", args.players, "1..4 players (5 or more need over 19 land tiles)"
+            )
         size = TILES_PER_PLAYER * args.players
     if args.shape is not None:
         positions = list(Board.load(args.shape))
@@ -123,6 +128,8 @@ def build_request(args: argparse.Namespace) -> SetupRequest:
         positions = hexagon(radius)
     n = size if size is not None else len(positions)
     land = round(n / 3) if args.land is None else args.land
+    if not 0 <= args.seed < 2**31:
+        raise InvalidInput("--seed", args.seed, "an integer in 0..2147483647")
     if not math.isfinite(args.time_limit) or args.time_limit <= 0:
         raise InvalidInput("--time-limit", args.time_limit, "a positive number of seconds")
     return SetupRequest(
@@ -224,6 +231,11 @@ def result_text(result: LayoutResult) -> str:
         if not result.conflict_minimal:
             lines.append("  (not proven minimal: a check ran out of time)")
     if result.board is None:
+        if result.status.value == "unknown":
+            lines.append(
+                "no board found and none proven impossible within the time limit "
+                "(each CP-SAT solve gets --time-limit seconds; raise it to search longer)"
+            )
         return "\n".join(lines)
     lines.append(f"colourfulness: {result.colourfulness} (upper bound {result.bound})")
     lines.append(f"pip spread: {result.pip_spread} (lower bound {result.pip_spread_bound})")

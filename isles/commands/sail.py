@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -245,25 +246,21 @@ def _risk(args: argparse.Namespace) -> int:
     for enc, out in outlooks.items():
         print(
             f"after {out.encounters} {enc.value}(s) with {out.start_cargo} cards: "
-            f"sunk {out.sunk} ({float(out.sunk):.1%}), expected cargo left "
-            f"{out.expected_cargo} ({float(out.expected_cargo):.3f})"
+            f"sunk {_show(out.sunk, '.1%')}, expected cargo left "
+            f"{_show(out.expected_cargo, '.3f')}"
         )
     if reach is not None:
         print(
             f"pirate from {reach['pirate']} on {reach['edge']} within {reach['rolls']} rolls: "
-            f"{reach['toward']} ({float(_frac(reach['toward'])):.1%}) if steered toward it, "
-            f"{reach['away']} ({float(_frac(reach['away'])):.1%}) if steered away"
+            f"{_show(toward, '.1%')} if steered toward it, {_show(away, '.1%')} if steered away"
         )
     return 0
 
 
-def _frac(text: str) -> float:
-    from fractions import Fraction
-
-    return float(Fraction(text))
-
-
-# -- picture ---------------------------------------------------------------------------
+def _show(x: Fraction, spec: str) -> str:
+    """A float, and the exact fraction beside it when that stays short."""
+    exact = str(x)
+    return f"{float(x):{spec}}" + (f" (= {exact})" if len(exact) <= 20 else "")
 
 
 def _midpoint(e: Edge) -> tuple[float, float]:
