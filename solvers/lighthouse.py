@@ -450,7 +450,7 @@ def win_probability(
     boat column is the answer for ``sea_cards - b`` cards. The arithmetic is the
     same, element for element, as :func:`solve`'s, hence the same error bound.
     Measured (docs/lighthouse.md): 8 islands, 8 sea cards, about 40 min (2.2e3 s
-    CPU) and 7.0 GiB peak; about twice :func:`solve`'s CPU time where both fit.
+    CPU) and 7.0 GiB peak; up to twice :func:`solve`'s CPU time where both fit.
 
     Parameters
     ----------
