@@ -24,7 +24,7 @@ equals the maximum over whole decisions, as nothing random happens in between);
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, cast
@@ -61,6 +61,7 @@ __all__ = [
     "OutcomeDistribution",
     "Policy",
     "SimulationResult",
+    "StartValues",
     "advise",
     "choose_decision",
     "competitive_branches",
@@ -76,6 +77,7 @@ __all__ = [
     "solve",
     "upper_bound_by_disc_count",
     "wilson_interval",
+    "win_probability",
 ]
 
 Policy = Literal["optimal", "greedy", "random"]
@@ -85,7 +87,10 @@ MAX_FRACTION_ISLANDS = 4
 """Largest kit solved in Fractions (object arrays: 4 islands take about a minute)."""
 
 MAX_EXACT_ISLANDS = 7
-"""Largest kit the DP accepts: 8 islands need 8**8 * 10 * 16 values (over 8 GiB)."""
+"""Largest kit :func:`solve` accepts: 8 islands need 8**8 * 10 * 16 values (20 GiB)."""
+
+MAX_SWEEP_ISLANDS = 8
+"""Largest kit :func:`win_probability` accepts (8 islands: two 2 GiB tables)."""
 
 # Lighthouse states: 0 empty; 2c-1 = c discs, first colour on top; 2c = c discs,
 # second colour on top (c = 1..3); 7 finished.
@@ -352,7 +357,8 @@ def solve(
     Parameters
     ----------
     kit : Kit
-        At most 7 islands (memory: 8**n lighthouse codes x (sea_cards+2) x 2n values).
+        At most 7 islands (memory: 8**n lighthouse codes x (sea_cards+2) x 2n values);
+        :func:`win_probability` gives the start values of 8 islands.
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
     exact : bool
@@ -385,147 +391,291 @@ def solve(
     >>> sol.exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """
-    policy = _check_policy(policy)
-    n = len(kit.islands)
-    if n > MAX_EXACT_ISLANDS:
-        raise InvalidInput(
-            "islands", n, f"at most {MAX_EXACT_ISLANDS} islands for the exact DP (see docs)"
-        )
-    if exact and n > MAX_FRACTION_ISLANDS:
-        raise InvalidInput(
-            "exact",
-            n,
-            f"Fractions for at most {MAX_FRACTION_ISLANDS} islands (4 take about a "
-            "minute); floats carry a stated error bound",
-        )
-    geo = _geometry(kit)
-    rolls = roll_outcomes(kit)
-    dtype: Any = object if exact else np.float64
+    sweep = _LayerSweep(kit, _check_policy(policy), exact, MAX_EXACT_ISLANDS)
+    n, k = sweep.geo.n, kit.sea_cards
+    vals = np.zeros((sweep.total, k + 2, n), dtype=sweep.dtype)
+    bvals = np.zeros((sweep.total, k + 2, n), dtype=sweep.dtype)
+    bar = sweep.progress_bar(1, "lighthouse DP") if progress else None
+    sweep.run(vals, bvals, bar)
+    if bar is not None:
+        bar.close()
+    err = 0.0 if exact else _error_bound(kit, len(sweep.rolls))
+    return LighthouseSolution(kit, sweep.policy, exact, err, vals, bvals)
 
-    def prob(p: Fraction) -> Any:
-        return p if exact else float(p)
 
-    total = N_STATES**n
-    codes = np.arange(total, dtype=np.int64)
-    states = (codes[:, None] // geo.powers[None, :]) % N_STATES  # (N, n)
-    laid = _DISCS[states].sum(axis=1)
-    order = np.argsort(-laid, kind="stable")
-    bounds = np.searchsorted(-laid[order], np.arange(-4 * n, 2), side="left")
-    pos_in_layer = np.empty(total, dtype=np.int64)
+@dataclass(frozen=True)
+class StartValues:
+    """Win probability from the start position only, for 1..``kit.sea_cards`` sea cards.
 
-    k = kit.sea_cards
-    vals = np.zeros((total, k + 2, n), dtype=dtype)
-    bvals = np.zeros((total, k + 2, n), dtype=dtype)
-    # Columns of the value after discs with r returned: Maurice walks r, and takes
-    # the bonus column when he reaches or passes his island.
-    walk = [
-        np.array([m + r if m + r < n else n + (m + r) % n for m in range(n)]) for r in (0, 1, 2)
-    ]
+    ``by_sea_cards[k - 1]`` is the win probability with ``k`` sea cards (a
+    Fraction when ``exact``, else a float within ``error_bound``).
+    """
 
-    def boat_shift(x: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        out = np.zeros_like(x)
-        out[:, :-1] = x[:, 1:]
-        return out
+    kit: Kit
+    policy: Policy
+    exact: bool
+    error_bound: float
+    by_sea_cards: tuple[Fraction | float, ...]
 
-    g0_prev: npt.NDArray[Any] | None = None
-    shape = (k + 2, n)
-    layers: Iterator[int] = iter(range(4 * n, -1, -1))
-    if progress:
+    @property
+    def status(self) -> str:
+        """``"optimal"`` for the optimal policy, ``"evaluated"`` for greedy/random."""
+        return "optimal" if self.policy == "optimal" else "evaluated"
+
+    def win_probability(self, sea_cards: int | None = None) -> float:
+        """Win probability from the start with ``sea_cards`` (default: the kit's)."""
+        return float(self._start(sea_cards))
+
+    def exact_win_probability(self, sea_cards: int | None = None) -> Fraction | None:
+        """The exact win probability from the start, or None for floats."""
+        return Fraction(self._start(sea_cards)) if self.exact else None
+
+    def _start(self, sea_cards: int | None) -> Fraction | float:
+        k = self.kit.sea_cards if sea_cards is None else sea_cards
+        if not 1 <= k <= self.kit.sea_cards:
+            raise InvalidInput("sea_cards", k, f"1..{self.kit.sea_cards} for these values")
+        return self.by_sea_cards[k - 1]
+
+
+def win_probability(
+    kit: Kit, policy: str = "optimal", *, exact: bool = False, progress: bool = False
+) -> StartValues:
+    """Win probability from the start under ``policy``, in bounded memory (up to 8 islands).
+
+    The same DP as :func:`solve`, swept one boat position at a time: the
+    values with the boat on card ``b`` depend only on those with the boat on
+    ``b`` (earlier layers of discs laid) and on ``b + 1``, so two boat columns
+    of the value and bonus tables are kept (``8**n x 2 x n`` floats each; 8
+    islands: 2 GiB each) instead of ``sea_cards + 2``. The start value of each
+    boat column is the answer for ``sea_cards - b`` cards. The arithmetic is the
+    same, element for element, as :func:`solve`'s, hence the same error bound.
+    Measured (docs/lighthouse.md): 8 islands, 8 sea cards, about 40 min (2.2e3 s
+    CPU) and 7.0 GiB peak; up to twice :func:`solve`'s CPU time where both fit.
+
+    Parameters
+    ----------
+    kit : Kit
+        At most 8 islands.
+    policy : {"optimal", "greedy", "random"}
+        ``optimal`` maximises the win probability; the others are evaluated exactly.
+    exact : bool
+        Fractions (at most 4 islands) instead of floats with ``error_bound``.
+    progress : bool
+        Show a tqdm progress bar over the (boat position, layer) sweeps.
+
+    Returns
+    -------
+    StartValues
+        Start values for 1..``kit.sea_cards`` sea cards.
+
+    Raises
+    ------
+    InvalidInput
+        Unknown policy, more than 8 islands, or ``exact`` with more than 4.
+
+    Examples
+    --------
+    >>> from models.lighthouse import default_kit
+    >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
+    Fraction(196809133707275, 304679870005248)
+    """
+    sweep = _LayerSweep(kit, _check_policy(policy), exact, MAX_SWEEP_ISLANDS)
+    n, k = sweep.geo.n, kit.sea_cards
+    vals = np.zeros((sweep.total, 2, n), dtype=sweep.dtype)
+    bvals = np.zeros((sweep.total, 2, n), dtype=sweep.dtype)
+    bar = sweep.progress_bar(k + 1, "lighthouse sweep") if progress else None
+    start: list[Any] = []
+    for _b in range(k, -1, -1):
+        # Column 1 holds the boat one card further (zeros: the boat has landed).
+        vals[:, 1] = vals[:, 0]
+        bvals[:, 1] = bvals[:, 0]
+        sweep.run(vals, bvals, bar)
+        start.append(vals[0, 0, 0])
+    if bar is not None:
+        bar.close()
+    err = 0.0 if exact else _error_bound(kit, len(sweep.rolls))
+    conv: Callable[[Any], Fraction | float] = Fraction if exact else float
+    # start[c] has the boat on card k - c: the game with c sea cards.
+    by_cards = tuple(conv(start[c]) for c in range(1, k + 1))
+    return StartValues(kit, sweep.policy, exact, err, by_cards)
+
+
+class _LayerSweep:
+    """The layered DP of :func:`solve`, run over value tables of any boat width.
+
+    ``run(vals, bvals)`` fills columns ``0 .. w-2`` of tables of shape
+    ``(8**n, w, n)``, layer by layer from the full one down; column ``w - 1``
+    is the boundary: the values with the boat one card beyond the last column
+    (zeros when the boat has landed). Only layers ``d`` and ``d + 1`` of the
+    tables and the one-more-disc table of layer ``d + 1`` are read at layer ``d``.
+    """
+
+    def __init__(self, kit: Kit, policy: Policy, exact: bool, max_islands: int) -> None:
+        n = len(kit.islands)
+        if n > max_islands:
+            raise InvalidInput(
+                "islands", n, f"at most {max_islands} islands for this DP (see docs)"
+            )
+        if exact and n > MAX_FRACTION_ISLANDS:
+            raise InvalidInput(
+                "exact",
+                n,
+                f"Fractions for at most {MAX_FRACTION_ISLANDS} islands (4 take about a "
+                "minute); floats carry a stated error bound",
+            )
+        self.policy = policy
+        self.exact = exact
+        self.geo = geo = _geometry(kit)
+        self.rolls = roll_outcomes(kit)
+        self.dtype: Any = object if exact else np.float64
+        self.total = total = N_STATES**n
+        codes = np.arange(total, dtype=np.int64)
+        states = np.empty((total, n), dtype=np.int8)
+        for i in range(n):
+            states[:, i] = (codes // geo.powers[i]) % N_STATES
+        del codes
+        self.states = states
+        laid = _laid(states)
+        self.order = np.argsort(-laid, kind="stable")
+        self.bounds = np.searchsorted(-laid[self.order], np.arange(-4 * n, 2), side="left")
+        del laid
+        self.pos_in_layer = np.empty(total, dtype=np.int64)
+        # Columns of the value after discs with r returned: Maurice walks r, and takes
+        # the bonus column when he reaches or passes his island.
+        self.walk = [
+            np.array([m + r if m + r < n else n + (m + r) % n for m in range(n)]) for r in (0, 1, 2)
+        ]
+
+    def progress_bar(self, sweeps: int, desc: str) -> Any:
         from tqdm import tqdm
 
-        layers = iter(tqdm(list(range(4 * n, -1, -1)), desc="lighthouse DP", unit="layer"))
-    q0 = sum((prob(r.probability) for r in rolls if r.boat and not r.colours), prob(Fraction(0)))
-    for d in layers:
-        rows = order[bounds[4 * n - d] : bounds[4 * n - d + 1]]
-        nr = rows.size
-        pos_in_layer[rows] = np.arange(nr)
-        st = states[rows]
-        if d == 4 * n:
-            vals[rows, : k + 1] = 1
-            bvals[rows, : k + 1] = 1
-            g0_prev = _g0(vals, bvals, rows, geo, st, policy, dtype, walk)
-            continue
+        return tqdm(total=sweeps * (4 * self.geo.n + 1), desc=desc, unit="layer")
 
-        def nxt(c: int, i: int, st: npt.NDArray[np.int64] = st, rows: Any = rows) -> Any:
-            s = geo.colour_side[c, i]
-            if s < 0:
-                return np.full(rows.size, -1, dtype=np.int64)
-            t = _TRANS[st[:, i], s]
-            return np.where(t >= 0, rows + (t - st[:, i]) * geo.powers[i], -1)
+    def prob(self, p: Fraction) -> Any:
+        return p if self.exact else float(p)
 
-        nexts = [[nxt(c, i) for i in range(n)] for c in range(len(geo.colours))]
-        scores = [_DISCS[st[:, i]] * 16 - i for i in range(n)]
+    def run(self, vals: npt.NDArray[Any], bvals: npt.NDArray[Any], bar: Any = None) -> None:
+        geo, policy, dtype, walk = self.geo, self.policy, self.dtype, self.walk
+        n = geo.n
+        k = vals.shape[1] - 2  # columns 0..k are computed, k + 1 is the boundary
+        shape = (k + 1, n)
+        # Views: the computed columns, and the values with the boat one card further.
+        cur, bcur, ahead = vals[:, : k + 1], bvals[:, : k + 1], vals[:, 1:]
+        rolls, prob, pos_in_layer = self.rolls, self.prob, self.pos_in_layer
 
-        # Bonus disc: any (colour, lighthouse) that can take it.
-        bonus = _Chooser(policy, nr, shape, dtype)
-        for i in range(n):
-            for side in (0, 1):
-                t = _TRANS[st[:, i], side]
-                tgt = rows + (t - st[:, i]) * geo.powers[i]
-                bonus.add(
-                    t >= 0,
-                    _lookup(vals, tgt),
-                    scores[i] * 2 - side,
-                )
-        bvals[rows] = bonus.result()
-
-        acc = np.zeros((nr, *shape), dtype=dtype)
-        q1 = np.zeros(nr, dtype=dtype)
-        q2 = np.zeros(nr, dtype=dtype)
-        assert g0_prev is not None
-        g0 = g0_prev
-        for roll in rolls:
-            p = prob(roll.probability)
-            cs = [geo.colours.index(c) for c in roll.colours]
-            if roll.boat and not cs:
+        g0_prev: npt.NDArray[Any] | None = None
+        q0 = sum(
+            (prob(r.probability) for r in rolls if r.boat and not r.colours), prob(Fraction(0))
+        )
+        for d in range(4 * n, -1, -1):
+            if bar is not None:
+                bar.update(1)
+            rows = self.order[self.bounds[4 * n - d] : self.bounds[4 * n - d + 1]]
+            nr = rows.size
+            pos_in_layer[rows] = np.arange(nr)
+            st = self.states[rows].astype(np.int64)
+            if d == 4 * n:
+                vals[rows, : k + 1] = 1
+                bvals[rows, : k + 1] = 1
+                g0_prev = _g0(cur, bcur, rows, geo, st, policy, dtype, walk)
                 continue
-            if roll.boat:
-                ch = _Chooser(policy, nr, shape, dtype)
-                for i in range(n):
-                    tgt = nexts[cs[0]][i]
-                    ch.add(tgt >= 0, _lookup(vals, tgt), scores[i])
-                _accumulate(acc, ch.any, p, boat_shift(ch.result()))
-                q1[~ch.any] += p
-                continue
-            orders = [(cs[0], cs[1])] if cs[0] == cs[1] else [(cs[0], cs[1]), (cs[1], cs[0])]
-            outer = _Chooser(policy, nr, shape, dtype)
-            for oi, (u, v) in enumerate(orders):
-                first = _Chooser(policy, nr, shape, dtype)
-                for i in range(n):
-                    tgt = nexts[u][i]
-                    first.add(
-                        tgt >= 0,
-                        _lookup_g0(g0, pos_in_layer, tgt, v),
-                        scores[i],
-                    )
-                alone = _Chooser(policy, nr, shape, dtype)
-                for j in range(n):
-                    tgt = nexts[v][j]
-                    alone.add(
-                        ~first.any & (tgt >= 0), _lookup(vals, tgt, bvals, walk[1]), scores[j]
-                    )
-                val = first.result()
-                val[alone.any] = alone.result()[alone.any]
-                outer.add(
-                    first.any | alone.any,
-                    _lookup_rows(val),
-                    first.any.astype(np.int64) * 2 - oi,
-                )
-            _accumulate(acc, outer.any, p, outer.result())
-            q2[~outer.any] += p
 
-        # Turns that lay no disc: boat moves, or Maurice walks without reaching home.
-        local = np.zeros((nr, *shape), dtype=dtype)
-        home = bvals[rows]
-        for b in range(k, -1, -1):
-            for m in range(n - 1, -1, -1):
-                w1 = local[:, b + 1, m + 1] if m + 1 < n else home[:, b + 1, (m + 1) % n]
-                w2 = local[:, b, m + 2] if m + 2 < n else home[:, b, (m + 2) % n]
-                local[:, b, m] = acc[:, b, m] + q0 * local[:, b + 1, m] + q1 * w1 + q2 * w2
-        vals[rows] = local
-        g0_prev = _g0(vals, bvals, rows, geo, st, policy, dtype, walk) if d > 0 else None
-    err = 0.0 if exact else _error_bound(kit, len(rolls))
-    return LighthouseSolution(kit, policy, exact, err, vals, bvals)
+            def nxt(c: int, i: int, st: npt.NDArray[np.int64] = st, rows: Any = rows) -> Any:
+                s = geo.colour_side[c, i]
+                if s < 0:
+                    return np.full(rows.size, -1, dtype=np.int64)
+                t = _TRANS[st[:, i], s]
+                return np.where(t >= 0, rows + (t - st[:, i]) * geo.powers[i], -1)
+
+            nexts = [[nxt(c, i) for i in range(n)] for c in range(len(geo.colours))]
+            scores = [_DISCS[st[:, i]] * 16 - i for i in range(n)]
+
+            # Bonus disc: any (colour, lighthouse) that can take it.
+            bonus = _Chooser(policy, nr, shape, dtype)
+            for i in range(n):
+                for side in (0, 1):
+                    t = _TRANS[st[:, i], side]
+                    tgt = rows + (t - st[:, i]) * geo.powers[i]
+                    bonus.add(
+                        t >= 0,
+                        _lookup(cur, tgt),
+                        scores[i] * 2 - side,
+                    )
+            bvals[rows, : k + 1] = bonus.result()
+            del bonus
+
+            acc = np.zeros((nr, *shape), dtype=dtype)
+            q1 = np.zeros(nr, dtype=dtype)
+            q2 = np.zeros(nr, dtype=dtype)
+            assert g0_prev is not None
+            g0 = g0_prev
+            g0_prev = None
+            for roll in rolls:
+                p = prob(roll.probability)
+                cs = [geo.colours.index(c) for c in roll.colours]
+                if roll.boat and not cs:
+                    continue
+                if roll.boat:
+                    ch = _Chooser(policy, nr, shape, dtype)
+                    for i in range(n):
+                        tgt = nexts[cs[0]][i]
+                        ch.add(tgt >= 0, _lookup(ahead, tgt), scores[i])
+                    _accumulate(acc, ch.any, p, ch.result())
+                    q1[~ch.any] += p
+                    continue
+                orders = [(cs[0], cs[1])] if cs[0] == cs[1] else [(cs[0], cs[1]), (cs[1], cs[0])]
+                outer = _Chooser(policy, nr, shape, dtype)
+                for oi, (u, v) in enumerate(orders):
+                    first = _Chooser(policy, nr, shape, dtype)
+                    for i in range(n):
+                        tgt = nexts[u][i]
+                        first.add(
+                            tgt >= 0,
+                            _lookup_g0(g0, pos_in_layer, tgt, v),
+                            scores[i],
+                        )
+                    alone = _Chooser(policy, nr, shape, dtype)
+                    for j in range(n):
+                        tgt = nexts[v][j]
+                        alone.add(
+                            ~first.any & (tgt >= 0), _lookup(cur, tgt, bcur, walk[1]), scores[j]
+                        )
+                    val = first.result()
+                    val[alone.any] = alone.result()[alone.any]
+                    outer.add(
+                        first.any | alone.any,
+                        _lookup_rows(val),
+                        first.any.astype(np.int64) * 2 - oi,
+                    )
+                    del first, alone, val
+                _accumulate(acc, outer.any, p, outer.result())
+                q2[~outer.any] += p
+                del outer
+            del g0, nexts
+
+            # Turns that lay no disc: boat moves, or Maurice walks without reaching home.
+            # Column k + 1 starts as the boundary (zeros when the boat has landed).
+            local = np.zeros((nr, k + 2, n), dtype=dtype)
+            local[:, k + 1] = vals[rows, k + 1]
+            home = bvals[rows]
+            for b in range(k, -1, -1):
+                for m in range(n - 1, -1, -1):
+                    w1 = local[:, b + 1, m + 1] if m + 1 < n else home[:, b + 1, (m + 1) % n]
+                    w2 = local[:, b, m + 2] if m + 2 < n else home[:, b, (m + 2) % n]
+                    local[:, b, m] = acc[:, b, m] + q0 * local[:, b + 1, m] + q1 * w1 + q2 * w2
+            del acc, home
+            vals[rows, : k + 1] = local[:, : k + 1]
+            del local
+            if d > 0:
+                g0_prev = _g0(cur, bcur, rows, geo, st, policy, dtype, walk)
+
+
+def _laid(states: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """Discs laid per lighthouse code, column by column (no (8**n, n) int64 temporary)."""
+    laid = np.zeros(states.shape[0], dtype=np.int64)
+    for i in range(states.shape[1]):
+        laid += _DISCS[states[:, i]]
+    return laid
 
 
 def _g0(
@@ -539,12 +689,11 @@ def _g0(
     walk: list[npt.NDArray[np.int64]],
 ) -> npt.NDArray[Any]:
     """Value of handling one more disc of each colour, nothing returned yet, per row."""
-    n, k = geo.n, geo.k
-    out = np.zeros((rows.size, len(geo.colours), k + 2, n), dtype=dtype)
+    out = np.zeros((rows.size, len(geo.colours), *vals.shape[1:]), dtype=dtype)
     returned = _walked(vals, bvals, rows, walk[1])
     for c in range(len(geo.colours)):
-        ch = _Chooser(policy, rows.size, (k + 2, n), dtype)
-        for i in range(n):
+        ch = _Chooser(policy, rows.size, vals.shape[1:], dtype)
+        for i in range(geo.n):
             s = geo.colour_side[c, i]
             if s < 0:
                 continue

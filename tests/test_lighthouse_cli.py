@@ -9,6 +9,7 @@ from typing import cast
 
 import pytest
 
+import solvers.lighthouse
 from isles.cli import main
 from models.lighthouse import default_kit
 from solvers.lighthouse import solve
@@ -44,7 +45,7 @@ def test_text_output_names_the_probability(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_eight_islands_give_bound_and_simulation(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--islands", "8", "--games", "400", "--sea-cards", "2")
+    out = run_json(capsys, "--islands", "8", "--games", "400", "--sea-cards", "2", "--simulate")
     assert out["status"] == "interval" and out["exact"] is None
     low, high = cast(list[float], out["ci95"])
     win = cast(float, out["win_probability"])
@@ -142,3 +143,29 @@ def test_demo_section_writes_the_plot(tmp_path: Path) -> None:
     demo(tmp_path, lines.append)
     assert (tmp_path / "lighthouse_length.png").stat().st_size > 0
     assert any("sea cards" in line for line in lines)
+
+
+def test_kits_beyond_the_full_tables_use_the_sweep(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = solve(default_kit(3, 4), "random")
+    # 8 islands take about an hour: pretend the full tables stop at 1 island.
+    monkeypatch.setattr(solvers.lighthouse, "MAX_EXACT_ISLANDS", 1)
+    argv = ["lighthouse", "--islands", "3", "--sea-cards", "4", "--policy", "random", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "lighthouse sweep" in captured.err  # the progress bar
+    out = json.loads(captured.out)
+    assert out["method"] == "dp sweep" and out["status"] == "evaluated"
+    bound = cast(float, out["error_bound"])
+    assert bound == table.error_bound
+    by_cards = cast(list[float], out["by_sea_cards"])
+    assert len(by_cards) == 4
+    for k, v in enumerate(by_cards, 1):
+        assert abs(v - table.win_probability(k)) <= bound
+    assert out["win_probability"] == by_cards[-1]
+    out = run_json(capsys, "--islands", "2", "--sea-cards", "2", "--exact")
+    assert out["exact"] == "196809133707275/304679870005248"
+    assert main(["lighthouse", "--islands", "2", "--sea-cards", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "start position only" in text and "by sea cards: 1: " in text

@@ -1,0 +1,113 @@
+"""Lighthouses: the memory-bounded sweep (start values only) against the full DP tables.
+
+The full-table DP is itself checked against a plain recursive brute force in
+tests/test_lighthouse.py; here the sweep is compared to both.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.errors import InvalidInput
+from models.lighthouse import BOAT, Kit, default_kit
+from solvers.lighthouse import solve, win_probability
+from tests.test_lighthouse import brute_force, tiny_kits
+
+
+@pytest.mark.parametrize("kit", [default_kit(1, 3), default_kit(2, 2)], ids=["1x3", "2x2"])
+@pytest.mark.parametrize("policy", ["optimal", "greedy", "random"])
+def test_sweep_equals_brute_force_as_fractions(kit: Kit, policy: str) -> None:
+    start = win_probability(kit, policy, exact=True)
+    assert start.exact_win_probability() == brute_force(kit, policy)
+    table = solve(kit, policy, exact=True)
+    for k in range(1, kit.sea_cards + 1):
+        assert start.exact_win_probability(k) == table.exact_win_probability(k)
+
+
+@settings(max_examples=6)
+@given(tiny_kits(), st.sampled_from(["optimal", "greedy", "random"]))
+def test_sweep_equals_full_table_on_random_tiny_kits_as_fractions(kit: Kit, policy: str) -> None:
+    start = win_probability(kit, policy, exact=True)
+    table = solve(kit, policy, exact=True)
+    assert start.by_sea_cards == tuple(
+        table.exact_win_probability(k) for k in range(1, kit.sea_cards + 1)
+    )
+    assert all(isinstance(v, Fraction) for v in start.by_sea_cards)
+
+
+palette = ["red", "blue", "green", "orange"]
+
+
+@st.composite
+def small_kits(draw: st.DrawFn) -> Kit:
+    """Up to 3 islands over 4 colours, dice with extra and unusable faces, 1-6 sea cards."""
+    n = draw(st.integers(1, 3))
+    islands = [
+        tuple(draw(st.lists(st.sampled_from(palette), min_size=2, max_size=2, unique=True)))
+        for _ in range(n)
+    ]
+    needed = sorted({c for isl in islands for c in isl})
+    dice = []
+    for _ in range(2):
+        extra = draw(st.lists(st.sampled_from([BOAT, *palette, "black"]), max_size=3))
+        dice.append(tuple(draw(st.permutations([BOAT, *needed, *extra]))))
+    return Kit(tuple((a, b) for a, b in islands), (dice[0], dice[1]), draw(st.integers(1, 6)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_kits(), st.sampled_from(["optimal", "greedy", "random"]))
+def test_sweep_equals_full_table_on_random_small_kits_as_floats(kit: Kit, policy: str) -> None:
+    start = win_probability(kit, policy)
+    table = solve(kit, policy)
+    assert start.error_bound == table.error_bound > 0
+    assert start.status == table.status
+    for k in range(1, kit.sea_cards + 1):
+        assert abs(start.win_probability(k) - table.win_probability(k)) <= table.error_bound
+    assert start.exact_win_probability() is None
+
+
+def test_sweep_floats_within_bound_of_exact_sweep_and_ordered_by_sea_cards() -> None:
+    kit = default_kit(3, 4)
+    floats = win_probability(kit)
+    exact = win_probability(kit, exact=True)
+    for k in range(1, 5):
+        exact_k = exact.exact_win_probability(k)
+        assert exact_k is not None
+        assert abs(floats.win_probability(k) - float(exact_k)) <= floats.error_bound
+    values = floats.by_sea_cards
+    assert list(values) == sorted(values)  # more sea cards never lower the optimal odds
+    assert 0 < values[0] < values[-1] < 1
+
+
+def test_sweep_of_the_default_kit_matches_the_full_table_for_every_policy() -> None:
+    kit = default_kit(3, 8)
+    start = {p: win_probability(kit, p) for p in ("optimal", "greedy", "random")}
+    for p, s in start.items():
+        table = solve(kit, p)
+        for k in range(1, 9):
+            assert abs(s.win_probability(k) - table.win_probability(k)) <= s.error_bound
+    four = default_kit(4, 8)
+    assert abs(win_probability(four).win_probability() - solve(four).win_probability()) <= (
+        solve(four).error_bound
+    )
+    assert start["optimal"].win_probability() >= start["random"].win_probability()
+    assert start["optimal"].win_probability() >= start["greedy"].win_probability()
+
+
+def test_sweep_bad_input() -> None:
+    nine = Kit((*default_kit(8).islands, ("red", "blue")), default_kit(8).dice, 1)
+    with pytest.raises(InvalidInput, match="islands"):
+        win_probability(nine)
+    with pytest.raises(InvalidInput, match="exact"):
+        win_probability(default_kit(5, 1), exact=True)
+    with pytest.raises(InvalidInput, match="policy"):
+        win_probability(default_kit(1, 1), "clever")
+    start = win_probability(default_kit(1, 2))
+    with pytest.raises(InvalidInput, match="sea_cards"):
+        start.win_probability(3)
+    with pytest.raises(InvalidInput, match="sea_cards"):
+        start.win_probability(0)
