@@ -720,7 +720,7 @@ def _solve(
     workers: int,
     explain: bool,
 ) -> LayoutResult:
-    if _pip_relaxation(request, active, time_limit)[0] is False:
+    def infeasible() -> LayoutResult:
         conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
         return LayoutResult(
             LayoutStatus.INFEASIBLE,
@@ -728,18 +728,15 @@ def _solve(
             conflict_minimal=minimal,
             fixed=tuple(request.fixed),
         )
+
+    if _pip_relaxation(request, active, time_limit)[0] is False:
+        return infeasible()
     model = _Model(request, active)
     status, solver, colour_proven, colour_bound = _maximise_colour(
         model, request, active, time_limit=time_limit, workers=workers, seed=seed
     )
     if status == cp_model.INFEASIBLE:
-        conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
-        return LayoutResult(
-            LayoutStatus.INFEASIBLE,
-            conflict=conflict,
-            conflict_minimal=minimal,
-            fixed=tuple(request.fixed),
-        )
+        return infeasible()
     if status not in _FOUND:
         return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
     board = model.board(solver)
