@@ -16,6 +16,16 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def run_or_exit(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    """Like :func:`run`, but argparse's own errors (SystemExit) count as a status."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_rally_json_golden(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rally", "--start", "0,-3", "--json")
     assert code == 0 and err == ""
@@ -100,11 +110,7 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
 def test_bad_input_is_one_line_and_status_2(
     capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
 ) -> None:
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's own errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
+    code, out, err = run_or_exit(capsys, argv)
     assert code == 2
     assert len(err.strip().splitlines()) == 1, err
     assert needle in err
@@ -155,11 +161,7 @@ def test_negative_coordinates_need_no_equals_sign(capsys: pytest.CaptureFixture[
     ],
 )
 def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    _, err = capsys.readouterr()
+    code, _, err = run_or_exit(capsys, argv)
     assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
 
 
@@ -218,11 +220,7 @@ def test_packaging_config_ships_every_module_and_data_file() -> None:
 def test_bad_input_across_commands(
     capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
 ) -> None:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    _, err = capsys.readouterr()
+    code, _, err = run_or_exit(capsys, argv)
     assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
 
 
