@@ -139,12 +139,7 @@ def _odds(args: argparse.Namespace, kit: Any) -> int:
             emit_json(out)
             return 0
         print(head)
-        if exact is not None:
-            print(f"  win probability  {float(exact):.12f}  = {_fraction(exact)} (exact)")
-        else:
-            print(
-                f"  win probability  {sol.win_probability():.12f}  (error < {sol.error_bound:.1e})"
-            )
+        print(_odds_line(exact, sol.win_probability(), sol.error_bound))
         print(f"  status {sol.status}; {sol.positions:,} positions valued in {secs:.1f} s")
         return 0
     upper = upper_bound_by_disc_count(kit)
@@ -190,6 +185,13 @@ def _odds(args: argparse.Namespace, kit: Any) -> int:
     return 0
 
 
+def _odds_line(exact: Any, value: float, error_bound: float) -> str:
+    """The win probability: exact as a fraction when known, else the float and its bound."""
+    if exact is not None:
+        return f"  win probability  {float(exact):.12f}  = {_fraction(exact)} (exact)"
+    return f"  win probability  {value:.12f}  (error < {error_bound:.1e})"
+
+
 def _sweep_odds(args: argparse.Namespace, kit: Any, head: str) -> int:
     """Start values only, by the memory-bounded sweep (always with a progress bar)."""
     from solvers.lighthouse import upper_bound_by_disc_count, win_probability
@@ -217,12 +219,7 @@ def _sweep_odds(args: argparse.Namespace, kit: Any, head: str) -> int:
         emit_json(out)
         return 0
     print(head)
-    if exact is not None:
-        print(f"  win probability  {float(exact):.12f}  = {_fraction(exact)} (exact)")
-    else:
-        print(
-            f"  win probability  {start.win_probability():.12f}  (error < {start.error_bound:.1e})"
-        )
+    print(_odds_line(exact, start.win_probability(), start.error_bound))
     print(
         "  by sea cards: "
         + ", ".join(f"{k}: {float(v):.6f}" for k, v in enumerate(start.by_sea_cards, 1))
