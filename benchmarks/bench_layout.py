@@ -24,16 +24,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.catan import BASE_LAND, BASE_NUMBER_TOKENS, NUMBER_TOKENS, Board, Terrain, Tile, pips
-from models.hexgrid import edges_between, hexagon, vertices_between
-from models.setup import (
+from isles.models.catan import (
+    BASE_LAND,
+    BASE_NUMBER_TOKENS,
+    NUMBER_TOKENS,
+    Board,
+    Terrain,
+    Tile,
+    pips,
+)
+from isles.models.hexgrid import edges_between, hexagon, vertices_between
+from isles.models.setup import (
     Rule,
     SetupRequest,
     colourfulness,
     rule_violations,
     vertex_groups,
 )
-from solvers.layout import LayoutStatus, first_board, solve_layout
+from isles.solvers.layout import LayoutStatus, first_board, solve_layout
 
 
 def base_request(max_pips: int) -> SetupRequest:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from models.lighthouse import default_kit
-from solvers.lighthouse import MAX_EXACT_ISLANDS, N_STATES, simulate, solve, win_probability
+from isles.models.lighthouse import default_kit
+from isles.solvers.lighthouse import MAX_EXACT_ISLANDS, N_STATES, simulate, solve, win_probability
 
 TARGET = 0.001
 

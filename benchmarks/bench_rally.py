@@ -19,9 +19,9 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from models.catan import NUMBER_TOKENS, Board, Terrain, Tile
-from models.hexgrid import Hex, hexagon, ring
-from solvers.rally import build_graph, cost_field, plan_route
+from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile
+from isles.models.hexgrid import Hex, hexagon, ring
+from isles.solvers.rally import build_graph, cost_field, plan_route
 
 LAND = [t for t in Terrain if t.is_land and t is not Terrain.GOLD]
 

@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
-from models.hexgrid import Hex, hexagon
-from models.ships import ROLLS
-from solvers.sailing import WindGraph, arrival_distribution, navigate, wind_graph
+from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
+from isles.models.hexgrid import Hex, hexagon
+from isles.models.ships import ROLLS
+from isles.solvers.sailing import WindGraph, arrival_distribution, navigate, wind_graph
 
 
 def random_board(radius: int, seed: int) -> Board:

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
-from models.errors import IslesError
+from isles.models.errors import IslesError
 
 __all__ = ["OneLineParser", "StoreOnce", "build_parser", "emit_json", "main"]
 

@@ -21,9 +21,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Patch, RegularPolygon
 
-from models.catan import Board, Terrain, pips
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, to_pixel
+from isles.models.catan import Board, Terrain, pips
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, to_pixel
 
 __all__ = ["TERRAIN_COLOURS", "board_figure", "draw_path", "draw_roads", "save_figure"]
 
@@ -46,7 +46,7 @@ def board_figure(
     marked: Iterable[Hex] = (),
     legend: bool = True,
 ) -> tuple[Figure, Axes]:
-    """Draw ``board`` (hex size 1, see :func:`models.hexgrid.to_pixel`) and return it.
+    """Draw ``board`` (hex size 1, see :func:`isles.models.hexgrid.to_pixel`) and return it.
 
     Number tokens are drawn as discs (6 and 8 in red, dot count = pips);
     ``marked`` hexes get a thick black outline (e.g. fixed tiles).

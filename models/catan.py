@@ -16,9 +16,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from models.errors import InvalidInput
-from models.hexgrid import Hex, neighbours, ring
-from models.jsonio import load_json, parse_json
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, neighbours, ring
+from isles.models.jsonio import load_json, parse_json
 
 __all__ = [
     "BASE_LAND",
@@ -154,7 +154,7 @@ class Board:
     Build one from a mapping (``Board({Hex(0, 0): Tile(Terrain.DESERT)})``), from
     JSON (:meth:`from_json`, :meth:`load`) or take :func:`beginner_board`.
     Construction validates every tile (see :class:`Tile`) and raises
-    :class:`~models.errors.InvalidInput` naming the hex.
+    :class:`~isles.models.errors.InvalidInput` naming the hex.
 
     JSON format::
 

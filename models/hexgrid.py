@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from models.errors import InvalidInput
+from isles.models.errors import InvalidInput
 
 __all__ = [
     "DIRECTIONS",

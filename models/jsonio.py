@@ -1,6 +1,6 @@
 """Reading the JSON files users give isles (boards, records, kits, positions).
 
-Every failure becomes :class:`~models.errors.InvalidInput` naming the file:
+Every failure becomes :class:`~isles.models.errors.InvalidInput` naming the file:
 missing or unreadable, too large, not UTF-8, not JSON, nested too deeply.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from models.errors import InvalidInput
+from isles.models.errors import InvalidInput
 
 __all__ = ["MAX_BYTES", "load_json", "parse_json"]
 

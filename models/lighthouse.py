@@ -14,8 +14,8 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from models.errors import InvalidInput
-from models.jsonio import load_json
+from isles.models.errors import InvalidInput
+from isles.models.jsonio import load_json
 
 __all__ = [
     "BOAT",

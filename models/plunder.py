@@ -14,8 +14,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from models.errors import InvalidInput
-from models.jsonio import load_json, parse_json
+from isles.models.errors import InvalidInput
+from isles.models.jsonio import load_json, parse_json
 
 __all__ = [
     "CATEGORIES",
@@ -447,7 +447,7 @@ def example_record() -> Record:
     >>> example_record().players
     4
     """
-    text = resources.files("models").joinpath("data/plunder_example.json").read_text("utf-8")
+    text = resources.files("isles.models").joinpath("data/plunder_example.json").read_text("utf-8")
     return Record.from_json(text, source="plunder_example.json")
 
 
@@ -463,7 +463,7 @@ def check_deal(players: int, codes: Sequence[Code]) -> None:
     >>> check_deal(2, [Code(0, 0, 0), Code(1, 0, 1)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    models.errors.InvalidInput: deal.marker: [0, 0] is invalid; ...
+    isles.models.errors.InvalidInput: deal.marker: [0, 0] is invalid; ...
     """
     if len(codes) != players:
         raise InvalidInput("deal", len(codes), f"one code per player ({players})")

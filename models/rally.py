@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.catan import Board, Resource, Terrain, Tile
-from models.errors import InvalidInput
-from models.hexgrid import Hex, to_pixel
+from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, to_pixel
 
 __all__ = [
     "EntryCost",
@@ -55,7 +55,7 @@ def entry_cost(tile: Tile, own_road: bool = False) -> EntryCost:
 
     Examples
     --------
-    >>> from models.catan import Tile, Terrain
+    >>> from isles.models.catan import Tile, Terrain
     >>> entry_cost(Tile(Terrain.FOREST, 3))  # the seed's first example: 3 lumber
     EntryCost(resource=<Resource.LUMBER: 'lumber'>, cards=3, halved=False)
     >>> entry_cost(Tile(Terrain.FIELDS, 5), own_road=True).cards  # second example: 3 grain
@@ -76,7 +76,7 @@ def desert_exit_probability(target: Tile) -> Fraction:
     is reached without a roll (probability 1). The expected number of tries,
     each a turn, is ``1 / p``.
 
-    >>> from models.catan import Tile, Terrain
+    >>> from isles.models.catan import Tile, Terrain
     >>> [desert_exit_probability(Tile(Terrain.HILLS, n)) for n in (2, 6, 12)]
     [Fraction(1, 36), Fraction(5, 12), Fraction(1, 1)]
     """
@@ -150,7 +150,7 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     InvalidInput
         If no land hex lies next to the reflected group (name goals explicitly).
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> default_goals(beginner_board(), [Hex(0, -3), Hex(1, -3), Hex(2, -3), Hex(3, -3)])
     [Hex(q=-2, r=2), Hex(q=-1, r=2), Hex(q=0, r=2)]
     """

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from models.catan import (
+from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
     NUMBER_TOKENS,
@@ -23,8 +23,8 @@ from models.catan import (
     Tile,
     pips,
 )
-from models.errors import InvalidInput
-from models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_around
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_around
 
 __all__ = [
     "DEFAULT_MAX_GROUP",
@@ -267,7 +267,7 @@ def connected_sets(positions: Iterable[tuple[int, int]], k: int) -> list[frozens
 def colourfulness(board: Board) -> int:
     """Adjacent pairs of hexes with different terrains, sea counting as a terrain.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> colourfulness(beginner_board())
     67
     """
@@ -291,7 +291,7 @@ def resource_pips(board: Board) -> dict[Resource, int]:
 def pip_spread(board: Board) -> int:
     """Most minus fewest total pips among the five resources (smaller is fairer).
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> pip_spread(beginner_board())
     3
     """

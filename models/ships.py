@@ -13,9 +13,9 @@ from fractions import Fraction
 from importlib import resources
 from types import MappingProxyType
 
-from models.catan import Board, Resource, Terrain, pips
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, Vertex, edge, neighbours, parse_hex, vertex
+from isles.models.catan import Board, Resource, Terrain, pips
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, Vertex, edge, neighbours, parse_hex, vertex
 
 __all__ = [
     "CARGO_LIMIT",
@@ -72,7 +72,7 @@ class Waters(StrEnum):
 def is_ship_edge(board: Board, e: Edge) -> bool:
     """True when both hexes of ``e`` are on ``board`` and at least one is sea.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> b = beginner_board()
     >>> is_ship_edge(b, edge((0, 3), (1, 2))), is_ship_edge(b, edge((0, 0), (1, 0)))
     (True, False)
@@ -101,7 +101,7 @@ def check_ship_edge(board: Board, e: Edge, field: str = "edge") -> Edge:
 def ship_edges(board: Board) -> list[Edge]:
     """Every edge a ship can stand on: both hexes on the board, at least one sea; sorted.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> len(ship_edges(beginner_board()))  # 18 high-sea edges + 30 along the coast
     48
     """
@@ -122,7 +122,7 @@ def waters(board: Board, e: Edge) -> Waters:
 def capacity(board: Board, e: Edge) -> int:
     """Ships that share ``e`` without a collision: 2 on high sea, 1 along a coast (rule 11).
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> capacity(beginner_board(), edge((0, 3), (1, 2)))
     2
     """
@@ -163,7 +163,7 @@ def wind_moves(board: Board, e: Edge, roll: int) -> tuple[Edge, ...]:
 
     Examples
     --------
-    >>> from models.catan import Board, Tile
+    >>> from isles.models.catan import Board, Tile
     >>> sea = Tile(Terrain.SEA, 5)
     >>> b = Board({(0, 0): sea, (1, 0): Tile(Terrain.SEA), (1, -1): Tile(Terrain.SEA)})
     >>> [str(m) for m in wind_moves(b, edge((0, 0), (1, 0)), 5)]
@@ -188,7 +188,7 @@ def ship_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> tu
     variant) a ship along a coast may also stay. When the wind allows no move,
     the only option is ``(e,)``.
 
-    >>> from models.catan import Board, Tile
+    >>> from isles.models.catan import Board, Tile
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 5), (1, 0): Tile(Terrain.SEA)})
     >>> ship_options(b, edge((0, 0), (1, 0)), 5)  # no third hex: nowhere to go
     (Edge(a=Hex(q=0, r=0), b=Hex(q=1, r=0)),)
@@ -336,7 +336,7 @@ def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
     The seed's ship "reaches" a settlement on the sea, along a side of a land hex
     next to it; so the high-sea edge at a corner does not count (docs/ships.md).
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> [str(e) for e in settlement_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2']
     """
@@ -357,7 +357,7 @@ def placement_edges(
     The ship edges at the settlement's corner (high sea or coast), except those
     along an enemy road. Empty when the settlement does not touch the sea.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> v = parse_settlement("0,2:0,3:1,2")
     >>> blue_road = {edge((0, 2), (0, 3)): "blue"}
     >>> [str(e) for e in placement_edges(beginner_board(), v, "red", blue_road)]
@@ -382,7 +382,7 @@ def harvest(
     maps corners to owners (settlements and cities alike); ``roads`` maps edges
     to owners. None when the ship takes nothing.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> b = beginner_board()
     >>> harvest(b, edge((0, 2), (0, 3)), 11, "red", {}, {})
     <Terrain.PASTURE: 'pasture'>
@@ -441,5 +441,6 @@ def demo_board() -> Board:
     >>> len(b.land()), len(b.sea()), all(b.number(h) for h in b.sea())
     (12, 25, True)
     """
-    text = resources.files("models").joinpath("data/ships_demo.json").read_text(encoding="utf-8")
+    data = resources.files("isles.models").joinpath("data/ships_demo.json")
+    text = data.read_text(encoding="utf-8")
     return Board.from_dict(json.loads(text), source="ships_demo.json")

@@ -14,10 +14,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
-from models.errors import InvalidInput
-from models.hexgrid import Hex, edges_between, neighbours, vertices_between
-from models.setup import (
+from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, edges_between, neighbours, vertices_between
+from isles.models.setup import (
     Rule,
     SetupRequest,
     colourfulness,

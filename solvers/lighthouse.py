@@ -32,8 +32,8 @@ from typing import Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from models.errors import InvalidInput
-from models.lighthouse import (
+from isles.models.errors import InvalidInput
+from isles.models.lighthouse import (
     BOAT,
     DISCS_PER_LIGHTHOUSE,
     Decision,
@@ -117,7 +117,7 @@ def position_index(kit: Kit, position: Position) -> int:
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2)
     >>> position_index(kit, Position((("blue",), ()), 0, 0))
     2
@@ -386,7 +386,7 @@ def solve(
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> sol = solve(default_kit(2, sea_cards=2), exact=True)
     >>> sol.exact_win_probability()
     Fraction(196809133707275, 304679870005248)
@@ -475,7 +475,7 @@ def win_probability(
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """
@@ -742,7 +742,7 @@ def decision_weights(
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2)
     >>> roll = Roll(True, ("red",), Fraction(1, 18))
     >>> decision_weights(kit, Position.start(kit), roll, "greedy")
@@ -825,7 +825,7 @@ def advise(solution: LighthouseSolution, position: Position, roll: Roll) -> Advi
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> sol = solve(kit, exact=True)
     >>> adv = advise(sol, Position.start(kit), Roll(False, ("blue", "red"), Fraction(1, 18)))
@@ -879,7 +879,7 @@ def upper_bound_by_disc_count(kit: Kit) -> Fraction:
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> upper_bound_by_disc_count(default_kit(1, sea_cards=1))
     Fraction(18125, 23328)
     """
@@ -994,7 +994,7 @@ def simulate(
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> res = simulate(default_kit(2, sea_cards=2), "greedy", 2000, seed=1)
     >>> res.ci95[0] < 0.6358 < res.ci95[1]
     True
@@ -1353,7 +1353,7 @@ def outcome_distribution(
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(1, sea_cards=1)
     >>> dist = outcome_distribution(kit, "greedy")
     >>> dist.win_probability == solve(kit, "greedy", exact=True).exact_win_probability()
@@ -1852,7 +1852,7 @@ def forward_greedy(kit: Kit, *, min_mass: float = 0.0, progress: bool = False) -
 
     Examples
     --------
-    >>> from models.lighthouse import default_kit
+    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> ev = forward_greedy(kit)
     >>> abs(ev.win_probability - solve(kit, "greedy").win_probability()) < 1e-12

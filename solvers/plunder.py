@@ -20,8 +20,8 @@ import numpy.typing as npt
 import z3
 from scipy import sparse
 
-from models.errors import InvalidInput
-from models.plunder import (
+from isles.models.errors import InvalidInput
+from isles.models.plunder import (
     CATEGORIES,
     CODES,
     COPIES,
@@ -118,7 +118,7 @@ def allowed_codes(record: Record) -> IntArray:
 
     Examples
     --------
-    >>> from models.plunder import Observation
+    >>> from isles.models.plunder import Observation
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: False}),))
     >>> allowed_codes(r).sum(axis=1).tolist()
     [216, 125]
@@ -497,7 +497,7 @@ def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
 
     Examples
     --------
-    >>> from models.plunder import Observation
+    >>> from isles.models.plunder import Observation
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: True}),
     ...                Observation(0, Code(0, 1, 1), {1: False}),
     ...                Observation(0, Code(1, 0, 1), {1: False}),
@@ -551,7 +551,7 @@ def forced_values(
 
     Examples
     --------
-    >>> from models.plunder import Observation
+    >>> from isles.models.plunder import Observation
     >>> r = Record(2, (Observation(0, Code(4, 0, 0), {1: True}),
     ...                Observation(0, Code(5, 0, 0), {1: False})))
     >>> [(f.player, f.category.value, f.value, len(f.proof)) for f in forced_values(r)]

@@ -21,10 +21,10 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from models.catan import Board, Resource, Terrain, Tile
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
-from models.rally import default_goals, desert_exit_probability, entry_cost, start_group
+from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
+from isles.models.rally import default_goals, desert_exit_probability, entry_cost, start_group
 
 __all__ = [
     "CostField",
@@ -105,7 +105,7 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
 
     Examples
     --------
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> rg = build_graph(beginner_board())
     >>> rg.graph.number_of_nodes(), rg.graph[Hex(0, -3)][Hex(0, -2)]["cards"]
     (37, 10)
@@ -202,7 +202,7 @@ def cost_field(
     InvalidInput
         If ``start`` is not on the board.
 
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
     >>> int(f.cards[f.hexes.index(Hex(0, 0))])  # 10 ore, 6 brick, then the free desert
     16
@@ -386,8 +386,8 @@ def plan_route(
         The car's hex: a rim sea hex at the start of the game, or any hex.
     goals : sequence of (q, r), optional
         Land hexes; default: RULES.md section 2 from the start's group
-        (:func:`models.rally.default_goals` of ``group``, itself defaulting to
-        :func:`models.rally.start_group`).
+        (:func:`isles.models.rally.default_goals` of ``group``, itself defaulting to
+        :func:`isles.models.rally.start_group`).
     roads : iterable of edges
         The player's own roads (halve the cost of crossing them, rounded up).
     objective : "cards" | "turns" | "expected_turns" | "weighted"
@@ -437,7 +437,7 @@ def plan_route(
 
     Examples
     --------
-    >>> from models.catan import beginner_board
+    >>> from isles.models.catan import beginner_board
     >>> r = plan_route(beginner_board(), (0, -3), goals=[(0, 0)])
     >>> r.status, [str(h) for h in r.path], r.total_cards
     ('optimal', ['0,-3', '0,-2', '0,-1', '0,0'], 16)

@@ -18,10 +18,10 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import spsolve
 
-from models.catan import Board, Terrain, roll_probability
-from models.errors import InvalidInput
-from models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
-from models.ships import (
+from isles.models.catan import Board, Terrain, roll_probability
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
+from isles.models.ships import (
     CARGO_LIMIT,
     ROLLS,
     Encounter,
@@ -67,7 +67,7 @@ class WindGraph:
     board : Board
         The board the graph was built from.
     edges : tuple of Edge
-        The ship edges (:func:`models.ships.ship_edges`), indexed 0..N-1.
+        The ship edges (:func:`isles.models.ships.ship_edges`), indexed 0..N-1.
     index : Mapping[Edge, int]
         Edge -> its index.
     options : ndarray of int, shape (N, 11, K)
@@ -88,11 +88,11 @@ class WindGraph:
 
 
 def wind_graph(board: Board, may_stay: bool = False) -> WindGraph:
-    """Tabulate :func:`models.ships.ship_options` for every ship edge and roll.
+    """Tabulate :func:`isles.models.ships.ship_options` for every ship edge and roll.
 
     Built directly from the geometry (one pass over the edges, no per-roll calls)
     so that boards of 100,000 edges take well under a few seconds; the test suite
-    checks it against :func:`models.ships.ship_options` on small boards.
+    checks it against :func:`isles.models.ships.ship_options` on small boards.
 
     Raises
     ------
@@ -101,7 +101,7 @@ def wind_graph(board: Board, may_stay: bool = False) -> WindGraph:
 
     Examples
     --------
-    >>> from models.ships import demo_board
+    >>> from isles.models.ships import demo_board
     >>> g = wind_graph(demo_board())
     >>> len(g), g.options.shape[:2]
     (83, (83, 11))
@@ -166,7 +166,7 @@ def target_edges(
         If an edge is not a ship edge of ``board``, a settlement touches no
         ship edge, or the set is empty.
 
-    >>> from models.ships import demo_board, parse_settlement
+    >>> from isles.models.ships import demo_board, parse_settlement
     >>> sorted(map(str, target_edges(demo_board(), settlements=[parse_settlement("0,3:0,2:1,2")])))
     ['0,2:0,3', '0,3:1,2']
     """
@@ -343,8 +343,8 @@ def navigate(
 
     Examples
     --------
-    >>> from models.catan import Board, Tile
-    >>> from models.hexgrid import edge
+    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})
     >>> nav = navigate(b, [edge((0, 0), (1, -1))])
@@ -475,8 +475,8 @@ def arrival_distribution(
     InvalidInput
         If ``start`` is not a ship edge of the board.
 
-    >>> from models.catan import Board, Tile
-    >>> from models.hexgrid import edge
+    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})
     >>> nav = navigate(b, [edge((0, 0), (1, -1))])
@@ -598,7 +598,7 @@ def pirate_reach_probability(
     after one of the next ``rolls`` rolls (or starts there).
 
     The pirate moves with the winds like a ship and one edge on every 7
-    (:func:`models.ships.pirate_options`). Its moves are chosen by players, so
+    (:func:`isles.models.ships.pirate_options`). Its moves are chosen by players, so
     the answer depends on their aim: ``"toward"`` (they steer it to the edge:
     the worst case for a ship there) or ``"away"``. Finite-horizon dynamic
     programming over all ship edges with Fractions: ``O(rolls * edges * 11)``.
@@ -609,8 +609,8 @@ def pirate_reach_probability(
         If an edge is not a ship edge, ``rolls`` is not in 0..MAX_REACH_ROLLS (the
         exact fractions grow with every roll), or ``steering`` unknown.
 
-    >>> from models.catan import Board, Tile
-    >>> from models.hexgrid import edge
+    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})
     >>> pirate_reach_probability(b, edge((0, 0), (1, 0)), edge((0, 0), (1, -1)), 1)
@@ -655,12 +655,12 @@ def expected_harvest(
 ) -> Fraction:
     """Exact expected cards per roll a ship of ``player`` on ``e`` takes on board.
 
-    Sums ``P(n)`` over the rolls ``n`` for which :func:`models.ships.harvest`
+    Sums ``P(n)`` over the rolls ``n`` for which :func:`isles.models.ships.harvest`
     gives a card (seed rule 7; the cargo limit does not change how many cards
     come in, only which are kept).
 
-    >>> from models.hexgrid import edge
-    >>> from models.ships import demo_board
+    >>> from isles.models.hexgrid import edge
+    >>> from isles.models.ships import demo_board
     >>> expected_harvest(demo_board(), edge((0, 2), (0, 3)), "red")  # hills 5
     Fraction(1, 9)
     """

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.catan import (
+from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
     Board,
@@ -18,8 +18,8 @@ from models.catan import (
     pips,
     roll_probability,
 )
-from models.errors import InvalidInput, IslesError
-from models.hexgrid import (
+from isles.models.errors import InvalidInput, IslesError
+from isles.models.hexgrid import (
     DIRECTIONS,
     Hex,
     distance,

@@ -181,32 +181,6 @@ def test_board_file_with_byte_order_mark(
     assert code == 0, err
 
 
-def test_packaging_config_ships_every_module_and_data_file() -> None:
-    """`pip install .` (not editable) must carry every package, py.typed and data file.
-
-    Reads pyproject.toml and resolves it with setuptools' own package finder.
-    """
-    import fnmatch
-    import tomllib
-
-    from setuptools import find_packages
-
-    root = Path(__file__).resolve().parent.parent
-    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-    found = set(find_packages(where=str(root), include=config["packages"]["find"]["include"]))
-    data = config["package-data"]
-    for top in ("models", "solvers", "isles"):
-        for path in (root / top).rglob("*"):
-            if "__pycache__" in path.parts or path.is_dir():
-                continue
-            package = ".".join(path.parent.relative_to(root).parts)
-            if path.suffix == ".py":
-                assert package in found, f"{package} is not packaged"
-            elif path.suffix in (".typed", ".json"):
-                rel = path.relative_to(root / top).as_posix()
-                assert any(fnmatch.fnmatch(rel, pattern) for pattern in data.get(top, [])), rel
-
-
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

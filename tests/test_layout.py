@@ -1,7 +1,7 @@
 """The set-up optimiser against brute force, the independent rule checker, and itself.
 
 Oracles: plain enumeration of land sets, terrains and land tokens on radius 1
-and small radius-2 requests; models.setup.rule_violations on every board.
+and small radius-2 requests; isles.models.setup.rule_violations on every board.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.catan import Board, Resource, Terrain, Tile, pips
-from models.errors import InvalidInput
-from models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_between
-from models.setup import (
+from isles.models.catan import Board, Resource, Terrain, Tile, pips
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_between
+from isles.models.setup import (
     DEFAULT_RULES,
     Rule,
     SetupRequest,
@@ -24,7 +24,7 @@ from models.setup import (
     pip_spread,
     rule_violations,
 )
-from solvers.layout import (
+from isles.solvers.layout import (
     LayoutResult,
     LayoutStatus,
     constraint_groups,
@@ -67,7 +67,7 @@ def _multiset_ok(values: Iterable[object], pool: dict[object, int]) -> bool:
 def brute_force(request: SetupRequest) -> tuple[int, int] | None:
     """Best (colourfulness, pip spread) by enumeration, or None if no board exists.
 
-    Written apart from models.setup: its own colourfulness, its own rules. Sea
+    Written apart from isles.models.setup: its own colourfulness, its own rules. Sea
     tokens are checked for existence only (they touch neither objective).
     """
     pos = list(request.positions)

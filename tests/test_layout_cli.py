@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from isles.cli import main
-from models.catan import Board, Terrain, Tile
-from models.hexgrid import Hex
-from models.setup import SetupRequest, rule_violations
+from isles.models.catan import Board, Terrain, Tile
+from isles.models.hexgrid import Hex
+from isles.models.setup import SetupRequest, rule_violations
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

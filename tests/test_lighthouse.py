@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import InvalidInput
-from models.lighthouse import (
+from isles.models.errors import InvalidInput
+from isles.models.lighthouse import (
     BOAT,
     Decision,
     Kit,
@@ -24,7 +24,7 @@ from models.lighthouse import (
     play_turn,
     roll_outcomes,
 )
-from solvers.lighthouse import (
+from isles.solvers.lighthouse import (
     LighthouseSolution,
     advise,
     competitive_branches,

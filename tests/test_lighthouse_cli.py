@@ -9,10 +9,10 @@ from typing import cast
 
 import pytest
 
-import solvers.lighthouse
+import isles.solvers.lighthouse
 from isles.cli import main
-from models.lighthouse import default_kit
-from solvers.lighthouse import solve
+from isles.models.lighthouse import default_kit
+from isles.solvers.lighthouse import solve
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -150,7 +150,7 @@ def test_kits_beyond_the_full_tables_use_the_sweep(
 ) -> None:
     table = solve(default_kit(3, 4), "random")
     # 8 islands take about an hour: pretend the full tables stop at 1 island.
-    monkeypatch.setattr(solvers.lighthouse, "MAX_EXACT_ISLANDS", 1)
+    monkeypatch.setattr(isles.solvers.lighthouse, "MAX_EXACT_ISLANDS", 1)
     argv = ["lighthouse", "--islands", "3", "--sea-cards", "4", "--policy", "random", "--json"]
     assert main(argv) == 0
     captured = capsys.readouterr()

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import InvalidInput
-from models.lighthouse import BOAT, Kit, default_kit
-from solvers.lighthouse import solve, win_probability
+from isles.models.errors import InvalidInput
+from isles.models.lighthouse import BOAT, Kit, default_kit
+from isles.solvers.lighthouse import solve, win_probability
 from tests.test_lighthouse import brute_force, tiny_kits
 
 

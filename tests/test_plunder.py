@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.errors import InvalidInput
-from models.plunder import (
+from isles.models.errors import InvalidInput
+from isles.models.plunder import (
     Category,
     Code,
     CrewCard,

@@ -11,7 +11,7 @@ import pytest
 
 from isles.cli import main
 from isles.commands import plunder as command
-from models.plunder import example_record
+from isles.models.plunder import example_record
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "models" / "data" / "plunder_example.json"
 
@@ -134,7 +134,7 @@ def test_demo_section(tmp_path: Path) -> None:
 def test_json_probabilities_are_the_exact_fractions(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from solvers.plunder import posterior
+    from isles.solvers.plunder import posterior
 
     post = posterior(example_record())
     _, out, _ = _run(capsys, str(EXAMPLE), "--json")

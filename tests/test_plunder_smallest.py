@@ -8,8 +8,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.plunder import CATEGORIES, Code, Me, Observation, Record, answer
-from solvers.plunder import (
+from isles.models.plunder import CATEGORIES, Code, Me, Observation, Record, answer
+from isles.solvers.plunder import (
     AnswerId,
     _Z3Record,
     deduce,

@@ -11,7 +11,7 @@ from itertools import product
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models.plunder import (
+from isles.models.plunder import (
     CATEGORIES,
     Category,
     Code,
@@ -21,7 +21,7 @@ from models.plunder import (
     answer,
     consistent_with,
 )
-from solvers.plunder import (
+from isles.solvers.plunder import (
     AnswerId,
     Status,
     answer_distribution,

@@ -17,11 +17,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
-from models.rally import default_goals, desert_exit_probability, entry_cost, rim_sea, start_group
-from solvers.rally import Route, build_graph, cost_field, plan_route
+from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
+from isles.models.rally import (
+    default_goals,
+    desert_exit_probability,
+    entry_cost,
+    rim_sea,
+    start_group,
+)
+from isles.solvers.rally import Route, build_graph, cost_field, plan_route
 
 PRODUCE = {
     Terrain.FOREST: "lumber",

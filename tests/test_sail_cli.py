@@ -10,10 +10,10 @@ import pytest
 
 from isles.cli import main
 from isles.commands import sail
-from models.catan import Board, Terrain, Tile
-from models.hexgrid import Hex, edge
-from models.ships import demo_board, parse_settlement
-from solvers.sailing import arrival_distribution, navigate, target_edges
+from isles.models.catan import Board, Terrain, Tile
+from isles.models.hexgrid import Hex, edge
+from isles.models.ships import demo_board, parse_settlement
+from isles.solvers.sailing import arrival_distribution, navigate, target_edges
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, edge, edges_between, hexagon, neighbours
-from models.ships import (
+from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, edge, edges_between, hexagon, neighbours
+from isles.models.ships import (
     CARGO_LIMIT,
     MAX_SHIPS,
     ROLLS,

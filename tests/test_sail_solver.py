@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
-from models.errors import InvalidInput
-from models.hexgrid import Edge, Hex, edge, hexagon
-from models.ships import (
+from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex, edge, hexagon
+from isles.models.ships import (
     ROLLS,
     Encounter,
     cargo_after,
@@ -27,7 +27,7 @@ from models.ships import (
     ship_edges,
     ship_options,
 )
-from solvers.sailing import (
+from isles.solvers.sailing import (
     Navigation,
     Reach,
     WindGraph,

@@ -1,7 +1,7 @@
 """``isles layout``: the most colourful legal ships-scenario board, proven optimal.
 
 Implements the command line of RULES.md section 4 ("Board set-up", seed
-004_644cf972d8964df4.txt); the solver is :mod:`solvers.layout`.
+004_644cf972d8964df4.txt); the solver is :mod:`isles.solvers.layout`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from models.catan import Board, Resource, Terrain
-from models.errors import InvalidInput
-from models.hexgrid import Hex
+from isles.models.catan import Board, Resource, Terrain
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex
 
 if TYPE_CHECKING:
-    from models.setup import SetupRequest
-    from solvers.layout import LayoutResult, NextMove
+    from isles.models.setup import SetupRequest
+    from isles.solvers.layout import LayoutResult, NextMove
 
 ORDER = 30
 
@@ -88,9 +88,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def build_request(args: argparse.Namespace) -> SetupRequest:
-    """The :class:`~models.setup.SetupRequest` the command line asks for."""
-    from models.hexgrid import hexagon
-    from models.setup import DEFAULT_RULES, Rule, SetupRequest, parse_rule_switch
+    """The :class:`~isles.models.setup.SetupRequest` the command line asks for."""
+    from isles.models.hexgrid import hexagon
+    from isles.models.setup import DEFAULT_RULES, Rule, SetupRequest, parse_rule_switch
 
     rules = set(DEFAULT_RULES)
     for text in args.rule:
@@ -158,7 +158,7 @@ def _parse_hold(text: str) -> tuple[Terrain, Terrain]:
 def run(args: argparse.Namespace) -> int:
     """Handler of ``isles layout``; returns the exit status."""
     from isles.cli import emit_json
-    from solvers.layout import LayoutStatus, next_move, solve_layout
+    from isles.solvers.layout import LayoutStatus, next_move, solve_layout
 
     request = build_request(args)
     for flag in ("png", "svg"):
@@ -208,7 +208,7 @@ def draw(
 ) -> Path:
     """Draw ``board`` (fixed tiles of ``request``, or ``marked``, outlined) to .png or .svg."""
     from isles.draw import board_figure, save_figure
-    from models.setup import colourfulness, pip_spread
+    from isles.models.setup import colourfulness, pip_spread
 
     fig, _ = board_figure(
         board,
@@ -222,7 +222,7 @@ def draw(
 
 def result_text(result: LayoutResult) -> str:
     """A readable report: status, objectives with bounds, pips per resource, rows."""
-    from models.setup import resource_pips
+    from isles.models.setup import resource_pips
 
     lines = [f"status: {result.status.value}"]
     if result.conflict:
@@ -283,10 +283,10 @@ def _move_text(move: NextMove) -> str:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the default board, a completion, a conflict."""
-    from models.catan import Tile
-    from models.hexgrid import Hex
-    from models.setup import DEFAULT_RULES, Rule, SetupRequest
-    from solvers.layout import solve_layout
+    from isles.models.catan import Tile
+    from isles.models.hexgrid import Hex
+    from isles.models.setup import DEFAULT_RULES, Rule, SetupRequest
+    from isles.solvers.layout import solve_layout
 
     echo("== Board set-up for the ships scenario (seed 004, RULES.md section 4) ==")
     request = SetupRequest.hexagon(3)

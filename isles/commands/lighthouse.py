@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from isles.cli import OneLineParser, emit_json
-from models.errors import InvalidInput
+from isles.models.errors import InvalidInput
 
 ORDER = 40
 
@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _kit(args: argparse.Namespace) -> Any:
-    from models.lighthouse import Kit, default_kit
+    from isles.models.lighthouse import Kit, default_kit
 
     sea = args.sea_cards
     if sea is None:
@@ -85,7 +85,7 @@ def _fraction(x: Fraction | None) -> str | None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from solvers.lighthouse import POLICIES
+    from isles.solvers.lighthouse import POLICIES
 
     if args.policy not in POLICIES:
         raise InvalidInput("--policy", args.policy, f"one of {list(POLICIES)}")
@@ -106,7 +106,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _odds(args: argparse.Namespace, kit: Any) -> int:
-    from solvers.lighthouse import (
+    from isles.solvers.lighthouse import (
         MAX_EXACT_ISLANDS,
         MAX_SWEEP_ISLANDS,
         simulate,
@@ -148,7 +148,7 @@ def _odds(args: argparse.Namespace, kit: Any) -> int:
     low = res.ci95[0]
     certified_low = None
     if args.certify is not None:
-        from solvers.lighthouse import forward_greedy
+        from isles.solvers.lighthouse import forward_greedy
 
         if not 0 <= args.certify < 1:
             raise InvalidInput("--certify", args.certify, "a probability in [0, 1)")
@@ -194,7 +194,7 @@ def _odds_line(exact: Any, value: float, error_bound: float) -> str:
 
 def _sweep_odds(args: argparse.Namespace, kit: Any, head: str) -> int:
     """Start values only, by the memory-bounded sweep (always with a progress bar)."""
-    from solvers.lighthouse import upper_bound_by_disc_count, win_probability
+    from isles.solvers.lighthouse import upper_bound_by_disc_count, win_probability
 
     n = len(kit.islands)
     t0 = time.perf_counter()
@@ -229,7 +229,7 @@ def _sweep_odds(args: argparse.Namespace, kit: Any, head: str) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    from solvers.lighthouse import difficulty_table
+    from isles.solvers.lighthouse import difficulty_table
 
     # The issue's table: 6 and 8 islands; another --islands gives that column only.
     islands = (6, 8) if args.islands == 6 else (args.islands,)
@@ -272,7 +272,7 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _parse_roll(kit: Any, text: str) -> Any:
-    from models.lighthouse import BOAT, Roll
+    from isles.models.lighthouse import BOAT, Roll
 
     faces = [f.strip() for f in text.split(",")]
     if len(faces) != 2:
@@ -285,8 +285,8 @@ def _parse_roll(kit: Any, text: str) -> Any:
 
 
 def _advise(args: argparse.Namespace, kit: Any) -> int:
-    from models.lighthouse import Position
-    from solvers.lighthouse import MAX_EXACT_ISLANDS, advise, solve
+    from isles.models.lighthouse import Position
+    from isles.solvers.lighthouse import MAX_EXACT_ISLANDS, advise, solve
 
     position = Position.load(args.advise, kit)
     roll = _parse_roll(kit, args.roll)
@@ -341,7 +341,7 @@ EXACT_COMPETITIVE_ISLANDS = 3
 
 
 def _competitive(args: argparse.Namespace, kit: Any) -> int:
-    from solvers.lighthouse import competitive_exact, simulate_competitive
+    from isles.solvers.lighthouse import competitive_exact, simulate_competitive
 
     policy = "greedy" if args.policy == "optimal" else args.policy
     n = len(kit.islands)
@@ -404,8 +404,8 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import matplotlib.pyplot as plt
 
     from isles.draw import save_figure
-    from models.lighthouse import default_kit
-    from solvers.lighthouse import simulate, solve, upper_bound_by_disc_count
+    from isles.models.lighthouse import default_kit
+    from isles.solvers.lighthouse import simulate, solve, upper_bound_by_disc_count
 
     echo("== Lighthouses: the real odds (RULES.md section 5) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import OneLineParser, emit_json
-from models.errors import InvalidInput
-from models.plunder import CATEGORIES, Code, Record, code_from_json
+from isles.models.errors import InvalidInput
+from isles.models.plunder import CATEGORIES, Code, Record, code_from_json
 
 if TYPE_CHECKING:
-    from solvers.plunder import Deduction, FlipAdvice, Guess
+    from isles.solvers.plunder import Deduction, FlipAdvice, Guess
 
 ORDER = 20
 
@@ -222,7 +222,7 @@ def advice_lines(record: Record, flip: FlipAdvice | None, guesses: tuple[Guess, 
 def _advise(
     record: Record, result: Deduction, clue_text: str | None, active: int | None
 ) -> tuple[FlipAdvice | None, tuple[Guess, ...]]:
-    from solvers.plunder import flip_advice, guess_advice
+    from isles.solvers.plunder import flip_advice, guess_advice
 
     clue = _table_clue(record, clue_text)
     who = _table_active(record, active)
@@ -231,7 +231,7 @@ def _advise(
 
 
 def _run(args: argparse.Namespace) -> int:
-    from solvers.plunder import deduce
+    from isles.solvers.plunder import deduce
 
     record = Record.load(args.record)
     result = deduce(record)
@@ -265,8 +265,8 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import numpy as np
 
     from isles.draw import save_figure
-    from models.plunder import example_record
-    from solvers.plunder import deduce
+    from isles.models.plunder import example_record
+    from isles.solvers.plunder import deduce
 
     record = example_record()
     result = deduce(record)

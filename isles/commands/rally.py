@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce
-from models.catan import Board, beginner_board
-from models.errors import InvalidInput
-from models.hexgrid import Edge, parse_edge, parse_hex
+from isles.models.catan import Board, beginner_board
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, parse_edge, parse_hex
 
 if TYPE_CHECKING:
-    from solvers.rally import Route
+    from isles.solvers.rally import Route
 
 ORDER = 10
 
@@ -109,7 +109,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from solvers.rally import plan_route
+    from isles.solvers.rally import plan_route
 
     if not args.time_limit > 0:
         raise InvalidInput("--time-limit", args.time_limit, "a number of seconds > 0")
@@ -204,8 +204,8 @@ def draw_route(board: Board, route: Route, path: str | Path, roads: list[Edge]) 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     from isles.draw import board_figure, draw_path, save_figure
-    from models.rally import default_goals, rim_sea
-    from solvers.rally import build_graph, plan_route
+    from isles.models.rally import default_goals, rim_sea
+    from isles.solvers.rally import build_graph, plan_route
 
     board = beginner_board()
     rg = build_graph(board)

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import emit_json
-from models.catan import Board
-from models.hexgrid import Edge, parse_edge, to_pixel
+from isles.models.catan import Board
+from isles.models.hexgrid import Edge, parse_edge, to_pixel
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
-    from solvers.sailing import Arrival, Navigation
+    from isles.solvers.sailing import Arrival, Navigation
 
 ORDER = 50
 
@@ -83,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _board(path: str | None) -> Board:
-    from models.ships import demo_board
+    from isles.models.ships import demo_board
 
     return demo_board() if path is None else Board.load(path)
 
@@ -94,7 +94,7 @@ def _fmt(x: float | None) -> str:
 
 def _steering(nav: Navigation, start: Edge) -> list[dict[str, Any]]:
     """The decisions at ``start``: for each roll that offers a choice, where to go."""
-    from models.ships import ROLLS, ship_options
+    from isles.models.ships import ROLLS, ship_options
 
     out: list[dict[str, Any]] = []
     for roll in ROLLS:
@@ -114,9 +114,9 @@ def _steering(nav: Navigation, start: Edge) -> list[dict[str, Any]]:
 
 
 def _sail(args: argparse.Namespace) -> int:
-    from models.errors import InvalidInput
-    from models.ships import check_ship_edge, parse_settlement, rolls_to_rounds
-    from solvers.sailing import arrival_distribution, navigate, target_edges
+    from isles.models.errors import InvalidInput
+    from isles.models.ships import check_ship_edge, parse_settlement, rolls_to_rounds
+    from isles.solvers.sailing import arrival_distribution, navigate, target_edges
 
     board = _board(args.board)
     start = check_ship_edge(board, parse_edge(args.start, "--from"), "--from")
@@ -191,9 +191,9 @@ def _sail(args: argparse.Namespace) -> int:
 
 
 def _risk(args: argparse.Namespace) -> int:
-    from models.errors import InvalidInput
-    from models.ships import Encounter, outcome_rolls, outcome_table
-    from solvers.sailing import cargo_outlook, pirate_reach_probability
+    from isles.models.errors import InvalidInput
+    from isles.models.ships import Encounter, outcome_rolls, outcome_table
+    from isles.solvers.sailing import cargo_outlook, pirate_reach_probability
 
     outlooks = {enc: cargo_outlook(enc, args.cargo, args.encounters) for enc in Encounter}
     reach: dict[str, Any] | None = None
@@ -281,7 +281,7 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
     import matplotlib as mpl
     import numpy as np
 
-    from models.ships import ROLLS, ship_options
+    from isles.models.ships import ROLLS, ship_options
 
     finite = nav.values[np.isfinite(nav.values)]
     top = float(finite.max()) if len(finite) else 1.0
@@ -335,14 +335,14 @@ def _picture(nav: Navigation, start: Edge | None, path: str | Path, arrival: Arr
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """Ships section of ``isles demo``: a navigation table, risk tables, one picture."""
-    from models.ships import (
+    from isles.models.ships import (
         Encounter,
         demo_board,
         outcome_table,
         parse_settlement,
         rolls_to_rounds,
     )
-    from solvers.sailing import (
+    from isles.solvers.sailing import (
         arrival_distribution,
         cargo_outlook,
         navigate,
