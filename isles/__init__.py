@@ -1,7 +1,83 @@
-"""isles front end: the ``isles`` command line and board pictures.
+"""isles: exact solvers for four island board games.
 
-Data flows one way: ``models`` (rules) -> ``solvers`` (algorithms) -> ``isles``
-(parse, call, format, draw).
+A small catalogue, one module per game; each lists its entry points in ``__all__``
+(the full reference is in each function's docstring, the rule decisions in
+``docs/``, the rules themselves in ``seeds/``):
+
+``isles.rally``
+    The Catan car rally (seed 002): the cheapest, fastest or affordable route
+    of a car on any Catan board (``plan_route``), boards (``Board``,
+    ``beginner_board``). docs/rally.md, docs/boards.md.
+``isles.plunder``
+    Plunder (seed 003): from the yes/no answers of a record, consistency,
+    exact odds of every card, forced values with their smallest proofs, flip and
+    guess advice (``deduce``, ``flip_advice``, ``guess_advice``). docs/plunder.md.
+``isles.layout``
+    Catan board set-up (seed 004): the most colourful legal board, proven
+    optimal with CP-SAT, completion of a board on the table, the next move,
+    named conflicts (``solve_layout``, ``next_move``). docs/layout.md.
+``isles.lighthouse``
+    The cooperative lighthouse game (seed 000): exact win odds under optimal,
+    greedy or random play, the best move for a roll, simulation, the
+    competitive variant (``odds``, ``solve``, ``advise``). docs/lighthouse.md.
+``isles.ships``
+    Ships under winds (seed 004): the steering that reaches a target in the
+    fewest expected rolls, arrival odds, collision and pirate risk
+    (``navigate``, ``arrival_distribution``, ``cargo_outlook``). docs/ships.md.
+
+Shared names at the top level: :class:`IslesError` (every error isles raises on
+purpose), :class:`InvalidInput`, :class:`Status` (what a result is), and the
+board model :class:`Board`, :class:`Hex`. Every result type has ``to_dict()``
+in the dialect of docs/json.md; the ``isles`` command line prints exactly that
+with ``--json``.
+
+Examples
+--------
+>>> import isles
+>>> route = isles.rally.plan_route(isles.rally.beginner_board(), (0, -3))
+>>> route.status, route.total_cards
+('optimal', 24)
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from isles.models.catan import Board
+from isles.models.errors import InvalidInput, IslesError
+from isles.models.hexgrid import Hex
+from isles.models.status import Status
+
+if TYPE_CHECKING:
+    from isles import layout, lighthouse, plunder, rally, ships
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Hex",
+    "InvalidInput",
+    "IslesError",
+    "Status",
+    "__version__",
+    "layout",
+    "lighthouse",
+    "plunder",
+    "rally",
+    "ships",
+]
+
+_GAMES = ("layout", "lighthouse", "plunder", "rally", "ships")
+
+
+def __getattr__(name: str) -> object:
+    # The game modules load their solver libraries (Z3, OR-Tools, SciPy), so
+    # they are imported on first use: `import isles` and the CLI stay quick.
+    if name in _GAMES:
+        return importlib.import_module(f"isles.{name}")
+    raise AttributeError(f"module 'isles' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,7 +1,10 @@
 """The ``isles`` command line: one subcommand per solver, plus ``isles demo``.
 
 Exit status: 0 answered; 1 answered "no" (no route, infeasible, ...);
-2 bad input, reported as one line on stderr.
+2 bad input, reported as one line on stderr; 130 interrupted (Ctrl-C);
+141 the reader of the output went away (a closed pipe).
+The command line only parses, calls the library and formats: ``--json`` prints
+the result's ``to_dict()`` (docs/json.md).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import pkgutil
 import re
@@ -19,9 +23,24 @@ from types import ModuleType
 from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
-from isles.models.errors import IslesError
+from isles.models.errors import InvalidInput, IslesError
 
-__all__ = ["OneLineParser", "StoreOnce", "build_parser", "emit_json", "main"]
+__all__ = [
+    "SEED_MAX",
+    "OneLineParser",
+    "StoreOnce",
+    "build_parser",
+    "check_output",
+    "count_type",
+    "emit_json",
+    "main",
+    "only_with",
+    "seconds_type",
+    "seed_type",
+]
+
+#: Seeds are integers in 0..SEED_MAX everywhere (CP-SAT's and NumPy's both accept them).
+SEED_MAX = 2**31 - 1
 
 # A value that starts with "-" but is a hex, an edge or a corner ("-3,1", "-1,2:0,2"),
 # which argparse would otherwise take for an option.
@@ -102,8 +121,146 @@ def command_modules() -> list[CommandModule]:
 
 
 def emit_json(obj: Any) -> None:
-    """Print one JSON object on stdout (the ``--json`` output of every command)."""
-    print(json.dumps(obj))
+    """Print one JSON object on stdout (the ``--json`` output of every command).
+
+    Strict JSON: a non-finite float is a bug of the caller (docs/json.md writes
+    absent or infinite values as null), so it raises rather than print ``NaN``.
+    """
+    print(json.dumps(obj, allow_nan=False))
+
+
+def seed_type(text: str) -> int:
+    """argparse type of every ``--seed``: an integer in 0..SEED_MAX.
+
+    >>> seed_type("7")
+    7
+    >>> seed_type("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: -1 is invalid; expected an integer in 0..2147483647
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text} is invalid; expected an integer in 0..{SEED_MAX}")
+    return value
+
+
+def seconds_type(text: str) -> float:
+    """argparse type of every ``--time-limit``: a finite number of seconds > 0.
+
+    >>> seconds_type("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text} is invalid; expected a number of seconds > 0")
+    return value
+
+
+def count_type(low: int, high: int) -> Callable[[str], int]:
+    """argparse type of a whole number in ``low..high`` (the cap is stated in the message).
+
+    >>> count_type(1, 10)("11")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 11 is invalid; expected an integer in 1..10
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text} is invalid; expected an integer in {low}..{high:,}".replace(",", "_")
+                if high >= 10_000
+                else f"{text} is invalid; expected an integer in {low}..{high}"
+            )
+        return value
+
+    return parse
+
+
+def only_with(option: str, value: object, given: bool, needs: str) -> None:
+    """Refuse an option the user gave where it does nothing (never ignore it silently).
+
+    Parameters
+    ----------
+    option : str
+        The option as typed (``"--seats"``).
+    value : object
+        Its value (``None`` for a flag).
+    given : bool
+        Whether the mode that uses it is on.
+    needs : str
+        That mode, for the message (``"--competitive"``).
+
+    Raises
+    ------
+    InvalidInput
+        When ``given`` is false.
+
+    Examples
+    --------
+    >>> only_with("--seats", 3, False, "--competitive")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --seats: 3 is invalid; expected ... only with --competitive
+    """
+    if not given:
+        raise InvalidInput(option, value, f"{option} only with {needs}")
+
+
+def check_output(option: str, path: str | None, suffixes: Sequence[str]) -> Path | None:
+    """Check an output file option before any work: its suffix and a writable folder.
+
+    Parameters
+    ----------
+    option : str
+        The option as typed (``"--png"``).
+    path : str or None
+        The file name given (``None``: the option was not given).
+    suffixes : sequence of str
+        The accepted suffixes (``(".png", ".svg")``).
+
+    Returns
+    -------
+    Path or None
+        The path, or None when not given.
+
+    Raises
+    ------
+    InvalidInput
+        A wrong suffix, a folder that does not exist or cannot be written, or a
+        path that is a folder.
+
+    Examples
+    --------
+    >>> check_output("--save", "/nonexistent/b.json", (".json",))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --save: '/nonexistent/b.json' is invalid; expected ...
+    """
+    if path is None:
+        return None
+    target = Path(path)
+    if target.suffix.lower() not in suffixes:
+        raise InvalidInput(option, path, "a file name ending in " + " or ".join(suffixes))
+    folder = target.parent
+    if not folder.is_dir():
+        raise InvalidInput(option, path, f"a file in an existing folder ({folder} is not one)")
+    if target.is_dir():
+        raise InvalidInput(option, path, "a file name, not a folder")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InvalidInput(option, path, "a file isles may write (permission denied)")
+    return target
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -122,7 +279,7 @@ def build_parser() -> OneLineParser:
         description="Exact solvers for four island board games (see README.md).",
     )
     parser.add_argument("--version", action="version", version=f"isles {isles.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser("demo", help="run every capability on its embedded defaults")
     demo.add_argument(
         "--out", default="isles-demo", help="folder for the pictures (default: %(default)s)"
@@ -133,20 +290,39 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+#: Exit status when the reader of the output went away (128 + SIGPIPE).
+EXIT_CLOSED_PIPE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except KeyboardInterrupt:
+        print("isles: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(attach_negative_coordinates(sys.argv[1:] if argv is None else argv))
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
+    args = parser.parse_args(attach_negative_coordinates(argv))
+    if args.command is None:
+        parser.error("a COMMAND is required (isles --help lists them)")
     func = cast(Callable[[argparse.Namespace], int], args.func)
     try:
         return func(args)
     except IslesError as exc:
         print(f"isles {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): not an error of the user's input.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
     except OSError as exc:
         # Output files we could not write (bad --png path, full disk): the user's input.
         print(
