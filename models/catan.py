@@ -18,7 +18,15 @@ from typing import Any
 
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, neighbours, ring
-from isles.models.jsonio import load_json, parse_json
+from isles.models.jsonio import (
+    hex_json,
+    load_json,
+    parse_json,
+    read_hex,
+    read_list,
+    read_object,
+    read_str,
+)
 
 __all__ = [
     "BASE_LAND",
@@ -158,7 +166,7 @@ class Board:
 
     JSON format::
 
-        {"hexes": [{"q": 0, "r": -2, "terrain": "mountains", "number": 10}, ...]}
+        {"hexes": [{"hex": [0, -2], "terrain": "mountains", "number": 10}, ...]}
 
     ``number`` is absent or null for desert and (optionally) sea.
     """
@@ -229,7 +237,7 @@ class Board:
         """The JSON board format as plain data (hexes in board order)."""
         return {
             "hexes": [
-                {"q": h.q, "r": h.r, "terrain": t.terrain.value, "number": t.number}
+                {"hex": hex_json(h), "terrain": t.terrain.value, "number": t.number}
                 for h, t in self.tiles.items()
             ]
         }
@@ -241,48 +249,48 @@ class Board:
     def from_dict(cls, data: object, source: str = "board") -> Board:
         """Read the JSON board format (already parsed); see the class docstring.
 
+        Parameters
+        ----------
+        data : object
+            The parsed JSON value.
+        source : str
+            What it is (a file name), for messages.
+
+        Returns
+        -------
+        Board
+
         Raises
         ------
         InvalidInput
-            Naming the entry (``board.hexes[i]``) and field: unknown terrain,
-            token 7 or outside 2..12, a number on a desert, a producing hex
-            without one, a duplicate hex, missing or non-integer coordinates.
+            Naming the entry (``board.hexes[i]``) and field: an unknown or a
+            missing key, an unknown terrain, a token of 7 or outside 2..12, a
+            number on a desert, a producing hex without one, a hex given twice,
+            a hex that is not ``[q, r]``.
+
+        Examples
+        --------
+        >>> Board.from_dict({"hexes": [{"hex": [0, 0], "terrain": "desert"}]})
+        Board(1 hexes, 1 land)
+        >>> Board.from_dict({"hexes": [{"q": 0, "r": 0, "terrain": "desert"}]})
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: board.hexes[0]: unknown key 'q'; expected ...
         """
-        if not isinstance(data, dict):
-            raise InvalidInput(source, type(data).__name__, 'an object {"hexes": [...]}')
-        if not isinstance(data.get("hexes"), list):
-            got = "missing" if "hexes" not in data else type(data["hexes"]).__name__
-            raise InvalidInput(f"{source}.hexes", got, "a list of hex objects")
-        extra = sorted(set(data) - {"hexes"})
-        if extra:
-            raise InvalidInput(f"{source}", extra[0], 'no key but "hexes" at the top level')
+        top = read_object(data, source, ["hexes"])
+        entries = read_list(top["hexes"], f"{source}.hexes")
         seen: dict[Hex, int] = {}
         tiles: list[tuple[Hex, Tile]] = []
-        for i, entry in enumerate(data["hexes"]):
+        for i, entry in enumerate(entries):
             field = f"{source}.hexes[{i}]"
-            if not isinstance(entry, dict):
-                raise InvalidInput(field, entry, 'an object {"q", "r", "terrain", "number"}')
-            unknown = set(entry) - {"q", "r", "terrain", "number"}
-            if unknown:
-                raise InvalidInput(f"{field}", sorted(unknown)[0], "keys q, r, terrain, number")
-            for key in ("q", "r"):
-                v = entry.get(key)
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise InvalidInput(f"{field}.{key}", v, "an integer")
-            h = Hex(entry["q"], entry["r"])
-            try:
-                terrain = Terrain(str(entry.get("terrain")))
-            except ValueError:
-                raise InvalidInput(
-                    f"{field}.terrain",
-                    entry.get("terrain"),
-                    "one of " + ", ".join(t.value for t in Terrain),
-                ) from None
-            tile = Tile(terrain, entry.get("number"))
+            item = read_object(entry, field, ["hex", "terrain"], ["number"])
+            h = read_hex(item["hex"], f"{field}.hex")
+            terrain = read_str(item["terrain"], f"{field}.terrain", [t.value for t in Terrain])
+            tile = Tile(Terrain(terrain), item.get("number"))  # type: ignore[arg-type]
             _check_tile(f"{field} ({h})", tile)
             if h in seen:
                 raise InvalidInput(
-                    f"{field}", str(h), f"a hex not already given at hexes[{seen[h]}]"
+                    f"{field}.hex", hex_json(h), f"a hex not already given at hexes[{seen[h]}]"
                 )
             seen[h] = i
             tiles.append((h, tile))

@@ -78,9 +78,9 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
         json.dumps(
             {
                 "hexes": [
-                    {"q": 0, "r": 0, "terrain": "forest", "number": 3},
-                    {"q": 1, "r": 0, "terrain": "sea"},
-                    {"q": 2, "r": 0, "terrain": "hills", "number": 4},
+                    {"hex": [0, 0], "terrain": "forest", "number": 3},
+                    {"hex": [1, 0], "terrain": "sea"},
+                    {"hex": [2, 0], "terrain": "hills", "number": 4},
                 ]
             }
         )
@@ -119,7 +119,7 @@ def test_bad_input_is_one_line_and_status_2(
 
 def test_bad_board_file_names_the_entry(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     board = tmp_path / "b.json"
-    board.write_text('{"hexes": [{"q": 0, "r": 0, "terrain": "forest", "number": 7}]}')
+    board.write_text('{"hexes": [{"hex": [0, 0], "terrain": "forest", "number": 7}]}')
     code, _, err = run(capsys, "rally", "--board", str(board), "--start", "0,0")
     assert code == 2 and "hexes[0]" in err and "7" in err and len(err.splitlines()) == 1
 
@@ -176,7 +176,7 @@ def test_board_file_with_byte_order_mark(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     board = tmp_path / "bom.json"
-    board.write_bytes(b"\xef\xbb\xbf" + b'{"hexes": [{"q": 0, "r": 0, "terrain": "desert"}]}')
+    board.write_bytes(b"\xef\xbb\xbf" + b'{"hexes": [{"hex": [0, 0], "terrain": "desert"}]}')
     code, _, err = run(capsys, "rally", "--board", str(board), "--start", "0,0", "--goal", "0,0")
     assert code == 0, err
 
@@ -203,7 +203,7 @@ def test_bad_input_across_commands(
     [
         ("plunder", "[" * 100_000 + "]" * 100_000),
         ("plunder", '{"players": 3, "players": 4, "observations": []}'),
-        ("rally", '{"hexes": [{"q": 0, "r": 0, "terrain": "desert", "terrain": "sea"}]}'),
+        ("rally", '{"hexes": [{"hex": [0, 0], "terrain": "desert", "terrain": "sea"}]}'),
     ],
 )
 def test_every_json_reader_refuses_deep_or_duplicated_input(
