@@ -1,0 +1,88 @@
+"""The command line as a whole process: bare `isles`, Ctrl-C, a closed pipe, --help texts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from isles.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def isles_process(*args: str, **kwargs: object) -> subprocess.Popen[str]:
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "isles", *args], text=True, **kwargs
+    )
+
+
+def test_bare_isles_prints_usage_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: isles")
+    for command in ("demo", "rally", "plunder", "layout", "lighthouse", "sail", "risk"):
+        assert command in err
+
+
+def test_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["sale"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "sale" in err
+
+
+def test_ctrl_c_is_one_line_and_exit_130() -> None:
+    # A 7-island exact solve takes minutes: interrupt it once it has started.
+    proc = isles_process(
+        "lighthouse", "--islands", "7", stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip() and "\r" not in line]
+    assert lines[-1] == "isles: interrupted"
+    assert "Traceback" not in err
+
+
+def test_closed_pipe_exits_quietly_with_141() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read
+    proc = isles_process(
+        "rally", "--start", "0,-3", "--json", stdout=write_end, stderr=subprocess.PIPE
+    )
+    os.close(write_end)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 141, err
+    assert err == ""
+
+
+def test_no_help_text_cites_files_the_project_does_not_ship() -> None:
+    parser = build_parser()
+    texts = [parser.format_help()]
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        for sub in getattr(action, "choices", {}).values():
+            texts.append(sub.format_help())
+    assert len(texts) > 5
+    for text in texts:
+        assert "RULES" not in text and "shared/" not in text
+
+
+def test_project_cites_only_what_it_ships() -> None:
+    """README, docs, code and tests cite docs/ and seeds/, never the rules file of the
+    project's authors (users do not have it)."""
+    paths = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    for folder in ("models", "solvers", "isles", "tests", "benchmarks"):
+        paths += [
+            p for p in (ROOT / folder).rglob("*.py") if p.resolve().is_relative_to(ROOT / folder)
+        ]
+    needle = "RULES" + ".md"
+    offenders = [str(p.relative_to(ROOT)) for p in paths if needle in p.read_text("utf-8")]
+    assert not offenders
