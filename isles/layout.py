@@ -4,7 +4,8 @@ The public entry points: build a request with the defaults of docs/layout.md
 (:func:`setup_request`), the most colourful legal board, proven optimal
 (:func:`solve_layout`), any legal board (:func:`first_board`), the next two
 tiles to lay (:func:`next_move`), and the rules as pure functions
-(:func:`rule_violations`, :func:`colourfulness`, :func:`pip_spread`).
+(:func:`rule_violations`, :func:`colourfulness`, :func:`pip_spread`). A tile
+already on the table is a :class:`Tile` of a :class:`Terrain` (and its number).
 
 Examples
 --------
@@ -15,6 +16,7 @@ Examples
 (<Status.OPTIMAL: 'optimal'>, 8, [])
 """
 
+from isles.models.catan import Terrain, Tile
 from isles.models.setup import (
     DEFAULT_RULES,
     MAX_PLAYERS,
@@ -46,6 +48,8 @@ __all__ = [
     "NextMove",
     "Rule",
     "SetupRequest",
+    "Terrain",
+    "Tile",
     "colourfulness",
     "constraint_groups",
     "first_board",

@@ -301,7 +301,7 @@ class SetupRequest:
         for h, tile in self.fixed.items():
             key = as_hex(h, "fixed")
             if key not in pos_set:
-                raise InvalidInput(f"fixed {key}", str(key), "a hex among the board positions")
+                raise InvalidInput("fixed", [key.q, key.r], "tiles on the board positions only")
             fixed[key] = tile
         Board(fixed)  # validates every fixed tile
         object.__setattr__(self, "fixed", MappingProxyType(fixed))
@@ -388,7 +388,7 @@ def setup_request(
     positions: Iterable[tuple[int, int]] | None = None,
     land: int | None = None,
     players: int | None = None,
-    fixed: Board | Mapping[Hex, Tile] | None = None,
+    fixed: Board | Mapping[Hex, Tile] | Mapping[tuple[int, int], Tile] | None = None,
     rules: Mapping[Rule, bool] | Mapping[str, bool] | None = None,
     max_pips: int | None = None,
     max_group: int | None = None,
@@ -407,7 +407,7 @@ def setup_request(
     players : int or None
         Free shape: the players build the board, :data:`TILES_PER_PLAYER` tiles
         each, 1..:data:`MAX_PLAYERS`; its shape is chosen inside the hexagon.
-    fixed : Board or mapping Hex -> Tile, or None
+    fixed : Board or mapping (q, r) -> Tile, or None
         Tiles already on the table.
     rules : mapping Rule (or its name) -> bool, or None
         Switches on top of :data:`DEFAULT_RULES` (``{"same-number-apart": True}``).
@@ -496,7 +496,10 @@ def setup_request(
     else:
         cells = [as_hex(h, f"positions[{i}]") for i, h in enumerate(positions)]
     n = size if size is not None else len(set(cells))
-    tiles = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
+    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
+    if not isinstance(given, Mapping):
+        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
+    tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
     return SetupRequest(
         tuple(cells),
         round(n / 3) if land is None else land,

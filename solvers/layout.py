@@ -1219,7 +1219,7 @@ def _explain(
 
 def next_move(
     request: SetupRequest,
-    holding: tuple[Terrain, Terrain],
+    holding: tuple[Terrain | str, Terrain | str],
     *,
     time_limit: float = 20.0,
     workers: int = 1,
@@ -1236,7 +1236,7 @@ def next_move(
     ----------
     request : SetupRequest
         The set-up; its fixed tiles are the tiles already down.
-    holding : pair of Terrain
+    holding : pair of Terrain (or terrain names)
         The two tiles in hand, in laying order: sea or a land terrain of the
         request's inventory.
     time_limit : float

@@ -45,6 +45,7 @@ _OPTION_OF = {
     "max_pips": "--max-pips",
     "max_group": "--max-group",
     "positions": "--shape",
+    "fixed": "--fixed",
 }
 
 
