@@ -211,36 +211,34 @@ def run(args: argparse.Namespace) -> int:
     # OR-Tools takes a second to import: only once the input is known to be good.
     from isles.solvers.layout import next_move, solve_layout
 
+    answer: LayoutResult | NextMove
     if holding is not None:
-        move = next_move(request, holding, time_limit=args.time_limit)
-        if args.json:
-            emit_json(move.to_dict())
-        else:
-            print(move_text(move))
+        answer = move = next_move(request, holding, time_limit=args.time_limit)
         board = move.completion
-        status = move.status
         title: str | None = (
             "next move: "
             + ", ".join(f"{t.value} at {h}" for h, t in move.placements)
             + " (tiles down and the move outlined)"
         )
         marked = [*move.fixed, *(h for h, _ in move.placements)]
+        text = move_text(move)
     else:
-        result = solve_layout(request, seed=args.seed or 0, time_limit=args.time_limit)
-        if args.json:
-            emit_json(result.to_dict())
-        else:
-            print(result_text(result))
+        answer = result = solve_layout(request, seed=args.seed or 0, time_limit=args.time_limit)
         board = result.board
-        status = result.status
         title = None
         marked = list(result.fixed)
+        text = result_text(result)
+    # Files first: a reader that stops early (`| head`) does not cost the board.
     if board is not None:
         if save is not None:
             board.save(save)
         for target in pictures:
             draw(board, target, title=title, marked=marked)
-    return 0 if status.answered else 1
+    if args.json:
+        emit_json(answer.to_dict())
+    else:
+        print(text)
+    return 0 if answer.status.answered else 1
 
 
 def draw(
