@@ -1284,13 +1284,16 @@ def next_move(
     kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
     for i, k in enumerate(tiles):
         if not isinstance(k, str) or k not in {Terrain.SEA, *request.inventory}:
-            raise InvalidInput(
-                f"holding[{i}]", k, f"sea or a land terrain of the inventory: {kinds}"
-            )
+            shown = k.value if isinstance(k, Terrain) else k
+            raise InvalidInput(f"holding[{i}]", shown, f"sea or a land terrain of: {kinds}")
     holding = (Terrain(tiles[0]), Terrain(tiles[1]))
     free = [h for h in request.positions if h not in request.fixed]
-    if not free:
-        raise InvalidInput("fixed", len(request.fixed), "a board with free positions left")
+    if len(free) < 2:
+        raise InvalidInput(
+            "fixed",
+            f"{len(request.fixed)} tiles down",
+            "at least two free positions for the two tiles",
+        )
     overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
     down = set(request.fixed)
 

@@ -295,3 +295,14 @@ def test_fixed_tiles_fuzz_on_the_command_line(doc: object) -> None:
             code = main(["layout", "--radius", "1", "--fixed", str(path), "--time-limit", "1"])
     assert code in (0, 1, 2)
     assert (code == 2) == (len(err.getvalue().splitlines()) == 1)
+
+
+def test_hold_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(["layout", "--radius", "1", "--hold", "gold,sea"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "--hold: 'gold'" in err
+    full = tmp_path / "full.json"
+    Board({Hex(0, 0): Tile(Terrain.SEA)}).save(full)
+    status, _, err = _run(
+        ["layout", "--radius", "0", "--fixed", str(full), "--hold", "sea,sea"], capsys
+    )
+    assert status == 2 and err.count("\n") == 1 and "--fixed" in err and "two free" in err

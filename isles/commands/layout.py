@@ -213,7 +213,13 @@ def run(args: argparse.Namespace) -> int:
 
     answer: LayoutResult | NextMove
     if holding is not None:
-        answer = move = next_move(request, holding, time_limit=args.time_limit)
+        try:
+            answer = move = next_move(request, holding, time_limit=args.time_limit)
+        except InvalidInput as exc:
+            typed = "--hold" if exc.field.startswith("holding") else _OPTION_OF.get(exc.field)
+            if typed is None:
+                raise
+            raise InvalidInput(typed, exc.value, exc.expected) from None
         board = move.completion
         title: str | None = (
             "next move: "
