@@ -41,7 +41,8 @@ from isles.models.setup import (
     rule_violations,
     vertex_groups,
 )
-from isles.solvers.layout import LayoutStatus, first_board, solve_layout
+from isles.models.status import Status
+from isles.solvers.layout import first_board, solve_layout
 
 
 def base_request(max_pips: int) -> SetupRequest:
@@ -197,7 +198,7 @@ def main() -> None:
     )
     best_colour = "none" if best is None else str(colourfulness(best))
     print(f"{'shuffler':<10} {budget:8.2f} {best_colour:>14} {'no':>8} {f'{found}/{tries}':>14}")
-    assert optimum.status is LayoutStatus.OPTIMAL
+    assert optimum.status is Status.OPTIMAL
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Board set-up for the ships scenario: what a request asks and which boards obey it.
 
-Implements RULES.md sections 1 and 4 ("Board set-up", seed 004_644cf972d8964df4.txt):
-the request (positions, land count, tiles, token pools, switchable rules, fixed
-tiles) and the rules as pure functions (an independent checker of every rule,
-colourfulness and pip spread of a finished board).
+Implements docs/layout.md ("What is asked", "Defaults", "Rule decisions") for
+seeds/004_644cf972d8964df4.txt ("MISE EN PLACE", rule 1): the request (positions,
+land count, tiles, token pools, switchable rules, fixed tiles), the request with
+the defaults of docs/layout.md (:func:`setup_request`), and the rules as pure
+functions (an independent checker of every rule, colourfulness and pip spread of
+a finished board).
 """
 
 from __future__ import annotations
@@ -24,36 +26,66 @@ from isles.models.catan import (
     pips,
 )
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_around
+from isles.models.hexgrid import (
+    Hex,
+    as_hex,
+    edges_between,
+    hexagon,
+    neighbours,
+    vertices_around,
+)
 
 __all__ = [
     "DEFAULT_MAX_GROUP",
     "DEFAULT_MAX_PIPS",
     "DEFAULT_RULES",
+    "MAX_GROUP_LIMIT",
+    "MAX_PLAYERS",
+    "MAX_POSITIONS",
+    "MAX_RADIUS",
+    "TILES_PER_PLAYER",
     "Rule",
     "SetupRequest",
     "colourfulness",
     "connected_sets",
+    "free_shape_radius",
     "parse_rule_switch",
     "pip_spread",
     "resource_pips",
     "rule_violations",
     "sea_token_bounds",
+    "setup_request",
     "vertex_groups",
 ]
 
 
 class Rule(StrEnum):
-    """The switchable hard rules of the set-up (RULES.md section 4).
+    """The switchable hard rules of the set-up (docs/layout.md, "Rule decisions").
 
-    ``NO_LAND_TRIANGLE``: at every vertex with three hexes on the board, at
-    least one is sea. ``SIX_EIGHT_APART``: no two adjacent land hexes both carry
-    a 6 or an 8. ``SAME_NUMBER_APART``: no two adjacent land hexes carry the
-    same number. ``VERTEX_PIPS``: the land pips around every vertex sum to at
-    most ``max_pips``. ``TERRAIN_GROUPS``: every connected group of land hexes
-    of one terrain has at most ``max_group`` hexes. ``SEA_BALANCED``: the sea
-    tokens use every allowed number equally often (counts differ by at most
-    one). ``SEA_APART``: no two adjacent sea hexes carry the same number.
+    Values
+    ------
+    no-land-triangle
+        At every corner where three board hexes meet, at least one is sea (the
+        seed's recommendation: no three pairwise-adjacent land hexes).
+    six-eight-apart
+        No two adjacent land hexes both carry a 6 or an 8.
+    same-number-apart
+        No two adjacent land hexes carry the same number.
+    vertex-pips
+        The land pips around every corner sum to at most ``max_pips``.
+    terrain-groups
+        Every connected group of land hexes of one terrain has at most
+        ``max_group`` hexes.
+    sea-balanced
+        The sea tokens use every allowed number equally often (counts differ by
+        at most one).
+    sea-apart
+        No two adjacent sea hexes carry the same number.
+
+    Examples
+    --------
+    >>> Rule("sea-apart") is Rule.SEA_APART, sorted(r.value for r in DEFAULT_RULES)[0]
+    (True, 'no-land-triangle')
     """
 
     NO_LAND_TRIANGLE = "no-land-triangle"
@@ -65,7 +97,7 @@ class Rule(StrEnum):
     SEA_APART = "sea-apart"
 
 
-#: Rules on by default (RULES.md section 4); the others are opt-in.
+#: Rules on by default (docs/layout.md, "Defaults"); the others are opt-in.
 DEFAULT_RULES: frozenset[Rule] = frozenset(
     {Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART, Rule.SEA_BALANCED, Rule.SEA_APART}
 )
@@ -73,19 +105,49 @@ DEFAULT_RULES: frozenset[Rule] = frozenset(
 DEFAULT_MAX_PIPS = 12
 #: ``G`` of the terrain-groups rule when it is switched on without a value.
 DEFAULT_MAX_GROUP = 2
-_MAX_GROUP_LIMIT = 4  # connected sets of G + 1 hexes are enumerated; keep it small
+#: Largest ``G``: connected sets of G + 1 hexes are enumerated, so it stays small.
+MAX_GROUP_LIMIT = 4
+#: Most board positions of a request (the hexagon of radius 6): the CP-SAT model
+#: has a variable per position, terrain and token, and proofs slow down fast.
+MAX_POSITIONS = 127
+#: Largest hexagon :func:`setup_request` builds (127 positions).
+MAX_RADIUS = 6
+#: Tiles each player lays when the players build the board together (seed 004:
+#: "environ 8 hexagones de mer et 4 hexagones de terre" each).
+TILES_PER_PLAYER = 12
+#: Most players of a free shape: 12 tiles each, a third of them land, and the
+#: base box holds 19 land tiles (5 players would need 20).
+MAX_PLAYERS = 4
 
 
 def parse_rule_switch(text: str, field: str = "--rule") -> tuple[Rule, bool]:
     """Parse ``NAME=on`` or ``NAME=off`` into a rule and its switch.
 
+    Parameters
+    ----------
+    text : str
+        The switch as typed, e.g. ``"six-eight-apart=off"``.
+    field : str
+        The option or field it came from, for messages.
+
+    Returns
+    -------
+    tuple of (Rule, bool)
+        The rule and whether it is switched on.
+
     Raises
     ------
     InvalidInput
-        If the name is not a rule or the switch is not on/off.
+        If the name is not a rule or the switch is not ``on`` or ``off``.
 
+    Examples
+    --------
     >>> parse_rule_switch("six-eight-apart=off")
     (<Rule.SIX_EIGHT_APART: 'six-eight-apart'>, False)
+    >>> parse_rule_switch("six-eight-apart=no")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --rule: 'six-eight-apart=no' is invalid; expected ...
     """
     names = ", ".join(r.value for r in Rule)
     name, sep, switch = text.partition("=")
@@ -98,15 +160,34 @@ def parse_rule_switch(text: str, field: str = "--rule") -> tuple[Rule, bool]:
     return rule, switch.strip() == "on"
 
 
+def _count(value: object, field: str, low: int, high: int | None = None) -> int:
+    """An integer (never a bool or a float) in ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        span = f" in {low}..{high}" if high is not None else f" >= {low}"
+        raise InvalidInput(field, value, "an integer" + span)
+    if value < low or (high is not None and value > high):
+        span = f"in {low}..{high}" if high is not None else f">= {low}"
+        raise InvalidInput(field, value, f"an integer {span}")
+    return value
+
+
+def _terrain(value: object, field: str) -> Terrain:
+    if isinstance(value, str) and value in Terrain.__members__.values():
+        return Terrain(value)
+    names = ", ".join(t.value for t in Terrain)
+    raise InvalidInput(field, value, f"a terrain: one of {names}")
+
+
 @dataclass(frozen=True)
 class SetupRequest:
-    """What a set-up asks for (RULES.md section 4, seed 004_644cf972d8964df4.txt).
+    """What a set-up asks for (docs/layout.md; seeds/004_644cf972d8964df4.txt).
 
     Parameters
     ----------
     positions : tuple of Hex
-        The board positions. With ``size`` set (free shape) these are the
-        candidate positions, of which exactly ``size`` are chosen.
+        The board positions, at most :data:`MAX_POSITIONS`. With ``size`` set
+        (free shape) these are the candidate positions, of which exactly
+        ``size`` are chosen.
     land : int
         Number of land hexes (the rest is sea).
     inventory : mapping Terrain -> int
@@ -119,8 +200,10 @@ class SetupRequest:
         hex carries one.
     rules : frozenset of Rule
         The hard rules switched on (default :data:`DEFAULT_RULES`).
-    max_pips, max_group : int
-        ``K`` of :attr:`Rule.VERTEX_PIPS` and ``G`` of :attr:`Rule.TERRAIN_GROUPS`.
+    max_pips : int
+        ``K`` of :attr:`Rule.VERTEX_PIPS` (at least 0).
+    max_group : int
+        ``G`` of :attr:`Rule.TERRAIN_GROUPS`, in 1..:data:`MAX_GROUP_LIMIT`.
     fixed : mapping Hex -> Tile
         Tiles already on the table: kept exactly (terrain, and number when
         given; a fixed sea tile without a number gets one from the solver).
@@ -131,14 +214,30 @@ class SetupRequest:
     Raises
     ------
     InvalidInput
-        On counts out of range, a fixed tile off the positions, an unknown
-        token, or a group limit outside 1..4.
+        Naming the field: a count that is not an integer or out of range, a
+        position that is not ``(q, r)``, too many positions, an unknown
+        terrain, rule or token, a fixed tile off the positions, a free shape
+        whose positions miss (0, 0).
+
+    See Also
+    --------
+    setup_request : the request with the defaults of docs/layout.md.
+    isles.layout.solve_layout : the most colourful legal board for a request.
+
+    Notes
+    -----
+    The request only states the question; every rule is checked by
+    :func:`rule_violations` independently of the solver.
 
     Examples
     --------
     >>> r = SetupRequest.hexagon(3)
     >>> len(r.positions), r.land, r.sea
     (37, 12, 25)
+    >>> SetupRequest.hexagon(1, land=2.5)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: land: 2.5 is invalid; expected an integer in 0..7
     """
 
     positions: tuple[Hex, ...]
@@ -153,42 +252,56 @@ class SetupRequest:
     size: int | None = None
 
     def __post_init__(self) -> None:
-        positions = tuple(sorted({Hex(*h) for h in self.positions}, key=lambda h: (h.r, h.q)))
+        given = {as_hex(h, f"positions[{i}]") for i, h in enumerate(self.positions)}
+        positions = tuple(sorted(given, key=lambda h: (h.r, h.q)))
         if not positions:
             raise InvalidInput("positions", [], "at least one board position")
+        if len(positions) > MAX_POSITIONS:
+            raise InvalidInput(
+                "positions",
+                f"{len(positions)} hexes",
+                f"at most {MAX_POSITIONS} board positions (the hexagon of radius {MAX_RADIUS})",
+            )
         object.__setattr__(self, "positions", positions)
+        if self.size is not None:
+            _count(self.size, "size", 1, len(positions))
         n = self.size if self.size is not None else len(positions)
-        if self.size is not None and not 1 <= self.size <= len(positions):
-            raise InvalidInput("size", self.size, f"a board size in 1..{len(positions)}")
-        if isinstance(self.land, bool) or not 0 <= self.land <= n:
-            raise InvalidInput("land", self.land, f"a land count in 0..{n}")
+        _count(self.land, "land", 0, n)
+        if not isinstance(self.inventory, Mapping):
+            raise InvalidInput("inventory", self.inventory, "a mapping terrain -> count")
         inventory: dict[Terrain, int] = {}
         for t, count in self.inventory.items():
-            if Terrain(t) is Terrain.SEA or count < 0:
-                raise InvalidInput(f"inventory[{t}]", count, "a count >= 0 of a land terrain")
-            inventory[Terrain(t)] = count
+            terrain = _terrain(t, "inventory")
+            if terrain is Terrain.SEA:
+                raise InvalidInput("inventory", "sea", "land terrains only (sea is unlimited)")
+            inventory[terrain] = _count(count, f"inventory[{terrain.value}]", 0)
         object.__setattr__(self, "inventory", MappingProxyType(inventory))
         for name, tokens in (("land_tokens", self.land_tokens), ("sea_numbers", self.sea_numbers)):
             for v in tokens:
-                if v not in NUMBER_TOKENS:
+                if isinstance(v, bool) or not isinstance(v, int) or v not in NUMBER_TOKENS:
                     raise InvalidInput(name, v, "number tokens in 2..12 other than 7")
         object.__setattr__(self, "land_tokens", tuple(sorted(self.land_tokens)))
         object.__setattr__(self, "sea_numbers", tuple(sorted(set(self.sea_numbers))))
         if not self.sea_numbers:
-            raise InvalidInput("sea_numbers", (), "at least one number for sea tokens")
-        object.__setattr__(self, "rules", frozenset(Rule(r) for r in self.rules))
-        if self.max_pips < 0:
-            raise InvalidInput("max_pips", self.max_pips, "a pip limit >= 0")
-        if not 1 <= self.max_group <= _MAX_GROUP_LIMIT:
-            raise InvalidInput(
-                "max_group", self.max_group, f"a group size in 1..{_MAX_GROUP_LIMIT}"
-            )
+            raise InvalidInput("sea_numbers", [], "at least one number for sea tokens")
+        rules: set[Rule] = set()
+        for r in self.rules:
+            try:
+                rules.add(Rule(r))
+            except ValueError:
+                names = ", ".join(x.value for x in Rule)
+                raise InvalidInput("rules", r, f"rule names among {names}") from None
+        object.__setattr__(self, "rules", frozenset(rules))
+        _count(self.max_pips, "max_pips", 0)
+        _count(self.max_group, "max_group", 1, MAX_GROUP_LIMIT)
         pos_set = set(positions)
         fixed: dict[Hex, Tile] = {}
+        if not isinstance(self.fixed, Mapping):
+            raise InvalidInput("fixed", self.fixed, "a mapping hex -> Tile")
         for h, tile in self.fixed.items():
-            key = Hex(*h)
+            key = as_hex(h, "fixed")
             if key not in pos_set:
-                raise InvalidInput(f"fixed {key}", str(key), "a hex among the board positions")
+                raise InvalidInput("fixed", [key.q, key.r], "tiles on the board positions only")
             fixed[key] = tile
         Board(fixed)  # validates every fixed tile
         object.__setattr__(self, "fixed", MappingProxyType(fixed))
@@ -200,12 +313,30 @@ class SetupRequest:
     def hexagon(cls, radius: int = 3, land: int | None = None, **kwargs: object) -> SetupRequest:
         """The hexagon of ``radius`` (default 3: 37 positions, 12 land, 25 sea).
 
-        ``land`` defaults to ``round(positions / 3)``; other keywords as the class.
+        Parameters
+        ----------
+        radius : int
+            The hexagon's radius (``3R(R+1)+1`` positions).
+        land : int or None
+            Land hexes; default ``round(positions / 3)`` (about twice as much sea).
+        **kwargs
+            Any other field of the class (``rules``, ``fixed``, ...).
 
+        Returns
+        -------
+        SetupRequest
+
+        Raises
+        ------
+        InvalidInput
+            As the class.
+
+        Examples
+        --------
         >>> SetupRequest.hexagon(1).land
         2
         """
-        positions = tuple(hexagon(radius))
+        positions = tuple(hexagon(_count(radius, "radius", 0)))
         n = len(positions)
         return cls(positions, round(n / 3) if land is None else land, **kwargs)  # type: ignore[arg-type]
 
@@ -226,9 +357,178 @@ class SetupRequest:
         return min(self.fixed, key=lambda h: (h.r, h.q)) if self.fixed else Hex(0, 0)
 
 
+def free_shape_radius(size: int) -> int:
+    """The default bounding hexagon of a free shape: the smallest with room for 1.5 × ``size``.
+
+    Parameters
+    ----------
+    size : int
+        Hexes on the finished board.
+
+    Returns
+    -------
+    int
+        The radius ``R``, smallest with ``3R(R+1)+1 >= 1.5 size`` (docs/layout.md,
+        "Free shape").
+
+    Examples
+    --------
+    >>> free_shape_radius(12), free_shape_radius(36)
+    (2, 4)
+    """
+    radius = 0
+    while 3 * radius * (radius + 1) + 1 < (3 * size) // 2:
+        radius += 1
+    return radius
+
+
+def setup_request(
+    *,
+    radius: int | None = None,
+    positions: Iterable[tuple[int, int]] | None = None,
+    land: int | None = None,
+    players: int | None = None,
+    fixed: Board | Mapping[Hex, Tile] | Mapping[tuple[int, int], Tile] | None = None,
+    rules: Mapping[Rule, bool] | Mapping[str, bool] | None = None,
+    max_pips: int | None = None,
+    max_group: int | None = None,
+) -> SetupRequest:
+    """The request with the defaults of docs/layout.md (what ``isles layout`` asks).
+
+    Parameters
+    ----------
+    radius : int or None
+        The hexagon of this radius, 0..:data:`MAX_RADIUS` (default 3; for a free
+        shape, :func:`free_shape_radius`).
+    positions : iterable of (q, r), or None
+        The board positions instead of a hexagon (a :class:`Board` gives its hexes).
+    land : int or None
+        Land hexes; default ``round(hexes / 3)`` (about twice as much sea).
+    players : int or None
+        Free shape: the players build the board, :data:`TILES_PER_PLAYER` tiles
+        each, 1..:data:`MAX_PLAYERS`; its shape is chosen inside the hexagon.
+    fixed : Board or mapping (q, r) -> Tile, or None
+        Tiles already on the table.
+    rules : mapping Rule (or its name) -> bool, or None
+        Switches on top of :data:`DEFAULT_RULES` (``{"same-number-apart": True}``).
+    max_pips : int or None
+        ``K`` of the vertex-pips rule; giving it switches the rule on.
+    max_group : int or None
+        ``G`` of the terrain-groups rule; giving it switches the rule on.
+
+    Returns
+    -------
+    SetupRequest
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter: both ``radius`` and ``positions``, ``positions``
+        with ``players``, a radius or player count out of range, a hexagon too
+        small for the players' tiles, an unknown rule or a switch that is not a
+        bool, ``max_pips`` (``max_group``) with its rule switched off, and
+        everything :class:`SetupRequest` refuses.
+
+    Examples
+    --------
+    >>> r = setup_request(radius=2, rules={"same-number-apart": True}, max_pips=10)
+    >>> len(r.positions), r.land, sorted(r.rules - DEFAULT_RULES)
+    (19, 6, [<Rule.SAME_NUMBER_APART: 'same-number-apart'>, <Rule.VERTEX_PIPS: 'vertex-pips'>])
+    >>> r = setup_request(players=2)
+    >>> r.size, r.land, len(r.positions)
+    (24, 8, 37)
+    >>> setup_request(radius=1, players=1)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: radius: 1 is invalid; expected a radius whose hexagon ...
+    """
+    switched: set[Rule] = set(DEFAULT_RULES)
+    off: set[Rule] = set()
+    if rules is not None:
+        if not isinstance(rules, Mapping):
+            raise InvalidInput("rules", rules, "a mapping rule name -> true or false")
+        for name, on in rules.items():
+            try:
+                rule = Rule(name)
+            except ValueError:
+                names = ", ".join(r.value for r in Rule)
+                raise InvalidInput("rules", name, f"a rule among {names}") from None
+            if not isinstance(on, bool):
+                raise InvalidInput(f"rules[{rule.value}]", on, "true or false")
+            (switched.add if on else switched.discard)(rule)
+            if not on:
+                off.add(rule)
+    extra: dict[str, int] = {}
+    for value, name, rule in (
+        (max_pips, "max_pips", Rule.VERTEX_PIPS),
+        (max_group, "max_group", Rule.TERRAIN_GROUPS),
+    ):
+        if value is None:
+            continue
+        if rule in off:
+            raise InvalidInput(
+                name, value, f"{rule.value} not switched off ({name} switches it on)"
+            )
+        switched.add(rule)
+        extra[name] = value
+    if radius is not None and positions is not None:
+        raise InvalidInput("positions", "given", "either radius or positions, not both")
+    size: int | None = None
+    if players is not None:
+        if positions is not None:
+            raise InvalidInput(
+                "positions", "given", "no positions with players (a free shape lies in a hexagon)"
+            )
+        size = TILES_PER_PLAYER * _count(players, "players", 1, MAX_PLAYERS)
+    if positions is None:
+        if radius is None:
+            radius = 3 if size is None else free_shape_radius(size)
+        _count(radius, "radius", 0, MAX_RADIUS)
+        cells: list[Hex] = hexagon(radius)
+        if size is not None and len(cells) < size:
+            least = next(r for r in range(MAX_RADIUS + 1) if 3 * r * (r + 1) + 1 >= size)
+            raise InvalidInput(
+                "radius",
+                radius,
+                f"a radius whose hexagon holds the {size} tiles of "
+                f"{players} player{'s' if players != 1 else ''} (at least {least})",
+            )
+    else:
+        cells = [as_hex(h, f"positions[{i}]") for i, h in enumerate(positions)]
+    n = size if size is not None else len(set(cells))
+    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
+    if not isinstance(given, Mapping):
+        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
+    tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
+    return SetupRequest(
+        tuple(cells),
+        round(n / 3) if land is None else land,
+        rules=frozenset(switched),
+        fixed=tiles,
+        size=size,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
 def sea_token_bounds(sea_hexes: int, numbers: int) -> tuple[int, int]:
     """Least and most copies of each sea number under the balance rule.
 
+    Parameters
+    ----------
+    sea_hexes : int
+        Sea hexes on the board (each carries one token).
+    numbers : int
+        How many numbers a sea token may show (at least one).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``floor(sea / numbers)`` and ``ceil(sea / numbers)``: under
+        :attr:`Rule.SEA_BALANCED` every number is used this often (docs/layout.md,
+        "Rule decisions").
+
+    Examples
+    --------
     >>> sea_token_bounds(25, 10)
     (2, 3)
     """
@@ -238,6 +538,19 @@ def sea_token_bounds(sea_hexes: int, numbers: int) -> tuple[int, int]:
 def vertex_groups(positions: Iterable[tuple[int, int]]) -> list[tuple[Hex, ...]]:
     """Every corner touching the board, as the tuple of its on-board hexes (1 to 3).
 
+    Parameters
+    ----------
+    positions : iterable of (q, r)
+        The board's hexes.
+
+    Returns
+    -------
+    list of tuple of Hex
+        One entry per corner of any board hex, rim corners included (the
+        vertex-pips rule counts a coastal settlement spot too), sorted.
+
+    Examples
+    --------
     >>> sorted(len(g) for g in vertex_groups([(0, 0)]))
     [1, 1, 1, 1, 1, 1]
     """
@@ -252,6 +565,26 @@ def vertex_groups(positions: Iterable[tuple[int, int]]) -> list[tuple[Hex, ...]]
 def connected_sets(positions: Iterable[tuple[int, int]], k: int) -> list[frozenset[Hex]]:
     """Every connected set of exactly ``k`` hexes among ``positions`` (polyhexes).
 
+    Parameters
+    ----------
+    positions : iterable of (q, r)
+        The hexes to choose from.
+    k : int
+        The set size (the terrain-groups rule forbids every set of ``G + 1``).
+
+    Returns
+    -------
+    list of frozenset of Hex
+        Each connected set once, in a fixed order.
+
+    Notes
+    -----
+    Grown one neighbour at a time from every hex; the count grows
+    exponentially with ``k``, which is why ``G`` is at most
+    :data:`MAX_GROUP_LIMIT`.
+
+    Examples
+    --------
     >>> len(connected_sets(hexagon(1), 2))
     12
     """
@@ -267,6 +600,21 @@ def connected_sets(positions: Iterable[tuple[int, int]], k: int) -> list[frozens
 def colourfulness(board: Board) -> int:
     """Adjacent pairs of hexes with different terrains, sea counting as a terrain.
 
+    The first objective of the set-up (docs/layout.md, "What is asked"): the
+    seed's "mosaïque la plus colorée possible". The desert counts as a
+    terrain too; two sea hexes side by side never count.
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    int
+        The number of edges between board hexes whose terrains differ.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> colourfulness(beginner_board())
     67
@@ -277,6 +625,18 @@ def colourfulness(board: Board) -> int:
 def resource_pips(board: Board) -> dict[Resource, int]:
     """Total pips of the land number tokens per resource (sea tokens produce nothing).
 
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    dict of Resource -> int
+        Every resource, 0 when no tile produces it; the desert, sea and gold
+        add nothing.
+
+    Examples
+    --------
     >>> resource_pips(Board({Hex(0, 0): Tile(Terrain.FOREST, 6)}))[Resource.LUMBER]
     5
     """
@@ -291,6 +651,20 @@ def resource_pips(board: Board) -> dict[Resource, int]:
 def pip_spread(board: Board) -> int:
     """Most minus fewest total pips among the five resources (smaller is fairer).
 
+    The second objective of the set-up, minimised among the most colourful
+    boards (docs/layout.md, "What is asked").
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    int
+        ``max - min`` of :func:`resource_pips` over the five resources.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> pip_spread(beginner_board())
     3
@@ -307,6 +681,25 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     land token pool, tokens on exactly the producing land and sea hexes, the
     fixed tiles, and every rule switched on in ``request.rules``.
 
+    Parameters
+    ----------
+    request : SetupRequest
+        What was asked.
+    board : Board
+        A finished board.
+
+    Returns
+    -------
+    list of str
+        One line per breach, naming the rule or requirement and the hexes.
+
+    Notes
+    -----
+    Written apart from the CP-SAT model on purpose: the tests run it on every
+    board the solver returns, so a modelling slip cannot hide.
+
+    Examples
+    --------
     >>> rule_violations(SetupRequest.hexagon(0, land=0), Board({Hex(0, 0): Tile(Terrain.SEA, 5)}))
     []
     """

@@ -1,15 +1,16 @@
 """The most colourful legal ships-scenario board, proven optimal with OR-Tools CP-SAT.
 
-Implements RULES.md section 4 ("Board set-up", seed 004_644cf972d8964df4.txt):
-optimal boards, completion of fixed tiles, infeasibility explained, next-move advice.
+Implements docs/layout.md for seeds/004_644cf972d8964df4.txt ("MISE EN PLACE"):
+optimal boards, completion of fixed tiles, infeasibility explained by named
+constraint groups, next-move advice.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -17,18 +18,25 @@ from ortools.sat.python import cp_model
 from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, edges_between, neighbours, vertices_between
+from isles.models.jsonio import hex_json
 from isles.models.setup import (
     Rule,
     SetupRequest,
     colourfulness,
     connected_sets,
     pip_spread,
+    resource_pips,
     vertex_groups,
 )
+from isles.models.status import Status
 
 __all__ = [
+    "BOARD_SHAPE",
+    "LAND_COUNT",
+    "LAND_INVENTORY",
+    "LAND_TOKENS",
+    "SEA_NUMBERS",
     "LayoutResult",
-    "LayoutStatus",
     "NextMove",
     "constraint_groups",
     "first_board",
@@ -38,57 +46,75 @@ __all__ = [
 ]
 
 
-class LayoutStatus(StrEnum):
-    """What a result is: proven optimal, feasible (limit hit), proven infeasible, unknown."""
-
-    OPTIMAL = "optimal"
-    FEASIBLE = "feasible"
-    INFEASIBLE = "infeasible"
-    UNKNOWN = "unknown"
-
-
-#: Names of the non-switchable requirements (they may appear in a conflict).
+#: Names of the requirements that are not switchable rules (they may appear in a
+#: conflict): the land count, the land tiles of the inventory, the land token
+#: pool, the numbers sea tokens may show.
 LAND_COUNT = "land count"
 LAND_INVENTORY = "land inventory"
 LAND_TOKENS = "land tokens"
 SEA_NUMBERS = "sea numbers"
+#: The conflict when the positions alone admit no board (a free shape that
+#: cannot be connected, for instance): no group can be blamed.
 BOARD_SHAPE = "board shape"
+
+
+def _conflict_json(conflict: tuple[str, ...], minimal: bool) -> dict[str, Any]:
+    return {
+        "conflict": list(conflict) if conflict else None,
+        "conflict_minimal": minimal if conflict else None,
+    }
 
 
 @dataclass(frozen=True)
 class LayoutResult:
-    """The answer of :func:`solve_layout`.
+    """The answer of :func:`solve_layout` (and :func:`first_board`).
 
     Attributes
     ----------
-    status : LayoutStatus
+    status : Status
         ``optimal``: both objectives proven (colourfulness maximal, then pip
         spread minimal at that colourfulness). ``feasible``: a legal board, a
-        time limit stopped a proof; ``bound`` and ``pip_spread_bound`` say how
-        far it may be. ``infeasible``: proven that no board exists; see
-        ``conflict``. ``unknown``: no board and no proof within the limit.
+        time limit stopped a proof; ``colourfulness_bound`` and
+        ``pip_spread_bound`` say how far it may be. ``infeasible``: proven that
+        no board exists; see ``conflict``. ``timed_out``: no board found and
+        none proven impossible within the time limit.
     board : Board or None
-        The board (every hex of the request; sea hexes carry number tokens).
+        The board (every hex of the request; sea hexes carry number tokens);
+        None unless ``optimal`` or ``feasible``.
     colourfulness : int or None
         Adjacent pairs with different terrains (sea counts as a terrain).
-    bound : int or None
-        Proven upper bound on the colourfulness of any legal board.
+    colourfulness_bound : int or None
+        Proven upper bound on the colourfulness of any legal board (None when
+        no bound was proven, as for :func:`first_board`).
     pip_spread : int or None
         Most minus fewest total pips among the five resources.
     pip_spread_bound : int or None
         Proven lower bound on the pip spread among boards of this colourfulness.
     conflict : tuple of str
-        Infeasible only: rule and requirement names that cannot hold together.
+        Infeasible only: the constraint groups (:func:`constraint_groups`) that
+        cannot hold together; empty otherwise.
     conflict_minimal : bool
         True when dropping any one name of ``conflict`` was proven feasible.
     fixed : tuple of Hex
         The hexes that were fixed in the request (for drawing them outlined).
+
+    See Also
+    --------
+    solve_layout, first_board
+
+    Examples
+    --------
+    >>> res = solve_layout(SetupRequest.hexagon(1), time_limit=5)
+    >>> res.status, res.colourfulness, res.colourfulness_bound
+    (<Status.OPTIMAL: 'optimal'>, 8, 8)
+    >>> sorted(res.to_dict())[:4]
+    ['board', 'colourfulness', 'colourfulness_bound', 'conflict']
     """
 
-    status: LayoutStatus
+    status: Status
     board: Board | None = None
     colourfulness: int | None = None
-    bound: int | None = None
+    colourfulness_bound: int | None = None
     pip_spread: int | None = None
     pip_spread_bound: int | None = None
     conflict: tuple[str, ...] = ()
@@ -96,42 +122,128 @@ class LayoutResult:
     fixed: tuple[Hex, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for ``--json`` (the board under ``hexes``, board JSON format)."""
+        """Plain data in the dialect of docs/json.md (what ``isles layout --json`` prints).
+
+        Returns
+        -------
+        dict
+            ``status``; ``board`` in the board format of docs/boards.md
+            (``{"hexes": [{"hex": [q, r], "terrain": ..., "number": ...}]}``) or
+            null; ``colourfulness``, ``colourfulness_bound``, ``pip_spread``,
+            ``pip_spread_bound`` (null when absent); ``resource_pips`` (resource
+            -> total pips, null without a board); ``fixed`` (``[[q, r], ...]``);
+            ``conflict`` (names, null unless infeasible) and
+            ``conflict_minimal`` (null without a conflict).
+
+        Examples
+        --------
+        >>> LayoutResult(Status.TIMED_OUT).to_dict()["board"] is None
+        True
+        """
+        pips = None if self.board is None else resource_pips(self.board)
         return {
             "status": self.status.value,
-            "hexes": [] if self.board is None else self.board.to_dict()["hexes"],
+            "board": None if self.board is None else self.board.to_dict(),
             "colourfulness": self.colourfulness,
-            "bound": self.bound,
+            "colourfulness_bound": self.colourfulness_bound,
             "pip_spread": self.pip_spread,
             "pip_spread_bound": self.pip_spread_bound,
-            "conflict": list(self.conflict),
-            "conflict_minimal": self.conflict_minimal,
+            "resource_pips": None if pips is None else {r.value: n for r, n in pips.items()},
+            "fixed": [hex_json(h) for h in self.fixed],
+            **_conflict_json(self.conflict, self.conflict_minimal),
         }
 
 
 @dataclass(frozen=True)
 class NextMove:
-    """Advice for the player about to lay two tiles (see :func:`next_move`).
+    """Advice for the player about to lay two tiles (the answer of :func:`next_move`).
 
-    ``placements`` are ``(hex, terrain)`` in laying order; ``best_after`` is the
-    colourfulness still reachable after them and ``best_overall`` the best
-    reachable before them (equal when the move keeps the best completion).
+    Attributes
+    ----------
+    status : Status
+        ``optimal``: the move keeps the best completion reachable and both the
+        best before and after the move are proven. ``feasible``: a legal move,
+        a time limit stopped a proof. ``infeasible``: the tiles in hand cannot
+        be laid legally (see ``conflict``). ``timed_out``: no move found and
+        none proven impossible within the time limit.
+    placements : tuple of (Hex, Terrain)
+        The two tiles in laying order; empty without a move.
+    best_after : int or None
+        The colourfulness of the best completion after the move.
+    best_overall : int or None
+        The colourfulness of the best completion before the move (equal to
+        ``best_after`` when the move loses nothing).
+    completion : Board or None
+        A completion reaching ``best_after``.
+    conflict : tuple of str
+        Infeasible only: the constraint groups that cannot hold together with
+        laying the tiles in hand (the move itself is always part of the question).
+    conflict_minimal : bool
+        True when dropping any one name of ``conflict`` was proven feasible.
+    fixed : tuple of Hex
+        The tiles already down.
+
+    See Also
+    --------
+    next_move
+
+    Examples
+    --------
+    >>> NextMove(Status.TIMED_OUT).to_dict()["placements"] is None
+    True
     """
 
-    status: LayoutStatus
+    status: Status
     placements: tuple[tuple[Hex, Terrain], ...] = ()
     best_after: int | None = None
     best_overall: int | None = None
     completion: Board | None = None
     conflict: tuple[str, ...] = ()
+    conflict_minimal: bool = False
+    fixed: tuple[Hex, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data in the dialect of docs/json.md (``isles layout --hold ... --json``).
+
+        Returns
+        -------
+        dict
+            ``status``; ``placements`` (``[{"hex": [q, r], "terrain": ...}, ...]``
+            in laying order, null without a move); ``best_after`` and
+            ``best_overall`` (null when absent); ``completion`` in the board
+            format of docs/boards.md or null; ``fixed`` (``[[q, r], ...]``);
+            ``conflict`` and ``conflict_minimal`` as in
+            :meth:`LayoutResult.to_dict`.
+        """
+        placements = [{"hex": hex_json(h), "terrain": t.value} for h, t in self.placements]
+        return {
+            "status": self.status.value,
+            "placements": placements or None,
+            "best_after": self.best_after,
+            "best_overall": self.best_overall,
+            "completion": None if self.completion is None else self.completion.to_dict(),
+            "fixed": [hex_json(h) for h in self.fixed],
+            **_conflict_json(self.conflict, self.conflict_minimal),
+        }
 
 
 def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     """The names of every constraint group of ``request`` that can enter a conflict.
 
-    The rules switched on, the requirements (land count, land inventory, land
-    tokens, sea numbers) and one group per fixed tile (``"fixed Q,R"``).
+    Parameters
+    ----------
+    request : SetupRequest
 
+    Returns
+    -------
+    tuple of str
+        The rules switched on (their names, sorted), the requirements
+        (:data:`LAND_COUNT`, :data:`LAND_INVENTORY`, :data:`LAND_TOKENS`,
+        :data:`SEA_NUMBERS`) and one group per fixed tile (``"fixed Q,R"``).
+        Each enters the CP-SAT model behind one assumption literal.
+
+    Examples
+    --------
     >>> constraint_groups(SetupRequest.hexagon(1))[:3]
     ('no-land-triangle', 'sea-apart', 'sea-balanced')
     """
@@ -443,6 +555,25 @@ class _Model:
                 self.m.add_hint(self.stok[h, v], sea_tok)
 
 
+#: Largest seed: CP-SAT's random seed is a 32-bit signed integer.
+SEED_MAX = 2**31 - 1
+
+
+def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
+    """Refuse a time limit, worker count or seed CP-SAT cannot take, naming the parameter."""
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise InvalidInput("time_limit", time_limit, "a finite number of seconds > 0")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidInput("workers", workers, "an integer >= 1 (CP-SAT workers)")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX} (CP-SAT's random seed)")
+
+
 def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
@@ -662,19 +793,17 @@ def solve_layout(
 ) -> LayoutResult:
     """The most colourful legal board for ``request``, then the fairest pips.
 
-    Three CP-SAT solves on one model: maximise colourfulness; with it fixed,
-    minimise the pip spread; with both fixed, pick the board a seeded random
-    preference likes best (single worker, deterministic time limit), so that a
-    seed gives a deterministic board and different seeds different optimal boards.
-
     Parameters
     ----------
     request : SetupRequest
-        Positions, counts, tiles, tokens, rules, fixed tiles (RULES.md section 4).
+        Positions, counts, tiles, tokens, rules, fixed tiles (docs/layout.md;
+        build one with :func:`~isles.models.setup.setup_request`).
     seed : int
-        Variety: different seeds give different optimal boards.
+        Variety, 0..2**31-1: when nothing is fixed, different seeds give
+        different boards of the same optimum (docs/layout.md, "Variety and
+        determinism"); CP-SAT's random seed too.
     time_limit : float
-        Seconds per CP-SAT solve (wall clock).
+        Seconds per CP-SAT solve (wall clock), finite and > 0.
     workers : int
         CP-SAT workers. One (the default) makes the search deterministic: the
         same request and seed give the same board whenever no time limit is
@@ -685,26 +814,53 @@ def solve_layout(
     Returns
     -------
     LayoutResult
-        Status never overstated: ``optimal`` only when both objectives are proven.
+        Status never overstated: ``optimal`` only when both objectives are
+        proven; ``feasible`` with the bounds when a time limit stopped a
+        proof; ``infeasible`` with the conflict; ``timed_out`` when no board
+        was found and none proven impossible.
 
     Raises
     ------
     InvalidInput
-        If ``time_limit`` or ``workers`` is not positive, or ``seed`` is outside
-        0..2**31-1.
+        If ``time_limit``, ``workers`` or ``seed`` is out of range.
+
+    See Also
+    --------
+    first_board : any legal board, no optimisation.
+    next_move : where to lay the two tiles in hand.
+
+    Notes
+    -----
+    A lexicographic optimisation with CP-SAT [1]_. Each constraint group
+    (:func:`constraint_groups`) enters the model behind one Boolean literal.
+    Phase 1 maximises colourfulness; a small model over the land positions
+    alone gives an upper bound (colourfulness is at most the land degrees
+    minus the land-land edges) and a first land set, and a lex-leader
+    constraint removes the board's rotations and reflections when nothing is
+    fixed. Phase 2 fixes that colourfulness and minimises the pip spread.
+    When no board exists, the conflict comes from CP-SAT's sufficient
+    assumptions for infeasibility, shrunk by a deletion filter [2]_ into a
+    minimal unsatisfiable subset of the groups: a group stays only if the
+    others alone are satisfiable. docs/layout.md ("Answers that never lie",
+    "Why the proofs are fast") says more.
+
+    References
+    ----------
+    .. [1] L. Perron and F. Didier, "CP-SAT", Google OR-Tools,
+       https://developers.google.com/optimization/cp/cp_solver
+    .. [2] J. W. Chinneck and E. W. Dravnieks, "Locating minimal infeasible
+       constraint sets in linear programs", ORSA Journal on Computing 3(2),
+       157-168, 1991 (the deletion filter).
 
     Examples
     --------
     >>> res = solve_layout(SetupRequest.hexagon(1), time_limit=5)
     >>> res.status.value, res.colourfulness, len(res.board.land())
     ('optimal', 8, 2)
+    >>> solve_layout(SetupRequest.hexagon(1, land=7), time_limit=5).conflict
+    ('no-land-triangle', 'land count')
     """
-    if not time_limit > 0:
-        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
-    if workers < 1:
-        raise InvalidInput("workers", workers, "at least one CP-SAT worker")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
-        raise InvalidInput("seed", seed, "an integer in 0..2147483647 (CP-SAT's random seed)")
+    _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
     return _solve(
         request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
@@ -723,7 +879,7 @@ def _solve(
     def infeasible() -> LayoutResult:
         conflict, minimal = _explain(request, active, time_limit, None) if explain else ((), False)
         return LayoutResult(
-            LayoutStatus.INFEASIBLE,
+            Status.INFEASIBLE,
             conflict=conflict,
             conflict_minimal=minimal,
             fixed=tuple(request.fixed),
@@ -738,7 +894,7 @@ def _solve(
     if status == cp_model.INFEASIBLE:
         return infeasible()
     if status not in _FOUND:
-        return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
+        return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed))
     board = model.board(solver)
     best_colour = colourfulness(board)
 
@@ -770,10 +926,10 @@ def _solve(
     board = _vary(board, request, seed)
     optimal = colour_proven and spread_proven
     return LayoutResult(
-        LayoutStatus.OPTIMAL if optimal else LayoutStatus.FEASIBLE,
+        Status.OPTIMAL if optimal else Status.FEASIBLE,
         board=board,
         colourfulness=colourfulness(board),
-        bound=colour_bound,
+        colourfulness_bound=colour_bound,
         pip_spread=pip_spread(board),
         pip_spread_bound=spread_bound,
         fixed=tuple(request.fixed),
@@ -905,11 +1061,39 @@ def is_feasible(
 ) -> bool | None:
     """Whether some board obeys the constraint groups ``active`` (default: all).
 
-    Returns True / False when proven, None when the time limit ran out.
+    Parameters
+    ----------
+    request : SetupRequest
+    active : collection of str or None
+        Names of :func:`constraint_groups` to enforce; the others are dropped.
+    time_limit : float
+        Seconds per CP-SAT solve.
+    extra : callable or None
+        Adds constraints to the model before solving (next-move advice uses it).
 
+    Returns
+    -------
+    bool or None
+        True / False when proven, None when the time limit ran out.
+
+    Raises
+    ------
+    InvalidInput
+        If ``time_limit`` is not a finite number of seconds > 0.
+
+    Notes
+    -----
+    A cheap relaxation (land positions and land pips alone) is tried first:
+    when it is infeasible, so is the request.
+
+    Examples
+    --------
     >>> is_feasible(SetupRequest.hexagon(1, land=7))
     False
+    >>> is_feasible(SetupRequest.hexagon(1, land=7), ["land count"])
+    True
     """
+    _check_limits(time_limit)
     groups = constraint_groups(request) if active is None else active
     if _pip_relaxation(request, groups, time_limit)[0] is False:
         return False
@@ -929,19 +1113,33 @@ def first_board(
 ) -> LayoutResult:
     """Any legal board for ``request``, no optimisation (the benchmark's question).
 
+    Parameters
+    ----------
+    request : SetupRequest
+    time_limit : float
+        Seconds per CP-SAT solve.
+    workers : int
+        CP-SAT workers (at least one).
+    seed : int
+        CP-SAT's random seed, 0..2**31-1.
+
     Returns
     -------
     LayoutResult
         ``feasible`` with a board (objectives measured, no bounds claimed),
-        ``infeasible`` with a minimal conflict, or ``unknown``.
+        ``infeasible`` with a conflict, or ``timed_out``.
+
+    Raises
+    ------
+    InvalidInput
+        If ``time_limit``, ``workers`` or ``seed`` is out of range.
 
     Examples
     --------
     >>> first_board(SetupRequest.hexagon(1)).status.value
     'feasible'
     """
-    if not time_limit > 0:
-        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
     # no symmetry breaking: the relaxation's board is hinted as it is
     model = _Model(request, groups, objectives=False, symmetry=False)
@@ -959,17 +1157,17 @@ def first_board(
         if status in _FOUND:
             board = model.board(solver)
             return LayoutResult(
-                LayoutStatus.FEASIBLE,
+                Status.FEASIBLE,
                 board=board,
                 colourfulness=colourfulness(board),
                 pip_spread=pip_spread(board),
                 fixed=tuple(request.fixed),
             )
         if status != cp_model.INFEASIBLE:
-            return LayoutResult(LayoutStatus.UNKNOWN, fixed=tuple(request.fixed))
+            return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed))
     conflict, minimal = _explain(request, groups, time_limit, None)
     return LayoutResult(
-        LayoutStatus.INFEASIBLE,
+        Status.INFEASIBLE,
         conflict=conflict,
         conflict_minimal=minimal,
         fixed=tuple(request.fixed),
@@ -1021,7 +1219,7 @@ def _explain(
 
 def next_move(
     request: SetupRequest,
-    holding: tuple[Terrain, Terrain],
+    holding: tuple[Terrain | str, Terrain | str],
     *,
     time_limit: float = 20.0,
     workers: int = 1,
@@ -1030,20 +1228,47 @@ def next_move(
 
     The fixed tiles of ``request`` are the tiles already down. The first tile
     goes next to a tile already down, the second next to a tile already down
-    or to the first (seed 004: tiles are laid two at a time, each adjacent to
-    tiles already placed). With nothing down yet the first tile goes anywhere.
+    or to the first (seed 004: "chacun pose deux hexagones à tour de rôle",
+    each "adjacent à des hexagones déjà posés"; docs/layout.md, "Next move").
+    With nothing down yet the first tile goes anywhere, the second next to it.
+
+    Parameters
+    ----------
+    request : SetupRequest
+        The set-up; its fixed tiles are the tiles already down.
+    holding : pair of Terrain (or terrain names)
+        The two tiles in hand, in laying order: sea or a land terrain of the
+        request's inventory.
+    time_limit : float
+        Seconds per CP-SAT solve.
+    workers : int
+        CP-SAT workers (one: deterministic).
 
     Returns
     -------
     NextMove
         The two placements, the colourfulness reachable after them, and the
         best reachable without the move (``best_overall``); ``infeasible`` when
-        the tiles in hand cannot be laid legally.
+        the tiles in hand cannot be laid legally, with the conflict named.
 
     Raises
     ------
     InvalidInput
-        If a held tile is not a terrain of the request, or no position is free.
+        If ``holding`` is not two terrains, a held tile is neither sea nor a
+        land terrain of the inventory, no position is free, or ``time_limit``
+        or ``workers`` is out of range.
+
+    Notes
+    -----
+    Two CP-SAT optimisations: the best completion of the tiles down, then the
+    best completion that also places the two tiles in hand where the laying
+    order allows (two one-hot position vectors added to the same model).
+    Number tokens are not part of the move; the completion chooses them.
+
+    References
+    ----------
+    .. [1] L. Perron and F. Didier, "CP-SAT", Google OR-Tools,
+       https://developers.google.com/optimization/cp/cp_solver
 
     Examples
     --------
@@ -1052,12 +1277,23 @@ def next_move(
     >>> mv.best_after == mv.best_overall
     True
     """
-    for i, k in enumerate(holding):
-        if k is not Terrain.SEA and k not in request.inventory:
-            raise InvalidInput(f"holding[{i}]", str(k), "sea or a land terrain of the inventory")
+    _check_limits(time_limit, workers)
+    tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
+    if len(tiles) != 2:
+        raise InvalidInput("holding", holding, "two terrains (the tiles in hand)")
+    kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
+    for i, k in enumerate(tiles):
+        if not isinstance(k, str) or k not in {Terrain.SEA, *request.inventory}:
+            shown = k.value if isinstance(k, Terrain) else k
+            raise InvalidInput(f"holding[{i}]", shown, f"sea or a land terrain of: {kinds}")
+    holding = (Terrain(tiles[0]), Terrain(tiles[1]))
     free = [h for h in request.positions if h not in request.fixed]
-    if not free:
-        raise InvalidInput("fixed", len(request.fixed), "a board with free positions left")
+    if len(free) < 2:
+        raise InvalidInput(
+            "fixed",
+            f"{len(request.fixed)} tiles down",
+            "at least two free positions for the two tiles",
+        )
     overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
     down = set(request.fixed)
 
@@ -1088,19 +1324,22 @@ def next_move(
         model, request, groups, time_limit=time_limit, workers=workers, seed=0
     )
     if status == cp_model.INFEASIBLE:
-        conflict, _ = _explain(request, groups, time_limit, place)
-        return NextMove(LayoutStatus.INFEASIBLE, conflict=conflict)
+        conflict, minimal = _explain(request, groups, time_limit, place)
+        return NextMove(
+            Status.INFEASIBLE, conflict=conflict, conflict_minimal=minimal, fixed=tuple(down)
+        )
     if status not in _FOUND:
-        return NextMove(LayoutStatus.UNKNOWN)
+        return NextMove(Status.TIMED_OUT, fixed=tuple(down))
     first, second = chosen[0]
     h1 = next(h for h in free if solver.boolean_value(first[h]))
     h2 = next(h for h in free if solver.boolean_value(second[h]))
     completion = model.board(solver)
-    proven = proven and overall.status is LayoutStatus.OPTIMAL
+    proven = proven and overall.status is Status.OPTIMAL
     return NextMove(
-        LayoutStatus.OPTIMAL if proven else LayoutStatus.FEASIBLE,
+        Status.OPTIMAL if proven else Status.FEASIBLE,
         placements=((h1, holding[0]), (h2, holding[1])),
         best_after=colourfulness(completion),
         best_overall=overall.colourfulness,
         completion=completion,
+        fixed=tuple(down),
     )

@@ -187,6 +187,8 @@ def test_board_file_with_byte_order_mark(
         (["layout", "--radius", "2", "--radius", "3"], "given twice"),
         (["layout", "--seed", "99999999999999999999"], "--seed"),
         (["layout", "--free-shape", "--players", "8"], "--players"),
+        (["layout", "--players", "2"], "--free-shape"),
+        (["layout", "--radius", "1", "--save", "/nonexistent/b.json"], "--save"),
         (["risk", "--encounters", "3000"], "encounters"),
         (["risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "1000"], "rolls"),
     ],

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
+import isles.solvers.layout as layout_solver
 from isles.cli import main
 from isles.models.catan import Board, Terrain, Tile
 from isles.models.hexgrid import Hex
-from isles.models.setup import SetupRequest, rule_violations
+from isles.models.setup import SetupRequest, rule_violations, setup_request
+from isles.models.status import Status
+from isles.solvers.layout import LayoutResult, next_move, solve_layout
+from tests.test_layout import JSON_VALUES, VALID_FIXED, mutated
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -32,9 +40,9 @@ def test_json_board_is_optimal_and_legal(
     assert status == 0 and err == ""
     answer = json.loads(out)
     assert answer["status"] == "optimal"
-    assert answer["colourfulness"] == answer["bound"] == 8
-    assert set(answer) >= {"status", "hexes", "colourfulness", "bound", "pip_spread", "conflict"}
-    board = Board.from_dict({"hexes": answer["hexes"]})
+    assert answer["colourfulness"] == answer["colourfulness_bound"] == 8
+    assert answer["conflict"] is None and answer["conflict_minimal"] is None
+    board = Board.from_dict(answer["board"])
     assert Board.load(saved) == board
     assert rule_violations(SetupRequest.hexagon(1), board) == []
 
@@ -75,7 +83,7 @@ def test_fixed_tiles_are_completed(tmp_path: Path, capsys: pytest.CaptureFixture
         ["layout", "--radius", "2", "--fixed", str(fixed), "--json", "--time-limit", "10"], capsys
     )
     assert status == 0
-    board = Board.from_dict({"hexes": json.loads(out)["hexes"]})
+    board = Board.from_dict(json.loads(out)["board"])
     assert board[Hex(0, 0)] == Tile(Terrain.HILLS, 5)
     assert board[Hex(1, 0)] == Tile(Terrain.SEA, 11)
 
@@ -108,13 +116,13 @@ def test_free_shape(capsys: pytest.CaptureFixture[str]) -> None:
             "2",
             "--json",
             "--time-limit",
-            "3",
+            "1",
         ],
         capsys,
     )
     assert status == 0
     answer = json.loads(out)
-    assert len(answer["hexes"]) == 12
+    assert len(answer["board"]["hexes"]) == 12
     assert answer["status"] in ("optimal", "feasible")
 
 
@@ -159,10 +167,142 @@ def test_bad_json_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_seed_is_deterministic_across_processes() -> None:
     """Same seed, fresh interpreters with different hash seeds: the same board."""
     root = Path(__file__).resolve().parent.parent
-    argv = [sys.executable, "-m", "isles", "layout", "--radius", "2", "--seed", "3", "--json"]
+    argv = [sys.executable, "-m", "isles", "layout", "--radius", "1", "--seed", "3", "--json"]
     outputs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=True)
-        outputs.append(json.loads(done.stdout)["hexes"])
+        outputs.append(json.loads(done.stdout)["board"])
     assert outputs[0] == outputs[1]
+
+
+# -- --json is exactly to_dict() of the library call -----------------------------------
+
+
+def test_json_is_the_library_result(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(["layout", "--radius", "1", "--seed", "5", "--json"], capsys)
+    expected = solve_layout(setup_request(radius=1), seed=5, time_limit=20).to_dict()
+    assert status == 0 and json.loads(out) == expected
+
+
+def test_hold_json_is_the_library_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixed = tmp_path / "fixed.json"
+    board = Board({Hex(0, 0): Tile(Terrain.SEA, 4)})
+    board.save(fixed)
+    argv = ["layout", "--radius", "1", "--fixed", str(fixed), "--hold", "forest,sea", "--json"]
+    status, out, _ = _run(argv, capsys)
+    request = setup_request(radius=1, fixed=board)
+    expected = next_move(request, (Terrain.FOREST, Terrain.SEA), time_limit=20).to_dict()
+    assert status == 0 and json.loads(out) == expected
+
+
+# -- issue 9, case 10: options that do nothing in the mode given are refused ----------
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["layout", "--players", "2"], "--players only with --free-shape"),
+        (["layout", "--radius", "1", "--hold", "forest,sea", "--seed", "3"], "--seed only"),
+        (["layout", "--rule", "sea-apart=on", "--rule", "sea-apart=off"], "once"),
+        (["layout", "--rule", "vertex-pips=off", "--max-pips", "10"], "--max-pips only"),
+        (["layout", "--rule", "terrain-groups=off", "--max-group", "2"], "--max-group only"),
+        (["layout", "--free-shape", "--shape", "board.json"], "--shape"),
+        (["layout", "--shape", "-", "--fixed", "-"], "standard input"),
+    ],
+)
+def test_options_that_do_nothing_are_refused(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = _run(argv, capsys)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and needle in err, err
+
+
+# -- issue 9, case 12: output paths are checked before any work ------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--save", "/nonexistent/b.json"],
+        ["--save", "b.png"],
+        ["--png", "/nonexistent/b.png"],
+        ["--png", "b.svg"],
+        ["--svg", "/nonexistent/b.svg"],
+        ["--hold", "forest,sea", "--save", "/nonexistent/b.json"],
+    ],
+)
+def test_output_paths_are_checked_before_solving(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before checking the output path")
+
+    monkeypatch.setattr(layout_solver, "solve_layout", no_work)
+    monkeypatch.setattr(layout_solver, "next_move", no_work)
+    status, out, err = _run(["layout", "--radius", "1", *argv], capsys)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert argv[-2] in err
+
+
+# -- statuses and exit codes --------------------------------------------------------------
+
+
+def test_timed_out_exits_one_and_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        layout_solver, "solve_layout", lambda *a, **k: LayoutResult(Status.TIMED_OUT)
+    )
+    status, out, _ = _run(["layout", "--radius", "1"], capsys)
+    assert status == 1 and "timed_out" in out and "time limit" in out
+    status, out, _ = _run(["layout", "--radius", "1", "--json"], capsys)
+    assert status == 1 and json.loads(out)["status"] == "timed_out"
+
+
+# -- files from standard input -----------------------------------------------------------
+
+
+def test_fixed_and_shape_read_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fixed = Board({Hex(0, 0): Tile(Terrain.SEA, 4)})
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(fixed.to_json().encode())))
+    status, out, _ = _run(["layout", "--radius", "1", "--fixed", "-", "--json"], capsys)
+    assert status == 0 and json.loads(out)["fixed"] == [[0, 0]]
+    shape = Board({Hex(0, 0): Tile(Terrain.SEA), Hex(1, 0): Tile(Terrain.SEA)})
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(shape.to_json().encode())))
+    status, out, _ = _run(["layout", "--shape", "-", "--json"], capsys)
+    assert status == 0 and len(json.loads(out)["board"]["hexes"]) == 2
+
+
+# -- fuzz: the fixed tiles file through the command line -----------------------------------
+
+
+@settings(max_examples=60)
+@given(JSON_VALUES | mutated(VALID_FIXED))
+def test_fixed_tiles_fuzz_on_the_command_line(doc: object) -> None:
+    """Through the file reader too: a one-line error (exit 2) or an answer (0 or 1)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fixed.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        with (
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()) as err,
+        ):
+            code = main(["layout", "--radius", "1", "--fixed", str(path), "--time-limit", "1"])
+    assert code in (0, 1, 2)
+    assert (code == 2) == (len(err.getvalue().splitlines()) == 1)
+
+
+def test_hold_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(["layout", "--radius", "1", "--hold", "gold,sea"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "--hold: 'gold'" in err
+    full = tmp_path / "full.json"
+    Board({Hex(0, 0): Tile(Terrain.SEA)}).save(full)
+    status, _, err = _run(
+        ["layout", "--radius", "0", "--fixed", str(full), "--hold", "sea,sea"], capsys
+    )
+    assert status == 2 and err.count("\n") == 1 and "--fixed" in err and "two free" in err

@@ -1,29 +1,52 @@
 """``isles layout``: the most colourful legal ships-scenario board, proven optimal.
 
-Implements the command line of RULES.md section 4 ("Board set-up", seed
-004_644cf972d8964df4.txt); the solver is :mod:`isles.solvers.layout`.
+The command line of docs/layout.md (seeds/004_644cf972d8964df4.txt, "MISE EN
+PLACE"): it parses, calls :mod:`isles.layout` and formats; ``--json`` prints the
+result's ``to_dict()``.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from isles.cli import check_output, count_type, emit_json, only_with, seconds_type, seed_type
 from isles.models.catan import Board, Resource, Terrain
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
+from isles.models.jsonio import STDIN
+from isles.models.setup import (
+    MAX_GROUP_LIMIT,
+    MAX_PLAYERS,
+    MAX_RADIUS,
+    TILES_PER_PLAYER,
+    Rule,
+    SetupRequest,
+    colourfulness,
+    parse_rule_switch,
+    pip_spread,
+    resource_pips,
+    setup_request,
+)
 
 if TYPE_CHECKING:
-    from isles.models.setup import SetupRequest
     from isles.solvers.layout import LayoutResult, NextMove
 
 ORDER = 30
 
-#: Tiles each player lays in a free shape (seed 004: about 8 sea and 4 land each).
-TILES_PER_PLAYER = 12
+#: Library parameters named in errors, and the options the user typed for them.
+_OPTION_OF = {
+    "radius": "--radius",
+    "land": "--land",
+    "players": "--players",
+    "size": "--players",
+    "max_pips": "--max-pips",
+    "max_group": "--max-group",
+    "positions": "--shape",
+    "fixed": "--fixed",
+}
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -35,13 +58,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "Build the most colourful legal board (adjacent pairs of different terrain, "
             "sea counting as a terrain), then the fairest pips between resources; prove "
             "it optimal, complete a board already on the table (--fixed), advise the "
-            "next two tiles (--hold), or name the rules that cannot hold together. "
-            "Exit 0 with a board, 1 when no board exists (or none was found), 2 on bad input."
+            "next two tiles (--hold), or name the rules that cannot hold together "
+            "(docs/layout.md). Exit 0 with a board, 1 when no board exists (or none was "
+            "found in time), 2 on bad input."
         ),
     )
     shape = p.add_mutually_exclusive_group()
-    shape.add_argument("--radius", type=int, help="hexagon of this radius (default 3)")
-    shape.add_argument("--shape", help="board JSON file whose hexes are the positions")
+    shape.add_argument(
+        "--radius",
+        type=count_type(0, MAX_RADIUS),
+        help=f"hexagon of this radius, 0..{MAX_RADIUS} (default 3)",
+    )
+    shape.add_argument(
+        "--shape", metavar="FILE", help="board JSON file whose hexes are the positions ('-': stdin)"
+    )
     p.add_argument("--land", type=int, help="land hexes (default: round(hexes / 3))")
     p.add_argument(
         "--free-shape",
@@ -50,11 +80,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--players",
-        type=int,
-        default=3,
-        help=f"free shape: {TILES_PER_PLAYER} tiles per player, 1..4 (default %(default)s)",
+        type=count_type(1, MAX_PLAYERS),
+        help=f"with --free-shape: {TILES_PER_PLAYER} tiles per player, 1..{MAX_PLAYERS} "
+        "(default 3)",
     )
-    p.add_argument("--fixed", help="board JSON file of tiles already on the table")
+    p.add_argument(
+        "--fixed",
+        metavar="FILE",
+        help="board JSON file of the tiles already on the table ('-': stdin)",
+    )
     p.add_argument(
         "--rule",
         action="append",
@@ -62,12 +96,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="NAME=on|off",
         help=(
             "switch a rule: no-land-triangle, six-eight-apart, same-number-apart, "
-            "vertex-pips, terrain-groups, sea-balanced, sea-apart (repeatable)"
+            "vertex-pips, terrain-groups, sea-balanced, sea-apart (repeatable, once per rule)"
         ),
     )
     p.add_argument("--max-pips", type=int, help="vertex pip limit K (switches vertex-pips on)")
     p.add_argument(
-        "--max-group", type=int, help="terrain group limit G (switches terrain-groups on)"
+        "--max-group",
+        type=count_type(1, MAX_GROUP_LIMIT),
+        help=f"terrain group limit G, 1..{MAX_GROUP_LIMIT} (switches terrain-groups on)",
     )
     p.add_argument(
         "--hold",
@@ -75,73 +111,74 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="next-move advice: the two terrains in the hand of the player about to lay",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="variety: a different optimal board (0..2**31-1)"
+        "--seed",
+        type=seed_type,
+        help="variety: a different optimal board (0..2**31-1, default 0; not with --hold)",
     )
     p.add_argument(
-        "--time-limit", type=float, default=20.0, help="seconds per CP-SAT solve (default 20)"
+        "--time-limit",
+        type=seconds_type,
+        default=20.0,
+        help="seconds per CP-SAT solve (default %(default)s)",
     )
-    p.add_argument("--save", help="write the board to this JSON file (board format)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--png", help="draw the board to this PNG file")
-    p.add_argument("--svg", help="draw the board to this SVG file")
+    p.add_argument("--save", metavar="FILE", help="write the board to this .json file")
+    p.add_argument("--json", action="store_true", help="print one JSON object (to_dict())")
+    p.add_argument("--png", metavar="FILE", help="draw the board to this .png file")
+    p.add_argument("--svg", metavar="FILE", help="draw the board to this .svg file")
     p.set_defaults(func=run)
 
 
+def _rule_switches(texts: list[str]) -> dict[Rule, bool]:
+    """The ``--rule`` switches, each rule at most once (a second switch is refused)."""
+    switches: dict[Rule, bool] = {}
+    for text in texts:
+        rule, on = parse_rule_switch(text)
+        if rule in switches:
+            raise InvalidInput("--rule", text, f"each rule switched once ({rule.value} twice)")
+        switches[rule] = on
+    return switches
+
+
 def build_request(args: argparse.Namespace) -> SetupRequest:
-    """The :class:`~isles.models.setup.SetupRequest` the command line asks for."""
-    from isles.models.hexgrid import hexagon
-    from isles.models.setup import DEFAULT_RULES, Rule, SetupRequest, parse_rule_switch
+    """The :class:`~isles.models.setup.SetupRequest` the command line asks for.
 
-    rules = set(DEFAULT_RULES)
-    for text in args.rule:
-        rule, switch = parse_rule_switch(text)
-        (rules.add if switch else rules.discard)(rule)
-    extra: dict[str, Any] = {}
-    if args.max_pips is not None:
-        if args.max_pips < 0:
-            raise InvalidInput("--max-pips", args.max_pips, "a pip limit >= 0")
-        rules.add(Rule.VERTEX_PIPS)
-        extra["max_pips"] = args.max_pips
-    if args.max_group is not None:
-        rules.add(Rule.TERRAIN_GROUPS)
-        extra["max_group"] = args.max_group
-    fixed = Board.load(args.fixed).tiles if args.fixed else {}
-    size: int | None = None
-    if args.free_shape:
-        if args.shape is not None:
-            raise InvalidInput("--shape", args.shape, "no --shape with --free-shape (use --radius)")
-        if not 1 <= args.players <= 4:
-            # 12 tiles each: 5 players would need 20 land tiles, the box has 19.
-            raise InvalidInput(
-                "--players", args.players, "1..4 players (5 or more need over 19 land tiles)"
-            )
-        size = TILES_PER_PLAYER * args.players
-    if args.shape is not None:
-        positions = list(Board.load(args.shape))
-    else:
-        radius = args.radius
-        if radius is None:
-            # free shape: the smallest hexagon with room for half as many again
-            radius = 3 if size is None else _radius_for(size)
-        if not 0 <= radius <= 6:
-            raise InvalidInput("--radius", radius, "a radius in 0..6")
-        positions = hexagon(radius)
-    n = size if size is not None else len(positions)
-    land = round(n / 3) if args.land is None else args.land
-    if not 0 <= args.seed < 2**31:
-        raise InvalidInput("--seed", args.seed, "an integer in 0..2147483647")
-    if not math.isfinite(args.time_limit) or args.time_limit <= 0:
-        raise InvalidInput("--time-limit", args.time_limit, "a positive number of seconds")
-    return SetupRequest(
-        tuple(positions), land, rules=frozenset(rules), fixed=fixed, size=size, **extra
-    )
-
-
-def _radius_for(size: int) -> int:
-    radius = 0
-    while 3 * radius * (radius + 1) + 1 < (3 * size) // 2:
-        radius += 1
-    return radius
+    Refuses options that do nothing in the mode given; errors name the option.
+    """
+    if args.players is not None:
+        only_with("--players", args.players, args.free_shape, "--free-shape")
+    if args.free_shape and args.shape is not None:
+        raise InvalidInput(
+            "--shape", args.shape, "no --shape with --free-shape (its hexes lie in --radius)"
+        )
+    if args.shape == STDIN and args.fixed == STDIN:
+        raise InvalidInput("--fixed", STDIN, "standard input for one file only (--shape is '-')")
+    switches = _rule_switches(args.rule)
+    for option, value, rule in (
+        ("--max-pips", args.max_pips, "vertex-pips"),
+        ("--max-group", args.max_group, "terrain-groups"),
+    ):
+        if value is not None:
+            on = switches.get(Rule(rule)) is not False
+            only_with(option, value, on, f"{rule} not switched off by --rule")
+    positions = list(Board.load(args.shape)) if args.shape is not None else None
+    fixed = Board.load(args.fixed) if args.fixed is not None else None
+    players = (3 if args.players is None else args.players) if args.free_shape else None
+    try:
+        return setup_request(
+            radius=args.radius,
+            positions=positions,
+            land=args.land,
+            players=players,
+            fixed=fixed,
+            rules=switches,
+            max_pips=args.max_pips,
+            max_group=args.max_group,
+        )
+    except InvalidInput as exc:
+        typed = _OPTION_OF.get(exc.field)
+        if typed is None:
+            raise
+        raise InvalidInput(typed, exc.value, exc.expected) from None
 
 
 def _parse_hold(text: str) -> tuple[Terrain, Terrain]:
@@ -157,73 +194,81 @@ def _parse_hold(text: str) -> tuple[Terrain, Terrain]:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``isles layout``; returns the exit status."""
-    from isles.cli import emit_json
-    from isles.solvers.layout import LayoutStatus, next_move, solve_layout
-
+    # Every output path is checked before any work: a bad one costs no solve.
+    save = check_output("--save", args.save, (".json",))
+    pictures = [
+        target
+        for target in (
+            check_output("--png", args.png, (".png",)),
+            check_output("--svg", args.svg, (".svg",)),
+        )
+        if target is not None
+    ]
+    if args.seed is not None:
+        only_with("--seed", args.seed, args.hold is None, "a board search (not with --hold)")
+    holding = _parse_hold(args.hold) if args.hold is not None else None
     request = build_request(args)
-    for flag in ("png", "svg"):
-        target = getattr(args, flag)
-        if target is not None and not str(target).lower().endswith(f".{flag}"):
-            raise InvalidInput(f"--{flag}", target, f"a file name ending in .{flag}")
-    if args.hold is not None:
-        holding = _parse_hold(args.hold)
-        move = next_move(request, holding, time_limit=args.time_limit)
-        if args.json:
-            emit_json(_move_dict(move))
-        else:
-            print(_move_text(move))
+    # OR-Tools takes a second to import: only once the input is known to be good.
+    from isles.solvers.layout import next_move, solve_layout
+
+    answer: LayoutResult | NextMove
+    if holding is not None:
+        try:
+            answer = move = next_move(request, holding, time_limit=args.time_limit)
+        except InvalidInput as exc:
+            typed = "--hold" if exc.field.startswith("holding") else _OPTION_OF.get(exc.field)
+            if typed is None:
+                raise
+            raise InvalidInput(typed, exc.value, exc.expected) from None
         board = move.completion
-        status = move.status
-        title = (
+        title: str | None = (
             "next move: "
             + ", ".join(f"{t.value} at {h}" for h, t in move.placements)
             + " (tiles down and the move outlined)"
         )
-        marked = [*request.fixed, *(h for h, _ in move.placements)]
+        marked = [*move.fixed, *(h for h, _ in move.placements)]
+        text = move_text(move)
     else:
-        result = solve_layout(request, seed=args.seed, time_limit=args.time_limit)
-        if args.json:
-            emit_json(result.to_dict())
-        else:
-            print(result_text(result))
+        answer = result = solve_layout(request, seed=args.seed or 0, time_limit=args.time_limit)
         board = result.board
-        status = result.status
         title = None
-        marked = list(request.fixed)
+        marked = list(result.fixed)
+        text = result_text(result)
+    # Files first: a reader that stops early (`| head`) does not cost the board.
     if board is not None:
-        if args.save:
-            board.save(args.save)
-        for target in (args.png, args.svg):
-            if target is not None:
-                draw(board, request, target, title=title, marked=marked)
-    return 0 if status in (LayoutStatus.OPTIMAL, LayoutStatus.FEASIBLE) else 1
+        if save is not None:
+            board.save(save)
+        for target in pictures:
+            draw(board, target, title=title, marked=marked)
+    if args.json:
+        emit_json(answer.to_dict())
+    else:
+        print(text)
+    return 0 if answer.status.answered else 1
 
 
 def draw(
     board: Board,
-    request: SetupRequest,
     path: str | Path,
     title: str | None = None,
     marked: list[Hex] | None = None,
 ) -> Path:
-    """Draw ``board`` (fixed tiles of ``request``, or ``marked``, outlined) to .png or .svg."""
+    """Draw ``board`` (the hexes ``marked`` outlined) to a .png or .svg file."""
     from isles.draw import board_figure, save_figure
-    from isles.models.setup import colourfulness, pip_spread
 
+    marked = [] if marked is None else marked
     fig, _ = board_figure(
         board,
         title=title
         or f"colourfulness {colourfulness(board)}, pip spread {pip_spread(board)}"
-        + (" (fixed tiles outlined)" if request.fixed else ""),
-        marked=list(request.fixed) if marked is None else marked,
+        + (" (fixed tiles outlined)" if marked else ""),
+        marked=marked,
     )
     return save_figure(fig, path)
 
 
 def result_text(result: LayoutResult) -> str:
     """A readable report: status, objectives with bounds, pips per resource, rows."""
-    from isles.models.setup import resource_pips
-
     lines = [f"status: {result.status.value}"]
     if result.conflict:
         lines.append("no board exists: these cannot hold together")
@@ -231,13 +276,15 @@ def result_text(result: LayoutResult) -> str:
         if not result.conflict_minimal:
             lines.append("  (not proven minimal: a check ran out of time)")
     if result.board is None:
-        if result.status.value == "unknown":
+        if result.status.value == "timed_out":
             lines.append(
                 "no board found and none proven impossible within the time limit "
                 "(each CP-SAT solve gets --time-limit seconds; raise it to search longer)"
             )
         return "\n".join(lines)
-    lines.append(f"colourfulness: {result.colourfulness} (upper bound {result.bound})")
+    lines.append(
+        f"colourfulness: {result.colourfulness} (upper bound {result.colourfulness_bound})"
+    )
     lines.append(f"pip spread: {result.pip_spread} (lower bound {result.pip_spread_bound})")
     totals = resource_pips(result.board)
     lines.append("pips: " + ", ".join(f"{r.value} {totals[r]}" for r in Resource))
@@ -254,22 +301,17 @@ def board_rows(board: Board) -> str:
     return "\n".join(f"r={r:>2}  " + " ".join(cells).rstrip() for r, cells in rows.items())
 
 
-def _move_dict(move: NextMove) -> dict[str, Any]:
-    return {
-        "status": move.status.value,
-        "placements": [{"q": h.q, "r": h.r, "terrain": t.value} for h, t in move.placements],
-        "best_after": move.best_after,
-        "best_overall": move.best_overall,
-        "hexes": [] if move.completion is None else move.completion.to_dict()["hexes"],
-        "conflict": list(move.conflict),
-    }
-
-
-def _move_text(move: NextMove) -> str:
+def move_text(move: NextMove) -> str:
+    """A readable report of next-move advice: status, the two tiles, what the move keeps."""
     lines = [f"status: {move.status.value}"]
     if move.conflict:
         lines.append("the tiles in hand cannot be laid legally: these cannot hold together")
         lines.extend(f"  - {name}" for name in move.conflict)
+    if move.status.value == "timed_out":
+        lines.append(
+            "no move found and none proven impossible within the time limit "
+            "(raise --time-limit to search longer)"
+        )
     for i, (h, t) in enumerate(move.placements, start=1):
         lines.append(f"tile {i}: {t.value} at {h}")
     if move.best_after is not None:
@@ -284,16 +326,15 @@ def _move_text(move: NextMove) -> str:
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the default board, a completion, a conflict."""
     from isles.models.catan import Tile
-    from isles.models.hexgrid import Hex
-    from isles.models.setup import DEFAULT_RULES, Rule, SetupRequest
+    from isles.models.setup import DEFAULT_RULES
     from isles.solvers.layout import solve_layout
 
-    echo("== Board set-up for the ships scenario (seed 004, RULES.md section 4) ==")
+    echo("== Board set-up for the ships scenario (seed 004, docs/layout.md) ==")
     request = SetupRequest.hexagon(3)
     result = solve_layout(request, time_limit=20)
     echo("Hexagon of radius 3, 12 land, 25 sea, default rules:")
     echo(result_text(result))
-    picture = draw(result.board, request, out_dir / "layout.png") if result.board else None
+    picture = draw(result.board, out_dir / "layout.png") if result.board else None
     fixed = {
         Hex(0, 0): Tile(Terrain.MOUNTAINS, 6),
         Hex(1, 0): Tile(Terrain.SEA, 9),
@@ -305,10 +346,10 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     echo("Completing a board with three tiles already on the table (0,0 1,0 -2,1):")
     echo(
         f"status {completed.status.value}, colourfulness {completed.colourfulness} "
-        f"(bound {completed.bound}), pip spread {completed.pip_spread}"
+        f"(bound {completed.colourfulness_bound}), pip spread {completed.pip_spread}"
     )
     if completed.board is not None:
-        draw(completed.board, partial, out_dir / "layout-completed.png")
+        draw(completed.board, out_dir / "layout-completed.png", marked=list(completed.fixed))
     crowded = SetupRequest.hexagon(2, land=14, rules=DEFAULT_RULES | {Rule.SAME_NUMBER_APART})
     conflict = solve_layout(crowded, time_limit=20)
     echo("")
