@@ -271,7 +271,8 @@ def _risk_lines(report: RiskReport) -> list[str]:
             lines.append(f"  {rolls:<16} {o.label:<16} {p!s:>6} = {float(p):6.1%}")
     for enc, out in report.outlook.items():
         lines.append(
-            f"after {out.encounters} {_ENCOUNTER_WORDS[enc.value]}(s) with {out.start_cargo} cards: "
+            f"after {out.encounters} {_ENCOUNTER_WORDS[enc.value]}(s) "
+            f"with {out.start_cargo} cards: "
             f"sunk {_show(out.sunk, '.1%')}, expected cargo left "
             f"{_show(out.expected_cargo, '.3f')}"
         )
@@ -295,15 +296,18 @@ def _show(x: Fraction, spec: str) -> str:
 
 
 def _midpoint(e: Edge) -> tuple[float, float]:
-    (x0, y0), (x1, y1) = to_pixel(e.a), to_pixel(e.b)
-    return (x0 + x1) / 2, (y0 + y1) / 2
+    x0, y0 = to_pixel(e.a)
+    dx, dy = to_pixel((e.b.q - e.a.q, e.b.r - e.a.r))
+    return x0 + dx / 2, y0 + dy / 2
 
 
 def _segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
-    (x0, y0), (x1, y1) = to_pixel(e.a), to_pixel(e.b)
-    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    norm = math.hypot(x1 - x0, y1 - y0)
-    px, py = -(y1 - y0) / norm * 0.45, (x1 - x0) / norm * 0.45
+    # The direction from the small integer difference of the hexes, so that far-off
+    # coordinates (where floats lose the unit) still give a side of unit length.
+    mx, my = _midpoint(e)
+    dx, dy = to_pixel((e.b.q - e.a.q, e.b.r - e.a.r))
+    norm = math.hypot(dx, dy)
+    px, py = -dy / norm * 0.45, dx / norm * 0.45
     return (mx + px, my + py), (mx - px, my - py)
 
 
