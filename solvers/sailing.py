@@ -1372,9 +1372,14 @@ def pirate_reach_probability(
     if steering not in ("toward", "away"):
         raise InvalidInput("steering", steering, "'toward' or 'away'")
     graph = wind_graph(board, may_stay, pirate=True)
+    return _pirate_reach(graph, pirate, edge_, rolls, "max" if steering == "toward" else "min")
+
+
+def _pirate_reach(
+    graph: WindGraph, pirate: Edge, spot: Edge, rolls: int, pick: Literal["max", "min"]
+) -> Fraction:
     is_target = np.zeros(len(graph), dtype=bool)
-    is_target[graph.index[edge_]] = True
-    pick: Literal["max", "min"] = "max" if steering == "toward" else "min"
+    is_target[graph.index[spot]] = True
     return _hit_within(graph.options, is_target, graph.index[pirate], (rolls,), pick)[rolls]
 
 
@@ -1541,13 +1546,14 @@ def risk(
         k = 10 if rolls is None else _check_count(rolls, "rolls", MAX_REACH_ROLLS)
         at = check_ship_edge(board, pirate, "pirate")
         spot = check_ship_edge(board, edge, "edge")
+        graph = wind_graph(board, may_stay, pirate=True)
         reach = PirateReach(
             at,
             spot,
             k,
             may_stay,
-            pirate_reach_probability(board, at, spot, k, "toward", may_stay),
-            pirate_reach_probability(board, at, spot, k, "away", may_stay),
+            toward=_pirate_reach(graph, at, spot, k, "max"),
+            away=_pirate_reach(graph, at, spot, k, "min"),
         )
     return RiskReport(
         status=Status.EXACT,
