@@ -81,7 +81,13 @@ SHIP_COST: Mapping[Resource, int] = MappingProxyType(
 
 
 class Waters(StrEnum):
-    """Where a ship edge lies: both hexes sea (``high_sea``), or one land hex (``coast``)."""
+    """Where a ship edge lies: both hexes sea (``high_sea``), or one land hex (``coast``).
+
+    Examples
+    --------
+    >>> [w.value for w in Waters]
+    ['high_sea', 'coast']
+    """
 
     HIGH_SEA = "high_sea"
     COAST = "coast"
@@ -594,7 +600,13 @@ def rolls_to_rounds(rolls: float, players: int) -> float:
 
 
 class Encounter(StrEnum):
-    """What makes a ship roll for its fate: a ``collision`` (rule 11) or the ``pirate`` (12)."""
+    """What makes a ship roll for its fate: a ``collision`` (rule 11) or the ``pirate`` (12).
+
+    Examples
+    --------
+    >>> Encounter("pirate") is Encounter.PIRATE
+    True
+    """
 
     COLLISION = "collision"
     PIRATE = "pirate"
@@ -605,6 +617,11 @@ class Outcome(StrEnum):
 
     The values are the names written in JSON; :attr:`label` is the phrase of the
     text output.
+
+    Examples
+    --------
+    >>> [o.value for o in Outcome]
+    ['sinks', 'loses_all_cargo', 'loses_2_cards', 'loses_1_card', 'unharmed']
     """
 
     SINKS = "sinks"

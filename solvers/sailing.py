@@ -121,6 +121,14 @@ class WindGraph:
     See Also
     --------
     wind_graph : builds one from a board.
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> g = wind_graph(demo_board())
+    >>> i = g.index[Edge(Hex(0, 2), Hex(1, 2))]
+    >>> [str(g.edges[j]) for j in sorted(set(g.options[i, ROLLS.index(10)]))]
+    ['0,2:0,3', '0,2:1,1']
     """
 
     board: Board
@@ -272,7 +280,13 @@ def target_edges(
 
 
 class Reach(StrEnum):
-    """Whether a ship on an edge can be steered to the target."""
+    """Whether a ship on an edge can be steered to the target.
+
+    Examples
+    --------
+    >>> [r.value for r in Reach]
+    ['reachable', 'trapped', 'unreachable']
+    """
 
     #: Some steering arrives with probability 1: the expected rolls are finite.
     REACHABLE = "reachable"
@@ -328,6 +342,21 @@ class Navigation:
         Index into ``list(Reach)`` per edge.
     choice : ndarray of int, shape (N, 11)
         Optimal next edge index per edge and roll (meaningful where reachable).
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.hexgrid import edge
+    >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
+    ...            (1, -1): Tile(Terrain.SEA)})
+    >>> nav = navigate(b, [edge((0, 0), (1, -1))])
+    >>> start = edge((0, 0), (1, 0))
+    >>> nav.status, nav.reach(start), round(nav.expected_rolls(start), 9)
+    (<Status.OPTIMAL: 'optimal'>, <Reach.REACHABLE: 'reachable'>, 7.2)
+    >>> str(nav.steer(start, 6)), str(nav.steer(start, 8))  # an 8 does not blow here
+    ('0,0:1,-1', '0,0:1,0')
+    >>> nav.error_bound < 1e-12, nav.to_dict()["edges"][0]["reach"]
+    (True, 'reachable')
     """
 
     graph: WindGraph
@@ -672,6 +701,16 @@ class Arrival:
         Probability of not having arrived after the last roll listed: the
         truncation error of ``pmf`` (at most the ``tolerance`` asked for unless
         the roll cap was hit).
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.hexgrid import edge
+    >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
+    ...            (1, -1): Tile(Terrain.SEA)})
+    >>> arr = arrival_distribution(navigate(b, [edge((0, 0), (1, -1))]), edge((0, 0), (1, 0)))
+    >>> arr.reachable, round(arr.mean(), 6), arr.tail < 1e-12, arr.to_dict()["status"]
+    (True, 7.2, True, 'exact')
     """
 
     start: Edge
@@ -937,6 +976,13 @@ class Steering:
         Minimal expected rolls from ``go_to`` (iterative float).
     error_bound : float or None
         Bound on the error of ``expected_rolls_there`` (in rolls).
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> first = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))]).steering[0]
+    >>> first.roll, str(first.go_to), first.expected_rolls_there
+    (10, '0,2:0,3', 0.0)
     """
 
     roll: int
@@ -1001,6 +1047,16 @@ class Voyage:
         Largest violation of the Bellman equation, in rolls.
     navigation : Navigation
         The whole navigation (every edge's value and steering; for pictures).
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> v = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))], players=3)
+    >>> v.status.value, v.at_target, round(v.expected_rounds, 2), v.error_bound < 1e-9
+    ('optimal', False, 2.4, True)
+    >>> answer = v.to_dict()
+    >>> answer["from"], answer["arrival_within"][0]["probability_exact"]
+    ([[0, 2], [1, 2]], '31837025/60466176')
     """
 
     status: Status
@@ -1227,6 +1283,12 @@ class CargoOutlook:
         ``cargo[c]`` = probability the ship floats with ``c`` cards (c = 0..3).
     expected_cargo : Fraction
         Expected cards left (a sunk ship counts 0).
+
+    Examples
+    --------
+    >>> out = cargo_outlook(Encounter.PIRATE, 3, 1)
+    >>> out.sunk, out.cargo[0], out.to_dict()["expected_cargo_exact"]
+    (Fraction(1, 12), Fraction(3, 4), '1/2')
     """
 
     encounter: Encounter
@@ -1401,6 +1463,13 @@ class PirateReach:
         Exact chance when the players steer it toward ``edge`` (the worst case).
     away : Fraction
         Exact chance when they steer it away.
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> r = risk(board=demo_board(), pirate=((0, 0), (1, 0)), edge=((0, 0), (1, 0)), rolls=2)
+    >>> r.pirate_reach.toward, r.pirate_reach.to_dict()["away_exact"]  # it starts there
+    (Fraction(1, 1), '1/1')
     """
 
     pirate: Edge
@@ -1438,6 +1507,15 @@ class RiskReport:
         The cargo after the encounters, for each kind.
     pirate_reach : PirateReach or None
         When a pirate and an edge were given.
+
+    Examples
+    --------
+    >>> report = risk(cargo=1, encounters=2)
+    >>> report.tables[Encounter.COLLISION][Outcome.SINKS], report.pirate_reach
+    (Fraction(1, 36), None)
+    >>> report.to_dict()["tables"]["pirate"][0]  # doctest: +NORMALIZE_WHITESPACE
+    {'outcome': 'sinks', 'rolls': [11, 12], 'probability': 0.08333333333333333,
+     'probability_exact': '1/12'}
     """
 
     status: Status
