@@ -1,7 +1,9 @@
 """Benchmark: sparse policy iteration (isles) versus plain value iteration in Python.
 
-Navigation of RULES.md section 4 on random hexagonal boards of about 1k, 10k and
-100k ship edges, one target edge near the centre. Run from the repository root:
+Navigation of ships under winds (docs/ships.md; seed 004_644cf972d8964df4.txt) on
+random hexagonal boards of about 1k, 10k and 100k ship edges, one target edge near
+the centre; also the exact arrival odds within 5, 10 and 20 rolls (``arrival_odds``).
+Run from the repository root:
 
     python benchmarks/bench_sailing.py            # 1k, 10k, 100k edges
     python benchmarks/bench_sailing.py --quick    # 1k edges only, short budget
@@ -29,7 +31,13 @@ import numpy as np
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
 from isles.models.hexgrid import Hex, hexagon
 from isles.models.ships import ROLLS
-from isles.solvers.sailing import WindGraph, arrival_distribution, navigate, wind_graph
+from isles.solvers.sailing import (
+    WindGraph,
+    arrival_distribution,
+    arrival_odds,
+    navigate,
+    wind_graph,
+)
 
 
 def random_board(radius: int, seed: int) -> Board:
@@ -111,7 +119,7 @@ def main() -> None:
     budget = 10.0 if args.quick else args.budget
     header = (
         f"{'edges':>7} {'finite':>7} {'graph s':>8} {'PI s':>7} {'PI it':>5} "
-        f"{'resid':>8} {'arrival s':>9} {'VI s':>8} {'sweeps':>6} {'VI conv':>7} "
+        f"{'resid':>8} {'arrival s':>9} {'odds s':>6} {'VI s':>8} {'sweeps':>6} {'VI conv':>7} "
         f"{'VI max err':>10} {'VI/PI':>7}"
     )
     print(header)
@@ -130,20 +138,23 @@ def main() -> None:
         t3 = time.perf_counter()
         arrival_distribution(nav, far)
         t4 = time.perf_counter()
+        arrival_odds(nav, far, (5, 10, 20))
+        odds_time = time.perf_counter() - t4
         vi, sweeps, converged, vi_time = plain_value_iteration(graph, target, args.tol, budget)
         vi_arr = np.array(vi)
         err = float(np.max(np.abs(vi_arr[finite] - nav.values[finite])))
         pi_time = t2 - t1
         print(
             f"{len(graph):>7} {int(finite.sum()):>7} {t1 - t0:>8.3f} {pi_time:>7.3f} "
-            f"{nav.iterations:>5} {nav.bellman_residual:>8.1e} {t4 - t3:>9.3f} "
+            f"{nav.iterations:>5} {nav.bellman_residual:>8.1e} {t4 - t3:>9.3f} {odds_time:>6.3f} "
             f"{vi_time:>8.2f} {sweeps:>6} {'yes' if converged else 'budget':>7} "
             f"{err:>10.2e} {vi_time / pi_time:>7.0f}x",
             flush=True,
         )
     print(
         "graph s: building the option arrays from the board (once per board); PI s: "
-        "navigate() for one target (reachability + policy iteration, spsolve); "
+        "navigate() for one target (reachability + policy iteration, spsolve); arrival s: the "
+        "float distribution to 1e-12; odds s: the exact odds within 5, 10, 20 rolls; "
         "VI/PI: time ratio (a lower bound when VI hit its budget)."
     )
 

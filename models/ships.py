@@ -1,12 +1,11 @@
 """Ships under winds: where a ship stands, how the 2d6 winds move it, what it risks and earns.
 
-Implements RULES.md section 4 (seed 004_644cf972d8964df4.txt, rules 2 to 13); the
-decisions the seed leaves open are in docs/ships.md.
+Implements docs/ships.md (seed 004_644cf972d8964df4.txt, rules 2 to 13): the rules
+as pure functions; the questions asked of them are answered in solvers/sailing.py.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from enum import StrEnum
 from fractions import Fraction
@@ -15,18 +14,34 @@ from types import MappingProxyType
 
 from isles.models.catan import Board, Resource, Terrain, pips
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, Vertex, edge, neighbours, parse_hex, vertex
+from isles.models.hexgrid import (
+    Edge,
+    Hex,
+    Vertex,
+    as_hex,
+    distance,
+    edge,
+    neighbours,
+    parse_hex,
+    vertex,
+)
+from isles.models.jsonio import parse_json
 
 __all__ = [
     "CARGO_LIMIT",
+    "MAX_PLAYERS",
     "MAX_SHIPS",
+    "MIN_PLAYERS",
     "ROLLS",
     "SHIP_COST",
     "Encounter",
     "Outcome",
     "Waters",
+    "as_corner",
+    "as_edge",
     "capacity",
     "cargo_after",
+    "check_players",
     "check_ship_edge",
     "demo_board",
     "edge_vertices",
@@ -56,6 +71,9 @@ CARGO_LIMIT = 3
 #: Most ships a player owns (seed rule 2).
 MAX_SHIPS = 3
 
+#: The seed's player count, 3 to 6 (one roll per player turn turns rolls into rounds).
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
 #: Cost of one ship (seed rule 2): 1 wool, 1 lumber, 1 grain.
 SHIP_COST: Mapping[Resource, int] = MappingProxyType(
     {Resource.WOOL: 1, Resource.LUMBER: 1, Resource.GRAIN: 1}
@@ -63,15 +81,159 @@ SHIP_COST: Mapping[Resource, int] = MappingProxyType(
 
 
 class Waters(StrEnum):
-    """Where a ship edge lies: both hexes sea, or one land hex (a coast)."""
+    """Where a ship edge lies: both hexes sea (``high_sea``), or one land hex (``coast``).
 
-    HIGH_SEA = "high sea"
+    Examples
+    --------
+    >>> [w.value for w in Waters]
+    ['high_sea', 'coast']
+    """
+
+    HIGH_SEA = "high_sea"
     COAST = "coast"
 
 
-def is_ship_edge(board: Board, e: Edge) -> bool:
-    """True when both hexes of ``e`` are on ``board`` and at least one is sea.
+# -- edges and corners given by a caller ---------------------------------------------
 
+
+def _shown(value: object) -> object:
+    """An edge or corner as its ``Q,R:Q,R`` text in messages, anything else as given."""
+    if isinstance(value, Edge | Vertex):
+        return ":".join(str(h) for h in value)
+    return value
+
+
+def as_edge(value: object, field: str = "edge") -> Edge:
+    """An edge from an :class:`~isles.models.hexgrid.Edge` or any pair of two adjacent hexes.
+
+    Parameters
+    ----------
+    value : object
+        An ``Edge``, or a pair ``((q, r), (q, r))`` (tuples or lists, in any order),
+        as a caller of the library or a JSON file gives it.
+    field : str
+        Where it comes from, for messages (``"start"``, ``"targets[2]"``).
+
+    Returns
+    -------
+    Edge
+        The edge, its two hexes sorted.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``field`` when ``value`` is not two adjacent hexes of integer coordinates.
+
+    Examples
+    --------
+    >>> as_edge([[1, 0], [0, 0]], "start")
+    Edge(a=Hex(q=0, r=0), b=Hex(q=1, r=0))
+    >>> as_edge([[0, 0], [2, 0]], "start")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: start: [[0, 0], [2, 0]] is invalid; expected an edge: ...
+    """
+    if isinstance(value, tuple | list) and len(value) == 2:
+        try:
+            a, b = as_hex(value[0], field), as_hex(value[1], field)
+        except InvalidInput:
+            pass
+        else:
+            if distance(a, b) == 1:
+                return edge(a, b)
+    raise InvalidInput(field, _shown(value), "an edge: two adjacent hexes ((q, r), (q, r))")
+
+
+def as_corner(value: object, field: str = "corner") -> Vertex:
+    """A corner from a :class:`~isles.models.hexgrid.Vertex` or three pairwise adjacent hexes.
+
+    Parameters
+    ----------
+    value : object
+        A ``Vertex``, or three hexes ``((q, r), (q, r), (q, r))`` in any order.
+    field : str
+        Where it comes from, for messages (``"near[0]"``).
+
+    Returns
+    -------
+    Vertex
+        The corner, its three hexes sorted.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``field`` when ``value`` is not three pairwise adjacent hexes.
+
+    Examples
+    --------
+    >>> as_corner([[0, 3], [0, 2], [1, 2]], "near[0]")
+    Vertex(a=Hex(q=0, r=2), b=Hex(q=0, r=3), c=Hex(q=1, r=2))
+    """
+    if isinstance(value, tuple | list) and len(value) == 3:
+        try:
+            a, b, c = (as_hex(h, field) for h in value)
+            return vertex(a, b, c)
+        except InvalidInput:
+            pass
+    raise InvalidInput(
+        field, _shown(value), "a corner: three pairwise adjacent hexes ((q, r), (q, r), (q, r))"
+    )
+
+
+def parse_settlement(text: str, field: str = "settlement") -> Vertex:
+    """Parse a corner written ``"Q,R:Q,R:Q,R"`` (the command line's text form).
+
+    Parameters
+    ----------
+    text : str
+        Three pairwise adjacent hexes, in any order.
+    field : str
+        The option or field it comes from, for messages (``"--near"``).
+
+    Returns
+    -------
+    Vertex
+        The corner, its hexes sorted.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``field`` when the text is malformed or the hexes are not pairwise adjacent.
+
+    Examples
+    --------
+    >>> parse_settlement("0,0:1,0:1,-1")
+    Vertex(a=Hex(q=0, r=0), b=Hex(q=1, r=-1), c=Hex(q=1, r=0))
+    """
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise InvalidInput(field, text, "three pairwise adjacent hexes as Q,R:Q,R:Q,R")
+    hexes = [parse_hex(p, field) for p in parts]
+    try:
+        return vertex(hexes[0], hexes[1], hexes[2])
+    except InvalidInput:
+        raise InvalidInput(field, text, "three pairwise adjacent hexes as Q,R:Q,R:Q,R") from None
+
+
+# -- where ships stand (seed rules 3 and 6; docs/ships.md "Edges inside the board") ----
+
+
+def is_ship_edge(board: Board, e: Edge) -> bool:
+    """Whether a ship can stand on ``e``: both hexes on ``board``, at least one sea.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    e : Edge
+        Any edge (two adjacent hexes).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> b = beginner_board()
     >>> is_ship_edge(b, edge((0, 3), (1, 2))), is_ship_edge(b, edge((0, 0), (1, 0)))
@@ -82,25 +244,60 @@ def is_ship_edge(board: Board, e: Edge) -> bool:
     return board.terrain(e.a) is Terrain.SEA or board.terrain(e.b) is Terrain.SEA
 
 
-def check_ship_edge(board: Board, e: Edge, field: str = "edge") -> Edge:
-    """Return ``e`` if a ship can stand on it, else raise.
+def check_ship_edge(board: Board, e: object, field: str = "edge") -> Edge:
+    """Return ``e`` as an :class:`~isles.models.hexgrid.Edge` if a ship can stand on it.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    e : Edge or pair of hexes
+        The edge (anything :func:`as_edge` accepts).
+    field : str
+        Where it comes from, for messages (``"start"``, ``"pirate"``).
+
+    Returns
+    -------
+    Edge
 
     Raises
     ------
     InvalidInput
-        Naming ``field`` when a hex of ``e`` is off the board or both are land.
+        Naming ``field`` when ``e`` is not an edge, a hex of it is off the board or
+        both hexes are land.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> check_ship_edge(beginner_board(), ((0, 0), (1, 0)), "start")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: start: '0,0:1,0' is invalid; expected an edge with ...
     """
+    e = as_edge(e, field)
     for h in (e.a, e.b):
         if h not in board:
-            raise InvalidInput(field, str(e), f"an edge of two board hexes ({h} is not on it)")
+            raise InvalidInput(
+                field, _shown(e), f"an edge of two board hexes ({h} is not on the board)"
+            )
     if not is_ship_edge(board, e):
-        raise InvalidInput(field, str(e), "an edge with at least one sea hex")
+        raise InvalidInput(field, _shown(e), "an edge with at least one sea hex")
     return e
 
 
 def ship_edges(board: Board) -> list[Edge]:
     """Every edge a ship can stand on: both hexes on the board, at least one sea; sorted.
 
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    list of Edge
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> len(ship_edges(beginner_board()))  # 18 high-sea edges + 30 along the coast
     48
@@ -113,15 +310,56 @@ def ship_edges(board: Board) -> list[Edge]:
 
 
 def waters(board: Board, e: Edge) -> Waters:
-    """High sea (both hexes sea) or coast (one land hex); ``e`` must be a ship edge."""
+    """High sea (both hexes sea) or coast (one land hex).
+
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        A ship edge.
+
+    Returns
+    -------
+    Waters
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge of ``board``.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> waters(beginner_board(), edge((0, 2), (0, 3)))
+    <Waters.COAST: 'coast'>
+    """
     check_ship_edge(board, e)
     both = board.terrain(e.a) is Terrain.SEA and board.terrain(e.b) is Terrain.SEA
     return Waters.HIGH_SEA if both else Waters.COAST
 
 
 def capacity(board: Board, e: Edge) -> int:
-    """Ships that share ``e`` without a collision: 2 on high sea, 1 along a coast (rule 11).
+    """Ships that share ``e`` without a collision: 2 on the high sea, 1 along a coast.
 
+    Seed rule 11 (docs/ships.md, "Collisions and pirates").
+
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        A ship edge.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge of ``board``.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> capacity(beginner_board(), edge((0, 3), (1, 2)))
     2
@@ -137,6 +375,16 @@ def _common_neighbours(e: Edge) -> tuple[Hex, Hex]:
 def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
     """The two corners at the ends of edge ``e`` (geometric: off-board hexes allowed).
 
+    Parameters
+    ----------
+    e : Edge
+
+    Returns
+    -------
+    tuple of two Vertex
+
+    Examples
+    --------
     >>> [len(v) for v in edge_vertices(edge((0, 0), (1, 0)))]
     [3, 3]
     """
@@ -149,17 +397,35 @@ def _moves_along(board: Board, e: Edge, h: Hex) -> tuple[Edge, ...]:
 
 
 def wind_moves(board: Board, e: Edge, roll: int) -> tuple[Edge, ...]:
-    """The edges the wind of ``roll`` allows a ship on ``e`` to reach (rule 6).
+    """The edges the wind of ``roll`` lets a ship on ``e`` reach (seed rule 6).
 
     For every sea hex ``H`` of ``e`` carrying ``roll``: the edges ``{H, X}`` where
     ``X`` is on the board and adjacent to both hexes of ``e``. Empty when the wind
     does not blow there (a 7, or no sea hex of ``e`` carries ``roll``): the ship
-    stays. Sorted, without repeats.
+    stays.
+
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        A ship edge.
+    roll : int
+        A 2d6 sum, 2..12.
+
+    Returns
+    -------
+    tuple of Edge
+        Sorted, without repeats; at most four.
 
     Raises
     ------
     InvalidInput
         If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Notes
+    -----
+    docs/ships.md, "Which tokens blow": only sea tokens blow; a land token never
+    moves a ship.
 
     Examples
     --------
@@ -184,10 +450,32 @@ def wind_moves(board: Board, e: Edge, roll: int) -> tuple[Edge, ...]:
 def ship_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> tuple[Edge, ...]:
     """Where the owner of a ship on ``e`` may put it after ``roll``: never empty.
 
-    Moving is compulsory when the wind allows; with ``may_stay`` (the seed's
-    variant) a ship along a coast may also stay. When the wind allows no move,
-    the only option is ``(e,)``.
+    Moving is compulsory when the wind allows (seed rule 6); with ``may_stay``
+    (the seed's variant) a ship along a coast may also stay. When the wind allows
+    no move, the only option is ``(e,)``.
 
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        A ship edge.
+    roll : int
+        A 2d6 sum, 2..12.
+    may_stay : bool
+        The seed's variant: a ship along a coast may stay.
+
+    Returns
+    -------
+    tuple of Edge
+        Sorted; ``e`` itself means the ship stays.
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Examples
+    --------
     >>> from isles.models.catan import Board, Tile
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 5), (1, 0): Tile(Terrain.SEA)})
     >>> ship_options(b, edge((0, 0), (1, 0)), 5)  # no third hex: nowhere to go
@@ -202,9 +490,38 @@ def ship_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> tu
 
 
 def pirate_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> tuple[Edge, ...]:
-    """Where the pirate ship on ``e`` may go after ``roll`` (rule 12).
+    """Where the pirate ship on ``e`` may go after ``roll`` (seed rule 12).
 
-    Like a ship, and on a 7 one edge along any sea hex of ``e`` (docs/ships.md).
+    Like a ship (:func:`ship_options`), and on a 7 one edge along any sea hex of
+    ``e``, compulsory when it can move (docs/ships.md, "The pirate ship").
+
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        The pirate's ship edge.
+    roll : int
+        A 2d6 sum, 2..12.
+    may_stay : bool
+        The seed's variant for winds (a 7 always moves the pirate when it can).
+
+    Returns
+    -------
+    tuple of Edge
+        Sorted, never empty; ``(e,)`` when it cannot move.
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Tile
+    >>> b = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.SEA),
+    ...            (1, -1): Tile(Terrain.FOREST, 3)})
+    >>> [str(o) for o in pirate_options(b, edge((0, 0), (1, 0)), 7)]
+    ['0,0:1,-1', '1,-1:1,0']
     """
     if roll != 7:
         return ship_options(board, e, roll, may_stay)
@@ -216,40 +533,111 @@ def pirate_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> 
     return tuple(sorted(out)) or (e,)
 
 
+def check_players(players: object, field: str = "players") -> int:
+    """The player count, checked: an integer in 3..6 (the seed's count).
+
+    Parameters
+    ----------
+    players : object
+        The value given.
+    field : str
+        Where it comes from, for messages.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidInput
+        If ``players`` is not an integer (a bool is not one) in 3..6.
+
+    Examples
+    --------
+    >>> check_players(9)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: players: 9 is invalid; expected a player count in 3..6
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise InvalidInput(field, players, f"a player count in {MIN_PLAYERS}..{MAX_PLAYERS}")
+    return players
+
+
 def rolls_to_rounds(rolls: float, players: int) -> float:
     """Rounds of play taken by ``rolls`` rolls: every player's turn is one roll.
+
+    Parameters
+    ----------
+    rolls : float
+        A number of rolls.
+    players : int
+        Players at the table, 3..6.
+
+    Returns
+    -------
+    float
+        ``rolls / players``.
 
     Raises
     ------
     InvalidInput
         If ``players`` is not in 3..6 (the seed's player count).
 
+    Examples
+    --------
     >>> rolls_to_rounds(12.0, 4)
     3.0
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
-        raise InvalidInput("players", players, "a player count in 3..6")
-    return rolls / players
+    return rolls / check_players(players)
 
 
-# -- collisions and pirates (rules 11 and 12) ------------------------------------
+# -- collisions and pirates (seed rules 11 and 12) ------------------------------------
 
 
 class Encounter(StrEnum):
-    """What makes a ship roll for its fate."""
+    """What makes a ship roll for its fate: a ``collision`` (rule 11) or the ``pirate`` (12).
+
+    Examples
+    --------
+    >>> Encounter("pirate") is Encounter.PIRATE
+    True
+    """
 
     COLLISION = "collision"
     PIRATE = "pirate"
 
 
 class Outcome(StrEnum):
-    """What one encounter roll does to a ship."""
+    """What one encounter roll does to a ship.
+
+    The values are the names written in JSON; :attr:`label` is the phrase of the
+    text output.
+
+    Examples
+    --------
+    >>> [o.value for o in Outcome]
+    ['sinks', 'loses_all_cargo', 'loses_2_cards', 'loses_1_card', 'unharmed']
+    """
 
     SINKS = "sinks"
-    LOSES_ALL = "loses all cargo"
-    LOSES_TWO = "loses 2 cards"
-    LOSES_ONE = "loses 1 card"
+    LOSES_ALL = "loses_all_cargo"
+    LOSES_TWO = "loses_2_cards"
+    LOSES_ONE = "loses_1_card"
     UNHARMED = "unharmed"
+
+    @property
+    def label(self) -> str:
+        """The outcome in words (``"loses all cargo"``).
+
+        >>> Outcome.LOSES_ALL.label
+        'loses all cargo'
+        """
+        return self.value.replace("_", " ")
 
 
 _OUTCOME_ROLLS: Mapping[Encounter, Mapping[Outcome, tuple[int, ...]]] = MappingProxyType(
@@ -277,6 +665,21 @@ _OUTCOME_ROLLS: Mapping[Encounter, Mapping[Outcome, tuple[int, ...]]] = MappingP
 def outcome_rolls(encounter: Encounter) -> Mapping[Outcome, tuple[int, ...]]:
     """The 2d6 sums giving each outcome of ``encounter`` (seed rules 11 and 12).
 
+    Parameters
+    ----------
+    encounter : Encounter or str
+
+    Returns
+    -------
+    Mapping of Outcome to tuple of int
+
+    Raises
+    ------
+    ValueError
+        If ``encounter`` is not ``"collision"`` or ``"pirate"``.
+
+    Examples
+    --------
     >>> outcome_rolls(Encounter.PIRATE)[Outcome.SINKS]
     (11, 12)
     """
@@ -286,6 +689,22 @@ def outcome_rolls(encounter: Encounter) -> Mapping[Outcome, tuple[int, ...]]:
 def outcome_table(encounter: Encounter) -> Mapping[Outcome, Fraction]:
     """Exact probability of each outcome of ``encounter``; the values sum to 1.
 
+    Parameters
+    ----------
+    encounter : Encounter or str
+
+    Returns
+    -------
+    Mapping of Outcome to Fraction
+        In the order of the seed's table.
+
+    Raises
+    ------
+    ValueError
+        If ``encounter`` is not ``"collision"`` or ``"pirate"``.
+
+    Examples
+    --------
     >>> t = outcome_table(Encounter.COLLISION)
     >>> t[Outcome.SINKS], t[Outcome.UNHARMED], sum(t.values())
     (Fraction(1, 36), Fraction(13, 18), Fraction(1, 1))
@@ -296,6 +715,24 @@ def outcome_table(encounter: Encounter) -> Mapping[Outcome, Fraction]:
 def cargo_after(outcome: Outcome, cargo: int) -> int | None:
     """Cards left on board after ``outcome`` for a ship holding ``cargo``; None if sunk.
 
+    Parameters
+    ----------
+    outcome : Outcome
+    cargo : int
+        Cards on board, 0..3.
+
+    Returns
+    -------
+    int or None
+        Cards left (losing 2 with 1 on board leaves 0), or None when the ship sank.
+
+    Raises
+    ------
+    InvalidInput
+        If ``cargo`` is not an integer in 0..3.
+
+    Examples
+    --------
     >>> cargo_after(Outcome.LOSES_TWO, 1), cargo_after(Outcome.SINKS, 3)
     (0, None)
     """
@@ -311,31 +748,29 @@ def cargo_after(outcome: Outcome, cargo: int) -> int | None:
     return None if lost is None else max(0, cargo - lost)
 
 
-# -- settlements, harvest, building, points (rules 2, 3, 5, 7, 9, end) -----------
-
-
-def parse_settlement(text: str, field: str = "settlement") -> Vertex:
-    """Parse a corner ``"Q,R:Q,R:Q,R"`` (three pairwise adjacent hexes) into a Vertex.
-
-    >>> parse_settlement("0,0:1,0:1,-1")
-    Vertex(a=Hex(q=0, r=0), b=Hex(q=1, r=-1), c=Hex(q=1, r=0))
-    """
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise InvalidInput(field, text, "three pairwise adjacent hexes as Q,R:Q,R:Q,R")
-    hexes = [parse_hex(p, field) for p in parts]
-    try:
-        return vertex(hexes[0], hexes[1], hexes[2])
-    except InvalidInput:
-        raise InvalidInput(field, text, "three pairwise adjacent hexes as Q,R:Q,R:Q,R") from None
+# -- settlements, harvest, building, points (seed rules 2, 3, 5, 7, 9, end) -----------
 
 
 def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
-    """Coast edges at the corner ``settlement``: where a ship reaches it (rule 5).
+    """Coast edges at the corner ``settlement``: where a ship reaches it (seed rule 5).
 
     The seed's ship "reaches" a settlement on the sea, along a side of a land hex
-    next to it; so the high-sea edge at a corner does not count (docs/ships.md).
+    next to it; so the high-sea edge at a corner does not count (docs/ships.md,
+    "Next to a settlement").
 
+    Parameters
+    ----------
+    board : Board
+    settlement : Vertex
+        The settlement's corner.
+
+    Returns
+    -------
+    list of Edge
+        Sorted; empty when the corner touches no coast.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> [str(e) for e in settlement_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2']
@@ -352,11 +787,27 @@ def _corner_edges(board: Board, settlement: Vertex) -> list[Edge]:
 def placement_edges(
     board: Board, settlement: Vertex, player: str, roads: Mapping[Edge, str]
 ) -> list[Edge]:
-    """Where ``player`` may launch a ship built at its ``settlement`` (rule 3).
+    """Where ``player`` may launch a ship built at its ``settlement`` (seed rule 3).
 
     The ship edges at the settlement's corner (high sea or coast), except those
-    along an enemy road. Empty when the settlement does not touch the sea.
+    along an enemy road.
 
+    Parameters
+    ----------
+    board : Board
+    settlement : Vertex
+    player : str
+        The builder.
+    roads : Mapping of Edge to str
+        Every road and its owner.
+
+    Returns
+    -------
+    list of Edge
+        Sorted; empty when the settlement does not touch the sea.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> v = parse_settlement("0,2:0,3:1,2")
     >>> blue_road = {edge((0, 2), (0, 3)): "blue"}
@@ -376,12 +827,36 @@ def harvest(
 ) -> Terrain | None:
     """The land terrain whose card a ship of ``player`` on ``e`` takes after ``roll``.
 
-    RULES.md section 4 (seed rule 7): the ship lies along a producing land hex
-    carrying ``roll``, no enemy building touches that hex, no enemy road runs
-    along ``e``, and at most one building stands around that hex. ``buildings``
-    maps corners to owners (settlements and cities alike); ``roads`` maps edges
-    to owners. None when the ship takes nothing.
+    Seed rule 7 (docs/ships.md, "Harvest"): the ship lies along a producing land
+    hex carrying ``roll``, no enemy building touches that hex, no enemy road runs
+    along ``e``, and at most one building stands around that hex.
 
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        The ship's edge.
+    roll : int
+        A 2d6 sum, 2..12.
+    player : str
+        The ship's owner.
+    buildings : Mapping of Vertex to str
+        Corners to owners (settlements and cities alike).
+    roads : Mapping of Edge to str
+        Edges to owners.
+
+    Returns
+    -------
+    Terrain or None
+        The terrain of the card taken, or None when the ship takes nothing.
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
     >>> b = beginner_board()
     >>> harvest(b, edge((0, 2), (0, 3)), 11, "red", {}, {})
@@ -407,10 +882,29 @@ def harvest(
 def scoring_ship(
     e: Edge, player: str, buildings: Mapping[Vertex, str], roads: Mapping[Edge, str]
 ) -> bool:
-    """True when a ship of ``player`` on ``e`` lies next to its building or road (end rule).
+    """Whether a ship of ``player`` on ``e`` lies next to its building or road (end rule).
 
     Next to a building: the building stands on an end of ``e``. Next to a road:
-    the road is ``e`` itself or shares an end with ``e``.
+    the road is ``e`` itself or shares an end with ``e`` (docs/ships.md, "Points").
+
+    Parameters
+    ----------
+    e : Edge
+        The ship's edge.
+    player : str
+        The ship's owner.
+    buildings : Mapping of Vertex to str
+    roads : Mapping of Edge to str
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> v = parse_settlement("0,2:0,3:1,2")
+    >>> scoring_ship(edge((0, 2), (0, 3)), "red", {v: "red"}, {})
+    True
     """
     ends = set(edge_vertices(e))
     if any(buildings.get(v) == player for v in ends):
@@ -424,12 +918,30 @@ def scoring_ship(
 def ship_points(scoring_ships: int) -> int:
     """Victory points for ships next to own buildings or roads: 2 ships 1, 3 ships 2.
 
+    Parameters
+    ----------
+    scoring_ships : int
+        Ships of one player that score (:func:`scoring_ship`), 0..3.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidInput
+        If ``scoring_ships`` is not an integer in 0..3.
+
+    Examples
+    --------
     >>> [ship_points(n) for n in range(4)]
     [0, 0, 1, 2]
     """
-    if isinstance(scoring_ships, bool) or not isinstance(scoring_ships, int):
-        raise InvalidInput("scoring_ships", scoring_ships, f"a ship count in 0..{MAX_SHIPS}")
-    if not 0 <= scoring_ships <= MAX_SHIPS:
+    if (
+        isinstance(scoring_ships, bool)
+        or not isinstance(scoring_ships, int)
+        or not 0 <= scoring_ships <= MAX_SHIPS
+    ):
         raise InvalidInput("scoring_ships", scoring_ships, f"a ship count in 0..{MAX_SHIPS}")
     return max(0, scoring_ships - 1)
 
@@ -437,10 +949,19 @@ def ship_points(scoring_ships: int) -> int:
 def demo_board() -> Board:
     """The embedded ships board: radius-3 hexagon, 12 land and 25 sea hexes, all tokened.
 
+    It follows the seed's set-up (docs/ships.md, "The demo board"); its file is
+    ``models/data/ships_demo.json``, in the board format of docs/boards.md.
+
+    Returns
+    -------
+    Board
+
+    Examples
+    --------
     >>> b = demo_board()
     >>> len(b.land()), len(b.sea()), all(b.number(h) for h in b.sea())
     (12, 25, True)
     """
     data = resources.files("isles.models").joinpath("data/ships_demo.json")
     text = data.read_text(encoding="utf-8")
-    return Board.from_dict(json.loads(text), source="ships_demo.json")
+    return Board.from_dict(parse_json(text, "ships_demo.json"), source="ships_demo.json")

@@ -191,6 +191,8 @@ def test_board_file_with_byte_order_mark(
         (["layout", "--radius", "1", "--save", "/nonexistent/b.json"], "--save"),
         (["risk", "--encounters", "3000"], "encounters"),
         (["risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "1000"], "rolls"),
+        (["risk", "--rolls", "5"], "--rolls only with --pirate"),
+        (["sail", "--from", "0,2:0,3", "--to", "0,2:0,3", "--players", "8"], "--players"),
     ],
 )
 def test_bad_input_across_commands(

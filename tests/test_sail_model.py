@@ -1,4 +1,4 @@
-"""The ships model against the seed's text (004_644cf972d8964df4.txt, RULES.md section 4)."""
+"""The ships model against the seed's text (004_644cf972d8964df4.txt; docs/ships.md)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ from isles.models.ships import (
     Encounter,
     Outcome,
     Waters,
+    as_corner,
+    as_edge,
     capacity,
     cargo_after,
+    check_players,
     check_ship_edge,
     demo_board,
     edge_vertices,
@@ -83,6 +86,61 @@ def test_constants() -> None:
     for bad in (2, 7):
         with pytest.raises(InvalidInput):
             rolls_to_rounds(1.0, bad)
+
+
+def test_names_in_json_are_snake_case_words() -> None:
+    assert [o.value for o in Outcome] == [
+        "sinks",
+        "loses_all_cargo",
+        "loses_2_cards",
+        "loses_1_card",
+        "unharmed",
+    ]
+    assert Outcome.LOSES_ONE.label == "loses 1 card"
+    assert [w.value for w in Waters] == ["high_sea", "coast"]
+    assert [e.value for e in Encounter] == ["collision", "pirate"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [((0, 0), (1, 0)), [[1, 0], [0, 0]], edge((0, 0), (1, 0)), ([0, 0], (1, 0))],
+)
+def test_as_edge_accepts_pairs_in_any_order(value: object) -> None:
+    assert as_edge(value, "start") == edge((0, 0), (1, 0))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        "0,0:1,0",
+        [[0, 0]],
+        [[0, 0], [2, 0]],
+        [[0, 0], [0, 0]],
+        [[0, 0], [1, True]],
+        [[0, 0], [1.0, 0]],
+        [[0, 0], [1, 0], [1, -1]],
+        {"a": 1},
+    ],
+)
+def test_as_edge_refuses_naming_the_field(value: object) -> None:
+    with pytest.raises(InvalidInput, match=r"^start: "):
+        as_edge(value, "start")
+
+
+def test_as_corner() -> None:
+    v = as_corner([[1, -1], [0, 0], [1, 0]], "near[0]")
+    assert v == parse_settlement("0,0:1,0:1,-1") == as_corner(v)
+    for bad in (None, [[0, 0], [1, 0]], [[0, 0], [1, 0], [2, 0]], [[0, 0], [1, 0], "1,-1"]):
+        with pytest.raises(InvalidInput, match=r"^near\[0\]: "):
+            as_corner(bad, "near[0]")
+
+
+def test_check_players() -> None:
+    assert [check_players(n) for n in (3, 6)] == [3, 6]
+    for bad in (2, 7, True, 4.0, "4"):
+        with pytest.raises(InvalidInput, match=r"^players: "):
+            check_players(bad)
 
 
 def test_ship_edges_and_waters() -> None:

@@ -1,9 +1,10 @@
 """Sailing solver against independent oracles: subset brute force, plain value iteration,
-Monte Carlo sailing, roll-sequence enumeration (RULES.md section 4)."""
+exact rational solves, Monte Carlo sailing, roll-sequence enumeration (docs/ships.md)."""
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import deque
 from fractions import Fraction
@@ -27,15 +28,19 @@ from isles.models.ships import (
     ship_edges,
     ship_options,
 )
+from isles.models.status import Status
 from isles.solvers.sailing import (
     Navigation,
     Reach,
     WindGraph,
     arrival_distribution,
+    arrival_odds,
     cargo_outlook,
     expected_harvest,
     navigate,
     pirate_reach_probability,
+    risk,
+    sail,
     target_edges,
     wind_graph,
 )
@@ -166,6 +171,11 @@ def test_wind_graph_matches_ship_options(board: Board, may_stay: bool) -> None:
         for r, n in enumerate(ROLLS):
             got = {g.edges[j] for j in g.options[i, r]}
             assert got == set(ship_options(board, e, n, may_stay))
+    pirate = wind_graph(board, may_stay, pirate=True)
+    for i, e in enumerate(pirate.edges):
+        for r, n in enumerate(ROLLS):
+            got = {pirate.edges[j] for j in pirate.options[i, r]}
+            assert got == set(pirate_options(board, e, n, may_stay))
 
 
 # -- navigation vs brute force and value iteration -------------------------------------------
@@ -182,7 +192,7 @@ def check_navigation(
     winning = winning_set_brute_force(opts, targets)
     possible = possible_brute_force(opts, targets)
     vi = plain_value_iteration(opts, targets, winning)
-    assert nav.status == "optimal"
+    assert nav.status is Status.OPTIMAL
     assert nav.bellman_residual < 1e-8
     for e in opts:
         if e in winning:
@@ -244,9 +254,9 @@ def test_rules_never_trap_and_may_stay_never_helps(data: st.DataObject, board: B
             assert a == pytest.approx(b, rel=1e-9, abs=1e-12)
 
 
-def test_trapped_on_a_synthetic_wind_graph() -> None:
-    # The rules never trap a ship, so exercise the almost-sure fixpoint on a made-up
-    # option table over the line board's five edges.
+def trap_graph() -> tuple[WindGraph, dict[Edge, list[tuple[Edge, ...]]]]:
+    """A made-up option table over the line board's five edges that traps ships
+    (the rules never do): edges e1 and e4 may reach e0 but not surely."""
     b = line_board()
     g = wind_graph(b)
     e0, e1, e2, e3, e4 = g.edges
@@ -262,10 +272,15 @@ def test_trapped_on_a_synthetic_wind_graph() -> None:
     arr = np.array(
         [[[g.index[o[min(k, len(o) - 1)]] for k in range(width)] for o in opts[e]] for e in g.edges]
     )
-    synthetic = WindGraph(b, g.edges, g.index, arr, False)
+    return WindGraph(b, g.edges, g.index, arr, False), opts
+
+
+def test_trapped_on_a_synthetic_wind_graph() -> None:
+    synthetic, opts = trap_graph()
+    e0, e1, e2, _, e4 = synthetic.edges
     targets = frozenset([e0])
     nav = navigate(synthetic, targets)
-    assert [nav.reach(e) for e in g.edges] == [
+    assert [nav.reach(e) for e in synthetic.edges] == [
         Reach.REACHABLE,
         Reach.TRAPPED,
         Reach.REACHABLE,
@@ -282,7 +297,7 @@ def test_trapped_on_a_synthetic_wind_graph() -> None:
 
 def test_demo_board_against_value_iteration() -> None:
     b = demo_board()
-    targets = target_edges(b, settlements=[parse_settlement("0,2:0,3:1,2")])
+    targets = target_edges(b, near=[parse_settlement("0,2:0,3:1,2")])
     nav = navigate(b, targets)
     opts = options_table(b, False)
     # Every demo edge is reachable (all 25 sea hexes carry tokens).
@@ -296,7 +311,7 @@ def test_demo_board_against_value_iteration() -> None:
 
 def test_arrival_distribution_mean_and_mass() -> None:
     b = demo_board()
-    targets = target_edges(b, settlements=[parse_settlement("0,2:0,3:1,2")])
+    targets = target_edges(b, near=[parse_settlement("0,2:0,3:1,2")])
     nav = navigate(b, targets)
     for text in ("0,2:1,2", "-2,3:-1,2", "2,-3:2,-2"):
         s = Edge(*sorted(Hex(*map(int, h.split(","))) for h in text.split(":")))
@@ -327,23 +342,28 @@ def test_arrival_first_rolls_geometric() -> None:
 
 def test_monte_carlo_sailing_of_the_policy() -> None:
     b = demo_board()
-    targets = target_edges(b, settlements=[parse_settlement("0,2:0,3:1,2")])
+    targets = target_edges(b, near=[parse_settlement("0,2:0,3:1,2")])
     nav = navigate(b, targets)
     start = edge((-2, 3), (-1, 2))
     v = nav.expected_rolls(start)
     assert v is not None
+    # Sail all runs at once, one roll per step, by the public steering of every edge.
+    edges = [e for e in ship_edges(b) if nav.reach(e) is Reach.REACHABLE]
+    number = {e: k for k, e in enumerate(edges)}
+    steer = np.array([[number[nav.steer(e, n)] for n in ROLLS] for e in edges])
+    arrived = np.array([e in targets for e in edges])
     rng = np.random.default_rng(6)
     runs = 3000
     probs = np.array([float(P[n]) for n in ROLLS])
-    lengths = []
-    for _ in range(runs):
-        e, t = start, 0
-        while e not in targets:
-            roll = int(rng.choice(ROLLS, p=probs))
-            e = nav.steer(e, roll)
-            t += 1
-        lengths.append(t)
-    arr = np.array(lengths, dtype=float)
+    where = np.full(runs, number[start])
+    lengths = np.zeros(runs)
+    sailing = ~arrived[where]
+    while sailing.any():
+        rolls = rng.choice(len(ROLLS), size=int(sailing.sum()), p=probs)
+        where[sailing] = steer[where[sailing], rolls]
+        lengths[sailing] += 1
+        sailing = ~arrived[where]
+    arr = lengths
     half_width = 4.0 * arr.std(ddof=1) / math.sqrt(runs)
     assert abs(arr.mean() - v) < half_width
     # And the arrival distribution: P(within 20 rolls), binomial 4-sigma interval.
@@ -366,7 +386,7 @@ def test_bad_targets_raise() -> None:
     with pytest.raises(InvalidInput):
         target_edges(b)
     with pytest.raises(InvalidInput):
-        target_edges(demo_board(), settlements=[parse_settlement("0,0:1,0:1,-1")])
+        target_edges(demo_board(), near=[parse_settlement("0,0:1,0:1,-1")])
 
 
 # -- risk ------------------------------------------------------------------------------------
@@ -469,3 +489,260 @@ def test_expected_harvest_conditions() -> None:
     assert expected_harvest(b, coast, "red", {}, {coast: "blue"}) == 0
     assert expected_harvest(b, coast, "red", {}, {coast: "red"}) == Fraction(4, 36)
     assert expected_harvest(b, edge((0, 2), (1, 2)), "red") == 0  # high sea
+
+
+# -- exact oracles for the error bound and the arrival odds -----------------------------------
+
+
+def exact_policy_values(
+    nav: Navigation, opts: dict[Edge, list[tuple[Edge, ...]]], targets: frozenset[Edge]
+) -> dict[Edge, Fraction]:
+    """The expected rolls of nav's steering, solved exactly in Fractions (Gauss-Jordan)."""
+    states = [e for e in opts if nav.reach(e) is Reach.REACHABLE and e not in targets]
+    col = {e: k for k, e in enumerate(states)}
+    n = len(states)
+    rows = [[Fraction(0)] * (n + 1) for _ in range(n)]
+    for k, e in enumerate(states):
+        rows[k][k] += 1
+        rows[k][n] = Fraction(1)
+        for roll in ROLLS:
+            nxt = nav.steer(e, roll)
+            if nxt in col:
+                rows[k][col[nxt]] -= P[roll]
+    for k in range(n):
+        pivot = next(i for i in range(k, n) if rows[i][k] != 0)
+        rows[k], rows[pivot] = rows[pivot], rows[k]
+        lead = rows[k][k]
+        rows[k] = [x / lead for x in rows[k]]
+        for i in range(n):
+            if i != k and rows[i][k] != 0:
+                factor = rows[i][k]
+                rows[i] = [a - factor * b for a, b in zip(rows[i], rows[k], strict=True)]
+    return {e: rows[col[e]][n] for e in states} | {t: Fraction(0) for t in targets}
+
+
+@settings(max_examples=30)
+@given(data=st.data(), board=small_boards(max_hexes=7), may_stay=st.booleans())
+def test_error_bound_holds_against_the_exact_solution(
+    data: st.DataObject, board: Board, may_stay: bool
+) -> None:
+    edges = ship_edges(board)
+    if not edges:
+        return
+    targets = frozenset([data.draw(st.sampled_from(edges))])
+    nav = navigate(board, targets, may_stay=may_stay)
+    exact = exact_policy_values(nav, options_table(board, may_stay), targets)
+    for e, value in exact.items():
+        got = nav.expected_rolls(e)
+        assert got is not None
+        assert abs(Fraction(got) - value) <= Fraction(nav.relative_error) * Fraction(got)
+        assert abs(Fraction(got) - value) <= Fraction(nav.error_bound)
+
+
+def within_by_recursion(
+    opts: dict[Edge, list[tuple[Edge, ...]]],
+    targets: frozenset[Edge],
+    e: Edge,
+    rolls: int,
+    steer: object = None,
+) -> Fraction:
+    """P(arrive within ``rolls``) over every roll sequence: under ``steer`` (a Navigation)
+    or, without one, the best option on every roll (the finite-horizon optimum)."""
+    if e in targets:
+        return Fraction(1)
+    if rolls == 0:
+        return Fraction(0)
+    total = Fraction(0)
+    for r, n in enumerate(ROLLS):
+        if isinstance(steer, Navigation):
+            total += P[n] * within_by_recursion(opts, targets, steer.steer(e, n), rolls - 1, steer)
+        else:
+            total += P[n] * max(
+                within_by_recursion(opts, targets, o, rolls - 1) for o in opts[e][r]
+            )
+    return total
+
+
+@settings(max_examples=25)
+@given(data=st.data(), board=small_boards(max_hexes=5), rolls=st.integers(0, 3))
+def test_arrival_odds_by_enumerating_rolls(data: st.DataObject, board: Board, rolls: int) -> None:
+    edges = ship_edges(board)
+    if not edges:
+        return
+    target, start = data.draw(st.sampled_from(edges)), data.draw(st.sampled_from(edges))
+    nav = navigate(board, [target])
+    opts = options_table(board, False)
+    got = arrival_odds(nav, start, [rolls])[rolls]
+    reach = nav.reach(start)
+    if reach is Reach.UNREACHABLE:
+        assert got == 0
+    else:
+        assert reach is Reach.REACHABLE
+        assert got == within_by_recursion(opts, frozenset([target]), start, rolls, nav)
+
+
+def test_arrival_odds_agree_with_the_float_distribution() -> None:
+    b = demo_board()
+    nav = navigate(b, target_edges(b, near=[parse_settlement("0,2:0,3:1,2")]))
+    start = edge((-2, 3), (-1, 2))
+    arr = arrival_distribution(nav, start)
+    odds = arrival_odds(nav, start, [0, 1, 7, 20, 100])
+    assert list(odds) == [0, 1, 7, 20, 100]
+    for k, p in odds.items():
+        assert float(p) == pytest.approx(arr.within(k), abs=1e-12)
+
+
+def test_sail_on_a_trap_is_infeasible_with_the_best_odds() -> None:
+    # Trapped: arrival possible, never sure. Status infeasible, no expected rolls, no
+    # steering; the odds are the best chance any steering has within k rolls.
+    graph, opts = trap_graph()
+    e0, e1, _, e3, e4 = graph.edges
+    for start in (e1, e4):
+        voyage = sail(graph, start, [e0], within=[1, 2, 3])
+        assert voyage.status is Status.INFEASIBLE and not voyage.status.answered
+        assert voyage.reach is Reach.TRAPPED
+        assert voyage.expected_rolls is None and voyage.error_bound is None
+        assert voyage.steering == ()
+        for k, p in voyage.arrival_within:
+            assert p == within_by_recursion(opts, frozenset([e0]), start, k)
+        assert voyage.arrival_within[-1][1] > 0
+        answer = voyage.to_dict()
+        assert answer["expected_rolls"] is None and answer["expected_rounds"] is None
+        json.dumps(answer, allow_nan=False)
+    voyage = sail(graph, e3, [e0])
+    assert voyage.status is Status.UNREACHABLE and voyage.reach is Reach.UNREACHABLE
+    assert all(p == 0 for _, p in voyage.arrival_within)
+    assert voyage.to_dict()["arrival_within"][0]["probability_exact"] == "0/1"
+
+
+# -- sail() and risk(): one call each -----------------------------------------------------------
+
+
+def test_sail_assembles_the_answer() -> None:
+    b = demo_board()
+    corner = parse_settlement("0,2:0,3:1,2")
+    start = edge((-2, 3), (-1, 2))
+    voyage = sail(b, start, near=[corner], players=3)
+    nav = navigate(b, target_edges(b, near=[corner]))
+    assert voyage.status is Status.OPTIMAL and voyage.reach is Reach.REACHABLE
+    assert voyage.expected_rolls == nav.expected_rolls(start)
+    assert voyage.expected_rolls is not None
+    assert voyage.expected_rounds == pytest.approx(voyage.expected_rolls / 3)
+    assert voyage.error_bound is not None and 0 < voyage.error_bound < 1e-9
+    assert [k for k, _ in voyage.arrival_within] == [5, 10, 20]
+    assert voyage.targets == tuple(sorted(target_edges(b, near=[corner])))
+    for s in voyage.steering:
+        assert len(s.options) > 1 and s.go_to == nav.steer(start, s.roll)
+        assert s.expected_rolls_there == nav.expected_rolls(s.go_to)
+    answer = voyage.to_dict()
+    assert answer["from"] == [[-2, 3], [-1, 2]] and answer["near"] == [[[0, 2], [0, 3], [1, 2]]]
+    assert answer["status"] == "optimal" and answer["at_target"] is False
+    json.dumps(answer, allow_nan=False)
+    # Edges and corners may be given as plain pairs in any order.
+    same = sail(b, [[-1, 2], [-2, 3]], near=[[[1, 2], [0, 3], [0, 2]]], players=3)
+    assert same.to_dict() == answer
+
+
+def test_sail_already_there() -> None:
+    b = demo_board()
+    spot = edge((0, 2), (0, 3))
+    voyage = sail(b, spot, [spot])
+    assert voyage.status is Status.OPTIMAL and voyage.at_target
+    assert voyage.expected_rolls == 0.0 and voyage.error_bound == 0.0
+    assert voyage.steering == ()
+    assert all(p == 1 for _, p in voyage.arrival_within)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"players": 2}, "players"),
+        ({"players": True}, "players"),
+        ({"within": [5, 101]}, "within[1]"),
+        ({"within": 5}, "within"),
+        ({"start": ((0, 0), (2, 0))}, "start"),
+        ({"start": ((9, 9), (9, 10))}, "start"),
+        ({"targets": [((0, 2), (0, 3)), ((3, -2), (3, -1))]}, "targets[1]"),
+        ({"targets": [], "near": [((0, 0), (1, 0), (1, -1))]}, "near[0]"),
+        ({"targets": [], "near": [((0, 0), (1, 0), (2, 2))]}, "near[0]"),
+        ({"targets": []}, "targets"),
+    ],
+)
+def test_sail_refuses_naming_the_parameter(kwargs: dict[str, object], field: str) -> None:
+    args: dict[str, object] = {"start": ((0, 0), (1, 0)), "targets": [((0, 2), (0, 3))]} | kwargs
+    start, targets = args.pop("start"), args.pop("targets")
+    with pytest.raises(InvalidInput) as info:
+        sail(demo_board(), start, targets, **args)  # type: ignore[arg-type]
+    assert info.value.field == field
+
+
+def test_sail_keeps_a_graphs_own_variant() -> None:
+    b = demo_board()
+    with pytest.raises(InvalidInput, match="may_stay"):
+        sail(wind_graph(b), edge((0, 0), (1, 0)), [edge((0, 2), (0, 3))], may_stay=True)
+    with pytest.raises(InvalidInput, match="board"):
+        sail(wind_graph(b, pirate=True), edge((0, 0), (1, 0)), [edge((0, 2), (0, 3))])
+    assert sail(wind_graph(b, True), edge((0, 0), (1, 0)), [edge((0, 2), (0, 3))]).may_stay
+
+
+def test_risk_assembles_the_answer() -> None:
+    b = demo_board()
+    pirate, spot = edge((0, 0), (1, 0)), edge((0, 2), (0, 3))
+    report = risk(2, 3, board=b, pirate=pirate, edge=spot, rolls=4)
+    assert report.status is Status.EXACT
+    assert report.outlook[Encounter.PIRATE] == cargo_outlook(Encounter.PIRATE, 2, 3)
+    reach = report.pirate_reach
+    assert reach is not None and reach.rolls == 4
+    assert reach.toward == pirate_reach_probability(b, pirate, spot, 4, "toward")
+    assert reach.away == pirate_reach_probability(b, pirate, spot, 4, "away")
+    answer = report.to_dict()
+    assert (
+        answer["pirate_reach"]["toward_exact"]
+        == f"{reach.toward.numerator}/{reach.toward.denominator}"
+    )
+    assert answer["cargo_outlook"]["pirate"]["start_cargo"] == 2
+    json.dumps(answer, allow_nan=False)
+    assert risk().pirate_reach is None and risk().to_dict()["pirate_reach"] is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"cargo": 4}, "cargo"),
+        ({"encounters": 101}, "encounters"),
+        ({"rolls": 3}, "rolls"),
+        ({"board": "demo"}, "board"),
+        ({"may_stay": True}, "may_stay"),
+        ({"pirate": ((0, 0), (1, 0)), "board": "demo"}, "edge"),
+        ({"edge": ((0, 0), (1, 0)), "board": "demo"}, "pirate"),
+        ({"pirate": ((0, 0), (1, 0)), "edge": ((0, 2), (0, 3))}, "board"),
+        (
+            {"pirate": ((0, 0), (1, 0)), "edge": ((0, 2), (0, 3)), "board": "demo", "rolls": 201},
+            "rolls",
+        ),
+        ({"pirate": ((3, -2), (3, -1)), "edge": ((0, 2), (0, 3)), "board": "demo"}, "pirate"),
+    ],
+)
+def test_risk_refuses_naming_the_parameter(kwargs: dict[str, object], field: str) -> None:
+    if kwargs.get("board") == "demo":
+        kwargs = kwargs | {"board": demo_board()}
+    with pytest.raises(InvalidInput) as info:
+        risk(**kwargs)  # type: ignore[arg-type]
+    assert info.value.field == field
+
+
+def test_navigation_and_arrival_to_dict() -> None:
+    graph, _ = trap_graph()
+    nav = navigate(graph, [graph.edges[0]])
+    answer = nav.to_dict()
+    json.dumps(answer, allow_nan=False)
+    assert answer["status"] == "optimal" and len(answer["edges"]) == 5
+    assert [row["reach"] for row in answer["edges"]] == [
+        r.value for r in map(nav.reach, graph.edges)
+    ]
+    assert answer["edges"][3]["expected_rolls"] is None
+    assert arrival_distribution(nav, graph.edges[1]).to_dict()["status"] == "infeasible"
+    assert arrival_distribution(nav, graph.edges[3]).to_dict()["status"] == "unreachable"
+    done = arrival_distribution(nav, graph.edges[2]).to_dict()
+    assert done["status"] == "exact" and done["pmf"][1] == pytest.approx(5 / 36)
+    assert done["tail"] < 1e-11

@@ -1,54 +1,76 @@
 """``isles sail`` and ``isles risk``: steer a ship blown by the 2d6 winds, and what it risks.
 
-RULES.md section 4 (seed 004_644cf972d8964df4.txt, rules 6, 11, 12): the command
-line of solvers/sailing.py, and the ships section of ``isles demo``.
+Seed 004_644cf972d8964df4.txt, rules 6, 11, 12; docs/ships.md. The command line
+of :func:`isles.ships.sail` and :func:`isles.ships.risk`, and the ships section of
+``isles demo``: it parses, calls the library once, and formats.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from isles.cli import emit_json
+from isles.cli import check_output, count_type, emit_json, only_with
 from isles.models.catan import Board
+from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
+from isles.models.ships import MAX_PLAYERS, MIN_PLAYERS, parse_settlement
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
-    from isles.solvers.sailing import Arrival, Navigation
+    from isles.solvers.sailing import Navigation, RiskReport, Voyage
 
 ORDER = 50
 
-WITHIN = (5, 10, 20)
+#: The library's parameter names and the options the user typed for them.
+_SAIL_OPTIONS = {
+    "start": "--from",
+    "targets": "--to",
+    "near": "--near",
+    "players": "--players",
+    "may_stay": "--may-stay",
+}
+_RISK_OPTIONS = {
+    "cargo": "--cargo",
+    "encounters": "--encounters",
+    "board": "--board",
+    "pirate": "--pirate",
+    "edge": "--edge",
+    "rolls": "--rolls",
+    "may_stay": "--may-stay",
+}
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add the ``sail`` and ``risk`` subcommands."""
+    from isles.solvers.sailing import MAX_ENCOUNTERS, MAX_REACH_ROLLS
+
     sail = subparsers.add_parser(
         "sail",
         help="steer a ship to a target edge: minimal expected rolls under the winds",
         description=(
             "Minimal expected number of 2d6 rolls for a ship to reach a target edge "
-            "(or a settlement), the steering decisions, and the chance to arrive "
-            "within 5, 10 and 20 rolls (RULES.md section 4). Edges are Q,R:Q,R, "
-            "settlements Q,R:Q,R:Q,R. Exit status 1 when the target is not reachable."
+            "(or the coast next to a settlement), the steering at the start, and the "
+            "exact chance to arrive within 5, 10 and 20 rolls (seed 004; docs/ships.md). "
+            "Edges are Q,R:Q,R, settlements Q,R:Q,R:Q,R. Exit status: 0 answered, "
+            "1 the target cannot be reached surely, 2 bad input."
         ),
     )
-    sail.add_argument("--board", help="board JSON file (default: the embedded ships board)")
-    sail.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
     sail.add_argument(
-        "--to", action="append", default=[], metavar="Q,R:Q,R", help="target edge (repeatable)"
+        "--board", metavar="FILE", help="board JSON file, - for stdin (default: the demo board)"
     )
+    sail.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    sail.add_argument("--to", action="append", metavar="Q,R:Q,R", help="target edge (repeatable)")
     sail.add_argument(
         "--near",
         action="append",
-        default=[],
         metavar="Q,R:Q,R:Q,R",
         help="target: the coast edges next to this settlement corner (repeatable)",
     )
@@ -56,7 +78,10 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
     )
     sail.add_argument(
-        "--players", type=int, default=4, help="players, to turn rolls into rounds (3..6)"
+        "--players",
+        type=count_type(MIN_PLAYERS, MAX_PLAYERS),
+        default=4,
+        help=f"players, to turn rolls into rounds ({MIN_PLAYERS}..{MAX_PLAYERS}; default 4)",
     )
     sail.add_argument("--json", action="store_true", help="print one JSON object")
     sail.add_argument("--png", metavar="FILE", help="draw the expected-rolls field (.png/.svg)")
@@ -66,18 +91,36 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         "risk",
         help="collision and pirate tables, cargo left, pirate reach",
         description=(
-            "Exact collision and pirate outcome tables (seed rules 11 and 12), the "
-            "cargo left after a number of encounters, and optionally the chance that "
-            "the pirate ship reaches an edge within some rolls."
+            "Exact collision and pirate outcome tables (seed 004 rules 11 and 12; "
+            "docs/ships.md), the cargo left after a number of encounters, and with "
+            "--pirate and --edge the chance that the pirate ship reaches an edge "
+            "within some rolls."
         ),
     )
-    risk.add_argument("--cargo", type=int, default=3, help="cards on board (0..3)")
-    risk.add_argument("--encounters", type=int, default=1, help="encounters in a row")
-    risk.add_argument("--board", help="board JSON file (default: the embedded ships board)")
+    risk.add_argument(
+        "--cargo", type=count_type(0, 3), default=3, help="cards on board (0..3; default 3)"
+    )
+    risk.add_argument(
+        "--encounters",
+        type=count_type(0, MAX_ENCOUNTERS),
+        default=1,
+        help=f"encounters in a row (0..{MAX_ENCOUNTERS}; default 1)",
+    )
+    risk.add_argument(
+        "--board",
+        metavar="FILE",
+        help="board JSON file, - for stdin, with --pirate (default: the demo board)",
+    )
     risk.add_argument("--pirate", metavar="Q,R:Q,R", help="pirate ship edge")
     risk.add_argument("--edge", metavar="Q,R:Q,R", help="edge the pirate might reach")
-    risk.add_argument("--rolls", type=int, default=10, help="rolls for the pirate reach")
-    risk.add_argument("--may-stay", action="store_true", help="variant: coast may stay")
+    risk.add_argument(
+        "--rolls",
+        type=count_type(0, MAX_REACH_ROLLS),
+        help=f"rolls for the pirate reach, with --pirate (0..{MAX_REACH_ROLLS}; default 10)",
+    )
+    risk.add_argument(
+        "--may-stay", action="store_true", help="variant: coast may stay, with --pirate"
+    )
     risk.add_argument("--json", action="store_true", help="print one JSON object")
     risk.set_defaults(func=_risk)
 
@@ -88,173 +131,159 @@ def _board(path: str | None) -> Board:
     return demo_board() if path is None else Board.load(path)
 
 
-def _fmt(x: float | None) -> str:
-    return "unreachable" if x is None else f"{x:.2f}"
-
-
-def _steering(nav: Navigation, start: Edge) -> list[dict[str, Any]]:
-    """The decisions at ``start``: for each roll that offers a choice, where to go."""
-    from isles.models.ships import ROLLS, ship_options
-
-    out: list[dict[str, Any]] = []
-    for roll in ROLLS:
-        options = ship_options(nav.graph.board, start, roll, nav.graph.may_stay)
-        if len(options) < 2:
-            continue
-        go = nav.steer(start, roll)
-        out.append(
-            {
-                "roll": roll,
-                "options": [str(o) for o in options],
-                "go_to": str(go),
-                "expected_rolls_there": nav.expected_rolls(go),
-            }
-        )
-    return out
+@contextmanager
+def _options(names: Mapping[str, str]) -> Iterator[None]:
+    """Report a library error on a parameter as one on the option the user typed."""
+    try:
+        yield
+    except InvalidInput as exc:
+        option = names.get(exc.field.partition("[")[0])
+        if option is None:
+            raise
+        renamed = InvalidInput(option, exc.value, exc.expected)
+        renamed.args = (option + str(exc)[len(exc.field) :],)
+        raise renamed from None
 
 
 def _sail(args: argparse.Namespace) -> int:
-    from isles.models.errors import InvalidInput
-    from isles.models.ships import check_ship_edge, parse_settlement, rolls_to_rounds
-    from isles.solvers.sailing import arrival_distribution, navigate, target_edges
+    from isles.solvers.sailing import sail
 
-    board = _board(args.board)
-    start = check_ship_edge(board, parse_edge(args.start, "--from"), "--from")
-    if not args.to and not args.near:
-        raise InvalidInput("--to", None, "at least one --to edge or --near settlement")
-    targets = target_edges(
-        board,
-        [parse_edge(t, "--to") for t in args.to],
-        [parse_settlement(v, "--near") for v in args.near],
-    )
-    rolls_to_rounds(0.0, args.players)  # validates --players before solving
-    nav = navigate(board, targets, may_stay=args.may_stay)
-    expected = nav.expected_rolls(start)
-    arrival = arrival_distribution(nav, start)
-    reach = nav.reach(start)
-    rounds = None if expected is None else rolls_to_rounds(expected, args.players)
-    steering = _steering(nav, start) if expected is not None else []
-    if args.png:
-        _picture(nav, start, args.png, arrival)
-    if args.json:
-        emit_json(
-            {
-                "from": str(start),
-                "to": sorted(str(t) for t in targets),
-                "may_stay": args.may_stay,
-                "reachable": expected is not None,
-                "reach": reach.value,
-                "expected_rolls": expected,
-                "expected_rounds": rounds,
-                "players": args.players,
-                "arrival_within": {str(k): arrival.within(k) for k in WITHIN},
-                "arrival_tail_bound": arrival.tail,
-                "steering": steering,
-                "status": nav.status,
-                "iterations": nav.iterations,
-                "bellman_residual": nav.bellman_residual,
-            }
+    png = check_output("--png", args.png, (".png", ".svg"))
+    start = parse_edge(args.start, "--from")
+    targets = [parse_edge(t, "--to") for t in args.to or []]
+    near = [parse_settlement(v, "--near") for v in args.near or []]
+    if not targets and not near:
+        raise InvalidInput(
+            "--to", None, "at least one --to edge or --near settlement", problem="missing"
         )
+    board = _board(args.board)
+    with _options(_SAIL_OPTIONS):
+        voyage = sail(
+            board, start, targets, near=near, may_stay=args.may_stay, players=args.players
+        )
+    if png is not None:
+        _picture(voyage.navigation, start, png, voyage.expected_rolls)
+    if args.json:
+        emit_json(voyage.to_dict())
     else:
-        print(f"Ship from {start} to {', '.join(sorted(str(t) for t in targets))}")
-        if expected is None or rounds is None:
-            why = {
-                "trapped": "every steering risks being blown where it never arrives",
-                "unreachable": "no sequence of rolls leads there",
-            }[reach.value]
-            print(f"not reachable ({reach.value}): {why}")
+        for line in _voyage_lines(voyage):
+            print(line)
+        if png is not None:
+            print(f"picture: {png}")
+    return 0 if voyage.status.answered else 1
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def _odds(voyage: Voyage) -> str:
+    return ", ".join(f"{k} rolls: {float(p):.1%}" for k, p in voyage.arrival_within)
+
+
+def _voyage_lines(voyage: Voyage) -> list[str]:
+    """The text answer of ``isles sail``."""
+    lines = [f"Ship from {voyage.start} to {', '.join(map(str, voyage.targets))}"]
+    if voyage.at_target:
+        lines.append(f"The ship is already on the target {voyage.start}: 0 rolls, no steering.")
+        return lines
+    if voyage.expected_rolls is None or voyage.expected_rounds is None:
+        if voyage.reach.value == "unreachable":
+            lines.append("unreachable: no sequence of rolls leads there")
         else:
-            print(
-                f"expected rolls: {expected:.2f}  "
-                f"(= {rounds:.2f} rounds with {args.players} players)"
+            lines.append(
+                "not surely reachable (trapped): every steering risks being blown where it "
+                "never arrives, so the expected rolls are infinite"
             )
-            print(
-                "arrive within " + ", ".join(f"{k} rolls: {arrival.within(k):.1%}" for k in WITHIN)
+            lines.append("best chance to arrive within " + _odds(voyage))
+        return lines
+    lines.append(
+        f"expected rolls: {voyage.expected_rolls:.2f}  "
+        f"(= {voyage.expected_rounds:.2f} rounds with {voyage.players} players)"
+    )
+    lines.append("arrive within " + _odds(voyage))
+    if voyage.steering:
+        lines.append(f"steering at {voyage.start}:")
+        for s in voyage.steering:
+            lines.append(
+                f"  on {s.roll:>2}: go to {s.go_to}"
+                f"  (then {_fmt(s.expected_rolls_there)} rolls expected;"
+                f" choices {', '.join(map(str, s.options))})"
             )
-            if steering:
-                print(f"steering at {start}:")
-                for s in steering:
-                    print(
-                        f"  on {s['roll']:>2}: go to {s['go_to']}"
-                        f"  (then {_fmt(s['expected_rolls_there'])} rolls expected;"
-                        f" choices {', '.join(s['options'])})"
-                    )
-            else:
-                print(f"steering at {start}: no choice, every move is forced")
-            print(
-                f"policy iteration: {nav.status} after {nav.iterations} rounds, "
-                f"Bellman residual {nav.bellman_residual:.1e} rolls"
-            )
-        if args.png:
-            print(f"picture: {args.png}")
-    return 0 if expected is not None else 1
+    else:
+        lines.append(f"steering at {voyage.start}: no choice, every move is forced")
+    proven = "optimal" if voyage.status.value == "optimal" else "not proven optimal (cap hit)"
+    lines.append(
+        f"policy iteration: {proven} after {voyage.iterations} rounds, "
+        f"error at most {voyage.error_bound:.1e} rolls"
+    )
+    return lines
 
 
 def _risk(args: argparse.Namespace) -> int:
-    from isles.models.errors import InvalidInput
-    from isles.models.ships import Encounter, outcome_rolls, outcome_table
-    from isles.solvers.sailing import cargo_outlook, pirate_reach_probability
+    from isles.solvers.sailing import risk
 
-    outlooks = {enc: cargo_outlook(enc, args.cargo, args.encounters) for enc in Encounter}
-    reach: dict[str, Any] | None = None
-    if args.pirate is not None or args.edge is not None:
-        if args.pirate is None or args.edge is None:
-            missing = "--pirate" if args.pirate is None else "--edge"
-            raise InvalidInput(missing, None, "both --pirate and --edge for the pirate reach")
-        board = _board(args.board)
-        pirate, target = parse_edge(args.pirate, "--pirate"), parse_edge(args.edge, "--edge")
-        toward = pirate_reach_probability(
-            board, pirate, target, args.rolls, "toward", args.may_stay
+    given = args.pirate is not None
+    if args.edge is not None and not given:
+        raise InvalidInput("--edge", args.edge, "--edge only with --pirate (the pirate reach)")
+    for option, value in (
+        ("--board", args.board),
+        ("--rolls", args.rolls),
+        ("--may-stay", True if args.may_stay else None),
+    ):
+        if value is not None:
+            only_with(option, value, given, "--pirate")
+    if given and args.edge is None:
+        raise InvalidInput("--edge", None, "--edge with --pirate", problem="missing")
+    pirate = None if args.pirate is None else parse_edge(args.pirate, "--pirate")
+    spot = None if args.edge is None else parse_edge(args.edge, "--edge")
+    board = _board(args.board) if given else None
+    with _options(_RISK_OPTIONS):
+        report = risk(
+            args.cargo,
+            args.encounters,
+            board=board,
+            pirate=pirate,
+            edge=spot,
+            rolls=args.rolls,
+            may_stay=args.may_stay,
         )
-        away = pirate_reach_probability(board, pirate, target, args.rolls, "away", args.may_stay)
-        reach = {
-            "pirate": str(pirate),
-            "edge": str(target),
-            "rolls": args.rolls,
-            "toward": str(toward),
-            "away": str(away),
-        }
     if args.json:
-        emit_json(
-            {
-                "tables": {
-                    enc.value: {
-                        o.value: {"rolls": list(outcome_rolls(enc)[o]), "probability": str(p)}
-                        for o, p in outcome_table(enc).items()
-                    }
-                    for enc in Encounter
-                },
-                "cargo": {
-                    enc.value: {
-                        "start_cargo": out.start_cargo,
-                        "encounters": out.encounters,
-                        "sunk": str(out.sunk),
-                        "cargo": [str(p) for p in out.cargo],
-                        "expected_cargo": str(out.expected_cargo),
-                    }
-                    for enc, out in outlooks.items()
-                },
-                "pirate_reach": reach,
-            }
-        )
-        return 0
-    for enc in Encounter:
-        print(f"{enc.value} (2d6 per ship involved):")
-        for o, p in outcome_table(enc).items():
+        emit_json(report.to_dict())
+    else:
+        for line in _risk_lines(report):
+            print(line)
+    return 0
+
+
+_ENCOUNTER_WORDS = {"collision": "collision", "pirate": "pirate attack"}
+
+
+def _risk_lines(report: RiskReport) -> list[str]:
+    """The text answer of ``isles risk``."""
+    from isles.models.ships import outcome_rolls
+
+    lines: list[str] = []
+    for enc, table in report.tables.items():
+        lines.append(f"{enc.value} (2d6 per ship involved):")
+        for o, p in table.items():
             rolls = ",".join(map(str, outcome_rolls(enc)[o]))
-            print(f"  {rolls:<16} {o.value:<16} {p!s:>6} = {float(p):6.1%}")
-    for enc, out in outlooks.items():
-        print(
-            f"after {out.encounters} {enc.value}(s) with {out.start_cargo} cards: "
+            lines.append(f"  {rolls:<16} {o.label:<16} {p!s:>6} = {float(p):6.1%}")
+    for enc, out in report.outlook.items():
+        lines.append(
+            f"after {out.encounters} {_ENCOUNTER_WORDS[enc.value]}(s) "
+            f"with {out.start_cargo} cards: "
             f"sunk {_show(out.sunk, '.1%')}, expected cargo left "
             f"{_show(out.expected_cargo, '.3f')}"
         )
+    reach = report.pirate_reach
     if reach is not None:
-        print(
-            f"pirate from {reach['pirate']} on {reach['edge']} within {reach['rolls']} rolls: "
-            f"{_show(toward, '.1%')} if steered toward it, {_show(away, '.1%')} if steered away"
+        lines.append(
+            f"pirate from {reach.pirate} on {reach.edge} within {reach.rolls} rolls: "
+            f"{_show(reach.toward, '.1%')} if steered toward it, "
+            f"{_show(reach.away, '.1%')} if steered away"
         )
-    return 0
+    return lines
 
 
 def _show(x: Fraction, spec: str) -> str:
@@ -263,16 +292,22 @@ def _show(x: Fraction, spec: str) -> str:
     return f"{float(x):{spec}}" + (f" (= {exact})" if len(exact) <= 20 else "")
 
 
+# -- pictures ------------------------------------------------------------------------------
+
+
 def _midpoint(e: Edge) -> tuple[float, float]:
-    (x0, y0), (x1, y1) = to_pixel(e.a), to_pixel(e.b)
-    return (x0 + x1) / 2, (y0 + y1) / 2
+    x0, y0 = to_pixel(e.a)
+    dx, dy = to_pixel((e.b.q - e.a.q, e.b.r - e.a.r))
+    return x0 + dx / 2, y0 + dy / 2
 
 
 def _segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
-    (x0, y0), (x1, y1) = to_pixel(e.a), to_pixel(e.b)
-    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    norm = math.hypot(x1 - x0, y1 - y0)
-    px, py = -(y1 - y0) / norm * 0.45, (x1 - x0) / norm * 0.45
+    # The direction from the small integer difference of the hexes, so that far-off
+    # coordinates (where floats lose the unit) still give a side of unit length.
+    mx, my = _midpoint(e)
+    dx, dy = to_pixel((e.b.q - e.a.q, e.b.r - e.a.r))
+    norm = math.hypot(dx, dy)
+    px, py = -dy / norm * 0.45, dx / norm * 0.45
     return (mx + px, my + py), (mx - px, my - py)
 
 
@@ -281,14 +316,12 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
     import matplotlib as mpl
     import numpy as np
 
-    from isles.models.ships import ROLLS, ship_options
-
     finite = nav.values[np.isfinite(nav.values)]
     top = float(finite.max()) if len(finite) else 1.0
     norm = mpl.colors.Normalize(vmin=0.0, vmax=max(top, 1.0))
     cmap = mpl.colormaps["plasma_r"]
-    board = nav.graph.board
-    for e in nav.graph.edges:
+    graph = nav.graph
+    for i, e in enumerate(graph.edges):
         (x0, y0), (x1, y1) = _segment(e)
         v = nav.expected_rolls(e)
         if v is None:
@@ -299,10 +332,11 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
             ax.plot(*_midpoint(e), marker="*", markersize=15, color="gold", mec="black", zorder=8)
             continue
         mx, my = _midpoint(e)
+        # Arrows only where the owner chooses: rolls with more than one option.
         chosen = {
-            nav.steer(e, roll)
-            for roll in ROLLS
-            if len(ship_options(board, e, roll, nav.graph.may_stay)) > 1
+            graph.edges[int(nav.choice[i, r])]
+            for r in range(graph.options.shape[1])
+            if len(set(graph.options[i, r].tolist())) > 1
         }
         for go in sorted(chosen - {e}):
             gx, gy = _midpoint(go)
@@ -319,12 +353,12 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
     ax.figure.colorbar(sm, ax=ax, shrink=0.6, label="expected rolls to the target")
 
 
-def _picture(nav: Navigation, start: Edge | None, path: str | Path, arrival: Arrival) -> Path:
+def _picture(nav: Navigation, start: Edge | None, path: str | Path, expected: float | None) -> Path:
     from isles.draw import board_figure, save_figure
 
     title = "Expected rolls to the target (stars); arrows: steering choices; dotted: no way"
-    if start is not None and arrival.reachable:
-        title += f"\nfrom the circled edge: {arrival.mean():.1f} rolls on average"
+    if start is not None and expected is not None:
+        title += f"\nfrom the circled edge: {expected:.1f} rolls on average"
     fig, ax = board_figure(nav.graph.board, title=title, legend=False)
     _overlay(ax, nav, start)
     return save_figure(fig, path)
@@ -335,52 +369,51 @@ def _picture(nav: Navigation, start: Edge | None, path: str | Path, arrival: Arr
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """Ships section of ``isles demo``: a navigation table, risk tables, one picture."""
-    from isles.models.ships import (
-        Encounter,
-        demo_board,
-        outcome_table,
-        parse_settlement,
-        rolls_to_rounds,
-    )
-    from isles.solvers.sailing import (
-        arrival_distribution,
-        cargo_outlook,
-        navigate,
-        pirate_reach_probability,
-        target_edges,
-    )
+    from isles.models.ships import demo_board
+    from isles.solvers.sailing import risk, sail
 
     board = demo_board()
     corner = "0,2:0,3:1,2"
-    targets = target_edges(board, settlements=[parse_settlement(corner)])
-    echo("== Ships under winds (seed 004, RULES.md section 4) ==")
+    near = [parse_settlement(corner)]
+    echo("== Ships under winds (seed 004; docs/ships.md) ==")
     echo(f"Embedded board: {len(board)} hexes, {len(board.sea())} sea with wind tokens.")
     echo(f"Target: the coast next to the settlement {corner} (the hills 5 at 0,3).")
     starts = ["0,2:1,2", "-1,3:0,2", "0,1:0,2", "-2,3:-1,2", "0,0:1,0", "2,-3:2,-2"]
     header = f"{'from':<11} {'E[rolls]':>9} {'may stay':>9} {'rounds(4p)':>10}"
-    header += "".join(f" {'<=' + str(k):>6}" for k in WITHIN)
+    header += "".join(f" {'<=' + str(k):>6}" for k in (5, 10, 20))
     echo(header)
-    navs = {stay: navigate(board, targets, may_stay=stay) for stay in (False, True)}
+    voyages: dict[str, Voyage] = {}
     for text in starts:
-        s = parse_edge(text, "start")
-        v, v_stay = navs[False].expected_rolls(s), navs[True].expected_rolls(s)
-        arr = arrival_distribution(navs[False], s)
-        rounds = "-" if v is None else f"{rolls_to_rounds(v, 4):.1f}"
-        cells = "".join(f" {arr.within(k):6.1%}" for k in WITHIN)
-        echo(f"{text:<11} {_fmt(v):>9} {_fmt(v_stay):>9} {rounds:>10}{cells}")
-    nav = navs[False]
+        start = parse_edge(text, "start")
+        voyage = sail(board, start, near=near)
+        stay = sail(board, start, near=near, may_stay=True, within=())
+        voyages[text] = voyage
+        cells = "".join(f" {float(p):6.1%}" for _, p in voyage.arrival_within)
+        echo(
+            f"{text:<11} {_fmt(voyage.expected_rolls):>9} {_fmt(stay.expected_rolls):>9} "
+            f"{_fmt(voyage.expected_rounds):>10}{cells}"
+        )
+    shown = voyages[starts[3]]
     echo(
-        f"(policy iteration: {nav.status}, {nav.iterations} sparse solves, "
-        f"Bellman residual {nav.bellman_residual:.1e})"
+        f"(policy iteration: {shown.status.value}, {shown.iterations} sparse solves, "
+        f"Bellman residual {shown.bellman_residual:.1e}; arrival odds exact)"
     )
-    for enc in Encounter:
-        table = ", ".join(f"{o.value} {p}" for o, p in outcome_table(enc).items())
-        echo(f"{enc.value}: {table}")
-    out = cargo_outlook(Encounter.PIRATE, 3, 2)
-    echo(f"after 2 pirate attacks, 3 cards: expected {float(out.expected_cargo):.3f} left")
-    pirate, spot = parse_edge("0,0:1,0", "pirate"), parse_edge("0,2:0,3", "edge")
-    p = pirate_reach_probability(board, pirate, spot, 10)
-    echo(f"pirate at {pirate} reaches {spot} within 10 rolls (steered toward): {float(p):.1%}")
-    start = parse_edge(starts[3], "start")
-    path = _picture(nav, start, out_dir / "ships_field.png", arrival_distribution(nav, start))
+    report = risk(
+        3, 2, board=board, pirate=parse_edge("0,0:1,0", "pirate"), edge=parse_edge("0,2:0,3", "e")
+    )
+    for enc, table in report.tables.items():
+        echo(f"{enc.value}: " + ", ".join(f"{o.label} {p}" for o, p in table.items()))
+    pirate_attacks = next(out for enc, out in report.outlook.items() if enc.value == "pirate")
+    echo(
+        f"after 2 pirate attacks, 3 cards: expected {float(pirate_attacks.expected_cargo):.3f} left"
+    )
+    reach = report.pirate_reach
+    assert reach is not None
+    echo(
+        f"pirate at {reach.pirate} reaches {reach.edge} within {reach.rolls} rolls "
+        f"(steered toward): {float(reach.toward):.1%}"
+    )
+    path = _picture(
+        shown.navigation, shown.start, out_dir / "ships_field.png", shown.expected_rolls
+    )
     echo(f"picture: {path.name}")
