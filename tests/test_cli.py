@@ -315,8 +315,8 @@ def test_rally_unaffordable_says_how_far_the_cards_go(capsys: pytest.CaptureFixt
 def test_rally_json_is_the_library_answer(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    from isles.rally import beginner_board, plan_route
-    from isles.solvers.rally import Route
+    from isles.models.hexgrid import Hex, parse_edge, parse_hex
+    from isles.rally import Route, beginner_board, plan_route
 
     code, out, _ = run(capsys, "rally", *argv, "--json")
     answer = json.loads(out)
@@ -324,8 +324,8 @@ def test_rally_json_is_the_library_answer(
     for name, value in zip(argv[::2], argv[1::2], strict=True):
         options.setdefault(name, []).append(value)
 
-    def hexes(name: str) -> list[tuple[int, int]]:
-        return [(int(q), int(r)) for q, r in (v.split(",") for v in options.get(name, []))]
+    def hexes(name: str) -> list[Hex]:
+        return [parse_hex(v) for v in options.get(name, [])]
 
     def pairs(name: str) -> dict[str, str]:
         return dict(p.split("=") for v in options.get(name, []) for p in v.split(","))
@@ -336,10 +336,7 @@ def test_rally_json_is_the_library_answer(
         hexes("--start")[0],
         goals=hexes("--goal") or None,
         group=hexes("--group") or None,
-        roads=[
-            tuple((int(q), int(r)) for q, r in (h.split(",") for h in road.split(":")))
-            for road in options.get("--road", [])
-        ],
+        roads=[parse_edge(road) for road in options.get("--road", [])],
         objective=options.get("--objective", ["cards"])[0],  # type: ignore[arg-type]
         values={k: float(v) for k, v in pairs("--value").items()} or None,
         budget=budget,
