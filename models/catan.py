@@ -264,7 +264,12 @@ class Board:
 
     tiles: Mapping[Hex, Tile]
 
-    def __init__(self, tiles: Mapping[Hex, Tile] | Iterable[tuple[tuple[int, int], Tile]]):
+    def __init__(
+        self,
+        tiles: Mapping[Hex, Tile]
+        | Mapping[tuple[int, int], Tile]
+        | Iterable[tuple[tuple[int, int], Tile]],
+    ) -> None:
         items = tiles.items() if isinstance(tiles, Mapping) else tiles
         frozen: dict[Hex, Tile] = {}
         for h, tile in items:
