@@ -27,7 +27,7 @@ Examples
 >>> str(route.status), route.total_cards, route.expected_turns
 ('optimal', 24, Fraction(5, 1))
 >>> rally.plan_route(rally.beginner_board(), (1, -1), goals=[(0, 2)]).to_dict()["path"]
-[[1, -1], [1, 0], [0, 1], [0, 2]]
+[[1, -1], [0, 0], [0, 1], [0, 2]]
 """
 
 from isles.models.catan import (
