@@ -307,48 +307,104 @@ class Board:
 
     # -- queries --------------------------------------------------------------
     def terrain(self, h: tuple[int, int]) -> Terrain:
-        """The terrain of hex ``h`` (``KeyError`` off the board).
+        """The terrain of hex ``h``.
 
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board (``KeyError`` otherwise).
+
+        Returns
+        -------
+        Terrain
+
+        Examples
+        --------
         >>> beginner_board().terrain((0, 0))
         <Terrain.DESERT: 'desert'>
         """
         return self[h].terrain
 
     def number(self, h: tuple[int, int]) -> int | None:
-        """The number token of hex ``h``, or None (``KeyError`` off the board).
+        """The number token of hex ``h``.
 
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board (``KeyError`` otherwise).
+
+        Returns
+        -------
+        int or None
+            None for a desert and a sea hex without a token.
+
+        Examples
+        --------
         >>> beginner_board().number((1, 0))
         3
         """
         return self[h].number
 
     def land(self) -> list[Hex]:
-        """Land hexes (everything but sea), in board order (by r, then q).
+        """Land hexes (everything but sea).
 
+        Returns
+        -------
+        list of Hex
+            In board order (by ``r``, then ``q``).
+
+        Examples
+        --------
         >>> len(beginner_board().land())
         19
         """
         return [h for h, t in self.tiles.items() if t.terrain.is_land]
 
     def sea(self) -> list[Hex]:
-        """Sea hexes, in board order.
+        """Sea hexes.
 
+        Returns
+        -------
+        list of Hex
+            In board order.
+
+        Examples
+        --------
         >>> len(beginner_board().sea())
         18
         """
         return [h for h, t in self.tiles.items() if not t.terrain.is_land]
 
     def neighbours(self, h: tuple[int, int]) -> list[Hex]:
-        """The on-board neighbours of ``h``, in :data:`~isles.models.hexgrid.DIRECTIONS` order.
+        """The neighbours of ``h`` that are on the board.
 
+        Parameters
+        ----------
+        h : (q, r)
+            Any hex (on the board or not).
+
+        Returns
+        -------
+        list of Hex
+            In :data:`~isles.models.hexgrid.DIRECTIONS` order.
+
+        Examples
+        --------
         >>> beginner_board().neighbours((0, -3))
         [Hex(q=1, r=-3), Hex(q=-1, r=-2), Hex(q=0, r=-2)]
         """
         return [n for n in neighbours(h) if n in self.tiles]
 
     def rim(self) -> list[Hex]:
-        """Hexes with fewer than six on-board neighbours (the board's edge), in board order.
+        """The board's edge: hexes with fewer than six neighbours on the board.
 
+        Returns
+        -------
+        list of Hex
+            In board order.
+
+        Examples
+        --------
         >>> len(beginner_board().rim())
         18
         """
@@ -356,10 +412,20 @@ class Board:
 
     # -- JSON -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON board format as plain data, hexes in board order (docs/boards.md).
+        """The JSON board format as plain data (docs/boards.md, "Board files").
 
-        ``number`` is written for every hex, null where there is none.
+        Returns
+        -------
+        dict
+            ``{"hexes": [{"hex": [q, r], "terrain": ..., "number": ...}, ...]}``,
+            hexes in board order, ``number`` None where there is none.
 
+        See Also
+        --------
+        Board.from_dict : the inverse.
+
+        Examples
+        --------
         >>> Board({(0, 0): Tile(Terrain.DESERT)}).to_dict()
         {'hexes': [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]}
         """
@@ -371,8 +437,20 @@ class Board:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        """:meth:`to_dict` as JSON text (``indent`` as in :func:`json.dumps`).
+        """The board as JSON text in the board format.
 
+        Parameters
+        ----------
+        indent : int, optional
+            As in :func:`json.dumps` (None: one line).
+
+        Returns
+        -------
+        str
+            :meth:`to_dict` as JSON.
+
+        Examples
+        --------
         >>> Board({(0, 0): Tile(Terrain.SEA)}).to_json()
         '{"hexes": [{"hex": [0, 0], "terrain": "sea", "number": null}]}'
         """

@@ -74,7 +74,19 @@ class EntryCost:
     halved: bool
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data: ``resource`` is ``"any"`` for gold and null when free."""
+        """Plain JSON data.
+
+        Returns
+        -------
+        dict
+            ``resource`` (a name, ``"any"`` for gold, None when free),
+            ``cards``, ``halved``.
+
+        Examples
+        --------
+        >>> entry_cost(Tile(Terrain.GOLD, 9)).to_dict()
+        {'resource': 'any', 'cards': 9, 'halved': False}
+        """
         name = self.resource.value if self.resource else ("any" if self.cards else None)
         return {"resource": name, "cards": self.cards, "halved": self.halved}
 

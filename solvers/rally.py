@@ -286,12 +286,28 @@ class CostField:
         return Status.OPTIMAL
 
     def cost(self, h: tuple[int, int]) -> tuple[int, int] | None:
-        """``(cards, moves)`` of the best route to hex ``h``, or None where unreachable.
+        """The cost of the best route to hex ``h``.
+
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board.
+
+        Returns
+        -------
+        (cards, moves) or None
+            None where ``h`` cannot be reached.
 
         Raises
         ------
         InvalidInput
             If ``h`` is not on the board.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> cost_field(beginner_board(), (0, -3), "turns").cost((0, 2))
+        (31, 5)
         """
         i = self._position(h)
         if self.moves[i] < 0:
@@ -334,9 +350,14 @@ class CostField:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (docs/rally.md, "Answers"): one entry per hex, in board order.
 
-        ``cards``, ``moves`` and ``previous`` (the hex before it on the best
-        route) are null where the hex cannot be reached, and ``previous`` at
-        the start.
+        Returns
+        -------
+        dict
+            ``status`` (always ``"optimal"``), ``objective``, ``start`` and
+            ``hexes``: one ``{"hex", "cards", "moves", "previous"}`` per hex,
+            ``previous`` being the hex before it on the best route. ``cards``,
+            ``moves`` and ``previous`` are None where the hex cannot be
+            reached, and ``previous`` at the start.
 
         Examples
         --------
@@ -468,7 +489,15 @@ class Step:
     expected_turns: Fraction
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data (docs/json.md): odds and expected turns as float and exact ``"p/q"``.
+        """Plain JSON data (docs/rally.md, "Answers").
+
+        Returns
+        -------
+        dict
+            ``hex`` ``[q, r]``, ``terrain``, ``number``, ``resource`` (``"any"``
+            for gold left to the player), ``cards``, ``halved``, and the odds
+            and expected turns each as a float with its exact ``"p/q"`` beside
+            it (``exit_probability`` None when no roll is needed).
 
         Examples
         --------
@@ -573,9 +602,15 @@ class Route:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data, what ``isles rally --json`` prints (docs/rally.md, "Answers").
 
-        Hexes are ``[q, r]``, roads ``[[q, r], [q, r]]``; ``expected_turns``
-        and ``value`` come with their exact ``"p/q"`` beside them; the values
-        of a route that does not exist are null.
+        Returns
+        -------
+        dict
+            Keys ``status``, ``objective``, ``start``, ``goals``, ``roads``,
+            ``budget``, ``time_limit``, ``end``, ``distance_to_goal``,
+            ``path``, ``steps``, ``cards``, ``total_cards``, ``turns``,
+            ``expected_turns`` and ``value`` (each with its exact ``"p/q"``
+            beside it). Hexes are ``[q, r]``, roads ``[[q, r], [q, r]]``; the
+            values of a route that does not exist are None (JSON null).
 
         Examples
         --------
