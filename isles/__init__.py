@@ -35,7 +35,7 @@ Examples
 --------
 >>> import isles
 >>> route = isles.rally.plan_route(isles.rally.beginner_board(), (0, -3))
->>> route.status, route.total_cards
+>>> str(route.status), route.total_cards
 ('optimal', 24)
 """
 

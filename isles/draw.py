@@ -48,8 +48,33 @@ def board_figure(
 ) -> tuple[Figure, Axes]:
     """Draw ``board`` (hex size 1, see :func:`isles.models.hexgrid.to_pixel`) and return it.
 
-    Number tokens are drawn as discs (6 and 8 in red, dot count = pips);
-    ``marked`` hexes get a thick black outline (e.g. fixed tiles).
+    Parameters
+    ----------
+    board : Board
+        Any board; terrains in :data:`TERRAIN_COLOURS`.
+    title : str, optional
+        The picture's title.
+    marked : iterable of Hex
+        Hexes outlined in thick black (goals, fixed tiles).
+    legend : bool, default True
+        A legend of the terrains present.
+
+    Returns
+    -------
+    (Figure, Axes)
+        A matplotlib figure to draw more on, then :func:`save_figure`.
+
+    Notes
+    -----
+    Number tokens are drawn as discs (6 and 8 in red, dot count = pips).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> fig, ax = board_figure(beginner_board(), title="Beginner board")
+    >>> len(ax.patches) >= 37
+    True
+    >>> plt.close(fig)
     """
     marked_set = set(marked)
     xs = [to_pixel(h)[0] for h in board]
@@ -129,7 +154,16 @@ def _edge_segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def draw_roads(ax: Axes, roads: Iterable[Edge], colour: str = "#b71c1c") -> None:
-    """Draw roads (edges) as thick segments on the shared side."""
+    """Draw roads (edges) as thick segments on the side the two hexes share.
+
+    Parameters
+    ----------
+    ax : Axes
+        From :func:`board_figure`.
+    roads : iterable of Edge
+    colour : str, default dark red
+        A matplotlib colour.
+    """
     for e in roads:
         (x0, y0), (x1, y1) = _edge_segment(e)
         ax.plot([x0, x1], [y0, y1], color=colour, linewidth=5, solid_capstyle="round", zorder=5)
@@ -138,7 +172,19 @@ def draw_roads(ax: Axes, roads: Iterable[Edge], colour: str = "#b71c1c") -> None
 def draw_path(
     ax: Axes, path: Sequence[Hex], colour: str = "black", label: str | None = None
 ) -> None:
-    """Draw a hex path as arrows from centre to centre: start a dot, end ringed."""
+    """Draw a hex path as arrows from centre to centre: the start a dot, the end ringed.
+
+    Parameters
+    ----------
+    ax : Axes
+        From :func:`board_figure`.
+    path : sequence of Hex
+        Consecutive hexes; nothing is drawn for an empty path, a dot for one hex.
+    colour : str, default "black"
+        A matplotlib colour.
+    label : str, optional
+        Legend label of the start dot.
+    """
     pts = [to_pixel(h) for h in path]
     for (x0, y0), (x1, y1) in itertools.pairwise(pts):
         ax.annotate(
@@ -170,10 +216,23 @@ def draw_path(
 def save_figure(fig: Figure, path: str | Path) -> Path:
     """Save to ``path`` (format from the suffix, .png or .svg) and close the figure.
 
+    Parameters
+    ----------
+    fig : Figure
+    path : str or Path
+
+    Returns
+    -------
+    Path
+        The file written.
+
     Raises
     ------
     InvalidInput
-        If the suffix is neither .png nor .svg.
+        If the suffix is neither .png nor .svg (the figure is closed too).
+    OSError
+        If the file cannot be written (the command line checks its output
+        paths before any work, with :func:`isles.cli.check_output`).
     """
     p = Path(path)
     if p.suffix.lower() not in (".png", ".svg"):

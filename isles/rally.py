@@ -1,11 +1,60 @@
-"""The Catan car rally (seed 002_8684547a41c0941c.txt; docs/rally.md, docs/boards.md).
+"""The Catan car rally and the boards it is played on (seed 002_8684547a41c0941c.txt).
 
-The public entry points: plan a car's route on a board (:func:`plan_route`),
-the cost of every hex from a start (:func:`cost_field`), the boards.
+The rules as isles reads them are in docs/rally.md, the boards, coordinates and
+board files in docs/boards.md; every answer has ``to_dict()`` in the dialect of
+docs/json.md.
+
+Routes
+    :func:`plan_route` (the best route of a car, for cards, turns, expected
+    turns or weighted card values, under a budget or not) returning a
+    :class:`Route` of :class:`Step`; :func:`cost_field` (the cheapest cost of
+    every hex at once) returning a :class:`CostField`; :func:`build_graph`
+    (a :class:`RallyGraph` to plan many routes on one board).
+Rules
+    :func:`entry_cost` (:class:`EntryCost`), :func:`desert_exit_probability`,
+    :func:`is_rim_start`, :func:`start_group`, :func:`default_goals`,
+    :func:`card_values`, :func:`spending_budget`, :data:`OBJECTIVES`.
+Boards
+    :class:`Board` of :class:`Tile` (:class:`Terrain`, :class:`Resource`),
+    :func:`beginner_board`, the 2d6 odds :func:`roll_probability` and
+    :func:`pips`, and the hex grid: :class:`Hex`, :class:`Edge`, :func:`edge`,
+    :func:`hexagon`, :func:`ring`, :func:`distance`, :func:`neighbours`.
+
+Examples
+--------
+>>> from isles import rally
+>>> route = rally.plan_route(rally.beginner_board(), (0, -3), objective="expected_turns")
+>>> str(route.status), route.total_cards, route.expected_turns
+('optimal', 24, Fraction(5, 1))
+>>> rally.plan_route(rally.beginner_board(), (1, -1), goals=[(0, 2)]).to_dict()["path"]
+[[1, -1], [0, 0], [0, 1], [0, 2]]
 """
 
-from isles.models.catan import Board, Resource, Terrain, Tile, beginner_board
-from isles.models.rally import default_goals, entry_cost, start_group
+from isles.models.catan import (
+    NUMBER_TOKENS,
+    Board,
+    Resource,
+    Terrain,
+    Tile,
+    beginner_board,
+    pips,
+    roll_probability,
+)
+from isles.models.hexgrid import Edge, Hex, distance, edge, hexagon, neighbours, ring
+from isles.models.rally import (
+    MAX_CARD_VALUE,
+    OBJECTIVES,
+    EntryCost,
+    Objective,
+    card_values,
+    default_goals,
+    desert_exit_probability,
+    entry_cost,
+    is_rim_start,
+    rim_sea,
+    spending_budget,
+    start_group,
+)
 from isles.solvers.rally import (
     CostField,
     RallyGraph,
@@ -17,8 +66,15 @@ from isles.solvers.rally import (
 )
 
 __all__ = [
+    "MAX_CARD_VALUE",
+    "NUMBER_TOKENS",
+    "OBJECTIVES",
     "Board",
     "CostField",
+    "Edge",
+    "EntryCost",
+    "Hex",
+    "Objective",
     "RallyGraph",
     "Resource",
     "Route",
@@ -27,9 +83,21 @@ __all__ = [
     "Tile",
     "beginner_board",
     "build_graph",
+    "card_values",
     "cost_field",
     "default_goals",
+    "desert_exit_probability",
+    "distance",
+    "edge",
     "entry_cost",
+    "hexagon",
+    "is_rim_start",
+    "neighbours",
+    "pips",
     "plan_route",
+    "rim_sea",
+    "ring",
+    "roll_probability",
+    "spending_budget",
     "start_group",
 ]

@@ -1,6 +1,6 @@
-"""Catan boards: terrains, resources, number tokens, pips, and the board format.
+"""Catan boards: terrains, resources, number tokens, 2d6 odds, and the board file format.
 
-Implements docs/boards.md section 1 (shared by seeds 002_8684547a41c0941c.txt and
+Implements docs/boards.md (shared by seeds 002_8684547a41c0941c.txt and
 004_644cf972d8964df4.txt): what each terrain produces, 2d6 odds, the base
 inventory, the beginner board, and the JSON board format with its validation.
 """
@@ -17,8 +17,9 @@ from types import MappingProxyType
 from typing import Any
 
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, neighbours, ring
+from isles.models.hexgrid import Hex, as_hex, neighbours, ring
 from isles.models.jsonio import (
+    STDIN,
     hex_json,
     load_json,
     parse_json,
@@ -43,7 +44,13 @@ __all__ = [
 
 
 class Resource(StrEnum):
-    """The five resource cards."""
+    """The five resource cards (docs/boards.md, "Terrains and tokens").
+
+    Examples
+    --------
+    >>> [r.value for r in Resource]
+    ['lumber', 'wool', 'grain', 'brick', 'ore']
+    """
 
     LUMBER = "lumber"
     WOOL = "wool"
@@ -53,7 +60,17 @@ class Resource(StrEnum):
 
 
 class Terrain(StrEnum):
-    """Hex terrains. ``GOLD`` produces any one resource of the owner's choice."""
+    """Hex terrains (docs/boards.md, "Terrains and tokens").
+
+    The five resource terrains produce one resource each; ``GOLD`` (Seafarers)
+    produces any one resource of the owner's choice; desert and sea produce
+    nothing.
+
+    Examples
+    --------
+    >>> Terrain.FOREST.resource, Terrain.GOLD.produces, Terrain.SEA.is_land
+    (<Resource.LUMBER: 'lumber'>, True, False)
+    """
 
     FOREST = "forest"
     PASTURE = "pasture"
@@ -71,6 +88,7 @@ class Terrain(StrEnum):
 
     @property
     def is_land(self) -> bool:
+        """True for every terrain but sea (cars drive on land, ships sail on sea)."""
         return self is not Terrain.SEA
 
     @property
@@ -107,13 +125,25 @@ BASE_NUMBER_TOKENS: tuple[int, ...] = (2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10
 
 
 def pips(n: int) -> int:
-    """Pips of number token ``n``: ways to roll it with 2d6, ``6 - |7 - n|``.
+    """Pips of number token ``n``: the ways to roll it with 2d6 (docs/boards.md, "Dice").
+
+    Parameters
+    ----------
+    n : int
+        A 2d6 sum, 2..12.
+
+    Returns
+    -------
+    int
+        ``6 - |7 - n|``, out of 36 outcomes.
 
     Raises
     ------
     InvalidInput
-        If ``n`` is not in 2..12.
+        If ``n`` is not an integer in 2..12.
 
+    Examples
+    --------
     >>> [pips(n) for n in (2, 6, 7, 8, 12)]
     [1, 5, 6, 5, 1]
     """
@@ -123,8 +153,25 @@ def pips(n: int) -> int:
 
 
 def roll_probability(n: int) -> Fraction:
-    """Exact probability that 2d6 sums to ``n`` (docs/boards.md, "2d6").
+    """Exact probability that 2d6 sums to ``n`` (docs/boards.md, "Dice").
 
+    Parameters
+    ----------
+    n : int
+        A 2d6 sum, 2..12.
+
+    Returns
+    -------
+    Fraction
+        ``pips(n) / 36``.
+
+    Raises
+    ------
+    InvalidInput
+        If ``n`` is not an integer in 2..12.
+
+    Examples
+    --------
     >>> roll_probability(7)
     Fraction(1, 6)
     """
@@ -135,8 +182,22 @@ def roll_probability(n: int) -> Fraction:
 class Tile:
     """What lies on one hex: a terrain and, for producing hexes, a number token.
 
-    Sea tiles may carry a number token (the ships scenario's winds, seed 004);
-    desert never does; every producing tile (five resources and gold) must.
+    Attributes
+    ----------
+    terrain : Terrain
+    number : int or None
+        The number token, 2..12 without 7. Every producing tile (five
+        resources and gold) has one; a desert never does; a sea tile may (the
+        ships scenario's winds, seed 004_644cf972d8964df4.txt).
+
+    Notes
+    -----
+    A tile is checked when it joins a :class:`Board`, which names the hex.
+
+    Examples
+    --------
+    >>> Tile(Terrain.HILLS, 6)
+    Tile(terrain=<Terrain.HILLS: 'hills'>, number=6)
     """
 
     terrain: Terrain
@@ -157,27 +218,62 @@ def _check_tile(field: str, tile: Tile) -> None:
 
 @dataclass(frozen=True)
 class Board:
-    """An immutable Catan board: hex -> Tile, in axial coordinates.
+    """An immutable Catan board: hex -> :class:`Tile`, in axial coordinates.
 
-    Build one from a mapping (``Board({Hex(0, 0): Tile(Terrain.DESERT)})``), from
-    JSON (:meth:`from_json`, :meth:`load`) or take :func:`beginner_board`.
-    Construction validates every tile (see :class:`Tile`) and raises
-    :class:`~isles.models.errors.InvalidInput` naming the hex.
+    Parameters
+    ----------
+    tiles : mapping of (q, r) to Tile, or iterable of ((q, r), Tile) pairs
+        Any shape of board: hexagons, islands with holes, several islands.
 
-    JSON format::
+    Attributes
+    ----------
+    tiles : mapping of Hex to Tile
+        Read-only, in board order (by ``r``, then ``q``: top row first).
+
+    Raises
+    ------
+    InvalidInput
+        Naming the hex: a value that is not a Tile, a bad number token (see
+        :class:`Tile`), a hex given twice, coordinates that are not two
+        integers within ``±MAX_COORDINATE``.
+
+    See Also
+    --------
+    beginner_board : the embedded default board.
+    Board.from_dict, Board.load : the JSON board format (docs/boards.md, "Board files").
+
+    Notes
+    -----
+    The JSON format, one object per hex::
 
         {"hexes": [{"hex": [0, -2], "terrain": "mountains", "number": 10}, ...]}
 
-    ``number`` is absent or null for desert and (optionally) sea.
+    ``number`` is absent or null for desert and (optionally) sea. Boards
+    compare and hash by their tiles.
+
+    Examples
+    --------
+    >>> board = Board({Hex(0, 0): Tile(Terrain.DESERT), Hex(1, 0): Tile(Terrain.FOREST, 3)})
+    >>> board, board.number((1, 0)), (0, 0) in board
+    (Board(2 hexes, 2 land), 3, True)
+    >>> Board({Hex(0, 0): Tile(Terrain.FOREST)})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: hex 0,0.number: None is invalid; expected a number token ...
     """
 
     tiles: Mapping[Hex, Tile]
 
-    def __init__(self, tiles: Mapping[Hex, Tile] | Iterable[tuple[tuple[int, int], Tile]]):
+    def __init__(
+        self,
+        tiles: Mapping[Hex, Tile]
+        | Mapping[tuple[int, int], Tile]
+        | Iterable[tuple[tuple[int, int], Tile]],
+    ) -> None:
         items = tiles.items() if isinstance(tiles, Mapping) else tiles
         frozen: dict[Hex, Tile] = {}
         for h, tile in items:
-            key = Hex(*h)
+            key = as_hex(h, f"hex {h!r}")
             if not isinstance(tile, Tile):
                 raise InvalidInput(f"hex {key}", tile, "a Tile")
             _check_tile(f"hex {key}", tile)
@@ -211,30 +307,128 @@ class Board:
 
     # -- queries --------------------------------------------------------------
     def terrain(self, h: tuple[int, int]) -> Terrain:
+        """The terrain of hex ``h``.
+
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board (``KeyError`` otherwise).
+
+        Returns
+        -------
+        Terrain
+
+        Examples
+        --------
+        >>> beginner_board().terrain((0, 0))
+        <Terrain.DESERT: 'desert'>
+        """
         return self[h].terrain
 
     def number(self, h: tuple[int, int]) -> int | None:
+        """The number token of hex ``h``.
+
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board (``KeyError`` otherwise).
+
+        Returns
+        -------
+        int or None
+            None for a desert and a sea hex without a token.
+
+        Examples
+        --------
+        >>> beginner_board().number((1, 0))
+        3
+        """
         return self[h].number
 
     def land(self) -> list[Hex]:
-        """Land hexes (everything but sea), in board order (by r, then q)."""
+        """Land hexes (everything but sea).
+
+        Returns
+        -------
+        list of Hex
+            In board order (by ``r``, then ``q``).
+
+        Examples
+        --------
+        >>> len(beginner_board().land())
+        19
+        """
         return [h for h, t in self.tiles.items() if t.terrain.is_land]
 
     def sea(self) -> list[Hex]:
-        """Sea hexes, in board order."""
+        """Sea hexes.
+
+        Returns
+        -------
+        list of Hex
+            In board order.
+
+        Examples
+        --------
+        >>> len(beginner_board().sea())
+        18
+        """
         return [h for h, t in self.tiles.items() if not t.terrain.is_land]
 
     def neighbours(self, h: tuple[int, int]) -> list[Hex]:
-        """The on-board neighbours of ``h``, in DIRECTIONS order."""
+        """The neighbours of ``h`` that are on the board.
+
+        Parameters
+        ----------
+        h : (q, r)
+            Any hex (on the board or not).
+
+        Returns
+        -------
+        list of Hex
+            In :data:`~isles.models.hexgrid.DIRECTIONS` order.
+
+        Examples
+        --------
+        >>> beginner_board().neighbours((0, -3))
+        [Hex(q=1, r=-3), Hex(q=-1, r=-2), Hex(q=0, r=-2)]
+        """
         return [n for n in neighbours(h) if n in self.tiles]
 
     def rim(self) -> list[Hex]:
-        """Hexes with fewer than six on-board neighbours."""
+        """The board's edge: hexes with fewer than six neighbours on the board.
+
+        Returns
+        -------
+        list of Hex
+            In board order.
+
+        Examples
+        --------
+        >>> len(beginner_board().rim())
+        18
+        """
         return [h for h in self.tiles if len(self.neighbours(h)) < 6]
 
     # -- JSON -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON board format as plain data (hexes in board order)."""
+        """The JSON board format as plain data (docs/boards.md, "Board files").
+
+        Returns
+        -------
+        dict
+            ``{"hexes": [{"hex": [q, r], "terrain": ..., "number": ...}, ...]}``,
+            hexes in board order, ``number`` None where there is none.
+
+        See Also
+        --------
+        Board.from_dict : the inverse.
+
+        Examples
+        --------
+        >>> Board({(0, 0): Tile(Terrain.DESERT)}).to_dict()
+        {'hexes': [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]}
+        """
         return {
             "hexes": [
                 {"hex": hex_json(h), "terrain": t.terrain.value, "number": t.number}
@@ -243,6 +437,23 @@ class Board:
         }
 
     def to_json(self, indent: int | None = None) -> str:
+        """The board as JSON text in the board format.
+
+        Parameters
+        ----------
+        indent : int, optional
+            As in :func:`json.dumps` (None: one line).
+
+        Returns
+        -------
+        str
+            :meth:`to_dict` as JSON.
+
+        Examples
+        --------
+        >>> Board({(0, 0): Tile(Terrain.SEA)}).to_json()
+        '{"hexes": [{"hex": [0, 0], "terrain": "sea", "number": null}]}'
+        """
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
@@ -266,7 +477,12 @@ class Board:
             Naming the entry (``board.hexes[i]``) and field: an unknown or a
             missing key, an unknown terrain, a token of 7 or outside 2..12, a
             number on a desert, a producing hex without one, a hex given twice,
-            a hex that is not ``[q, r]``.
+            a hex that is not ``[q, r]`` with integers within ``±MAX_COORDINATE``,
+            no hexes at all.
+
+        See Also
+        --------
+        Board.to_dict : the inverse.
 
         Examples
         --------
@@ -300,15 +516,83 @@ class Board:
 
     @classmethod
     def from_json(cls, text: str, source: str = "board") -> Board:
-        """Parse a JSON string in the board format (errors as :meth:`from_dict`)."""
+        """Parse JSON text in the board format.
+
+        Parameters
+        ----------
+        text : str
+            The JSON text.
+        source : str
+            What it is, for messages.
+
+        Returns
+        -------
+        Board
+
+        Raises
+        ------
+        InvalidInput
+            Text that is not JSON (a repeated key, ``NaN``), or any error of
+            :meth:`from_dict`.
+
+        Examples
+        --------
+        >>> Board.from_json('{"hexes": [{"hex": [0, 0], "terrain": "sea"}]}')
+        Board(1 hexes, 0 land)
+        """
         return cls.from_dict(parse_json(text, source), source)
 
     @classmethod
     def load(cls, path: str | Path) -> Board:
-        """Read a board JSON file; unreadable files raise InvalidInput too."""
-        return cls.from_dict(load_json(path, "board file"), str(path))
+        """Read a board JSON file, or standard input when ``path`` is ``"-"``.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file (UTF-8 JSON, docs/json.md "Input files"), or ``"-"``.
+
+        Returns
+        -------
+        Board
+
+        Raises
+        ------
+        InvalidInput
+            An unreadable file (missing, a folder, too large, not UTF-8), text
+            that is not JSON, or any error of :meth:`from_dict`; messages name
+            the file (``standard input`` for ``"-"``).
+
+        Examples
+        --------
+        >>> Board.load("/nonexistent/board.json")
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: board file: '/nonexistent/board.json' is invalid; ...
+        """
+        source = "standard input" if str(path) == STDIN else str(path)
+        return cls.from_dict(load_json(path, "board file"), source)
 
     def save(self, path: str | Path) -> None:
+        """Write the board to ``path`` in the JSON board format (one hex per line).
+
+        Parameters
+        ----------
+        path : str or Path
+            The file to write (replaced if it exists).
+
+        Raises
+        ------
+        OSError
+            If the file cannot be written.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.json"
+        >>> beginner_board().save(path)
+        >>> Board.load(path) == beginner_board()
+        True
+        """
         Path(path).write_text(self.to_json(indent=1) + "\n", encoding="utf-8")
 
 
@@ -336,9 +620,16 @@ _BEGINNER: tuple[tuple[int, int, Terrain, int | None], ...] = (
 
 
 def beginner_board() -> Board:
-    """The official beginner board (docs/boards.md section 1): 19 land hexes, desert at
-    the centre (0, 0), and the 18 sea hexes of the ring at distance 3.
+    """The official beginner board, the embedded default (docs/boards.md, "The beginner board").
 
+    Returns
+    -------
+    Board
+        19 land hexes (the base game's tiles and tokens), the desert at the
+        centre ``(0, 0)``, and the 18 sea hexes of the ring at distance 3.
+
+    Examples
+    --------
     >>> b = beginner_board()
     >>> len(b), b[Hex(0, -2)]
     (37, Tile(terrain=<Terrain.MOUNTAINS: 'mountains'>, number=10))

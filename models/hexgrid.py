@@ -1,8 +1,14 @@
-"""Axial hex coordinates: neighbours, distance, rings, shapes, edges, vertices.
+"""Axial hex coordinates: neighbours, distance, rings, shapes, edges, corners.
 
-Implements the coordinate conventions of docs/boards.md ("Coordinates"): pointy-top
-axial ``(q, r)``, cube ``s = -q - r``, the six directions counter-clockwise from
-east. Shared by every board game in isles (seeds 002 and 004).
+Implements docs/boards.md ("Coordinates"): pointy-top axial ``(q, r)``, cube
+``s = -q - r``, the six directions counter-clockwise from east, edges and
+corners as sorted hexes. Shared by every board game in isles (seeds
+002_8684547a41c0941c.txt and 004_644cf972d8964df4.txt).
+
+References
+----------
+.. [1] A. Patel, "Hexagonal Grids", Red Blob Games, 2013 (axial and cube
+   coordinates, distances, rings, pixel centres).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from isles.models.errors import InvalidInput
 
 __all__ = [
     "DIRECTIONS",
+    "MAX_COORDINATE",
     "Edge",
     "Hex",
     "Vertex",
@@ -34,13 +41,31 @@ __all__ = [
 ]
 
 
+#: Largest ``|q|`` and ``|r|`` isles reads from a file or the command line
+#: (docs/boards.md, "Coordinates"): far beyond any real board, small enough that
+#: every distance, pixel centre and board centre is an exact float computation.
+MAX_COORDINATE = 10**6
+
+
 class Hex(NamedTuple):
-    """A hex in axial coordinates ``(q, r)``; the cube coordinate is ``s = -q - r``.
+    """A hex in axial coordinates ``(q, r)`` (docs/boards.md, "Coordinates").
+
+    Attributes
+    ----------
+    q, r : int
+        Axial coordinates; row ``r = -2`` is drawn above row ``r = 0``.
+
+    Notes
+    -----
+    A plain named tuple: ``Hex(1, 0) == (1, 0)``, and hexes sort by ``q`` then
+    ``r`` (the order of edges and corners). ``str`` gives the command-line
+    text ``"q,r"``; JSON writes ``[q, r]``.
 
     Examples
     --------
-    >>> Hex(1, -2).s
-    1
+    >>> h = Hex(1, -2)
+    >>> h.s, str(h), h == (1, -2)
+    (1, '1,-2', True)
     """
 
     q: int
@@ -48,6 +73,7 @@ class Hex(NamedTuple):
 
     @property
     def s(self) -> int:
+        """The third cube coordinate, ``-q - r`` (so that ``q + r + s == 0``)."""
         return -self.q - self.r
 
     def __str__(self) -> str:
@@ -66,8 +92,24 @@ DIRECTIONS: tuple[Hex, ...] = (
 
 
 def neighbours(h: tuple[int, int]) -> tuple[Hex, ...]:
-    """The six hexes adjacent to ``h``, in DIRECTIONS order.
+    """The six hexes adjacent to ``h``, in :data:`DIRECTIONS` order.
 
+    Parameters
+    ----------
+    h : (q, r)
+        Any hex (on a board or not).
+
+    Returns
+    -------
+    tuple of Hex
+        Six hexes, counter-clockwise from east; consecutive ones are adjacent.
+
+    See Also
+    --------
+    isles.models.catan.Board.neighbours : only those on a board.
+
+    Examples
+    --------
     >>> neighbours(Hex(0, 0))[:2]
     (Hex(q=1, r=0), Hex(q=1, r=-1))
     """
@@ -78,6 +120,18 @@ def neighbours(h: tuple[int, int]) -> tuple[Hex, ...]:
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Hex distance ``max(|dq|, |dr|, |ds|)`` between two hexes.
 
+    Parameters
+    ----------
+    a, b : (q, r)
+        Two hexes.
+
+    Returns
+    -------
+    int
+        The fewest steps between neighbours from ``a`` to ``b`` on an unbounded grid.
+
+    Examples
+    --------
     >>> distance(Hex(0, 0), Hex(2, -3))
     3
     """
@@ -87,15 +141,28 @@ def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def ring(radius: int, center: tuple[int, int] = (0, 0)) -> list[Hex]:
-    """The hexes at exactly ``radius`` from ``center`` (6 * radius of them, 1 for 0).
+    """The hexes at exactly ``radius`` from ``center``.
 
-    Ordered counter-clockwise, starting at ``center + radius * (-1, +1)``.
+    Parameters
+    ----------
+    radius : int
+        The distance, ``>= 0``.
+    center : (q, r), default (0, 0)
+        The ring's centre.
+
+    Returns
+    -------
+    list of Hex
+        ``6 * radius`` hexes (the centre alone for 0), counter-clockwise from
+        ``center + radius * (-1, +1)``; consecutive hexes are adjacent.
 
     Raises
     ------
     InvalidInput
         If ``radius`` is negative.
 
+    Examples
+    --------
     >>> len(ring(3))
     18
     """
@@ -114,8 +181,27 @@ def ring(radius: int, center: tuple[int, int] = (0, 0)) -> list[Hex]:
 
 
 def hexagon(radius: int, center: tuple[int, int] = (0, 0)) -> list[Hex]:
-    """Every hex within ``radius`` of ``center``: ``3R(R+1)+1`` hexes, sorted by (r, q).
+    """Every hex within ``radius`` of ``center``.
 
+    Parameters
+    ----------
+    radius : int
+        The largest distance from the centre, ``>= 0``.
+    center : (q, r), default (0, 0)
+        The hexagon's centre.
+
+    Returns
+    -------
+    list of Hex
+        ``3R(R+1)+1`` hexes, in board order (by ``r``, then ``q``).
+
+    Raises
+    ------
+    InvalidInput
+        If ``radius`` is negative.
+
+    Examples
+    --------
     >>> len(hexagon(2)), len(hexagon(3))
     (19, 37)
     """
@@ -130,7 +216,16 @@ def hexagon(radius: int, center: tuple[int, int] = (0, 0)) -> list[Hex]:
 
 
 class Edge(NamedTuple):
-    """A side shared by two adjacent hexes: the unordered pair, stored sorted (a < b)."""
+    """A side shared by two adjacent hexes: the unordered pair, stored sorted (a < b).
+
+    Build one with :func:`edge`, which checks adjacency and sorts. JSON writes
+    ``[[q, r], [q, r]]``; the command line ``"q,r:q,r"`` (``str``).
+
+    Examples
+    --------
+    >>> str(edge((1, 0), (0, 0)))
+    '0,0:1,0'
+    """
 
     a: Hex
     b: Hex
@@ -140,7 +235,15 @@ class Edge(NamedTuple):
 
 
 class Vertex(NamedTuple):
-    """A corner shared by three mutually adjacent hexes, stored sorted."""
+    """A corner shared by three mutually adjacent hexes, stored sorted.
+
+    Build one with :func:`vertex`. JSON writes ``[[q, r], [q, r], [q, r]]``.
+
+    Examples
+    --------
+    >>> vertex((1, -1), (0, 0), (1, 0)).a
+    Hex(q=0, r=0)
+    """
 
     a: Hex
     b: Hex
@@ -150,11 +253,22 @@ class Vertex(NamedTuple):
 def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:
     """The edge between two adjacent hexes, in canonical (sorted) order.
 
+    Parameters
+    ----------
+    a, b : (q, r)
+        Two adjacent hexes, in any order.
+
+    Returns
+    -------
+    Edge
+
     Raises
     ------
     InvalidInput
         If the two hexes are not adjacent.
 
+    Examples
+    --------
     >>> edge(Hex(1, 0), Hex(0, 0))
     Edge(a=Hex(q=0, r=0), b=Hex(q=1, r=0))
     """
@@ -165,12 +279,28 @@ def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:
 
 
 def vertex(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> Vertex:
-    """The vertex of three mutually adjacent hexes, in canonical order.
+    """The corner of three mutually adjacent hexes, in canonical (sorted) order.
+
+    Parameters
+    ----------
+    a, b, c : (q, r)
+        Three pairwise adjacent hexes, in any order.
+
+    Returns
+    -------
+    Vertex
 
     Raises
     ------
     InvalidInput
         If the three hexes are not pairwise adjacent.
+
+    Examples
+    --------
+    >>> vertex((0, 0), (1, 0), (2, 0))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: vertex: ('0,0', '1,0', '2,0') is invalid; expected ...
     """
     hs = sorted((Hex(*a), Hex(*b), Hex(*c)))
     if not (distance(hs[0], hs[1]) == distance(hs[0], hs[2]) == distance(hs[1], hs[2]) == 1):
@@ -179,7 +309,23 @@ def vertex(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> Vertex
 
 
 def vertices_around(h: tuple[int, int]) -> tuple[Vertex, ...]:
-    """The six corners of ``h``: ``h`` with each pair of consecutive neighbours."""
+    """The six corners of ``h``: ``h`` with each pair of consecutive neighbours.
+
+    Parameters
+    ----------
+    h : (q, r)
+        Any hex.
+
+    Returns
+    -------
+    tuple of Vertex
+        Six corners, counter-clockwise from the one between east and north-east.
+
+    Examples
+    --------
+    >>> vertices_around((0, 0))[0]
+    Vertex(a=Hex(q=0, r=0), b=Hex(q=1, r=-1), c=Hex(q=1, r=0))
+    """
     ns = neighbours(h)
     return tuple(vertex(h, ns[i], ns[(i + 1) % 6]) for i in range(6))
 
@@ -187,6 +333,17 @@ def vertices_around(h: tuple[int, int]) -> tuple[Vertex, ...]:
 def edges_between(hexes: Iterable[tuple[int, int]]) -> list[Edge]:
     """Every edge whose two hexes are both in ``hexes``, sorted.
 
+    Parameters
+    ----------
+    hexes : iterable of (q, r)
+        A set of hexes (a board's, say).
+
+    Returns
+    -------
+    list of Edge
+
+    Examples
+    --------
     >>> len(edges_between(hexagon(1)))
     12
     """
@@ -196,8 +353,19 @@ def edges_between(hexes: Iterable[tuple[int, int]]) -> list[Edge]:
 
 
 def vertices_between(hexes: Iterable[tuple[int, int]]) -> list[Vertex]:
-    """Every vertex whose three hexes are all in ``hexes``, sorted.
+    """Every corner whose three hexes are all in ``hexes``, sorted.
 
+    Parameters
+    ----------
+    hexes : iterable of (q, r)
+        A set of hexes.
+
+    Returns
+    -------
+    list of Vertex
+
+    Examples
+    --------
     >>> len(vertices_between(hexagon(1)))
     6
     """
@@ -209,49 +377,108 @@ def vertices_between(hexes: Iterable[tuple[int, int]]) -> list[Vertex]:
 def as_hex(value: object, field: str = "hex") -> Hex:
     """Check that ``value`` is a pair of integers ``(q, r)`` and return it as a Hex.
 
+    Parameters
+    ----------
+    value : object
+        A tuple or list of two integers (not bools, not floats), each within
+        ``±MAX_COORDINATE``.
+    field : str
+        Where the value comes from, for messages (``"goals[0]"``).
+
+    Returns
+    -------
+    Hex
+
     Raises
     ------
     InvalidInput
-        Naming ``field`` for anything else (a string, three numbers, floats...).
+        Naming ``field`` for anything else (a string, three numbers, floats,
+        coordinates beyond :data:`MAX_COORDINATE`).
 
+    Examples
+    --------
     >>> as_hex([2, -1])
     Hex(q=2, r=-1)
+    >>> as_hex([0, 10**7], "start")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: start: [0, 10000000] is invalid; expected axial ...
     """
     if isinstance(value, tuple | list) and len(value) == 2:
         q, r = value
-        if all(isinstance(x, int) and not isinstance(x, bool) for x in (q, r)):
+        if all(
+            isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_COORDINATE
+            for x in (q, r)
+        ):
             return Hex(q, r)
-    raise InvalidInput(field, value, "axial coordinates: a pair of integers (q, r)")
+    raise InvalidInput(field, value, _PAIR)
+
+
+_PAIR = f"axial coordinates: a pair of integers (q, r), each within ±{MAX_COORDINATE:_}"
 
 
 def parse_hex(text: str, field: str = "hex") -> Hex:
-    """Parse ``"Q,R"`` (integers, spaces allowed) into a Hex.
+    """Parse the command-line text ``"Q,R"`` (integers, spaces allowed) into a Hex.
+
+    Parameters
+    ----------
+    text : str
+        Two comma-separated integers, each within ``±MAX_COORDINATE``.
+    field : str
+        The option it was given to, for messages (``"--start"``).
+
+    Returns
+    -------
+    Hex
 
     Raises
     ------
     InvalidInput
-        Naming ``field`` when the text is not two comma-separated integers.
+        Naming ``field`` when the text is not two comma-separated integers in range.
 
+    Examples
+    --------
     >>> parse_hex("2,-1")
     Hex(q=2, r=-1)
+    >>> parse_hex("1;-1", "--start")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --start: '1;-1' is invalid; expected axial coordinates ...
     """
     parts = text.split(",")
     try:
         if len(parts) != 2:
             raise ValueError
-        return Hex(int(parts[0]), int(parts[1]))
+        q, r = int(parts[0]), int(parts[1])
     except ValueError:
         raise InvalidInput(field, text, "axial coordinates as Q,R, e.g. 2,-1") from None
+    if abs(q) > MAX_COORDINATE or abs(r) > MAX_COORDINATE:
+        raise InvalidInput(field, text, f"axial coordinates Q,R each within ±{MAX_COORDINATE:_}")
+    return Hex(q, r)
 
 
 def parse_edge(text: str, field: str = "edge") -> Edge:
-    """Parse ``"Q,R:Q,R"`` (two adjacent hexes) into a canonical Edge.
+    """Parse the command-line text ``"Q,R:Q,R"`` (two adjacent hexes) into an Edge.
+
+    Parameters
+    ----------
+    text : str
+        Two hexes as :func:`parse_hex` reads them, joined by ``:``.
+    field : str
+        The option it was given to, for messages (``"--road"``).
+
+    Returns
+    -------
+    Edge
+        In canonical (sorted) order.
 
     Raises
     ------
     InvalidInput
         Naming ``field`` when the text is malformed or the hexes are not adjacent.
 
+    Examples
+    --------
     >>> parse_edge("1,0:0,0")
     Edge(a=Hex(q=0, r=0), b=Hex(q=1, r=0))
     """
@@ -265,6 +492,25 @@ def parse_edge(text: str, field: str = "edge") -> Edge:
 
 
 def to_pixel(h: tuple[int, int], size: float = 1.0) -> tuple[float, float]:
-    """Centre of a pointy-top hex of circumradius ``size``; y grows upwards (r = -2 is on top)."""
+    """Centre of a pointy-top hex of circumradius ``size``; y grows upwards.
+
+    Parameters
+    ----------
+    h : (q, r)
+        A hex.
+    size : float, default 1.0
+        The hexes' circumradius (centre to corner).
+
+    Returns
+    -------
+    (x, y) : tuple of float
+        ``x = size * sqrt(3) * (q + r / 2)``, ``y = -size * 1.5 * r``: row
+        ``r = -2`` is above row ``r = 0``, as docs/boards.md draws boards.
+
+    Examples
+    --------
+    >>> to_pixel((1, -2))
+    (0.0, 3.0)
+    """
     q, r = h
     return size * math.sqrt(3) * (q + r / 2), -size * 1.5 * r

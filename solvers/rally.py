@@ -1,11 +1,29 @@
 """Cheapest car routes for the Catan car rally: cards, turns, expected turns, budgets.
 
-Implements docs/rally.md (seeds/002_8684547a41c0941c.txt, RULES.md section 2) on a
-NetworkX directed hex graph; integer objectives run on its SciPy CSR form.
+Implements docs/rally.md ("What the planner minimises", "Answers") on the rules of
+seeds/002_8684547a41c0941c.txt as :mod:`isles.models.rally` reads them: a
+NetworkX directed hex graph, whose integer objectives run on its SciPy CSR form.
+
+References
+----------
+.. [1] E. W. Dijkstra, "A note on two problems in connexion with graphs",
+   Numerische Mathematik 1, 269-271, 1959.
+.. [2] P. E. Hart, N. J. Nilsson, B. Raphael, "A formal basis for the heuristic
+   determination of minimum cost paths", IEEE Transactions on Systems Science
+   and Cybernetics 4(2), 100-107, 1968 (A*).
+.. [3] S. Irnich, G. Desaulniers, "Shortest path problems with resource
+   constraints", in Column Generation, Springer, 33-65, 2005 (label setting
+   over Pareto labels).
+.. [4] P. Virtanen et al., "SciPy 1.0: fundamental algorithms for scientific
+   computing in Python", Nature Methods 17, 261-272, 2020
+   (``scipy.sparse.csgraph``).
+.. [5] A. A. Hagberg, D. A. Schult, P. J. Swart, "Exploring network structure,
+   dynamics, and function using NetworkX", SciPy 2008.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import math
@@ -13,7 +31,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import networkx as nx
 import numpy as np
@@ -24,23 +42,32 @@ from scipy.sparse.csgraph import dijkstra
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
-from isles.models.rally import default_goals, desert_exit_probability, entry_cost, start_group
+from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
+from isles.models.rally import (
+    OBJECTIVES,
+    Objective,
+    card_values,
+    default_goals,
+    desert_exit_probability,
+    entry_cost,
+    is_rim_start,
+    spending_budget,
+    start_group,
+)
+from isles.models.status import Status
 
 __all__ = [
+    "OBJECTIVES",
     "CostField",
     "Objective",
     "RallyGraph",
     "Route",
-    "RouteStatus",
     "Step",
     "build_graph",
     "cost_field",
     "plan_route",
 ]
 
-Objective = Literal["cards", "turns", "expected_turns", "weighted"]
-RouteStatus = Literal["optimal", "unreachable", "unaffordable", "timed_out"]
-OBJECTIVES: tuple[str, ...] = get_args(Objective)
 ANY = "any"  # key of gold cards, payable in any single resource
 
 
@@ -48,15 +75,38 @@ ANY = "any"  # key of gold cards, payable in any single resource
 class RallyGraph:
     """A board and one player's roads as a NetworkX directed graph (and its CSR form).
 
-    Nodes are the board's hexes, with attributes ``terrain`` and ``number``.
-    An arc ``u -> v`` exists when ``v`` is land (cars never enter the sea);
-    its attributes are ``cards`` (the cost of entering ``v`` across that edge),
-    ``resource`` (a :class:`Resource`, or None for desert and gold), ``halved``
-    (an own road on the edge) and ``p_exit`` (the chance one try succeeds:
-    ``P(2d6 <= n)`` when leaving a desert for a numbered hex, else 1).
+    Build with :func:`build_graph`; pass it to :func:`plan_route` or
+    :func:`cost_field` to plan many routes on one board without rebuilding.
 
-    Build with :func:`build_graph`; the CSR arrays serve the integer
-    objectives (``scipy.sparse.csgraph``), converted once here.
+    Attributes
+    ----------
+    board : Board
+    roads : frozenset of Edge
+        The mover's own roads.
+    graph : networkx.DiGraph
+        Nodes are the board's hexes, with attributes ``terrain`` and ``number``.
+        An arc ``u -> v`` exists when ``v`` is land (cars never enter the sea);
+        its attributes are ``cards`` (the cost of entering ``v`` across that
+        edge), ``resource`` (a :class:`Resource`, or None for desert and gold),
+        ``halved`` (an own road on the edge) and ``p_exit`` (the chance one try
+        succeeds: ``P(2d6 <= n)`` when leaving a desert for a numbered hex, else 1).
+    hexes : tuple of Hex
+        The board's hexes in board order: node ``i`` of the CSR form.
+    index : mapping of Hex to int
+        The inverse of ``hexes``.
+
+    Notes
+    -----
+    The CSR arrays serve the integer objectives (``scipy.sparse.csgraph``),
+    converted once here, as SciPy's csgraph does: model to arrays at the
+    boundary, bulk computation, results back once.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> rg = build_graph(beginner_board())
+    >>> len(rg.hexes), rg.graph.number_of_edges()
+    (37, 114)
     """
 
     board: Board
@@ -71,9 +121,31 @@ class RallyGraph:
     def packed_csr(self, objective: Literal["cards", "turns"]) -> tuple[int, csr_matrix]:
         """The CSR matrix of packed integer weights for an objective, and its packing base.
 
-        ``"cards"``: weight = cards * base + 1 with base = nodes + 1 > any move count;
-        ``"turns"``: weight = base + cards with base = 12 * nodes + 1 > any card total.
+        Parameters
+        ----------
+        objective : "cards" or "turns"
+            ``"cards"``: weight = cards * base + 1 with base = nodes + 1 > any
+            move count; ``"turns"``: weight = base + cards with base = 12 *
+            nodes + 1 > any card total. Either way a path's total weight
+            unpacks exactly into its two keys.
+
+        Returns
+        -------
+        base : int
+            The packing base.
+        matrix : scipy.sparse.csr_matrix
+            float64 weights, exact while every total stays below 2**53.
+
+        Notes
+        -----
         Built once per graph and objective (cached).
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> base, matrix = build_graph(beginner_board()).packed_csr("cards")
+        >>> base, matrix.shape
+        (38, (37, 37))
         """
         cache: dict[str, tuple[int, csr_matrix]] = self.__dict__.setdefault("_csr_cache", {})
         if objective not in cache:
@@ -98,10 +170,15 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
     roads : iterable of Edge or pairs of hexes
         The mover's own roads; crossing one halves the entry cost (rounded up).
 
+    Returns
+    -------
+    RallyGraph
+
     Raises
     ------
     InvalidInput
-        A road whose hexes are not adjacent or not both on the board.
+        Naming ``roads[i]``: a road that is not a pair of hexes, whose hexes
+        are not adjacent, or not both on the board.
 
     Examples
     --------
@@ -112,12 +189,16 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
     """
     road_set: set[Edge] = set()
     for i, road in enumerate(roads):
+        where = f"roads[{i}]"
         if not (isinstance(road, tuple | list) and len(road) == 2):
-            raise InvalidInput(f"roads[{i}]", road, "an edge: a pair of adjacent hexes")
-        e = edge(as_hex(road[0], f"roads[{i}]"), as_hex(road[1], f"roads[{i}]"))
+            raise InvalidInput(where, road, "an edge: a pair of adjacent hexes")
+        a, b = as_hex(road[0], where), as_hex(road[1], where)
+        if distance(a, b) != 1:
+            raise InvalidInput(where, f"{a}:{b}", "an edge: a pair of adjacent hexes")
+        e = edge(a, b)
         for h in e:
             if h not in board:
-                raise InvalidInput(f"roads[{i}]", str(e), "an edge between two hexes on the board")
+                raise InvalidInput(where, str(e), "an edge between two hexes on the board")
         road_set.add(e)
     hexes = tuple(board)
     index = {h: i for i, h in enumerate(hexes)}
@@ -164,12 +245,32 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
 class CostField:
     """Cheapest costs from one start hex to every hex (an integer objective).
 
-    ``cards[i]`` and ``moves[i]`` are the totals of the best route to
-    ``hexes[i]`` (-1 where unreachable); ``predecessor[i]`` is the index of
-    the previous hex on it (-1 at the start and where unreachable).
-    Objective ``"cards"`` orders routes by (cards, moves), ``"turns"`` by
-    (moves, cards). Exact: the two keys are packed into one integer weight
-    below 2**53, so float64 sums are exact.
+    The answer of :func:`cost_field`; always exact (``status`` optimal).
+
+    Attributes
+    ----------
+    objective : "cards" or "turns"
+        ``"cards"`` orders routes by (cards, moves), ``"turns"`` by (moves, cards).
+    start : Hex
+    hexes : tuple of Hex
+        The board's hexes, in board order.
+    cards, moves : numpy.ndarray of int64
+        The totals of the best route to ``hexes[i]``; -1 where unreachable.
+    predecessor : numpy.ndarray of int64
+        The index of the previous hex on that route; -1 at the start and
+        where unreachable.
+
+    Notes
+    -----
+    Exact: the two keys are packed into one integer weight below 2**53, so
+    float64 sums are exact (see :meth:`RallyGraph.packed_csr`).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
+    >>> f.status, f.cost((0, 0)), f.cost((1, -3))
+    (<Status.OPTIMAL: 'optimal'>, (16, 3), None)
     """
 
     objective: Literal["cards", "turns"]
@@ -179,8 +280,60 @@ class CostField:
     moves: npt.NDArray[np.int64]
     predecessor: npt.NDArray[np.int64]
 
+    @property
+    def status(self) -> Status:
+        """Always :attr:`Status.OPTIMAL`: every reachable hex has its proven best cost."""
+        return Status.OPTIMAL
+
+    def cost(self, h: tuple[int, int]) -> tuple[int, int] | None:
+        """The cost of the best route to hex ``h``.
+
+        Parameters
+        ----------
+        h : (q, r)
+            A hex on the board.
+
+        Returns
+        -------
+        (cards, moves) or None
+            None where ``h`` cannot be reached.
+
+        Raises
+        ------
+        InvalidInput
+            If ``h`` is not on the board.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> cost_field(beginner_board(), (0, -3), "turns").cost((0, 2))
+        (31, 5)
+        """
+        i = self._position(h)
+        if self.moves[i] < 0:
+            return None
+        return int(self.cards[i]), int(self.moves[i])
+
     def path_to(self, target: int) -> list[int]:
-        """Indices of the hexes on the best route to ``hexes[target]``, start first."""
+        """Indices of the hexes on the best route to ``hexes[target]``, start first.
+
+        Parameters
+        ----------
+        target : int
+            An index into ``hexes``.
+
+        Returns
+        -------
+        list of int
+            Empty when the target is unreachable; ``[start]`` for the start.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
+        >>> [str(f.hexes[i]) for i in f.path_to(f.hexes.index(Hex(0, 0)))]
+        ['0,-3', '0,-2', '0,-1', '0,0']
+        """
         if self.moves[target] < 0:
             return []
         out = [target]
@@ -188,31 +341,103 @@ class CostField:
             out.append(int(self.predecessor[out[-1]]))
         return out[::-1]
 
+    def _position(self, h: tuple[int, int]) -> int:
+        try:
+            return self.hexes.index(Hex(*h))
+        except ValueError:
+            raise InvalidInput("hex", str(Hex(*h)), "a hex on the board") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (docs/rally.md, "Answers"): one entry per hex, in board order.
+
+        Returns
+        -------
+        dict
+            ``status`` (always ``"optimal"``), ``objective``, ``start`` and
+            ``hexes``: one ``{"hex", "cards", "moves", "previous"}`` per hex,
+            ``previous`` being the hex before it on the best route. ``cards``,
+            ``moves`` and ``previous`` are None where the hex cannot be
+            reached, and ``previous`` at the start.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> d = cost_field(build_graph(beginner_board()), Hex(0, -3)).to_dict()
+        >>> d["status"], d["start"], d["hexes"][0]
+        ('optimal', [0, -3], {'hex': [0, -3], 'cards': 0, 'moves': 0, 'previous': None})
+        """
+        entries = []
+        for i, h in enumerate(self.hexes):
+            reached = bool(self.moves[i] >= 0)
+            before = int(self.predecessor[i])
+            entries.append(
+                {
+                    "hex": hex_json(h),
+                    "cards": int(self.cards[i]) if reached else None,
+                    "moves": int(self.moves[i]) if reached else None,
+                    "previous": hex_json(self.hexes[before]) if before >= 0 else None,
+                }
+            )
+        return {
+            "status": self.status.value,
+            "objective": self.objective,
+            "start": hex_json(self.start),
+            "hexes": entries,
+        }
+
 
 def cost_field(
-    rg: RallyGraph, start: Hex, objective: Literal["cards", "turns"] = "cards"
+    rg: RallyGraph | Board, start: tuple[int, int], objective: Literal["cards", "turns"] = "cards"
 ) -> CostField:
-    """Cheapest routes from ``start`` to every hex with ``scipy.sparse.csgraph.dijkstra``.
+    """Cheapest routes from ``start`` to every hex, by ``scipy.sparse.csgraph.dijkstra``.
 
-    Integer objectives only (``"cards"`` or ``"turns"``, see :class:`CostField`).
-    This is the planner's fast core: one Dijkstra over the CSR form.
+    Parameters
+    ----------
+    rg : RallyGraph or Board
+        The graph (:func:`build_graph`); a board is built without roads.
+    start : (q, r)
+        Any hex on the board.
+    objective : "cards" or "turns", default "cards"
+        Integer objectives only (see :class:`CostField`).
+
+    Returns
+    -------
+    CostField
 
     Raises
     ------
     InvalidInput
-        If ``start`` is not on the board.
+        If ``start`` is not on the board, or the objective is neither.
 
+    Notes
+    -----
+    The planner's fast core: one Dijkstra [1]_ over the CSR form, with the two
+    keys packed into one exact integer weight. Ties on both keys keep SciPy's
+    choice of predecessor.
+
+    References
+    ----------
+    .. [1] E. W. Dijkstra, "A note on two problems in connexion with graphs",
+       Numerische Mathematik 1, 269-271, 1959.
+
+    Examples
+    --------
     >>> from isles.models.catan import beginner_board
-    >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
-    >>> int(f.cards[f.hexes.index(Hex(0, 0))])  # 10 ore, 6 brick, then the free desert
-    16
+    >>> f = cost_field(beginner_board(), (0, -3))
+    >>> f.cost((0, 0))  # 10 ore, 6 brick, then the free desert: 16 cards in 3 moves
+    (16, 3)
     """
-    if start not in rg.index:
-        raise InvalidInput("start", str(start), "a hex on the board")
+    if isinstance(rg, Board):
+        rg = build_graph(rg)
+    start_h = as_hex(start, "start")
+    if start_h not in rg.index:
+        raise InvalidInput("start", str(start_h), "a hex on the board")
     if objective not in ("cards", "turns"):
         raise InvalidInput("objective", objective, "cards or turns")
     big, matrix = rg.packed_csr(objective)
-    dist, pred = dijkstra(matrix, directed=True, indices=rg.index[start], return_predecessors=True)
+    dist, pred = dijkstra(
+        matrix, directed=True, indices=rg.index[start_h], return_predecessors=True
+    )
     reach = np.isfinite(dist)
     packed = np.where(reach, dist, 0).astype(np.int64)
     hi, lo = np.divmod(packed, big)
@@ -220,19 +445,38 @@ def cost_field(
     cards = np.where(reach, cards, -1)
     moves = np.where(reach, moves, -1)
     pred = np.where(pred < 0, -1, pred).astype(np.int64)
-    return CostField(objective, start, rg.hexes, cards, moves, pred)
+    return CostField(objective, start_h, rg.hexes, cards, moves, pred)
 
 
 @dataclass(frozen=True)
 class Step:
     """One move of a route: entering ``hex``.
 
-    ``resource`` is the card type paid (None for a desert, or for gold when
-    the choice is left to the player); ``cards`` how many; ``halved`` whether
-    an own road halved the cost; ``number`` is the hex's number token;
-    ``exit_probability`` the chance of one try
-    when leaving a desert by a roll (None otherwise); ``expected_turns`` the
-    expected number of turns this move takes (``1 / exit_probability``, or 1).
+    Attributes
+    ----------
+    hex : Hex
+    terrain : Terrain
+    number : int or None
+        The hex's number token.
+    resource : Resource or None
+        The card type paid: None for a desert, or for gold when the choice is
+        left to the player (JSON ``"any"``).
+    cards : int
+        How many cards.
+    halved : bool
+        Whether an own road halved the cost.
+    exit_probability : Fraction or None
+        The chance one try succeeds when this move leaves a desert by a roll;
+        None otherwise.
+    expected_turns : Fraction
+        The expected number of turns this move takes (``1 / exit_probability``, or 1).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> route = plan_route(beginner_board(), (0, 0), goals=[(1, 0)])  # from the desert
+    >>> route.steps[0].to_dict()["exit_probability_exact"]
+    '1/12'
     """
 
     hex: Hex
@@ -245,120 +489,157 @@ class Step:
     expected_turns: Fraction
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (docs/rally.md, "Answers").
+
+        Returns
+        -------
+        dict
+            ``hex`` ``[q, r]``, ``terrain``, ``number``, ``resource`` (``"any"``
+            for gold left to the player), ``cards``, ``halved``, and the odds
+            and expected turns each as a float with its exact ``"p/q"`` beside
+            it (``exit_probability`` None when no roll is needed).
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> plan_route(beginner_board(), (0, -3), goals=[(0, -2)]).steps[0].to_dict()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'hex': [0, -2], 'terrain': 'mountains', 'number': 10, 'resource': 'ore', 'cards': 10,
+         'halved': False, 'exit_probability': None, 'exit_probability_exact': None,
+         'expected_turns': 1.0, 'expected_turns_exact': '1/1'}
+        """
         return {
-            "hex": [self.hex.q, self.hex.r],
+            "hex": hex_json(self.hex),
             "terrain": self.terrain.value,
             "number": self.number,
             "resource": self.resource.value if self.resource else (ANY if self.cards else None),
             "cards": self.cards,
             "halved": self.halved,
-            "exit_probability": _fraction_str(self.exit_probability),
-            "expected_turns": float(self.expected_turns),
+            **probability_json("exit_probability", self.exit_probability),
+            **probability_json("expected_turns", self.expected_turns),
         }
 
 
 @dataclass(frozen=True)
 class Route:
-    """A planned car route, or the answer that none exists.
+    """A planned car route, or the answer that none exists (docs/rally.md, "Answers").
 
     Attributes
     ----------
-    status : "optimal" | "unreachable" | "unaffordable" | "timed_out"
+    status : Status
         ``optimal``: ``path`` ends on a goal and no route is better for the
         objective (proven: exact shortest path). ``unreachable``: no goal can
-        be reached at any price. ``unaffordable``: with ``budget``, no goal is
-        affordable; ``path`` then leads to the affordable hex closest to a
-        goal (hex distance), cheapest first. ``timed_out``: a budget search
-        reached its time limit before proving an answer.
-    path : tuple of Hex
+        be reached at any price; ``timed_out``: a budget search reached its
+        time limit before proving an answer; in both, the route's values
+        (``path``, ``steps``, ``cards``, ``total_cards``, ``turns``,
+        ``expected_turns``, ``value``) are None. ``unaffordable``: with
+        ``budget``, no goal is affordable; ``path`` and its values then
+        describe the best affordable route to :attr:`end`, the affordable hex
+        closest to a goal (hex distance :attr:`distance_to_goal`).
+    objective : "cards" | "turns" | "expected_turns" | "weighted"
+    start : Hex
+    goals : tuple of Hex
+        The goals planned for, given or default.
+    path : tuple of Hex or None
         Start first; one hex per move.
-    cards : dict
+    steps : tuple of Step or None
+        One per move.
+    cards : dict or None
         Cards per resource name (``"any"`` for gold paid in a resource of the
         player's choice), only resources actually paid.
-    total_cards, turns : int
+    total_cards, turns : int or None
         Cards paid in all; moves (turns if every desert roll succeeds).
-    expected_turns : Fraction
+    expected_turns : Fraction or None
         Expected turns, each desert exit try counting one turn.
-    value : Fraction
+    value : Fraction or None
         The objective's value (cards, turns, expected turns, or weighted cards).
+    budget : dict or None
+        Cards the player could spend per resource, when planned with a budget.
+    roads : tuple of Edge
+        The mover's own roads, sorted.
+    time_limit : float or None
+        The budget search's time limit in seconds (None: none, or no budget).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> route = plan_route(beginner_board(), (0, -3), budget={"ore": 10, "brick": 6})
+    >>> route.status, route.end, route.distance_to_goal, route.total_cards
+    (<Status.UNAFFORDABLE: 'unaffordable'>, Hex(q=0, r=0), 2, 16)
     """
 
-    status: RouteStatus
+    status: Status
     objective: Objective
     start: Hex
     goals: tuple[Hex, ...]
-    path: tuple[Hex, ...]
-    steps: tuple[Step, ...]
-    cards: Mapping[str, int]
-    total_cards: int
-    turns: int
-    expected_turns: Fraction
-    value: Fraction
+    path: tuple[Hex, ...] | None
+    steps: tuple[Step, ...] | None
+    cards: Mapping[str, int] | None
+    total_cards: int | None
+    turns: int | None
+    expected_turns: Fraction | None
+    value: Fraction | None
     budget: Mapping[str, int] | None = None
+    roads: tuple[Edge, ...] = ()
+    time_limit: float | None = None
 
     @property
     def reached(self) -> bool:
-        return self.status == "optimal"
+        """Whether the route reaches a goal (status optimal)."""
+        return self.status is Status.OPTIMAL
+
+    @property
+    def end(self) -> Hex | None:
+        """The last hex of ``path`` (a goal when reached), or None when there is no path."""
+        return None if self.path is None else self.path[-1]
+
+    @property
+    def distance_to_goal(self) -> int | None:
+        """Hex distance from :attr:`end` to the nearest goal (0 when reached), or None."""
+        end = self.end
+        return None if end is None else min(distance(end, g) for g in self.goals)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (the CLI's ``--json``); exact values as ``"p/q"`` strings too."""
+        """Plain JSON data, what ``isles rally --json`` prints (docs/rally.md, "Answers").
+
+        Returns
+        -------
+        dict
+            Keys ``status``, ``objective``, ``start``, ``goals``, ``roads``,
+            ``budget``, ``time_limit``, ``end``, ``distance_to_goal``,
+            ``path``, ``steps``, ``cards``, ``total_cards``, ``turns``,
+            ``expected_turns`` and ``value`` (each with its exact ``"p/q"``
+            beside it). Hexes are ``[q, r]``, roads ``[[q, r], [q, r]]``; the
+            values of a route that does not exist are None (JSON null).
+
+        Examples
+        --------
+        >>> from isles.models.catan import Board, Tile, Terrain
+        >>> islands = Board({(0, 0): Tile(Terrain.FOREST, 3), (2, 0): Tile(Terrain.HILLS, 4)})
+        >>> d = plan_route(islands, (0, 0), goals=[(2, 0)]).to_dict()
+        >>> d["status"], d["path"], d["total_cards"], d["expected_turns"]
+        ('unreachable', None, None, None)
+        """
         return {
-            "status": self.status,
+            "status": self.status.value,
             "objective": self.objective,
-            "start": [self.start.q, self.start.r],
-            "goals": [[g.q, g.r] for g in self.goals],
-            "path": [[h.q, h.r] for h in self.path],
-            "steps": [s.to_dict() for s in self.steps],
-            "cards": dict(self.cards),
+            "start": hex_json(self.start),
+            "goals": [hex_json(g) for g in self.goals],
+            "roads": [edge_json(e) for e in self.roads],
+            "budget": dict(self.budget) if self.budget is not None else None,
+            "time_limit": self.time_limit,
+            "end": None if self.end is None else hex_json(self.end),
+            "distance_to_goal": self.distance_to_goal,
+            "path": None if self.path is None else [hex_json(h) for h in self.path],
+            "steps": None if self.steps is None else [s.to_dict() for s in self.steps],
+            "cards": None if self.cards is None else dict(self.cards),
             "total_cards": self.total_cards,
             "turns": self.turns,
-            "expected_turns": float(self.expected_turns),
-            "expected_turns_exact": _fraction_str(self.expected_turns),
-            "value": float(self.value),
-            "value_exact": _fraction_str(self.value),
-            "budget": dict(self.budget) if self.budget is not None else None,
+            "expected_turns": float_or_none(self.expected_turns),
+            "expected_turns_exact": exact_text(self.expected_turns),
+            "value": float_or_none(self.value),
+            "value_exact": exact_text(self.value),
         }
-
-
-def _fraction_str(x: Fraction | None) -> str | None:
-    return None if x is None else f"{x.numerator}/{x.denominator}"
-
-
-# -- parameter checking -------------------------------------------------------------
-
-
-def _resource(name: object, field_name: str) -> Resource:
-    if isinstance(name, Resource):
-        return name
-    try:
-        return Resource(str(name))
-    except ValueError:
-        raise InvalidInput(
-            field_name, name, "a resource: " + ", ".join(r.value for r in Resource)
-        ) from None
-
-
-def _values(values: Mapping[Any, float | int | Fraction] | None) -> dict[Resource, Fraction]:
-    out = dict.fromkeys(Resource, Fraction(1))
-    for key, v in (values or {}).items():
-        r = _resource(key, "values")
-        if isinstance(v, bool) or not isinstance(v, int | float | Fraction):
-            raise InvalidInput(f"values.{r.value}", v, "a number >= 0")
-        if (isinstance(v, float) and not math.isfinite(v)) or v < 0:
-            raise InvalidInput(f"values.{r.value}", v, "a finite number >= 0")
-        exact = Fraction(str(v)) if isinstance(v, float) else Fraction(v)
-        out[r] = exact
-    return out
-
-
-def _budget(budget: Mapping[Any, int]) -> dict[Resource, int]:
-    out = dict.fromkeys(Resource, 0)
-    for key, v in budget.items():
-        r = _resource(key, "budget")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidInput(f"budget.{r.value}", v, "a whole number of cards >= 0")
-        out[r] = v
-    return out
 
 
 # -- the planner ---------------------------------------------------------------------
@@ -383,11 +664,14 @@ def plan_route(
         The board (a prebuilt :class:`RallyGraph` skips the graph build; then
         ``roads`` must be empty, the graph's own roads apply).
     start : (q, r)
-        The car's hex: a rim sea hex at the start of the game, or any hex.
+        The car's hex: a rim start at the beginning of the game (a sea hex on
+        the board's rim next to land), or any hex of a car under way.
     goals : sequence of (q, r), optional
-        Land hexes; default: RULES.md section 2 from the start's group
-        (:func:`isles.models.rally.default_goals` of ``group``, itself defaulting to
-        :func:`isles.models.rally.start_group`).
+        Land hexes. Default (docs/rally.md, "Default goals"): the land next to
+        the point reflection of the start group through the board's centre
+        (:func:`isles.models.rally.default_goals` of ``group``, itself
+        defaulting to :func:`isles.models.rally.start_group` of a rim start).
+        Required when ``start`` is not a rim start and no ``group`` is given.
     roads : iterable of edges
         The player's own roads (halve the cost of crossing them, rounded up).
     objective : "cards" | "turns" | "expected_turns" | "weighted"
@@ -399,53 +683,91 @@ def plan_route(
           a roll of ``<= n`` succeeds), cards, moves;
         - ``weighted``: total card value (``values``; gold paid in the least
           valued resource), moves, expected turns.
-    values : mapping resource -> number >= 0, optional
-        Card values for ``weighted`` only (default 1 each; floats are read
-        exactly from their decimal text).
+    values : mapping resource -> number, optional
+        Card values in ``0..MAX_CARD_VALUE`` for ``weighted`` only (default 1
+        each; floats are read exactly from their decimal text); see
+        :func:`isles.models.rally.card_values`.
     budget : mapping resource -> int, optional
         Cards the player can spend (hand plus fuel reserve) per resource: the
-        best route payable now, by an exact label-setting search (A* with
-        exact lower bounds) over Pareto labels (keys, cards spent per
-        resource). Gold may be paid from any one resource; the search tries each.
+        best route payable now (see Notes). Gold may be paid from any one
+        resource; the search tries each.
     group : sequence of (q, r), optional
-        The start group (sea hexes) used for default goals.
+        The start group (sea hexes) to take the default goals from, only
+        without ``goals``; a sea ``start`` joins it.
     time_limit : float, optional
         Seconds allowed for a budget search (None: no limit); past it the
-        answer is ``status="timed_out"``.
+        answer is ``timed_out``. The searches without a budget always finish
+        in near-linear time and do not use it.
 
     Returns
     -------
     Route
-        ``status`` "optimal", or "unreachable" / "unaffordable" / "timed_out"
-        (see :class:`Route`).
+        Status ``optimal``, or ``unreachable`` / ``unaffordable`` /
+        ``timed_out`` (see :class:`Route`).
 
     Raises
     ------
     InvalidInput
-        Off-board or malformed start, a goal off the board or on the sea, an
-        unknown objective or resource, ``values`` without ``weighted``, a
-        negative value or budget, a bad road or group.
+        Naming the parameter: an off-board or malformed start; a goal off the
+        board or on the sea; no goals for a start that is not a rim start; an
+        unknown objective or resource; ``values`` without ``weighted``, or a
+        value that is not a number in ``0..MAX_CARD_VALUE``; a negative or
+        fractional budget; a bad road or group; ``group`` with ``goals``; a
+        time limit that is not a number of seconds > 0.
+
+    See Also
+    --------
+    cost_field : the cheapest costs to every hex at once.
 
     Notes
     -----
-    All answers are exact. ``cards`` and ``turns`` run Dijkstra on the CSR
-    form (SciPy csgraph, the first two keys packed into one exact integer
-    weight), then pick the least expected turns among the tied shortest paths
-    by dynamic programming over their DAG; the other objectives run Dijkstra
-    over exact Fraction keys. Ties on all three keys go to the hex earliest
+    All answers are exact. ``cards`` and ``turns`` run Dijkstra [1]_ on the
+    CSR form (SciPy csgraph [4]_, the first two keys packed into one exact
+    integer weight), then pick the least expected turns among the tied
+    shortest paths by dynamic programming over their DAG; the other
+    objectives run Dijkstra over exact Fraction keys on the NetworkX graph
+    [5]_. A budget turns the question into a resource-constrained shortest
+    path: a label-setting search [3]_ over Pareto labels (keys, cards spent
+    per resource), ordered as in A* [2]_ by exact lower bounds (a backward
+    Dijkstra from the goals). Ties on all three keys go to the hex earliest
     in board order, so the same query always returns the same route.
+
+    References
+    ----------
+    .. [1] E. W. Dijkstra, "A note on two problems in connexion with graphs",
+       Numerische Mathematik 1, 269-271, 1959.
+    .. [2] P. E. Hart, N. J. Nilsson, B. Raphael, "A formal basis for the
+       heuristic determination of minimum cost paths", IEEE Transactions on
+       Systems Science and Cybernetics 4(2), 100-107, 1968.
+    .. [3] S. Irnich, G. Desaulniers, "Shortest path problems with resource
+       constraints", in Column Generation, Springer, 33-65, 2005.
+    .. [4] P. Virtanen et al., "SciPy 1.0: fundamental algorithms for
+       scientific computing in Python", Nature Methods 17, 261-272, 2020.
+    .. [5] A. A. Hagberg, D. A. Schult, P. J. Swart, "Exploring network
+       structure, dynamics, and function using NetworkX", SciPy 2008.
 
     Examples
     --------
     >>> from isles.models.catan import beginner_board
     >>> r = plan_route(beginner_board(), (0, -3), goals=[(0, 0)])
-    >>> r.status, [str(h) for h in r.path], r.total_cards
+    >>> str(r.status), [str(h) for h in r.path], r.total_cards
     ('optimal', ['0,-3', '0,-2', '0,-1', '0,0'], 16)
+    >>> plan_route(beginner_board(), (1, -1))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
     if objective not in OBJECTIVES:
         raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
     if values is not None and objective != "weighted":
         raise InvalidInput("values", dict(values), "card values only with objective 'weighted'")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
     if isinstance(board, RallyGraph):
         if list(roads):
             raise InvalidInput(
@@ -458,10 +780,11 @@ def plan_route(
     if start_h not in rg.index:
         raise InvalidInput("start", str(start_h), "a hex on the board")
     goal_list = _goal_list(rg, start_h, goals, group)
-    weights = _values(values)
+    weights = card_values(values)
     if budget is not None:
-        budget_r = _budget(budget)
-        return _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+        budget_r = spending_budget(budget)
+        route = _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+        return dataclasses.replace(route, time_limit=time_limit)
     if objective in ("cards", "turns"):
         return _plan_on_csr(rg, start_h, goal_list, objective, weights)
     return _plan_exact_dijkstra(rg, start_h, goal_list, objective, weights)
@@ -473,16 +796,34 @@ def _goal_list(
     goals: Sequence[tuple[int, int]] | None,
     group: Sequence[tuple[int, int]] | None,
 ) -> list[Hex]:
+    if goals is not None and group is not None:
+        raise InvalidInput(
+            "group",
+            [str(as_hex(h, f"group[{i}]")) for i, h in enumerate(group)],
+            "a start group only without goals (it only chooses the default goals)",
+        )
     if goals is None:
         if group is not None:
             members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
             for i, h in enumerate(members):
                 if h not in rg.index or rg.board.terrain(h).is_land:
                     raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
-            if start not in members:
+            if not members:
+                raise InvalidInput("group", [], "at least one sea hex")
+            # A car still on the sea stands in its group; one under way does not.
+            if start not in members and not rg.board.terrain(start).is_land:
                 members.insert(0, start)
-        else:
+        elif is_rim_start(rg.board, start):
             members = start_group(rg.board, start)
+        else:
+            raise InvalidInput(
+                "goals",
+                None,
+                "goal hexes, or the start group to take the default goals from "
+                "(docs/rally.md, 'Default goals')",
+                problem=f"required, since the start {start} is not a rim start "
+                "(a sea hex on the board's rim next to land)",
+            )
         return default_goals(rg.board, members)
     out: list[Hex] = []
     for i, g in enumerate(goals):
@@ -543,7 +884,7 @@ def _plan_on_csr(
     f = cost_field(rg, start, objective)
     reached = [rg.index[g] for g in goals if f.moves[rg.index[g]] >= 0]
     if not reached:
-        return _no_route(rg, start, goals, objective, "unreachable", None)
+        return _no_route(rg, start, goals, objective, Status.UNREACHABLE, None)
 
     def two_keys(i: int) -> tuple[int, int]:
         c, m = int(f.cards[i]), int(f.moves[i])
@@ -586,7 +927,14 @@ def _plan_on_csr(
     while path[-1] in parent:
         path.append(parent[path[-1]])
     return _route(
-        rg, start, goals, [hexes[i] for i in reversed(path)], objective, values, "optimal", None
+        rg,
+        start,
+        goals,
+        [hexes[i] for i in reversed(path)],
+        objective,
+        values,
+        Status.OPTIMAL,
+        None,
     )
 
 
@@ -614,7 +962,7 @@ def _plan_exact_dijkstra(
             path = [u]
             while path[-1] in pred:
                 path.append(pred[path[-1]])
-            return _route(rg, start, goals, path[::-1], objective, values, "optimal", None)
+            return _route(rg, start, goals, path[::-1], objective, values, Status.OPTIMAL, None)
         for v, data in succ[u].items():
             if v in done:
                 continue
@@ -623,7 +971,7 @@ def _plan_exact_dijkstra(
                 best[v] = new
                 pred[v] = u
                 heapq.heappush(heap, (new, order[v], v))
-    return _no_route(rg, start, goals, objective, "unreachable", None)
+    return _no_route(rg, start, goals, objective, Status.UNREACHABLE, None)
 
 
 def _lower_bounds(
@@ -673,14 +1021,17 @@ def _plan_with_budget(
     budget_out = {r.value: budget[r] for r in resources}
     bound = _lower_bounds(rg, goals, objective, values)
     if start not in bound:
-        return _no_route(rg, start, goals, objective, "unreachable", budget_out)
+        return _no_route(rg, start, goals, objective, Status.UNREACHABLE, budget_out)
     # Cheap first answer: the unconstrained best route, when it is affordable as it stands.
     if objective == "cards" or objective == "turns":
         free = _plan_on_csr(rg, start, goals, objective, values)
     else:
         free = _plan_exact_dijkstra(rg, start, goals, objective, values)
+    assert free.path is not None and free.cards is not None  # the start reaches a goal
     if ANY not in free.cards and all(free.cards.get(r.value, 0) <= budget[r] for r in resources):
-        return _route(rg, start, goals, list(free.path), objective, values, "optimal", budget_out)
+        return _route(
+            rg, start, goals, list(free.path), objective, values, Status.OPTIMAL, budget_out
+        )
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
     goal_set = set(goals)
@@ -703,7 +1054,7 @@ def _plan_with_budget(
     while heap:
         pops += 1
         if deadline is not None and pops % 512 == 0 and time.monotonic() > deadline:
-            return _no_route(rg, start, goals, objective, "timed_out", budget_out)
+            return _no_route(rg, start, goals, objective, Status.TIMED_OUT, budget_out)
         _, _, _, li = heapq.heappop(heap)
         key, spent, u, _ = labels[li]
         here = settled.setdefault(u, [])
@@ -735,9 +1086,9 @@ def _plan_with_budget(
             return (min(distance(h, g) for g in goals), key, rg.index[h])
 
         found = min(kept, key=closeness)
-        status: RouteStatus = "unaffordable"
+        status = Status.UNAFFORDABLE
     else:
-        status = "optimal"
+        status = Status.OPTIMAL
     chain = [found]
     while labels[chain[-1]][3] >= 0:
         chain.append(labels[chain[-1]][3])
@@ -762,7 +1113,7 @@ def _route(
     path: list[Hex],
     objective: Objective,
     values: Mapping[Resource, Fraction],
-    status: RouteStatus,
+    status: Status,
     budget: Mapping[str, int] | None,
     paid: Sequence[Resource | None] | None = None,
 ) -> Route:
@@ -807,18 +1158,19 @@ def _route(
     if ANY in cards:
         ordered[ANY] = cards[ANY]
     return Route(
-        status,
-        objective,
-        start,
-        tuple(goals),
-        tuple(path),
-        tuple(steps),
-        ordered,
-        total,
-        len(steps),
-        expected,
-        value,
-        budget,
+        status=status,
+        objective=objective,
+        start=start,
+        goals=tuple(goals),
+        path=tuple(path),
+        steps=tuple(steps),
+        cards=ordered,
+        total_cards=total,
+        turns=len(steps),
+        expected_turns=expected,
+        value=value,
+        budget=budget,
+        roads=tuple(sorted(rg.roads)),
     )
 
 
@@ -827,20 +1179,22 @@ def _no_route(
     start: Hex,
     goals: list[Hex],
     objective: Objective,
-    status: RouteStatus,
+    status: Status,
     budget: Mapping[str, int] | None,
 ) -> Route:
+    """The answer without a route (unreachable, timed out): every route value is None."""
     return Route(
-        status,
-        objective,
-        start,
-        tuple(goals),
-        (start,),
-        (),
-        {},
-        0,
-        0,
-        Fraction(0),
-        Fraction(0),
-        budget,
+        status=status,
+        objective=objective,
+        start=start,
+        goals=tuple(goals),
+        path=None,
+        steps=None,
+        cards=None,
+        total_cards=None,
+        turns=None,
+        expected_turns=None,
+        value=None,
+        budget=budget,
+        roads=tuple(sorted(rg.roads)),
     )

@@ -1,11 +1,13 @@
-"""Axial hex grid and the Catan board model (docs/boards.md)."""
+"""Axial hex grid and the Catan board model (docs/boards.md), and the board file fuzz."""
 
+import contextlib
+import copy
 import json
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.catan import (
@@ -34,6 +36,7 @@ from isles.models.hexgrid import (
     vertices_around,
     vertices_between,
 )
+from isles.rally import OBJECTIVES, cost_field, plan_route
 
 coords = st.integers(-20, 20)
 hexes = st.builds(Hex, coords, coords)
@@ -201,3 +204,137 @@ def test_board_validation_names_the_entry(text: str, needle: str) -> None:
 def test_unreadable_board_file(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="readable"):
         Board.load(tmp_path / "missing.json")
+
+
+# -- fuzz: any JSON gives a board or an IslesError, never another exception -------------------
+
+KEYS = ["hexes", "hex", "terrain", "number", "q", "r"]
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6)
+)
+json_values = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+# Values that come close to valid ones: the edges of each field's range.
+NEAR_MISSES: st.SearchStrategy[object] = st.sampled_from(
+    [
+        -1, 0, 1, 2, 7, 12, 13, 2.0, True, False, "6", None, 10**30, [], {},
+        [0], [0, 0, 0], ["0", 0], [10**7, 0], [0.5, 0], [True, 0], [[0, 0]], [3, -3], [0, 4],
+        "lava", "", "Forest", "sea", "desert", "gold", "forest", "hills",
+    ]
+)  # fmt: skip
+SMALL_BOARDS = [
+    beginner_board().to_dict(),
+    {
+        "hexes": [
+            {"hex": [0, 0], "terrain": "desert"},
+            {"hex": [1, 0], "terrain": "gold", "number": 5},
+            {"hex": [0, 1], "terrain": "sea", "number": 6},
+            {"hex": [1, -1], "terrain": "sea"},
+        ]
+    },
+]
+
+
+def _containers(doc: object, out: list[object]) -> list[object]:
+    """Every list and object inside ``doc``, ``doc`` first."""
+    if isinstance(doc, list | dict):
+        out.append(doc)
+        for child in doc if isinstance(doc, list) else doc.values():
+            _containers(child, out)
+    return out
+
+
+@st.composite
+def mutated_boards(draw: st.DrawFn) -> object:
+    """A valid board file with one to three random edits: drop, add, change, nest."""
+    doc: object = copy.deepcopy(draw(st.sampled_from(SMALL_BOARDS)))
+    for _ in range(draw(st.integers(1, 3))):
+        places = _containers(doc, [])
+        if not places:
+            break
+        node = draw(st.sampled_from(places))
+        value = draw(NEAR_MISSES | json_values)
+        action = draw(st.sampled_from(["drop", "add", "change", "nest", "copy"]))
+        if isinstance(node, dict):
+            keys = sorted(node)
+            if action == "add" or not keys:
+                node[draw(st.sampled_from(KEYS) | st.text(max_size=4))] = value
+                continue
+            key = draw(st.sampled_from(keys))
+            if action == "drop":
+                del node[key]
+            elif action == "nest":
+                node[key] = draw(st.sampled_from([[node[key]], {"hex": node[key]}]))
+            else:
+                node[key] = value
+        elif isinstance(node, list):
+            if action == "add" or not node:
+                node.insert(draw(st.integers(0, len(node))), value)
+                continue
+            i = draw(st.integers(0, len(node) - 1))
+            if action == "drop":
+                del node[i]
+            elif action == "copy":
+                node.append(copy.deepcopy(node[i]))
+            elif action == "nest":
+                node[i] = [node[i]]
+            else:
+                node[i] = value
+    return doc
+
+
+def _board_or_isles_error(doc: object) -> Board | None:
+    try:
+        board = Board.from_dict(doc, "fuzz.json")
+    except IslesError:
+        return None
+    assert Board.from_dict(board.to_dict()) == board
+    return board
+
+
+@settings(max_examples=200)
+@given(json_values)
+def test_fuzz_random_json_is_a_board_or_an_isles_error(doc: object) -> None:
+    _board_or_isles_error(doc)
+    with contextlib.suppress(IslesError):
+        Board.from_json(json.dumps(doc), "fuzz.json")
+
+
+@settings(max_examples=300)
+@given(mutated_boards(), st.data())
+def test_fuzz_mutated_board_files_and_a_rally_on_them(doc: object, data: st.DataObject) -> None:
+    board = _board_or_isles_error(doc)
+    if board is not None:
+        _rally_answers_or_refuses(board, data)
+
+
+@settings(max_examples=100)
+@given(random_boards(), st.data())
+def test_fuzz_rally_on_random_valid_boards(board: Board, data: st.DataObject) -> None:
+    _rally_answers_or_refuses(board, data)
+
+
+def _rally_answers_or_refuses(board: Board, data: st.DataObject) -> None:
+    """A board that reads is one the rally planner answers about, or refuses in its words."""
+    start = data.draw(st.sampled_from(list(board)))
+    land = board.land()
+    named = st.lists(st.sampled_from(land), min_size=1, max_size=2) if land else st.nothing()
+    goals = data.draw(st.none() | named)
+    objective = data.draw(st.sampled_from(OBJECTIVES))
+    budget = data.draw(st.none() | st.just({"ore": 10, "wool": 4}))
+    try:
+        route = plan_route(board, start, goals, objective=objective, budget=budget)  # type: ignore[arg-type]
+    except IslesError:
+        return
+    json.dumps(route.to_dict(), allow_nan=False)
+    json.dumps(cost_field(board, start).to_dict(), allow_nan=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -156,8 +157,16 @@ def test_negative_coordinates_need_no_equals_sign(capsys: pytest.CaptureFixture[
         (["rally", "--start", "0,-3", "--budget", "ore=10,ore=0"], "at most once"),
         (["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=nan"], "ore"),
         (["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=inf"], "ore"),
-        (["rally", "--start", "0,-3", "--group", "1,1"], "group[0]"),
+        (["rally", "--start", "0,-3", "--group", "1,1"], "--group"),
         (["rally", "--start", "0,-3", "--time-limit", "0"], "--time-limit"),
+        (["rally", "--start", "0,-3", "--time-limit", "nan"], "--time-limit"),
+        (["rally", "--start", "0,-3", "--time-limit", "5"], "--time-limit only with --budget"),
+        (["rally", "--start", "0,-3", "--goal", "0,2", "--group", "1,-3"], "--group"),
+        (["rally", "--start", "0,-3", "--budget", "ore=-1"], "--budget ore"),
+        (["rally", "--start", "0,-3", "--road", "0,0:1,0", "--road", "5,5:5,6"], "--road"),
+        (["rally", "--start", "0,-3", "--png", "/nonexistent/route.png"], "--png"),
+        (["rally", "--start", "0,-3", "--start=99999999999,0"], "given twice"),
+        (["rally", "--start", "99999999999,0"], "--start"),
     ],
 )
 def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
@@ -222,3 +231,145 @@ def test_every_json_reader_refuses_deep_or_duplicated_input(
     )
     code, _, err = run(capsys, *argv)
     assert code == 2 and len(err.splitlines()) == 1, err
+
+
+# -- rally: issue 9 cases and the JSON answer ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "values", ["ore=1e308,wool=1e308", "ore=inf", "wool=nan", "ore=-1", "ore=1000001"]
+)
+def test_rally_card_values_are_checked_and_name_the_option(
+    capsys: pytest.CaptureFixture[str], values: str
+) -> None:
+    """Issue 9, case 1: huge, infinite, NaN and negative values are refused, never a traceback."""
+    argv = ["rally", "--start", "0,-3", "--objective", "weighted", "--value", values]
+    code, out, err = run_or_exit(capsys, argv)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("isles rally: error: --value ") and "0..1000000" in err
+
+
+def test_rally_largest_card_values_are_an_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=1e6,wool=1e6"]
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0 and err == ""
+    answer = json.loads(out)
+    assert answer["status"] == "optimal" and answer["value_exact"].endswith("/1")
+
+
+def test_rally_inland_start_needs_goals(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9, case 11: an inland start has no start group, so no default goals."""
+    code, out, err = run(capsys, "rally", "--start", "1,-1")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "--goal: required" in err and "rim start" in err
+    code, out, _ = run(capsys, "rally", "--start", "1,-1", "--goal", "0,2", "--json")
+    assert code == 0 and json.loads(out)["goals"] == [[0, 2]]
+
+
+def _islands(tmp_path: Path) -> Path:
+    board = tmp_path / "islands.json"
+    board.write_text(
+        json.dumps(
+            {
+                "hexes": [
+                    {"hex": [0, 0], "terrain": "forest", "number": 3},
+                    {"hex": [1, 0], "terrain": "sea"},
+                    {"hex": [2, 0], "terrain": "hills", "number": 4},
+                ]
+            }
+        )
+    )
+    return board
+
+
+def test_rally_unreachable_values_are_null(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 9, case 13: a route that does not exist has no cards, not 0 cards."""
+    argv = ["rally", "--board", str(_islands(tmp_path)), "--start", "0,0", "--goal", "2,0"]
+    code, out, _ = run(capsys, *argv, "--json")
+    answer = json.loads(out)
+    assert code == 1 and answer["status"] == "unreachable"
+    for key in ("path", "steps", "cards", "total_cards", "turns", "expected_turns", "value"):
+        assert answer[key] is None, key
+    assert answer["expected_turns_exact"] is None and answer["end"] is None
+
+
+def test_rally_unaffordable_says_how_far_the_cards_go(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rally", "--start", "0,-3", "--budget", "ore=10,brick=6", "--json")
+    answer = json.loads(out)
+    assert code == 1 and answer["status"] == "unaffordable"
+    assert answer["end"] == [0, 0] == answer["path"][-1] and answer["distance_to_goal"] == 2
+    assert answer["total_cards"] == 16 and answer["budget"]["ore"] == 10
+    assert answer["time_limit"] == 60.0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--start", "0,-3"],
+        ["--start", "0,-3", "--objective", "expected_turns"],
+        ["--start", "-3,1", "--goal", "2,-1", "--road", "-2,1:-1,1"],
+        ["--start", "0,-3", "--objective", "weighted", "--value", "ore=2,wool=0.5"],
+        ["--start", "0,-3", "--budget", "ore=10,brick=6", "--time-limit", "30"],
+        ["--start", "0,0", "--goal", "1,0", "--objective", "turns"],
+        ["--start", "3,-3", "--group", "3,-2", "--group", "3,-1"],
+    ],
+)
+def test_rally_json_is_the_library_answer(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    from isles.models.hexgrid import Hex, parse_edge, parse_hex
+    from isles.rally import Route, beginner_board, plan_route
+
+    code, out, _ = run(capsys, "rally", *argv, "--json")
+    answer = json.loads(out)
+    options: dict[str, list[str]] = {}
+    for name, value in zip(argv[::2], argv[1::2], strict=True):
+        options.setdefault(name, []).append(value)
+
+    def hexes(name: str) -> list[Hex]:
+        return [parse_hex(v) for v in options.get(name, [])]
+
+    def pairs(name: str) -> dict[str, str]:
+        return dict(p.split("=") for v in options.get(name, []) for p in v.split(","))
+
+    budget = {k: int(v) for k, v in pairs("--budget").items()} or None
+    route: Route = plan_route(
+        beginner_board(),
+        hexes("--start")[0],
+        goals=hexes("--goal") or None,
+        group=hexes("--group") or None,
+        roads=[parse_edge(road) for road in options.get("--road", [])],
+        objective=options.get("--objective", ["cards"])[0],  # type: ignore[arg-type]
+        values={k: float(v) for k, v in pairs("--value").items()} or None,
+        budget=budget,
+        time_limit=float(options.get("--time-limit", ["60"])[0]) if budget else None,
+    )
+    assert answer == route.to_dict()
+    assert code == (0 if route.status == "optimal" else 1)
+
+
+def test_rally_reads_the_board_from_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    data = _islands(tmp_path).read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, _ = run(capsys, "rally", "--board", "-", "--start", "2,0", "--goal", "2,0", "--json")
+    assert code == 0 and json.loads(out)["path"] == [[2, 0]]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"hexes": 3}')))
+    code, _, err = run(capsys, "rally", "--board", "-", "--start", "0,0", "--goal", "0,0")
+    assert code == 2 and "standard input.hexes" in err
+
+
+def test_rally_checks_the_picture_before_any_work(capsys: pytest.CaptureFixture[str]) -> None:
+    # The inland start would be refused too, but only after the work had begun.
+    code, out, err = run(capsys, "rally", "--start", "1,-1", "--png", "/nonexistent/route.svg")
+    assert code == 2 and out == "" and "--png" in err
+
+
+def test_rally_picture_of_no_route(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    picture = tmp_path / "none.svg"
+    argv = ["rally", "--board", str(_islands(tmp_path)), "--start", "0,0", "--goal", "2,0"]
+    code, out, _ = run(capsys, *argv, "--png", str(picture))
+    assert code == 1 and "No route" in out and picture.read_text().startswith("<?xml")

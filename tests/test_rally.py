@@ -1,14 +1,17 @@
 """Car rally rules and route planner against an independent brute force.
 
-The oracle walks every simple path (depth-first, pruned only by a bound on
-the primary key) and prices each move straight from the tiles, without the
-library's rules module: ``n`` cards, ``(n + 1) // 2`` across an own road,
-deserts free, and a desert exit succeeding with the counted 2d6 outcomes.
+The oracle walks every simple path (depth-first, pruned only where the keys so
+far plus a lower bound on the rest already exceed the best goal found; the
+bound is a Bellman-Ford over the whole board, ignoring budgets) and prices each
+move straight from the tiles, without the library's rules module: ``n`` cards,
+``(n + 1) // 2`` across an own road, deserts free, and a desert exit succeeding
+with the counted 2d6 outcomes.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -21,12 +24,15 @@ from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, be
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
 from isles.models.rally import (
+    MAX_CARD_VALUE,
     default_goals,
     desert_exit_probability,
     entry_cost,
+    is_rim_start,
     rim_sea,
     start_group,
 )
+from isles.models.status import Status
 from isles.solvers.rally import Route, build_graph, cost_field, plan_route
 
 PRODUCE = {
@@ -78,7 +84,7 @@ def test_default_goals_on_the_beginner_board() -> None:
         assert all(any(distance(g, r) == 1 for r in reflected) for g in goals)
         assert all(board.terrain(g).is_land for g in goals)
         sizes.append(len(goals))
-    assert set(sizes) == {3, 4}  # RULES.md: 3 or 4 goals, by where the group lies
+    assert set(sizes) == {3, 4}  # docs/rally.md: 3 or 4 goals, by where the group lies
 
 
 # -- the brute force --------------------------------------------------------------------
@@ -113,6 +119,35 @@ def _gold_cost(
     return best
 
 
+Totals = tuple[int, int, Fraction, Fraction]  # cards, moves, expected turns, weighted
+
+
+def _rest_bounds(
+    board: Board, goals: Sequence[Hex], roads: set[Edge], val: dict[str, Fraction], key: Any
+) -> dict[Hex, Totals]:
+    """Bellman-Ford: per hex, the totals of the least-key walk to a goal (any budget, gold
+    at its cheapest value). Keys are sums of the totals, compared lexicographically,
+    so the least key of a walk from ``u`` is a lower bound on any route's rest."""
+    cheapest = min(val.values())
+    rest: dict[Hex, Totals] = {g: (0, 0, Fraction(0), Fraction(0)) for g in goals}
+    for _ in range(len(board)):
+        changed = False
+        for u in board:
+            for v in board.neighbours(u):
+                if v not in rest or board.terrain(v) is Terrain.SEA:
+                    continue
+                c, res, p = _move(board, roads, u, v)
+                w = cheapest * c if res == "any" else val[res] * c if res in val else Fraction(0)
+                a, b, e, x = rest[v]
+                totals = (a + c, b + 1, e + 1 / p, x + w)
+                if u not in rest or key(*totals) < key(*rest[u]):
+                    rest[u] = totals
+                    changed = True
+        if not changed:
+            break
+    return rest
+
+
 def brute_force(
     board: Board,
     start: Hex,
@@ -137,6 +172,9 @@ def brute_force(
             "weighted": (weighted, moves, expected),
         }[objective]
 
+    rest = _rest_bounds(board, goals, roads, val, key)
+    zero: Totals = (0, 0, Fraction(0), Fraction(0))
+
     def walk(
         path: list[Hex],
         cards: int,
@@ -150,8 +188,12 @@ def brute_force(
         if gold is None:  # cannot pay for this path within the budget
             return
         k = key(cards, len(path) - 1, expected, weighted + gold)
-        if best[0] is not None and k[0] > best[0][0]:
-            return
+        if best[0] is not None:
+            if u not in rest:
+                return
+            a, b, e, x = rest[u]
+            if key(cards + a, len(path) - 1 + b, expected + e, weighted + gold + x) > best[0]:
+                return
         if budget is not None:
             d = min(distance(u, g) for g in goals)
             if closest[0] is None or (d, k) < closest[0]:
@@ -160,7 +202,10 @@ def brute_force(
             if best[0] is None or k < best[0]:
                 best[0] = k
             return
-        for v in board.neighbours(u):
+        # Most promising first (by the bound), so that pruning starts early.
+        for v in sorted(
+            board.neighbours(u), key=lambda v: (v not in rest, key(*rest.get(v, zero)))
+        ):
             if v in path or board.terrain(v) is Terrain.SEA:
                 continue
             c, res, p = _move(board, roads, u, v)
@@ -192,6 +237,7 @@ def route_key(route: Route) -> tuple[Any, ...]:
 def check_route(board: Board, roads: set[Edge], route: Route) -> None:
     """The route is a legal walk whose reported totals are its real costs."""
     path = route.path
+    assert path is not None and route.steps is not None and route.cards is not None
     assert path[0] == route.start
     assert all(distance(a, b) == 1 for a, b in itertools.pairwise(path))
     assert all(board.terrain(h) is not Terrain.SEA for h in path[1:])
@@ -209,6 +255,8 @@ def check_route(board: Board, roads: set[Edge], route: Route) -> None:
     assert route.turns == len(path) - 1
     if route.budget is not None:
         assert all(route.cards.get(r, 0) <= route.budget.get(r, 0) for r in RESOURCES)
+    answer = json.loads(json.dumps(route.to_dict(), allow_nan=False))
+    assert answer["total_cards"] == route.total_cards and answer["end"] == list(path[-1])
 
 
 OBJECTIVES = ["cards", "turns", "expected_turns", "weighted"]
@@ -233,7 +281,7 @@ def test_beginner_board_every_rim_start_against_brute_force(objective: str) -> N
         )
         assert route.status == status == "optimal"
         assert route_key(route) == best
-        assert route.path[-1] in goals
+        assert route.end in goals
         check_route(board, set(), route)
 
 
@@ -262,7 +310,7 @@ def test_beginner_board_with_roads_and_budgets_against_brute_force() -> None:
             if status == "optimal":
                 assert route_key(route) == best
             else:
-                d = min(distance(route.path[-1], g) for g in goals)
+                d = route.distance_to_goal
                 assert (d, route_key(route)) == best
 
 
@@ -342,10 +390,10 @@ def test_random_boards_against_brute_force(s: dict[str, Any]) -> None:
         return
     check_route(board, roads, route)
     if status == "optimal":
-        assert route.path[-1] in s["goals"]
+        assert route.end in s["goals"]
         assert route_key(route) == best
     else:
-        d = min(distance(route.path[-1], g) for g in s["goals"])
+        d = route.distance_to_goal
         assert (d, route_key(route)) == best
 
 
@@ -388,7 +436,7 @@ def test_bad_parameters() -> None:
         ({"start": (0, -3), "goals": ["0,0"]}, "goals[0]"),
         ({"start": (0, -3), "roads": [(0, 0)]}, "roads[0]"),
         ({"start": (0, -3), "group": [(0, 0)]}, "group[0]"),
-        ({"start": (0, -3), "roads": [((0, 0), (2, 0))]}, "edge"),
+        ({"start": (0, -3), "roads": [((0, 0), (2, 0))]}, "roads[0]"),
         ({"start": (0, -3), "roads": [((3, 0), (4, 0))]}, "roads[0]"),
     ]
     for kwargs, field in cases:
@@ -427,7 +475,7 @@ def test_cards_ties_go_to_the_fewest_expected_turns() -> None:
     """Regression: two 24-card, 5-move routes from 0,-3; the desert one takes 16 turns."""
     route = plan_route(beginner_board(), (0, -3))
     assert (route.total_cards, route.turns, route.expected_turns) == (24, 5, Fraction(5))
-    assert Hex(0, 0) not in route.path
+    assert route.path is not None and Hex(0, 0) not in route.path
 
 
 def test_budget_search_reports_its_time_limit() -> None:
@@ -442,4 +490,110 @@ def test_budget_search_reports_its_time_limit() -> None:
     route = plan_route(
         rg, (0, -12), goals=[(0, 11)], objective="expected_turns", budget=budget, time_limit=1e-6
     )
-    assert route.status == "timed_out" and route.path == (Hex(0, -12),)
+    assert route.status == "timed_out" and route.path is None and route.total_cards is None
+    assert route.time_limit == 1e-6 and route.to_dict()["time_limit"] == 1e-6
+
+
+# -- issue 9: checked inputs, answers that say what they are -------------------------------
+
+
+@pytest.mark.parametrize(
+    "value", [1e308, float("inf"), float("nan"), -1, -0.5, 10**6 + 1, Fraction(-1, 3), True, "2"]
+)
+def test_card_values_are_finite_and_in_range(value: Any) -> None:
+    """Issue 9, case 1: a value that could overflow the route's total is refused by name."""
+    with pytest.raises(InvalidInput, match=r"^values\.ore: .* expected a number in 0\.\.1000000"):
+        plan_route(beginner_board(), (0, -3), objective="weighted", values={"ore": value})
+
+
+def test_largest_card_values_still_give_an_exact_finite_answer() -> None:
+    values = dict.fromkeys(RESOURCES, MAX_CARD_VALUE)
+    route = plan_route(beginner_board(), (0, -3), objective="weighted", values=values)
+    assert route.value == 24 * MAX_CARD_VALUE
+    json.dumps(route.to_dict(), allow_nan=False)
+    tiny = plan_route(beginner_board(), (0, -3), objective="weighted", values={"ore": 1e-300})
+    assert tiny.value is not None and tiny.value > 0
+
+
+def _two_sea_rings() -> Board:
+    tiles = dict(beginner_board().tiles)
+    tiles.update({h: Tile(Terrain.SEA) for h in ring(4)})
+    return Board(tiles)
+
+
+def test_only_a_rim_start_has_default_goals() -> None:
+    """Issue 9, case 11: no goals are invented for a start without a start group."""
+    board = beginner_board()
+    with pytest.raises(InvalidInput, match=r"^goals: required, since the start 1,-1"):
+        plan_route(board, (1, -1))
+    with pytest.raises(InvalidInput, match="rim start"):
+        start_group(board, (1, -1))
+    # Sea away from land, and sea off the rim, are not rim starts either.
+    wide = _two_sea_rings()
+    for start in [(0, -4), (0, -3)]:
+        assert not is_rim_start(wide, start)
+        with pytest.raises(InvalidInput, match=r"^goals: required"):
+            plan_route(wide, start)
+    # Named goals, or the start group, are enough.
+    assert plan_route(board, (1, -1), goals=[(0, 2)]).end == Hex(0, 2)
+    group = [(0, -3), (1, -3), (2, -3), (3, -3)]
+    under_way = plan_route(board, (1, -1), group=group)
+    assert under_way.goals == tuple(default_goals(board, [Hex(*h) for h in group]))
+    assert Hex(0, 0) not in under_way.goals
+    with pytest.raises(InvalidInput, match=r"^group: .* only without goals"):
+        plan_route(board, (0, -3), goals=[(0, 2)], group=group)
+
+
+def test_a_route_that_does_not_exist_has_null_values() -> None:
+    """Issue 9, case 13: unreachable is not '0 cards'."""
+    islands = Board({(0, 0): Tile(Terrain.FOREST, 3), (2, 0): Tile(Terrain.HILLS, 4)})
+    route = plan_route(islands, (0, 0), goals=[(2, 0)])
+    assert route.status is Status.UNREACHABLE and not route.reached
+    assert route.path is None and route.total_cards is None and route.expected_turns is None
+    answer = route.to_dict()
+    assert answer["status"] == "unreachable"
+    for key in ("path", "steps", "cards", "total_cards", "turns", "expected_turns", "value"):
+        assert answer[key] is None, key
+    assert answer["end"] is None and answer["distance_to_goal"] is None
+
+
+def test_unaffordable_and_timed_out_say_what_they_hold() -> None:
+    route = plan_route(beginner_board(), (0, -3), budget={"ore": 10, "brick": 6}, time_limit=30)
+    answer = route.to_dict()
+    assert answer["status"] == "unaffordable" and answer["time_limit"] == 30
+    assert answer["end"] == [0, 0] == answer["path"][-1] and answer["distance_to_goal"] == 2
+    assert answer["cards"] == {"brick": 6, "ore": 10} and answer["total_cards"] == 16
+    assert answer["budget"] == {"lumber": 0, "wool": 0, "grain": 0, "brick": 6, "ore": 10}
+
+
+@pytest.mark.parametrize("limit", [0, -1, float("nan"), float("inf"), True, "5"])
+def test_time_limit_is_a_number_of_seconds(limit: Any) -> None:
+    with pytest.raises(InvalidInput, match=r"^time_limit"):
+        plan_route(beginner_board(), (0, -3), budget={"ore": 1}, time_limit=limit)
+
+
+def test_route_dialect() -> None:
+    """Hexes [q, r], roads [[q, r], [q, r]], odds and expected turns with their exact text."""
+    board = beginner_board()
+    route = plan_route(board, (0, 0), goals=[(1, 0)], roads=[((1, 0), (0, 0))])
+    answer = route.to_dict()
+    assert answer["roads"] == [[[0, 0], [1, 0]]] and answer["path"] == [[0, 0], [1, 0]]
+    step = answer["steps"][0]
+    assert step["exit_probability"] == 1 / 12 and step["exit_probability_exact"] == "1/12"
+    assert step["expected_turns_exact"] == "12/1" and step["halved"] and step["cards"] == 2
+    assert answer["expected_turns_exact"] == "12/1" and answer["value_exact"] == "2/1"
+    assert json.loads(json.dumps(answer, allow_nan=False)) == answer
+
+
+def test_cost_field_dialect() -> None:
+    board = Board({(0, 0): Tile(Terrain.FOREST, 3), (2, 0): Tile(Terrain.HILLS, 4)})
+    field = cost_field(board, (0, 0), "turns")
+    answer = field.to_dict()
+    assert answer["status"] == "optimal" and answer["objective"] == "turns"
+    assert answer["hexes"] == [
+        {"hex": [0, 0], "cards": 0, "moves": 0, "previous": None},
+        {"hex": [2, 0], "cards": None, "moves": None, "previous": None},
+    ]
+    assert field.cost((2, 0)) is None
+    with pytest.raises(InvalidInput, match="on the board"):
+        field.cost((5, 5))
