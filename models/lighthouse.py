@@ -781,7 +781,13 @@ def legal_decisions(kit: Kit, position: Position, roll: Roll) -> tuple[Decision,
 
 
 class Outcome(StrEnum):
-    """How a turn ends: ``playing``, ``won`` or ``lost``."""
+    """How a turn ends: ``playing``, ``won`` or ``lost``.
+
+    Examples
+    --------
+    >>> Outcome("won") is Outcome.WON
+    True
+    """
 
     PLAYING = "playing"
     WON = "won"
@@ -797,6 +803,13 @@ class TurnResult:
     position : Position
         After the turn (the boat stays on the last card when the game is lost).
     outcome : Outcome
+
+    Examples
+    --------
+    >>> kit = default_kit(1, 1)
+    >>> res = play_turn(kit, Position.start(kit), Roll(True, (), Fraction(1, 36)), Decision(()))
+    >>> res.outcome, res.position.boat
+    (<Outcome.PLAYING: 'playing'>, 1)
     """
 
     position: Position

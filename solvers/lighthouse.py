@@ -155,9 +155,21 @@ def _state_of(island: tuple[str, str], stack: Sequence[str]) -> int:
 def position_index(kit: Kit, position: Position) -> int:
     """The integer code of a position's lighthouses: sum of state_i * 8**i.
 
+    A lighthouse's state is 0 empty; ``2c - 1`` (``2c``) with ``c`` discs, the
+    island's first (second) colour on top, ``c = 1..3``; 7 finished.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+
+    Returns
+    -------
+    int
+        The row of the position's lighthouses in :attr:`LighthouseSolution.values`.
+
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2)
     >>> position_index(kit, Position((("blue",), ()), 0, 0))
     2
@@ -988,7 +1000,25 @@ def decision_weights(
 
     ``greedy`` returns one decision with weight 1; ``random`` chooses uniformly
     at each choice point in turn (order of the discs, each disc's lighthouse,
-    the bonus). For ``optimal`` use :func:`advise`.
+    the bonus): docs/lighthouse.md, "The simple policies". For ``optimal`` use
+    :func:`advise`.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+    policy : {"greedy", "random"}
+
+    Returns
+    -------
+    list of (Decision, Fraction)
+        The decisions with their probabilities (summing to 1).
+
+    Raises
+    ------
+    InvalidInput
+        An unknown policy, or ``optimal``.
 
     Examples
     --------
@@ -2161,6 +2191,11 @@ def competitive_branches(
     -------
     list of (CompetitiveState, Fraction, int)
         The branches; their probabilities sum to 1.
+
+    Raises
+    ------
+    InvalidInput
+        An unknown policy.
 
     Examples
     --------
