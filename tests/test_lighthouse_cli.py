@@ -114,7 +114,7 @@ def test_advice_json_is_to_dict(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert out == best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")), exact=True).to_dict()
     assert len(out["alternatives"]) >= 2
     assert main(["lighthouse", *argv, "--roll", "boat,boat"]) == 0
-    assert "legal decisions" in capsys.readouterr().out
+    assert "legal decision" in capsys.readouterr().out
 
 
 def test_competitive_json_is_to_dict(capsys: pytest.CaptureFixture[str]) -> None:

@@ -422,8 +422,9 @@ def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
     value = advice.position_value
     assert value is not None
     print(f"Position win probability (before rolling): {float(value):.6f}")
+    count = len(advice.alternatives)
     print(
-        f"Roll {roll_text}: {len(advice.alternatives)} legal decisions, best first "
+        f"Roll {roll_text}: {count} legal decision{'' if count == 1 else 's'}, best first "
         f"(status {advice.status})"
     )
     for d, v in advice.alternatives:
