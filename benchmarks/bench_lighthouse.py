@@ -1,11 +1,12 @@
 """Benchmark: the exact lighthouse DP against Monte Carlo simulation of the same policy.
 
 For 4, 6 and 8 islands (default kit, 8 sea cards): time and memory peak of the
-exact answer versus the time Monte Carlo needs for a 95% interval of +-0.001.
-Simulation runs until it reaches the target or a time cap; beyond the cap its
-time is extrapolated from the measured rate (half-width ~ 1/sqrt(games)).
-Beyond the full tables (8 islands) the exact answer needs ``--sweep``: the
-memory-bounded start-value sweep, about an hour for 8 islands.
+exact answer (``odds``: full tables or the memory-bounded sweep, chosen by
+size; docs/lighthouse.md, "Measured cost") versus the time Monte Carlo needs
+for a 95% interval of +-0.001. Simulation runs until it reaches the target or
+a time cap; beyond the cap its time is extrapolated from the measured rate
+(half-width ~ 1/sqrt(games)). 8 islands take the sweep, about 40 minutes: only
+with ``--sweep``.
 Run: ``python benchmarks/bench_lighthouse.py [--quick] [--islands 4 6 8] [--cap S] [--sweep]``.
 Timings are wall-clock on a shared machine: noisy.
 """
@@ -20,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse import default_kit
-from isles.solvers.lighthouse import MAX_EXACT_ISLANDS, N_STATES, simulate, solve, win_probability
+from isles.lighthouse import MAX_EXACT_ISLANDS, default_kit, odds, odds_method, simulate
+from isles.solvers.lighthouse import N_STATES
 
 TARGET = 0.001
 
@@ -29,18 +30,20 @@ TARGET = 0.001
 def exact_run(n: int, policy: str, sweep: bool) -> tuple[float | None, float, float, float]:
     """(win probability, wall s, CPU s, peak MiB) of the DP; None when out of reach.
 
-    Beyond the full tables, the start-value sweep when ``sweep`` (else None).
+    Kits of more than MAX_EXACT_ISLANDS islands (the sweep, 8 islands: about 40
+    minutes) only when ``sweep``.
     """
     kit = default_kit(n, 8)
-    if n > MAX_EXACT_ISLANDS and not sweep:
+    if odds_method(kit) == "monte carlo" or (n > MAX_EXACT_ISLANDS and not sweep):
         return None, float("nan"), float("nan"), float("nan")
     tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
-    sol = solve(kit, policy) if n <= MAX_EXACT_ISLANDS else win_probability(kit, policy)
+    res = odds(kit, policy, progress=n > MAX_EXACT_ISLANDS)
     secs, cpu = time.perf_counter() - t0, time.process_time() - c0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return sol.win_probability(), secs, cpu, peak / 2**20
+    assert res.win_probability is not None
+    return float(res.win_probability), secs, cpu, peak / 2**20
 
 
 def monte_carlo_run(
@@ -73,7 +76,7 @@ def main() -> None:
     parser.add_argument("--policy", default="greedy", help="greedy or random (default greedy)")
     parser.add_argument("--cap", type=float, default=30.0, help="Monte Carlo seconds per row")
     parser.add_argument(
-        "--sweep", action="store_true", help="8 islands: run the exact sweep (about an hour)"
+        "--sweep", action="store_true", help="8 islands: run the exact sweep (about 40 minutes)"
     )
     args = parser.parse_args()
     islands = [2, 3, 4] if args.quick else args.islands

@@ -1,7 +1,8 @@
 """Lighthouses: the kit, positions, roll outcomes, legal decisions and one turn of play.
 
-Implements RULES.md section 5 (seed 000_aeb701e368f40145.txt): turn order (boat
-first, loss at once), discs placed in a chosen order, Maurice's walk and bonus disc.
+Implements docs/lighthouse.md ("How we read the rules", "Formats"; seed
+000_aeb701e368f40145.txt): turn order (boat first, loss at once), discs placed
+in a chosen order, Maurice's walk and bonus disc, and the kit and position files.
 """
 
 from __future__ import annotations
@@ -12,22 +13,41 @@ from enum import StrEnum
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
-from isles.models.jsonio import load_json
+from isles.models.jsonio import (
+    load_json,
+    probability_json,
+    read_int,
+    read_list,
+    read_object,
+    read_str,
+)
 
 __all__ = [
     "BOAT",
     "DEFAULT_COLOURS",
+    "DEFAULT_GAMES",
     "DEFAULT_ISLANDS",
     "DISCS_PER_LIGHTHOUSE",
+    "EXACT_COMPETITIVE_ISLANDS",
+    "MAX_EXACT_ISLANDS",
+    "MAX_FACES",
+    "MAX_FRACTION_ISLANDS",
+    "MAX_GAMES",
+    "MAX_ISLANDS",
+    "MAX_SEA_CARDS",
+    "MAX_SWEEP_ISLANDS",
+    "POLICIES",
     "Decision",
     "Kit",
     "Outcome",
+    "Policy",
     "Position",
     "Roll",
     "TurnResult",
+    "bonus_options",
     "can_take",
     "default_kit",
     "legal_decisions",
@@ -39,8 +59,49 @@ BOAT = "boat"
 """The die face that advances the boat."""
 
 DISCS_PER_LIGHTHOUSE = 4
+"""Discs of a finished lighthouse (the lamp on top adds nothing to the odds)."""
+
+MAX_ISLANDS = 12
+"""Most islands a kit may have in play (the box has 8; the exact DP takes at most 8)."""
+
+MAX_SEA_CARDS = 30
+"""Most sea cards a kit may have (the box has 8)."""
+
+MAX_FACES = 20
+"""Most faces a die may have (the box's dice have 6). The roll outcomes, and with them
+the time of every solver, grow with the square of the faces (docs/lighthouse.md, "Caps")."""
+
+# The policies and the caps of the solvers (solvers/lighthouse.py) live here, beside the
+# kit's caps, so that the command line states them without loading NumPy.
+
+Policy = Literal["optimal", "greedy", "random"]
+"""How the players choose: ``optimal``, ``greedy`` or ``random`` (docs/lighthouse.md)."""
+
+POLICIES: tuple[Policy, ...] = ("optimal", "greedy", "random")
+"""Every policy, in the order the documentation lists them."""
+
+MAX_FRACTION_ISLANDS = 4
+"""Largest kit solved in Fractions (object arrays: 4 islands take about a minute)."""
+
+MAX_EXACT_ISLANDS = 7
+"""Largest kit the DP solves in every position (7 islands: about 3 min, 5.5 GB)."""
+
+MAX_SWEEP_ISLANDS = 8
+"""Largest kit the start-value sweep takes (8 islands: about 40 min, 7 GiB)."""
+
+MAX_GAMES = 1_000_000
+"""Most games one simulation plays (cooperative and competitive): a 95% interval of
+about +-0.001; greedy play of 8 islands takes about 30 s, random play 4 min, the
+competitive variant 30 min."""
+
+DEFAULT_GAMES = 20_000
+"""Games simulated when the caller does not say (a 95% interval of about +-0.007)."""
+
+EXACT_COMPETITIVE_ISLANDS = 3
+"""Competitive kits up to this many islands are solved exactly (about 10,000 positions)."""
 
 DEFAULT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "orange", "purple")
+"""The five colours of the default kit (docs/lighthouse.md, "Default kit")."""
 
 DEFAULT_ISLANDS: tuple[tuple[str, str], ...] = (
     ("red", "blue"),
@@ -52,38 +113,45 @@ DEFAULT_ISLANDS: tuple[tuple[str, str], ...] = (
     ("blue", "orange"),
     ("purple", "green"),
 )
-"""The default islands of RULES.md section 5, Maurice's island first."""
-
-
-def _read_json(path: str | Path, what: str) -> Any:
-    return load_json(path, f"{what} file")
+"""The eight islands of the default kit, Maurice's island first (docs/lighthouse.md)."""
 
 
 @dataclass(frozen=True)
 class Kit:
     """What is on the table: islands in play, the two dice and the sea cards.
 
+    The kit file format (docs/lighthouse.md, "Formats") is :meth:`to_dict`;
+    :meth:`from_dict` and :meth:`load` read it.
+
     Parameters
     ----------
     islands : tuple of (str, str)
-        The islands in play with their two colours, Maurice's island first.
+        The islands in play with their two colours, Maurice's island first
+        (1 to :data:`MAX_ISLANDS`).
     dice : tuple of two tuples of str
-        The faces of each die: ``"boat"`` or a colour.
+        The faces of each die: ``"boat"`` or a colour (1 to :data:`MAX_FACES` each).
     sea_cards : int
-        Number of sea cards (>= 1) between the boat's start and Maurice's island.
+        Number of sea cards between the boat's start and Maurice's island
+        (1 to :data:`MAX_SEA_CARDS`).
 
     Raises
     ------
     InvalidInput
-        No island, an island whose two colours are equal, not exactly two dice,
-        an empty die, fewer than one sea card, or an island colour that no die shows.
-        A die colour that no island has is allowed (it is never usable).
+        No island or more than :data:`MAX_ISLANDS`, an island whose two colours
+        are equal (or ``"boat"``), not exactly two dice, a die with no face or
+        more than :data:`MAX_FACES`, sea cards outside 1..:data:`MAX_SEA_CARDS`,
+        or an island colour that no die shows. A die colour that no island has
+        is allowed (it is never usable).
+
+    See Also
+    --------
+    default_kit : the kit in the box.
 
     Examples
     --------
     >>> kit = Kit((("red", "blue"),), (("boat", "red", "blue"), ("boat", "red", "blue")), 2)
-    >>> kit.colours
-    ('red', 'blue')
+    >>> kit.colours, kit.discs_needed
+    (('red', 'blue'), 4)
     """
 
     islands: tuple[tuple[str, str], ...]
@@ -91,29 +159,40 @@ class Kit:
     sea_cards: int
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.islands) <= 12:
-            raise InvalidInput("islands", len(self.islands), "between 1 and 12 islands")
+        if not 1 <= len(self.islands) <= MAX_ISLANDS:
+            raise InvalidInput(
+                "kit.islands", f"{len(self.islands)} islands", f"1..{MAX_ISLANDS} islands"
+            )
         for k, island in enumerate(self.islands):
             if len(island) != 2 or not all(isinstance(c, str) and c for c in island):
-                raise InvalidInput(f"islands[{k}]", island, "two colour names")
+                raise InvalidInput(f"kit.islands[{k}]", island, "two colour names")
             if island[0] == island[1] or BOAT in island:
-                raise InvalidInput(f"islands[{k}]", island, "two different colours (not 'boat')")
+                raise InvalidInput(
+                    f"kit.islands[{k}]", list(island), "two different colours (not 'boat')"
+                )
         if len(self.dice) != 2:
-            raise InvalidInput("dice", len(self.dice), "exactly two dice")
+            raise InvalidInput("kit.dice", f"{len(self.dice)} dice", "exactly two dice")
         for k, die in enumerate(self.dice):
-            if not die or not all(isinstance(f, str) and f for f in die):
-                raise InvalidInput(f"dice[{k}]", die, "a non-empty list of faces")
+            if not 1 <= len(die) <= MAX_FACES:
+                raise InvalidInput(
+                    f"kit.dice[{k}]",
+                    None,
+                    f"1..{MAX_FACES} faces",
+                    problem=f"{len(die)} faces",
+                )
+            if not all(isinstance(f, str) and f for f in die):
+                raise InvalidInput(f"kit.dice[{k}]", die, "faces named by non-empty strings")
         faces = {f for die in self.dice for f in die}
         for k, island in enumerate(self.islands):
             for colour in island:
                 if colour not in faces:
                     raise InvalidInput(
-                        f"islands[{k}]", colour, "a colour shown on at least one die face"
+                        f"kit.islands[{k}]", colour, "a colour shown on at least one die face"
                     )
         if isinstance(self.sea_cards, bool) or not isinstance(self.sea_cards, int):
-            raise InvalidInput("sea_cards", self.sea_cards, "an integer")
-        if not 1 <= self.sea_cards <= 30:
-            raise InvalidInput("sea_cards", self.sea_cards, "between 1 and 30")
+            raise InvalidInput("kit.sea_cards", self.sea_cards, f"an integer in 1..{MAX_SEA_CARDS}")
+        if not 1 <= self.sea_cards <= MAX_SEA_CARDS:
+            raise InvalidInput("kit.sea_cards", self.sea_cards, f"an integer in 1..{MAX_SEA_CARDS}")
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -129,8 +208,24 @@ class Kit:
         """Discs needed to finish every lighthouse (4 per island)."""
         return DISCS_PER_LIGHTHOUSE * len(self.islands)
 
+    def with_sea_cards(self, sea_cards: int) -> Kit:
+        """The same islands and dice with another number of sea cards.
+
+        Examples
+        --------
+        >>> default_kit(2).with_sea_cards(3).sea_cards
+        3
+        """
+        return Kit(self.islands, self.dice, sea_cards)
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON kit format as a plain dict."""
+        """The kit file format (docs/lighthouse.md, "Formats") as plain data.
+
+        Examples
+        --------
+        >>> default_kit(1, 2).to_dict()["islands"]
+        [['red', 'blue']]
+        """
         return {
             "islands": [list(i) for i in self.islands],
             "dice": [list(d) for d in self.dice],
@@ -139,44 +234,104 @@ class Kit:
 
     @classmethod
     def from_dict(cls, raw: object) -> Kit:
-        """Build a kit from the JSON kit format; bad shapes raise InvalidInput."""
-        if not isinstance(raw, dict):
-            raise InvalidInput("kit", type(raw).__name__, "a JSON object")
-        for key in ("islands", "dice", "sea_cards"):
-            if key not in raw:
-                raise InvalidInput("kit", sorted(raw), f"an object with key {key!r}")
-        islands, dice = raw["islands"], raw["dice"]
-        if not isinstance(islands, list) or not all(isinstance(i, list) for i in islands):
-            raise InvalidInput("islands", islands, "a list of [colour, colour] pairs")
-        if not isinstance(dice, list) or not all(isinstance(d, list) for d in dice):
-            raise InvalidInput("dice", dice, "a list of two lists of faces")
-        if len(dice) != 2:
-            raise InvalidInput("dice", len(dice), "exactly two dice")
-        for k, island in enumerate(islands):
-            if len(island) != 2:
-                raise InvalidInput(f"islands[{k}]", island, "two colour names")
-        return cls(
-            tuple((i[0], i[1]) for i in islands),
-            (tuple(dice[0]), tuple(dice[1])),
-            raw["sea_cards"],
-        )
+        """Read the kit file format: the keys ``islands``, ``dice`` and ``sea_cards``, all required.
+
+        Parameters
+        ----------
+        raw : object
+            Parsed JSON.
+
+        Returns
+        -------
+        Kit
+
+        Raises
+        ------
+        InvalidInput
+            A missing or unknown key, a value of the wrong type, or a kit that
+            breaks a rule of :class:`Kit`; the message names the field
+            (``kit.dice[1][3]``).
+
+        Examples
+        --------
+        >>> Kit.from_dict({"islands": [["red", "blue"]], "dice": [["boat", "red", "blue"]] * 2,
+        ...                "sea_cards": 3}).sea_cards
+        3
+        >>> Kit.from_dict({"islands": [["red", "blue"]], "dice": [["red", "blue"]] * 2,
+        ...                "sea_cards": 3, "Boat": 1})
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: kit: unknown key 'Boat'; expected only the keys ...
+        """
+        obj = read_object(raw, "kit", ("islands", "dice", "sea_cards"))
+        islands_raw = read_list(obj["islands"], "kit.islands")
+        if not 1 <= len(islands_raw) <= MAX_ISLANDS:
+            raise InvalidInput(
+                "kit.islands",
+                None,
+                f"1..{MAX_ISLANDS} islands",
+                problem=f"{len(islands_raw)} islands",
+            )
+        islands: list[tuple[str, str]] = []
+        for k, item in enumerate(islands_raw):
+            pair = read_list(item, f"kit.islands[{k}]")
+            if len(pair) != 2:
+                raise InvalidInput(f"kit.islands[{k}]", pair, "two colour names [colour, colour]")
+            islands.append(
+                (
+                    read_str(pair[0], f"kit.islands[{k}][0]"),
+                    read_str(pair[1], f"kit.islands[{k}][1]"),
+                )
+            )
+        dice_raw = read_list(obj["dice"], "kit.dice")
+        if len(dice_raw) != 2:
+            raise InvalidInput(
+                "kit.dice", None, "exactly two dice", problem=f"{len(dice_raw)} dice"
+            )
+        dice: list[tuple[str, ...]] = []
+        for k, item in enumerate(dice_raw):
+            faces = read_list(item, f"kit.dice[{k}]")
+            if not 1 <= len(faces) <= MAX_FACES:
+                raise InvalidInput(
+                    f"kit.dice[{k}]", None, f"1..{MAX_FACES} faces", problem=f"{len(faces)} faces"
+                )
+            dice.append(tuple(read_str(f, f"kit.dice[{k}][{j}]") for j, f in enumerate(faces)))
+        sea_cards = read_int(obj["sea_cards"], "kit.sea_cards", 1, MAX_SEA_CARDS)
+        return cls(tuple(islands), (dice[0], dice[1]), sea_cards)
 
     @classmethod
     def load(cls, path: str | Path) -> Kit:
-        """Read a kit JSON file; unreadable files and bad JSON raise InvalidInput."""
-        return cls.from_dict(_read_json(path, "kit"))
+        """Read a kit file; ``"-"`` reads standard input.
+
+        Raises
+        ------
+        InvalidInput
+            An unreadable file, invalid JSON, or a bad kit (see :meth:`from_dict`).
+        """
+        return cls.from_dict(load_json(path, "kit file"))
 
 
 def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
-    """The default kit of RULES.md section 5 with the first ``islands`` islands.
+    """The default kit with the first ``islands`` islands (docs/lighthouse.md, "Default kit").
 
     Each die has one boat face and one face per colour (red, blue, green,
-    orange, purple).
+    orange, purple); the islands are :data:`DEFAULT_ISLANDS`, Maurice's first.
+
+    Parameters
+    ----------
+    islands : int
+        Islands in play, 1..8.
+    sea_cards : int
+        Sea cards, 1..:data:`MAX_SEA_CARDS`.
+
+    Returns
+    -------
+    Kit
 
     Raises
     ------
     InvalidInput
-        ``islands`` outside 1..8 or ``sea_cards`` outside 1..30.
+        ``islands`` outside 1..8 or ``sea_cards`` outside 1..:data:`MAX_SEA_CARDS`.
 
     Examples
     --------
@@ -193,6 +348,9 @@ def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
 class Position:
     """A position between turns.
 
+    The position file format (docs/lighthouse.md, "Formats") is :meth:`to_dict`;
+    :meth:`from_dict` and :meth:`load` read and check it against a kit.
+
     Parameters
     ----------
     discs : tuple of tuple of str
@@ -201,6 +359,12 @@ class Position:
         0 before the first sea card, ``k`` on the k-th card (``0..sea_cards``).
     maurice : int
         Islands Maurice has walked past his own, modulo the islands in play.
+
+    Examples
+    --------
+    >>> kit = default_kit(2)
+    >>> Position.start(kit)
+    Position(discs=((), ()), boat=0, maurice=0)
     """
 
     discs: tuple[tuple[str, ...], ...]
@@ -215,31 +379,60 @@ class Position:
     def check(self, kit: Kit) -> Position:
         """Return self if it is a legal position of ``kit``, else raise InvalidInput.
 
+        Parameters
+        ----------
+        kit : Kit
+
+        Returns
+        -------
+        Position
+            ``self``.
+
+        Raises
+        ------
+        InvalidInput
+            Not one lighthouse per island, more than 4 discs, a disc not of its
+            island's colours, two equal colours in a row, the boat outside
+            ``0..sea_cards`` or Maurice outside ``0..islands-1``.
+
         Examples
         --------
         >>> kit = default_kit(2)
         >>> Position((("red", "blue"), ()), 1, 0).check(kit).boat
         1
+        >>> Position((("red", "red"), ()), 1, 0).check(kit)
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: position.discs[0]: ['red', 'red'] is invalid; ...
         """
         n = len(kit.islands)
         if len(self.discs) != n:
-            raise InvalidInput("discs", len(self.discs), f"{n} lighthouses (one per island)")
+            raise InvalidInput(
+                "position.discs",
+                None,
+                f"{n} lighthouses (one per island)",
+                problem=f"{len(self.discs)} lighthouses",
+            )
         for k, (stack, island) in enumerate(zip(self.discs, kit.islands, strict=True)):
             if len(stack) > DISCS_PER_LIGHTHOUSE:
-                raise InvalidInput(f"discs[{k}]", list(stack), "at most 4 discs")
+                raise InvalidInput(f"position.discs[{k}]", list(stack), "at most 4 discs")
             for j, colour in enumerate(stack):
                 if colour not in island:
-                    raise InvalidInput(f"discs[{k}][{j}]", colour, f"one of {list(island)}")
+                    raise InvalidInput(
+                        f"position.discs[{k}][{j}]", colour, f"one of {list(island)}"
+                    )
                 if j and stack[j - 1] == colour:
-                    raise InvalidInput(f"discs[{k}]", list(stack), "alternating colours")
+                    raise InvalidInput(f"position.discs[{k}]", list(stack), "alternating colours")
         if isinstance(self.boat, bool) or not isinstance(self.boat, int):
-            raise InvalidInput("boat", self.boat, "an integer")
+            raise InvalidInput("position.boat", self.boat, f"an integer in 0..{kit.sea_cards}")
         if not 0 <= self.boat <= kit.sea_cards:
-            raise InvalidInput("boat", self.boat, f"a sea card position in 0..{kit.sea_cards}")
+            raise InvalidInput(
+                "position.boat", self.boat, f"a sea card position in 0..{kit.sea_cards}"
+            )
         if isinstance(self.maurice, bool) or not isinstance(self.maurice, int):
-            raise InvalidInput("maurice", self.maurice, "an integer")
+            raise InvalidInput("position.maurice", self.maurice, f"an integer in 0..{n - 1}")
         if not 0 <= self.maurice < n:
-            raise InvalidInput("maurice", self.maurice, f"an island offset in 0..{n - 1}")
+            raise InvalidInput("position.maurice", self.maurice, f"an island offset in 0..{n - 1}")
         return self
 
     @property
@@ -252,29 +445,88 @@ class Position:
         return all(len(s) == DISCS_PER_LIGHTHOUSE for s in self.discs)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON position format as a plain dict."""
+        """The position file format (docs/lighthouse.md, "Formats") as plain data.
+
+        Examples
+        --------
+        >>> Position((("red",), ()), 2, 1).to_dict()
+        {'discs': [['red'], []], 'boat': 2, 'maurice': 1}
+        """
         return {"discs": [list(s) for s in self.discs], "boat": self.boat, "maurice": self.maurice}
 
     @classmethod
     def from_dict(cls, raw: object, kit: Kit) -> Position:
-        """Build and check a position from the JSON position format."""
-        if not isinstance(raw, dict):
-            raise InvalidInput("position", type(raw).__name__, "a JSON object")
-        discs = raw.get("discs")
-        if not isinstance(discs, list) or not all(isinstance(s, list) for s in discs):
-            raise InvalidInput("discs", discs, "a list of lists of colours")
-        return cls(tuple(tuple(s) for s in discs), raw.get("boat", 0), raw.get("maurice", 0)).check(
-            kit
+        """Read and check a position file: ``discs``, ``boat`` and ``maurice``, all required.
+
+        Parameters
+        ----------
+        raw : object
+            Parsed JSON.
+        kit : Kit
+            The kit the position belongs to.
+
+        Returns
+        -------
+        Position
+
+        Raises
+        ------
+        InvalidInput
+            A missing or unknown key (a misspelt ``"Boat"`` is never ignored), a
+            value of the wrong type, or a position that does not fit ``kit``
+            (see :meth:`check`).
+
+        Examples
+        --------
+        >>> Position.from_dict({"discs": [[], []], "Boat": 3, "maurice": 0}, default_kit(2))
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: position: unknown key 'Boat'; expected only the keys ...
+        """
+        obj = read_object(raw, "position", ("discs", "boat", "maurice"))
+        stacks = read_list(obj["discs"], "position.discs")
+        discs = tuple(
+            tuple(
+                read_str(colour, f"position.discs[{k}][{j}]")
+                for j, colour in enumerate(read_list(stack, f"position.discs[{k}]"))
+            )
+            for k, stack in enumerate(stacks)
         )
+        n = len(kit.islands)
+        boat = read_int(obj["boat"], "position.boat", 0, kit.sea_cards)
+        maurice = read_int(obj["maurice"], "position.maurice", 0, n - 1)
+        return cls(discs, boat, maurice).check(kit)
 
     @classmethod
     def load(cls, path: str | Path, kit: Kit) -> Position:
-        """Read a position JSON file; unreadable files and bad JSON raise InvalidInput."""
-        return cls.from_dict(_read_json(path, "position"), kit)
+        """Read a position file of ``kit``; ``"-"`` reads standard input.
+
+        Raises
+        ------
+        InvalidInput
+            An unreadable file, invalid JSON, or a bad position (see :meth:`from_dict`).
+        """
+        return cls.from_dict(load_json(path, "position file"), kit)
 
 
 def can_take(island: tuple[str, str], stack: Sequence[str], colour: str) -> bool:
-    """Whether a lighthouse can take a disc of ``colour`` now (RULES.md section 5, step 3).
+    """Whether a lighthouse can take a disc of ``colour`` now (docs/lighthouse.md, "Discs").
+
+    An empty lighthouse takes either of its island's colours; a started one only
+    the colour alternating with its top disc; a finished one (4 discs) none.
+
+    Parameters
+    ----------
+    island : (str, str)
+        The island's two colours.
+    stack : sequence of str
+        Its discs, bottom to top.
+    colour : str
+        The disc's colour.
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -290,17 +542,93 @@ def can_take(island: tuple[str, str], stack: Sequence[str], colour: str) -> bool
 class Roll:
     """One outcome of rolling both dice, grouped by what it does.
 
-    ``boat`` says whether at least one die shows the boat; ``colours`` is the
-    sorted multiset of colour faces (0, 1 or 2); ``probability`` is exact.
+    Parameters
+    ----------
+    boat : bool
+        Whether at least one die shows the boat.
+    colours : tuple of str
+        The sorted colour faces (0, 1 or 2 of them).
+    probability : Fraction
+        The exact probability of this outcome.
+
+    Examples
+    --------
+    >>> Roll.from_faces(default_kit(), ("boat", "red"))
+    Roll(boat=True, colours=('red',), probability=Fraction(1, 18))
     """
 
     boat: bool
     colours: tuple[str, ...]
     probability: Fraction
 
+    @classmethod
+    def from_faces(cls, kit: Kit, faces: Sequence[str], field: str = "roll") -> Roll:
+        """The roll outcome of two faces, one per die, with its exact probability.
+
+        Parameters
+        ----------
+        kit : Kit
+        faces : sequence of two str
+            The face of die 1 and of die 2 (``"boat"`` or a colour).
+        field : str
+            How the caller names the roll, for messages (``"--roll"``).
+
+        Returns
+        -------
+        Roll
+
+        Raises
+        ------
+        InvalidInput
+            Not two faces, or a face that its die does not have.
+
+        Examples
+        --------
+        >>> Roll.from_faces(default_kit(), ["blue", "red"]).probability
+        Fraction(1, 18)
+        >>> Roll.from_faces(default_kit(), ["red", "black"])
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: roll: 'black' is invalid; expected a face of die 2: ...
+        """
+        if len(faces) != 2:
+            raise InvalidInput(field, list(faces), "two faces, one per die, e.g. boat,red")
+        for k, (face, die) in enumerate(zip(faces, kit.dice, strict=True)):
+            if face not in die:
+                raise InvalidInput(field, face, f"a face of die {k + 1}: {', '.join(die)}")
+        boat = BOAT in faces
+        colours = tuple(sorted(f for f in faces if f != BOAT))
+        probability = next(
+            r.probability for r in roll_outcomes(kit) if (r.boat, r.colours) == (boat, colours)
+        )
+        return cls(boat, colours, probability)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"boat": bool, "colours": [...], "probability": float, "probability_exact": "p/q"}``.
+
+        Examples
+        --------
+        >>> Roll.from_faces(default_kit(), ("boat", "boat")).to_dict()["probability_exact"]
+        '1/36'
+        """
+        return {
+            "boat": self.boat,
+            "colours": list(self.colours),
+            **probability_json("probability", self.probability),
+        }
+
 
 def roll_outcomes(kit: Kit) -> tuple[Roll, ...]:
     """The distinct roll outcomes of the two dice with their exact probabilities.
+
+    Parameters
+    ----------
+    kit : Kit
+
+    Returns
+    -------
+    tuple of Roll
+        Sorted by (boat, colours); the probabilities sum to 1.
 
     Examples
     --------
@@ -322,10 +650,20 @@ def roll_outcomes(kit: Kit) -> tuple[Roll, ...]:
 class Decision:
     """What the players choose after a roll.
 
-    ``placements`` lists the colour discs in the order they are handled, each
-    with the island index that takes it, or None when no lighthouse could take
-    it (it goes back and Maurice walks). ``bonus`` is the (colour, island) of
-    Maurice's bonus disc, or None when his walk earns none.
+    Parameters
+    ----------
+    placements : tuple of (str, int or None)
+        The colour discs in the order they are handled, each with the index (in
+        ``kit.islands``) of the lighthouse that takes it, or None when no
+        lighthouse could take it (it goes back and Maurice walks).
+    bonus : (str, int) or None
+        The (colour, island index) of Maurice's bonus disc, or None when his
+        walk earns none.
+
+    Examples
+    --------
+    >>> Decision((("red", None), ("blue", 0)), ("red", 0)).returned
+    1
     """
 
     placements: tuple[tuple[str, int | None], ...]
@@ -335,6 +673,21 @@ class Decision:
     def returned(self) -> int:
         """Discs that went back to the supply (Maurice's steps)."""
         return sum(1 for _, i in self.placements if i is None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"placements": [[colour, island or null], ...], "bonus": [colour, island] or null}``.
+
+        Islands are indices in ``kit.islands`` (0 is Maurice's island).
+
+        Examples
+        --------
+        >>> Decision((("red", None), ("blue", 0)), ("red", 0)).to_dict()
+        {'placements': [['red', None], ['blue', 0]], 'bonus': ['red', 0]}
+        """
+        return {
+            "placements": [[c, i] for c, i in self.placements],
+            "bonus": None if self.bonus is None else list(self.bonus),
+        }
 
 
 def _orders(colours: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -362,7 +715,23 @@ def _place_all(
 
 
 def bonus_options(kit: Kit, stacks: Sequence[Sequence[str]]) -> list[tuple[str, int]]:
-    """Every (colour, island) the bonus disc may go to, in island then colour order."""
+    """Every (colour, island) the bonus disc may go to, in island then colour order.
+
+    Parameters
+    ----------
+    kit : Kit
+    stacks : sequence of sequence of str
+        The discs on each lighthouse.
+
+    Returns
+    -------
+    list of (str, int)
+
+    Examples
+    --------
+    >>> bonus_options(default_kit(2), [("red",), ("green", "orange", "green", "orange")])
+    [('blue', 0)]
+    """
     return [
         (colour, i)
         for i, isl in enumerate(kit.islands)
@@ -372,12 +741,23 @@ def bonus_options(kit: Kit, stacks: Sequence[Sequence[str]]) -> list[tuple[str, 
 
 
 def legal_decisions(kit: Kit, position: Position, roll: Roll) -> tuple[Decision, ...]:
-    """Every legal decision for ``roll`` in ``position`` (RULES.md section 5, steps 3-4).
+    """Every legal decision for ``roll`` in ``position`` (docs/lighthouse.md, "Discs", "Maurice").
 
     Orders of two different discs are both listed; a disc no lighthouse can take
     at its turn is returned; when Maurice's walk reaches or passes his island and
     some lighthouse can take a disc, every (colour, island) bonus is listed (the
     analysis always takes the bonus). The boat does not change what is legal.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+
+    Returns
+    -------
+    tuple of Decision
+        Without repeats, in the order the choices are made.
 
     Examples
     --------
@@ -401,7 +781,13 @@ def legal_decisions(kit: Kit, position: Position, roll: Roll) -> tuple[Decision,
 
 
 class Outcome(StrEnum):
-    """How a turn ends."""
+    """How a turn ends: ``playing``, ``won`` or ``lost``.
+
+    Examples
+    --------
+    >>> Outcome("won") is Outcome.WON
+    True
+    """
 
     PLAYING = "playing"
     WON = "won"
@@ -410,7 +796,21 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class TurnResult:
-    """The position after a turn and whether the game is over."""
+    """The position after a turn and whether the game is over.
+
+    Parameters
+    ----------
+    position : Position
+        After the turn (the boat stays on the last card when the game is lost).
+    outcome : Outcome
+
+    Examples
+    --------
+    >>> kit = default_kit(1, 1)
+    >>> res = play_turn(kit, Position.start(kit), Roll(True, (), Fraction(1, 36)), Decision(()))
+    >>> res.outcome, res.position.boat
+    (<Outcome.PLAYING: 'playing'>, 1)
+    """
 
     position: Position
     outcome: Outcome
@@ -421,8 +821,22 @@ def play_turn(
 ) -> TurnResult:
     """Play one turn: boat first (loss at once), then discs, Maurice, the bonus, the win check.
 
-    ``check=False`` skips the legality check (for callers that took ``decision``
-    from :func:`legal_decisions` themselves).
+    Implements docs/lighthouse.md, "How we read the rules".
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+    decision : Decision
+        One of ``legal_decisions(kit, position, roll)``.
+    check : bool
+        ``False`` skips the legality check (for callers that took ``decision``
+        from :func:`legal_decisions` themselves).
+
+    Returns
+    -------
+    TurnResult
 
     Raises
     ------

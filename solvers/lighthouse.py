@@ -1,7 +1,10 @@
 """Lighthouses: what are the real chances of winning, and what is the best move now?
 
-Dynamic programming over positions (exact Fractions or floats with a stated
-error bound) for RULES.md section 5 (seed 000_aeb701e368f40145.txt).
+Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt): the odds of a kit
+in one call (:func:`odds`: dynamic programming over every position, a
+memory-bounded sweep of the start values, or Monte Carlo with certified bounds,
+chosen by size), the best move for a roll (:func:`best_move`), the difficulty
+table, exact distributions, and the competitive variant.
 
 How the DP is organised. A lighthouse is in one of 8 states (empty; 1-3 discs
 with either colour on top; finished), so the lighthouses of ``n`` islands are
@@ -18,13 +21,21 @@ Decisions are taken in the order the rules take them: the order of the two
 discs, then the lighthouse of the first disc, then that of the second, then
 the bonus disc. ``optimal`` maximises the win probability (the nested maximum
 equals the maximum over whole decisions, as nothing random happens in between);
-``greedy`` and ``random`` are the rules of thumb documented in docs/lighthouse.md.
+``greedy`` and ``random`` are the rules of thumb of docs/lighthouse.md ("The
+simple policies").
+
+References
+----------
+R. Bellman, *Dynamic Programming*, Princeton University Press, 1957 (backward
+induction over the positions of a finite game).
+M. L. Puterman, *Markov Decision Processes*, Wiley, 1994 (finite-horizon
+optimality and the evaluation of a fixed policy).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, cast
@@ -33,12 +44,21 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
+from isles.models.jsonio import exact_text, float_or_none, probability_json, read_int
 from isles.models.lighthouse import (
     BOAT,
+    DEFAULT_GAMES,
     DISCS_PER_LIGHTHOUSE,
+    EXACT_COMPETITIVE_ISLANDS,
+    MAX_EXACT_ISLANDS,
+    MAX_FRACTION_ISLANDS,
+    MAX_GAMES,
+    MAX_SWEEP_ISLANDS,
+    POLICIES,
     Decision,
     Kit,
     Outcome,
+    Policy,
     Position,
     Roll,
     bonus_options,
@@ -48,28 +68,46 @@ from isles.models.lighthouse import (
     play_turn,
     roll_outcomes,
 )
+from isles.models.status import Status
 
 __all__ = [
+    "DEFAULT_GAMES",
+    "EXACT_COMPETITIVE_ISLANDS",
+    "FULL_TABLES_BYTES",
+    "MAX_DP_BYTES",
+    "MAX_EXACT_ISLANDS",
+    "MAX_FORWARD_POSITIONS",
+    "MAX_FRACTION_ISLANDS",
+    "MAX_GAMES",
+    "MAX_SWEEP_ISLANDS",
     "POLICIES",
     "Advice",
     "CompetitiveExact",
     "CompetitiveResult",
     "CompetitiveState",
     "DifficultyEntry",
+    "DifficultyTable",
     "ForwardEvaluation",
     "LighthouseSolution",
+    "Method",
+    "Odds",
     "OutcomeDistribution",
     "Policy",
     "SimulationResult",
     "StartValues",
     "advise",
+    "best_move",
     "choose_decision",
     "competitive_branches",
     "competitive_exact",
     "competitive_kit",
+    "competitive_odds",
     "decision_weights",
     "difficulty_table",
+    "dp_memory_bytes",
     "forward_greedy",
+    "odds",
+    "odds_method",
     "outcome_distribution",
     "position_index",
     "simulate",
@@ -80,17 +118,19 @@ __all__ = [
     "win_probability",
 ]
 
-Policy = Literal["optimal", "greedy", "random"]
-POLICIES: tuple[Policy, ...] = ("optimal", "greedy", "random")
+Method = Literal["dp", "dp sweep", "monte carlo"]
+"""How :func:`odds` computes: full DP tables, the start-value sweep, or simulation."""
 
-MAX_FRACTION_ISLANDS = 4
-"""Largest kit solved in Fractions (object arrays: 4 islands take about a minute)."""
+MAX_DP_BYTES = 8 * 2**30
+"""Largest estimated memory (:func:`dp_memory_bytes`) the DP may use: 8 GiB."""
 
-MAX_EXACT_ISLANDS = 7
-"""Largest kit :func:`solve` accepts: 8 islands need 8**8 * 10 * 16 values (20 GiB)."""
+FULL_TABLES_BYTES = 2**30
+""":func:`odds` keeps every position (:func:`solve`) when that fits in 1 GiB (estimated),
+else it sweeps the start values (:func:`win_probability`): 6 islands take the full
+tables, 7 and 8 the sweep."""
 
-MAX_SWEEP_ISLANDS = 8
-"""Largest kit :func:`win_probability` accepts (8 islands: two 2 GiB tables)."""
+MAX_FORWARD_POSITIONS = 10_000_000
+"""Most positions :func:`forward_greedy` keeps in one turn (about 3 GiB of work arrays)."""
 
 # Lighthouse states: 0 empty; 2c-1 = c discs, first colour on top; 2c = c discs,
 # second colour on top (c = 1..3); 7 finished.
@@ -115,9 +155,21 @@ def _state_of(island: tuple[str, str], stack: Sequence[str]) -> int:
 def position_index(kit: Kit, position: Position) -> int:
     """The integer code of a position's lighthouses: sum of state_i * 8**i.
 
+    A lighthouse's state is 0 empty; ``2c - 1`` (``2c``) with ``c`` discs, the
+    island's first (second) colour on top, ``c = 1..3``; 7 finished.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+
+    Returns
+    -------
+    int
+        The row of the position's lighthouses in :attr:`LighthouseSolution.values`.
+
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2)
     >>> position_index(kit, Position((("blue",), ()), 0, 0))
     2
@@ -132,19 +184,56 @@ def _check_policy(policy: str) -> Policy:
     for known in POLICIES:
         if policy == known:
             return known
-    raise InvalidInput("policy", policy, f"one of {list(POLICIES)}")
+    raise InvalidInput("policy", policy, "one of " + ", ".join(POLICIES))
+
+
+def _check_games(games: object) -> int:
+    """A number of games in 1..MAX_GAMES (the one cap of every simulation)."""
+    return read_int(games, "games", 1, MAX_GAMES)
+
+
+def _check_seed(seed: object) -> int:
+    """A random seed: an integer >= 0 (NumPy refuses negative seeds)."""
+    return read_int(seed, "seed", 0)
+
+
+def _policy_status(policy: Policy) -> Status:
+    """Optimal play is ``optimal``; the value of a fixed policy is ``exact``."""
+    return Status.OPTIMAL if policy == "optimal" else Status.EXACT
+
+
+def _by_sea_cards_json(values: Sequence[Fraction | float]) -> list[dict[str, Any]]:
+    """``[{"sea_cards": k, "win_probability": p, "win_probability_exact": ...}]``, k = 1.."""
+    return [
+        {"sea_cards": k, **probability_json("win_probability", v)} for k, v in enumerate(values, 1)
+    ]
 
 
 @dataclass(frozen=True, eq=False)
 class LighthouseSolution:
-    """Win probabilities of every position of a kit under one policy.
+    """Win probabilities of every position of a kit under one policy (from :func:`solve`).
 
-    ``values[L, b, m]`` is the win probability with lighthouse code ``L`` (see
-    :func:`position_index`), boat ``b`` (``sea_cards + 1``: landed, value 0)
-    and Maurice offset ``m``, shape ``(8**n, sea_cards + 2, n)``;
-    ``bonus_values[L, b, m]`` is the value once the bonus disc is earned, before
-    it is placed (best, greedy or random placement). ``exact`` tables hold
-    Fractions; float tables are within ``error_bound`` of the exact values.
+    Parameters
+    ----------
+    kit : Kit
+    policy : {"optimal", "greedy", "random"}
+    exact : bool
+        Whether the tables hold Fractions.
+    error_bound : float
+        Every float value is within this of the exact value (0 for Fractions).
+    values : ndarray
+        ``values[L, b, m]`` is the win probability with lighthouse code ``L``
+        (see :func:`position_index`), boat ``b`` (``sea_cards + 1``: landed,
+        value 0) and Maurice offset ``m``; shape ``(8**n, sea_cards + 2, n)``.
+    bonus_values : ndarray
+        ``bonus_values[L, b, m]``: the value once the bonus disc is earned,
+        before it is placed (best, greedy or random placement).
+
+    Examples
+    --------
+    >>> sol = solve(default_kit(1, 1), "greedy", exact=True)
+    >>> sol.status, sol.exact_win_probability()
+    (<Status.EXACT: 'exact'>, Fraction(1226471, 1679616))
     """
 
     kit: Kit
@@ -155,9 +244,9 @@ class LighthouseSolution:
     bonus_values: npt.NDArray[Any] = field(repr=False)
 
     @property
-    def status(self) -> str:
-        """``"optimal"`` for the optimal policy, ``"evaluated"`` for greedy/random."""
-        return "optimal" if self.policy == "optimal" else "evaluated"
+    def status(self) -> Status:
+        """``optimal`` for the optimal policy, ``exact`` for greedy or random play."""
+        return _policy_status(self.policy)
 
     @property
     def positions(self) -> int:
@@ -166,7 +255,13 @@ class LighthouseSolution:
         return int(N_STATES**n * (self.kit.sea_cards + 1) * n)
 
     def value(self, position: Position) -> Fraction | float:
-        """Win probability of a (checked) position under this policy."""
+        """Win probability of a position under this policy (1 when it is won).
+
+        Raises
+        ------
+        InvalidInput
+            The position does not fit the kit.
+        """
         position.check(self.kit)
         if position.is_won():
             return Fraction(1) if self.exact else 1.0
@@ -174,10 +269,10 @@ class LighthouseSolution:
         return Fraction(v) if self.exact else float(v)
 
     def win_probability(self, sea_cards: int | None = None) -> float:
-        """Win probability from the start; ``sea_cards`` <= the kit's (fewer cards).
+        """Win probability from the start with ``sea_cards`` <= the kit's (default: the kit's).
 
         A game with ``k`` sea cards is this kit's game with the boat already on
-        card ``sea_cards - k``.
+        card ``sea_cards - k`` (docs/lighthouse.md, "Fewer sea cards").
         """
         return float(self._start(sea_cards))
 
@@ -187,11 +282,37 @@ class LighthouseSolution:
             return None
         return Fraction(self._start(sea_cards))
 
+    @property
+    def by_sea_cards(self) -> tuple[Fraction | float, ...]:
+        """Win probability from the start with 1..``kit.sea_cards`` sea cards."""
+        conv: Callable[[Any], Fraction | float] = Fraction if self.exact else float
+        return tuple(conv(self._start(k)) for k in range(1, self.kit.sea_cards + 1))
+
     def _start(self, sea_cards: int | None) -> Any:
         k = self.kit.sea_cards if sea_cards is None else sea_cards
         if not 1 <= k <= self.kit.sea_cards:
             raise InvalidInput("sea_cards", k, f"1..{self.kit.sea_cards} for this table")
         return self.values[0, self.kit.sea_cards - k, 0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The start values as plain data (docs/lighthouse.md, "JSON answers"); not the tables.
+
+        Examples
+        --------
+        >>> solve(default_kit(1, 1), exact=True).to_dict()["win_probability_exact"]
+        '1226471/1679616'
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "method": "dp",
+            "islands": len(self.kit.islands),
+            "sea_cards": self.kit.sea_cards,
+            **probability_json("win_probability", self.by_sea_cards[-1]),
+            "error_bound": self.error_bound,
+            "positions": self.positions,
+            "by_sea_cards": _by_sea_cards_json(self.by_sea_cards),
+        }
 
 
 # --- aggregation of the options at one choice point -------------------------------------
@@ -349,32 +470,126 @@ def _error_bound(kit: Kit, rolls: int) -> float:
     return 2.0 * longest * (rolls + 5) * 2.0**-53
 
 
+def _widest_layer(n: int) -> int:
+    """Most lighthouse codes with the same number of discs laid (the widest DP layer)."""
+    # Codes of one lighthouse by discs: 1 empty, 2 each of 1..3 discs, 1 finished.
+    counts = [1]
+    for _ in range(n):
+        counts = [
+            sum(
+                w * counts[d - j] for j, w in enumerate((1, 2, 2, 2, 1)) if 0 <= d - j < len(counts)
+            )
+            for d in range(len(counts) + 4)
+        ]
+    return max(counts)
+
+
+def dp_memory_bytes(kit: Kit, *, full_tables: bool) -> int:
+    """Estimated peak memory of the DP's arrays for ``kit``, in bytes.
+
+    Parameters
+    ----------
+    kit : Kit
+    full_tables : bool
+        ``True``: :func:`solve` (every position); ``False``: :func:`win_probability`
+        (two boat columns).
+
+    Returns
+    -------
+    int
+        The value and bonus tables (``8**n`` codes x boat columns x ``n`` Maurice
+        offsets, float64), the code index, and the working arrays of the widest
+        layer, which grow with the number of colours ``C``.
+
+    Notes
+    -----
+    Checked against ``tracemalloc`` peaks of 4 and 5 islands (within 10%); the
+    resident memory measured under ``/usr/bin/time`` was 7% above the estimate
+    for the 8-island sweep and a third above it for the 7-island full tables
+    (docs/lighthouse.md, "Measured cost"). :func:`solve` and :func:`win_probability`
+    refuse kits above :data:`MAX_DP_BYTES`.
+
+    Examples
+    --------
+    >>> round(dp_memory_bytes(default_kit(8, 8), full_tables=False) / 2**30, 1)
+    6.5
+    >>> round(dp_memory_bytes(default_kit(7, 8), full_tables=True) / 2**30, 1)
+    3.9
+    """
+    n, k = len(kit.islands), kit.sea_cards
+    colours = len(_geometry(kit).colours)
+    codes = int(N_STATES**n)
+    width = k + 1 if full_tables else 1  # boat columns computed per pass
+    index = codes * n + 3 * codes * 8  # int8 states; order, position in layer, discs laid
+    tables = 2 * codes * (width + 1) * n * 8
+    layer = _widest_layer(n) * 8 * n * (width * (colours + 8) + colours)
+    return index + tables + layer
+
+
+def _check_dp(kit: Kit, *, full_tables: bool, exact: bool) -> None:
+    """Refuse a DP that would not fit: too many islands, memory, or Fractions."""
+    n = len(kit.islands)
+    most = MAX_EXACT_ISLANDS if full_tables else MAX_SWEEP_ISLANDS
+    what = "every position (solve)" if full_tables else "the start values (win_probability)"
+    if n > most:
+        raise InvalidInput(
+            "kit.islands", None, f"at most {most} islands for {what}", problem=f"{n} islands"
+        )
+    need = dp_memory_bytes(kit, full_tables=full_tables)
+    if need > MAX_DP_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a kit whose DP for {what} fits in {MAX_DP_BYTES / 2**30:.0f} GiB "
+            "(fewer islands, sea cards or colours; odds() estimates larger kits)",
+            problem=f"about {need / 2**30:.1f} GiB needed",
+        )
+    if exact and n > MAX_FRACTION_ISLANDS:
+        raise InvalidInput(
+            "exact",
+            True,
+            f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (4 take about a "
+            f"minute; this kit has {n}); floats carry a stated error bound",
+        )
+
+
 def solve(
     kit: Kit, policy: str = "optimal", *, exact: bool = False, progress: bool = False
 ) -> LighthouseSolution:
     """Win probability of every position under ``policy``, by dynamic programming.
 
+    Backward induction over the positions, layer by layer of discs laid
+    (docs/lighthouse.md, "The dynamic programme").
+
     Parameters
     ----------
     kit : Kit
-        At most 7 islands (memory: 8**n lighthouse codes x (sea_cards+2) x 2n values);
-        :func:`win_probability` gives the start values of 8 islands.
+        At most :data:`MAX_EXACT_ISLANDS` islands and :data:`MAX_DP_BYTES` of
+        estimated memory (:func:`dp_memory_bytes`); :func:`win_probability`
+        gives the start values of larger kits in far less memory.
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
     exact : bool
-        Fractions (slow: small kits only) instead of floats with ``error_bound``.
+        Fractions (slow: at most :data:`MAX_FRACTION_ISLANDS` islands) instead of
+        floats with ``error_bound``.
     progress : bool
-        Show a tqdm progress bar over the layers of discs laid.
+        Show a tqdm progress bar (stderr) over the layers of discs laid.
 
     Returns
     -------
     LighthouseSolution
-        Values of every position; ``status`` is ``"optimal"`` or ``"evaluated"``.
+        Values of every position; ``status`` is ``optimal`` or ``exact``.
 
     Raises
     ------
     InvalidInput
-        Unknown policy, a kit with more than 7 islands, or ``exact`` with more than 4.
+        Unknown policy, a kit too large (islands or memory), or ``exact`` with
+        more than :data:`MAX_FRACTION_ISLANDS` islands.
+
+    See Also
+    --------
+    odds : the odds of a kit in one call, choosing the method by size.
+    win_probability : the start values only, in bounded memory.
 
     Notes
     -----
@@ -384,14 +599,21 @@ def solve(
     turn (``u = 2**-53``) along the longest chain of turns,
     ``(4n+1)(K+2)(n//2+1)``; the stated bound is twice that product.
 
+    References
+    ----------
+    R. Bellman, *Dynamic Programming*, 1957 (backward induction).
+    N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+    SIAM, 2002, ch. 4 (error of floating-point summation).
+
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> sol = solve(default_kit(2, sea_cards=2), exact=True)
     >>> sol.exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """
-    sweep = _LayerSweep(kit, _check_policy(policy), exact, MAX_EXACT_ISLANDS)
+    pol = _check_policy(policy)
+    _check_dp(kit, full_tables=True, exact=exact)
+    sweep = _LayerSweep(kit, pol, exact)
     n, k = sweep.geo.n, kit.sea_cards
     vals = np.zeros((sweep.total, k + 2, n), dtype=sweep.dtype)
     bvals = np.zeros((sweep.total, k + 2, n), dtype=sweep.dtype)
@@ -407,8 +629,24 @@ def solve(
 class StartValues:
     """Win probability from the start position only, for 1..``kit.sea_cards`` sea cards.
 
-    ``by_sea_cards[k - 1]`` is the win probability with ``k`` sea cards (a
-    Fraction when ``exact``, else a float within ``error_bound``).
+    From :func:`win_probability`.
+
+    Parameters
+    ----------
+    kit : Kit
+    policy : {"optimal", "greedy", "random"}
+    exact : bool
+        Whether the values are Fractions.
+    error_bound : float
+        Every float value is within this of the exact value (0 for Fractions).
+    by_sea_cards : tuple of Fraction or float
+        ``by_sea_cards[k - 1]`` is the win probability with ``k`` sea cards.
+
+    Examples
+    --------
+    >>> start = win_probability(default_kit(1, 2), "random", exact=True)
+    >>> start.status, len(start.by_sea_cards)
+    (<Status.EXACT: 'exact'>, 2)
     """
 
     kit: Kit
@@ -418,9 +656,9 @@ class StartValues:
     by_sea_cards: tuple[Fraction | float, ...]
 
     @property
-    def status(self) -> str:
-        """``"optimal"`` for the optimal policy, ``"evaluated"`` for greedy/random."""
-        return "optimal" if self.policy == "optimal" else "evaluated"
+    def status(self) -> Status:
+        """``optimal`` for the optimal policy, ``exact`` for greedy or random play."""
+        return _policy_status(self.policy)
 
     def win_probability(self, sea_cards: int | None = None) -> float:
         """Win probability from the start with ``sea_cards`` (default: the kit's)."""
@@ -436,6 +674,25 @@ class StartValues:
             raise InvalidInput("sea_cards", k, f"1..{self.kit.sea_cards} for these values")
         return self.by_sea_cards[k - 1]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers").
+
+        Examples
+        --------
+        >>> win_probability(default_kit(1, 1), exact=True).to_dict()["method"]
+        'dp sweep'
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "method": "dp sweep",
+            "islands": len(self.kit.islands),
+            "sea_cards": self.kit.sea_cards,
+            **probability_json("win_probability", self.by_sea_cards[-1]),
+            "error_bound": self.error_bound,
+            "by_sea_cards": _by_sea_cards_json(self.by_sea_cards),
+        }
+
 
 def win_probability(
     kit: Kit, policy: str = "optimal", *, exact: bool = False, progress: bool = False
@@ -447,21 +704,20 @@ def win_probability(
     ``b`` (earlier layers of discs laid) and on ``b + 1``, so two boat columns
     of the value and bonus tables are kept (``8**n x 2 x n`` floats each; 8
     islands: 2 GiB each) instead of ``sea_cards + 2``. The start value of each
-    boat column is the answer for ``sea_cards - b`` cards. The arithmetic is the
-    same, element for element, as :func:`solve`'s, hence the same error bound.
-    Measured (docs/lighthouse.md): 8 islands, 8 sea cards, about 40 min (2.2e3 s
-    CPU) and 7.0 GiB peak; up to twice :func:`solve`'s CPU time where both fit.
+    boat column is the answer for ``sea_cards - b`` cards.
 
     Parameters
     ----------
     kit : Kit
-        At most 8 islands.
+        At most :data:`MAX_SWEEP_ISLANDS` islands and :data:`MAX_DP_BYTES` of
+        estimated memory (:func:`dp_memory_bytes`).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
     exact : bool
-        Fractions (at most 4 islands) instead of floats with ``error_bound``.
+        Fractions (at most :data:`MAX_FRACTION_ISLANDS` islands) instead of
+        floats with ``error_bound``.
     progress : bool
-        Show a tqdm progress bar over the (boat position, layer) sweeps.
+        Show a tqdm progress bar (stderr) over the (boat position, layer) sweeps.
 
     Returns
     -------
@@ -471,15 +727,32 @@ def win_probability(
     Raises
     ------
     InvalidInput
-        Unknown policy, more than 8 islands, or ``exact`` with more than 4.
+        Unknown policy, a kit too large (islands or memory), or ``exact`` with
+        more than :data:`MAX_FRACTION_ISLANDS` islands.
+
+    See Also
+    --------
+    odds : the odds of a kit in one call, choosing the method by size.
+
+    Notes
+    -----
+    The arithmetic is the same, element for element, as :func:`solve`'s, hence
+    the same error bound. Measured (docs/lighthouse.md, "Measured cost"): 8
+    islands, 8 sea cards, about 40 min (2.2e3 s CPU) and 7.0 GiB peak; up to
+    twice :func:`solve`'s CPU time where both fit.
+
+    References
+    ----------
+    R. Bellman, *Dynamic Programming*, 1957 (backward induction).
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """
-    sweep = _LayerSweep(kit, _check_policy(policy), exact, MAX_SWEEP_ISLANDS)
+    pol = _check_policy(policy)
+    _check_dp(kit, full_tables=False, exact=exact)
+    sweep = _LayerSweep(kit, pol, exact)
     n, k = sweep.geo.n, kit.sea_cards
     vals = np.zeros((sweep.total, 2, n), dtype=sweep.dtype)
     bvals = np.zeros((sweep.total, 2, n), dtype=sweep.dtype)
@@ -497,7 +770,7 @@ def win_probability(
     conv: Callable[[Any], Fraction | float] = Fraction if exact else float
     # start[c] has the boat on card k - c: the game with c sea cards.
     by_cards = tuple(conv(start[c]) for c in range(1, k + 1))
-    return StartValues(kit, sweep.policy, exact, err, by_cards)
+    return StartValues(kit, pol, exact, err, by_cards)
 
 
 class _LayerSweep:
@@ -510,19 +783,8 @@ class _LayerSweep:
     tables and the one-more-disc table of layer ``d + 1`` are read at layer ``d``.
     """
 
-    def __init__(self, kit: Kit, policy: Policy, exact: bool, max_islands: int) -> None:
+    def __init__(self, kit: Kit, policy: Policy, exact: bool) -> None:
         n = len(kit.islands)
-        if n > max_islands:
-            raise InvalidInput(
-                "islands", n, f"at most {max_islands} islands for this DP (see docs)"
-            )
-        if exact and n > MAX_FRACTION_ISLANDS:
-            raise InvalidInput(
-                "exact",
-                n,
-                f"Fractions for at most {MAX_FRACTION_ISLANDS} islands (4 take about a "
-                "minute); floats carry a stated error bound",
-            )
         self.policy = policy
         self.exact = exact
         self.geo = geo = _geometry(kit)
@@ -738,7 +1000,25 @@ def decision_weights(
 
     ``greedy`` returns one decision with weight 1; ``random`` chooses uniformly
     at each choice point in turn (order of the discs, each disc's lighthouse,
-    the bonus). For ``optimal`` use :func:`advise`.
+    the bonus): docs/lighthouse.md, "The simple policies". For ``optimal`` use
+    :func:`advise`.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+    policy : {"greedy", "random"}
+
+    Returns
+    -------
+    list of (Decision, Fraction)
+        The decisions with their probabilities (summing to 1).
+
+    Raises
+    ------
+    InvalidInput
+        An unknown policy, or ``optimal``.
 
     Examples
     --------
@@ -786,11 +1066,40 @@ def decision_weights(
 class Advice:
     """Every legal decision for a roll with its win probability, best first.
 
-    ``best`` is the optimal decision (first in legal order among ties).
+    From :func:`best_move` or :func:`advise`.
+
+    Parameters
+    ----------
+    roll : Roll
+    alternatives : tuple of (Decision, Fraction or float)
+        Every legal decision with the win probability after it (under the
+        solution's policy from then on), best first; ties keep the legal order.
+    position_value : Fraction or float or None
+        The position's win probability before the roll (None when not known).
+    error_bound : float
+        Every float value is within this of the exact value (0 for Fractions).
+    policy : {"optimal", "greedy", "random"}
+        The policy the values assume after this turn.
+
+    Examples
+    --------
+    >>> kit = default_kit(1, 1)
+    >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("red", "blue")),
+    ...                 exact=True)
+    >>> adv.best.placements, adv.win_probability
+    ((('blue', 0), ('red', 0)), Fraction(10487, 11664))
     """
 
     roll: Roll
     alternatives: tuple[tuple[Decision, Fraction | float], ...]
+    position_value: Fraction | float | None = None
+    error_bound: float = 0.0
+    policy: Policy = "optimal"
+
+    @property
+    def status(self) -> Status:
+        """``optimal`` when the values assume optimal play, else ``exact``."""
+        return _policy_status(self.policy)
 
     @property
     def best(self) -> Decision:
@@ -802,6 +1111,30 @@ class Advice:
         """Win probability after the best decision."""
         return self.alternatives[0][1]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"): islands are indices in the kit.
+
+        Examples
+        --------
+        >>> kit = default_kit(1, 1)
+        >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
+        >>> adv.to_dict()["best"]
+        {'placements': [['red', 0]], 'bonus': None}
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "roll": self.roll.to_dict(),
+            **probability_json("win_probability", self.win_probability),
+            **probability_json("position_win_probability", self.position_value),
+            "error_bound": self.error_bound,
+            "best": self.best.to_dict(),
+            "alternatives": [
+                {**d.to_dict(), **probability_json("win_probability", v)}
+                for d, v in self.alternatives
+            ],
+        }
+
 
 def _after(solution: LighthouseSolution, position: Position, roll: Roll, d: Decision) -> Any:
     res = play_turn(solution.kit, position, roll, d, check=False)
@@ -812,20 +1145,55 @@ def _after(solution: LighthouseSolution, position: Position, roll: Roll, d: Deci
     return solution.value(res.position)
 
 
+def _check_in_play(kit: Kit, position: Position) -> None:
+    """Refuse a position that does not fit the kit or whose game is over."""
+    position.check(kit)
+    if position.is_won():
+        raise InvalidInput(
+            "position",
+            None,
+            "a position still in play (advice is for a roll of a game not yet decided)",
+            problem="every lighthouse is finished: the game is won",
+        )
+
+
+def _check_roll(kit: Kit, roll: Roll) -> None:
+    faces = {f for die in kit.dice for f in die}
+    for c in roll.colours:
+        if c not in faces:
+            raise InvalidInput("roll", c, "a face of the dice: " + ", ".join(sorted(faces)))
+
+
 def advise(solution: LighthouseSolution, position: Position, roll: Roll) -> Advice:
-    """The optimal decision for ``roll`` in ``position``, with every alternative's odds.
+    """The best decision for ``roll`` in ``position``, with every alternative's odds.
 
     The win probability of an alternative is that of the position it leads to
-    under ``solution``'s policy from then on.
+    under ``solution``'s policy from then on (docs/lighthouse.md, "What is computed").
+
+    Parameters
+    ----------
+    solution : LighthouseSolution
+        Tables of the kit, from :func:`solve`.
+    position : Position
+        A position of the kit still in play.
+    roll : Roll
+        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``.
+
+    Returns
+    -------
+    Advice
 
     Raises
     ------
     InvalidInput
-        The position does not fit the kit, or a roll colour is not on the dice.
+        The position does not fit the kit or is won, or a roll colour is not on the dice.
+
+    See Also
+    --------
+    best_move : solve and advise in one call.
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> sol = solve(kit, exact=True)
     >>> adv = advise(sol, Position.start(kit), Roll(False, ("blue", "red"), Fraction(1, 18)))
@@ -833,16 +1201,65 @@ def advise(solution: LighthouseSolution, position: Position, roll: Roll) -> Advi
     (('blue', 0), ('red', 0))
     """
     kit = solution.kit
-    position.check(kit)
-    faces = {f for die in kit.dice for f in die}
-    for c in roll.colours:
-        if c not in faces:
-            raise InvalidInput("roll", c, f"a face of the dice: {sorted(faces)}")
+    _check_in_play(kit, position)
+    _check_roll(kit, roll)
     scored = [
         (d, _after(solution, position, roll, d)) for d in legal_decisions(kit, position, roll)
     ]
     ranked = sorted(enumerate(scored), key=lambda t: (-t[1][1], t[0]))
-    return Advice(roll, tuple(s for _, s in ranked))
+    return Advice(
+        roll,
+        tuple(s for _, s in ranked),
+        solution.value(position),
+        solution.error_bound,
+        solution.policy,
+    )
+
+
+def best_move(
+    kit: Kit, position: Position, roll: Roll, *, exact: bool = False, progress: bool = False
+) -> Advice:
+    """The optimal decision for ``roll`` in ``position``, with every alternative's odds.
+
+    Solves every position of the kit under optimal play (:func:`solve`), then
+    ranks the legal decisions (:func:`advise`).
+
+    Parameters
+    ----------
+    kit : Kit
+        At most :data:`MAX_EXACT_ISLANDS` islands (the full tables are needed).
+    position : Position
+        A position of the kit still in play (a won position is refused).
+    roll : Roll
+        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``.
+    exact : bool
+        Fractions (at most :data:`MAX_FRACTION_ISLANDS` islands) instead of floats.
+    progress : bool
+        A progress bar (stderr) over the DP's layers.
+
+    Returns
+    -------
+    Advice
+        ``status`` optimal.
+
+    Raises
+    ------
+    InvalidInput
+        The position does not fit the kit or is won; a roll colour not on the
+        dice; a kit beyond the full tables; ``exact`` for a large kit.
+
+    Examples
+    --------
+    >>> kit = default_kit(2, 2)
+    >>> pos = Position((("red",), ()), boat=1, maurice=1)
+    >>> adv = best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")))
+    >>> adv.best.to_dict()
+    {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
+    """
+    _check_in_play(kit, position)
+    _check_roll(kit, roll)
+    _check_dp(kit, full_tables=True, exact=exact)
+    return advise(solve(kit, "optimal", exact=exact, progress=progress), position, roll)
 
 
 def choose_decision(
@@ -853,7 +1270,34 @@ def choose_decision(
     solution: LighthouseSolution | None = None,
     rng: np.random.Generator | None = None,
 ) -> Decision:
-    """One decision of ``policy``: optimal (needs ``solution``), greedy or random (``rng``)."""
+    """One decision of ``policy``: optimal (needs ``solution``), greedy or random (``rng``).
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+    policy : {"optimal", "greedy", "random"}
+    solution : LighthouseSolution, optional
+        Optimal tables of the kit (for ``optimal``).
+    rng : numpy.random.Generator, optional
+        The random source (for ``random``).
+
+    Returns
+    -------
+    Decision
+
+    Raises
+    ------
+    InvalidInput
+        Unknown policy, ``optimal`` without ``solution``, ``random`` without ``rng``.
+
+    Examples
+    --------
+    >>> kit = default_kit(2)
+    >>> choose_decision(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")), "greedy")
+    Decision(placements=(('red', 0),), bonus=None)
+    """
     pol = _check_policy(policy)
     if pol == "optimal":
         if solution is None:
@@ -875,11 +1319,20 @@ def upper_bound_by_disc_count(kit: Kit) -> Fraction:
     needs ``n`` returned discs, so a win needs at least ``4n`` colour faces before
     the boat lands (the winning turn may not move the boat past the last card);
     the bound is the exact probability of that event. Much faster than the DP,
-    and loose.
+    and loose (docs/lighthouse.md, "What is computed").
+
+    Parameters
+    ----------
+    kit : Kit
+        Any kit.
+
+    Returns
+    -------
+    Fraction
+        An upper bound on the win probability under every policy.
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> upper_bound_by_disc_count(default_kit(1, sea_cards=1))
     Fraction(18125, 23328)
     """
@@ -918,10 +1371,29 @@ def upper_bound_by_disc_count(kit: Kit) -> Fraction:
 class SimulationResult:
     """Monte Carlo estimate of a policy's win probability and game statistics.
 
-    ``ci95`` is the normal-approximation 95% interval of the win probability
-    (Wilson score interval). ``length_won[t]`` / ``length_lost[t]`` count games
-    won / lost at turn ``t``; ``final_boat[b]`` counts games ending with the boat
-    on position ``b`` (``sea_cards + 1`` = landed on Maurice's island).
+    From :func:`simulate`; ``status`` is ``estimate``.
+
+    Parameters
+    ----------
+    policy : {"optimal", "greedy", "random"}
+        The policy played.
+    games : int
+    wins : int
+    ci95 : (float, float)
+        The Wilson score 95% interval of the win probability.
+    length_won, length_lost : tuple of int
+        ``length_won[t]`` / ``length_lost[t]``: games won / lost at turn ``t``.
+    final_boat : tuple of int
+        ``final_boat[b]``: games ending with the boat on position ``b``
+        (``sea_cards + 1``: landed on Maurice's island).
+    seed : int or None
+        The seed of the random generator.
+
+    Examples
+    --------
+    >>> res = simulate(default_kit(1, 1), "greedy", 100, seed=3)
+    >>> res.status, res.games
+    (<Status.ESTIMATE: 'estimate'>, 100)
     """
 
     policy: Policy
@@ -931,6 +1403,12 @@ class SimulationResult:
     length_won: tuple[int, ...]
     length_lost: tuple[int, ...]
     final_boat: tuple[int, ...]
+    seed: int | None = None
+
+    @property
+    def status(self) -> Status:
+        """Always ``estimate``: a sampled value with its confidence interval."""
+        return Status.ESTIMATE
 
     @property
     def win_probability(self) -> float:
@@ -942,9 +1420,54 @@ class SimulationResult:
         """Half the width of the 95% interval."""
         return (self.ci95[1] - self.ci95[0]) / 2
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers").
+
+        Examples
+        --------
+        >>> sorted(simulate(default_kit(1, 1), "greedy", 10).to_dict())[:4]
+        ['ci95', 'final_boat', 'games', 'length_lost']
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "games": self.games,
+            "seed": self.seed,
+            "wins": self.wins,
+            **probability_json("win_probability", self.win_probability),
+            "ci95": list(self.ci95),
+            "length_won": list(self.length_won),
+            "length_lost": list(self.length_lost),
+            "final_boat": list(self.final_boat),
+        }
+
 
 def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (default 95%).
+
+    Parameters
+    ----------
+    wins : int
+        Successes, ``0..games``.
+    games : int
+        Trials, at least 1.
+    z : float
+        The normal quantile (1.96 for 95%).
+
+    Returns
+    -------
+    (float, float)
+        The interval, clipped to [0, 1]; exactly 0 (1) when no (every) game is won.
+
+    Raises
+    ------
+    InvalidInput
+        ``games < 1``.
+
+    References
+    ----------
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", *Journal of the American Statistical Association* 22 (1927) 209-212.
 
     Examples
     --------
@@ -966,7 +1489,7 @@ def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tupl
 def simulate(
     kit: Kit,
     policy: str = "greedy",
-    games: int = 10_000,
+    games: int = DEFAULT_GAMES,
     *,
     seed: int = 0,
     solution: LighthouseSolution | None = None,
@@ -978,30 +1501,48 @@ def simulate(
     Parameters
     ----------
     kit : Kit
-        Any kit (8 islands included).
+        Any kit (8 islands and more included).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` needs ``solution`` (a float or exact table of that kit) and
-        plays its best decision; greedy and random follow docs/lighthouse.md.
-    games, seed, batch : int
-        Number of games, the random seed, games simulated side by side.
+        plays its best decision; greedy and random follow docs/lighthouse.md
+        ("The simple policies").
+    games : int
+        Number of games, 1..:data:`MAX_GAMES`.
+    seed : int
+        The seed of NumPy's random generator, >= 0.
+    solution : LighthouseSolution, optional
+        Tables of the kit, for ``optimal``.
     progress : bool
-        tqdm progress bar over the games.
+        A tqdm progress bar (stderr) over the games.
+    batch : int
+        Games simulated side by side.
+
+    Returns
+    -------
+    SimulationResult
+        ``status`` estimate, with the Wilson 95% interval.
 
     Raises
     ------
     InvalidInput
-        Unknown policy, ``games < 1``, or ``optimal`` without a matching solution.
+        Unknown policy, ``games`` outside 1..:data:`MAX_GAMES`, a negative seed,
+        or ``optimal`` without a matching solution.
+
+    References
+    ----------
+    N. Metropolis and S. Ulam, "The Monte Carlo method", *Journal of the
+    American Statistical Association* 44 (1949) 335-341.
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> res = simulate(default_kit(2, sea_cards=2), "greedy", 2000, seed=1)
     >>> res.ci95[0] < 0.6358 < res.ci95[1]
     True
     """
     pol = _check_policy(policy)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidInput("games", games, "a positive integer")
+    games = _check_games(games)
+    seed = _check_seed(seed)
+    batch = read_int(batch, "batch", 1)
     if pol == "optimal" and (solution is None or solution.kit != kit):
         raise InvalidInput("solution", None, "a solved table of the same kit for optimal play")
     rng = np.random.default_rng(seed)
@@ -1051,7 +1592,11 @@ def simulate(
         tuple(length_won.get(t, 0) for t in range(longest + 1)),
         tuple(length_lost.get(t, 0) for t in range(longest + 1)),
         tuple(final_boat),
+        seed,
     )
+
+
+_monte_carlo = simulate  # for callers whose parameter `simulate` shadows the function
 
 
 def _simulate_batch(
@@ -1306,17 +1851,34 @@ def _bonus(
 
 @dataclass(frozen=True)
 class OutcomeDistribution:
-    """Exact distribution of how a game ends under one policy.
+    """Exact distribution of how a game ends under one policy (from :func:`outcome_distribution`).
 
-    ``won_at[t]`` / ``lost_at[t]`` is the probability that the game is won /
-    lost at turn ``t`` (index 0 unused); ``final_boat[b]`` the probability that
-    the game ends with the boat on position ``b`` (``sea_cards + 1``: landed).
+    Parameters
+    ----------
+    policy : {"optimal", "greedy", "random"}
+    won_at, lost_at : tuple of Fraction
+        ``won_at[t]`` / ``lost_at[t]``: the probability that the game is won /
+        lost at turn ``t`` (index 0 unused).
+    final_boat : tuple of Fraction
+        ``final_boat[b]``: the probability that the game ends with the boat on
+        position ``b`` (``sea_cards + 1``: landed).
+
+    Examples
+    --------
+    >>> dist = outcome_distribution(default_kit(1, 1), "greedy")
+    >>> dist.status, dist.win_probability
+    (<Status.EXACT: 'exact'>, Fraction(1226471, 1679616))
     """
 
     policy: Policy
     won_at: tuple[Fraction, ...]
     lost_at: tuple[Fraction, ...]
     final_boat: tuple[Fraction, ...]
+
+    @property
+    def status(self) -> Status:
+        """``optimal`` for the optimal policy, ``exact`` for greedy or random play."""
+        return _policy_status(self.policy)
 
     @property
     def win_probability(self) -> Fraction:
@@ -1331,6 +1893,28 @@ class OutcomeDistribution:
             Fraction(0),
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: each list of probabilities as floats with the exact ``"p/q"`` beside it.
+
+        Examples
+        --------
+        >>> outcome_distribution(default_kit(1, 1), "greedy").to_dict()["won_at_exact"][:3]
+        ['0/1', '0/1', '1/9']
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            **probability_json("win_probability", self.win_probability),
+            "expected_turns": float(self.expected_turns),
+            "expected_turns_exact": exact_text(self.expected_turns),
+            "won_at": [float(p) for p in self.won_at],
+            "won_at_exact": [exact_text(p) for p in self.won_at],
+            "lost_at": [float(p) for p in self.lost_at],
+            "lost_at_exact": [exact_text(p) for p in self.lost_at],
+            "final_boat": [float(p) for p in self.final_boat],
+            "final_boat_exact": [exact_text(p) for p in self.final_boat],
+        }
+
 
 def outcome_distribution(
     kit: Kit,
@@ -1344,16 +1928,34 @@ def outcome_distribution(
     Propagates the probability of every reachable position turn by turn
     (Fractions). ``optimal`` plays the first best decision of ``advise`` on
     ``solution`` (ties change the length distribution, not the win probability).
-    For small kits: raises when a turn has more than ``max_positions`` positions.
+
+    Parameters
+    ----------
+    kit : Kit
+        A small kit.
+    policy : {"optimal", "greedy", "random"}
+    solution : LighthouseSolution, optional
+        Tables of the kit, for ``optimal``.
+    max_positions : int
+        Most positions in one turn before giving up.
+
+    Returns
+    -------
+    OutcomeDistribution
 
     Raises
     ------
     InvalidInput
-        Unknown policy, ``optimal`` without a solution of this kit, or too many positions.
+        Unknown policy, ``optimal`` without a solution of this kit, or more than
+        ``max_positions`` positions in a turn.
+
+    References
+    ----------
+    J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van Nostrand, 1960
+    (the distribution of absorption times, pushed forward step by step).
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(1, sea_cards=1)
     >>> dist = outcome_distribution(kit, "greedy")
     >>> dist.win_probability == solve(kit, "greedy", exact=True).exact_win_probability()
@@ -1405,8 +2007,31 @@ def outcome_distribution(
 class CompetitiveResult:
     """Each seat's chance of winning the competitive variant, by simulation.
 
-    ``wins[s]`` games won by seat ``s`` (seat 0 starts), ``ci95[s]`` its Wilson
-    95% interval; ``unfinished`` games hit the turn limit.
+    From :func:`simulate_competitive` (or :func:`competitive_odds` for larger
+    kits); ``status`` is ``estimate``.
+
+    Parameters
+    ----------
+    policy : {"greedy", "random"}
+        The policy every seat plays.
+    seats : int
+    games : int
+    wins : tuple of int
+        ``wins[s]``: games won by seat ``s`` (seat 0 starts).
+    ci95 : tuple of (float, float)
+        Each seat's Wilson 95% interval.
+    unfinished : int
+        Games that hit the turn limit.
+    mean_turns : float
+        Mean game length in turns (unfinished games count the limit).
+    seed : int or None
+        The seed of the random generator.
+
+    Examples
+    --------
+    >>> res = simulate_competitive(default_kit(2, 3), 2, "greedy", 50, seed=1)
+    >>> res.status, len(res.win_probability)
+    (<Status.ESTIMATE: 'estimate'>, 2)
     """
 
     policy: Policy
@@ -1416,15 +2041,68 @@ class CompetitiveResult:
     ci95: tuple[tuple[float, float], ...]
     unfinished: int
     mean_turns: float
+    seed: int | None = None
+
+    @property
+    def status(self) -> Status:
+        """Always ``estimate``: sampled values with their confidence intervals."""
+        return Status.ESTIMATE
 
     @property
     def win_probability(self) -> tuple[float, ...]:
         """Each seat's estimated chance of winning."""
         return tuple(w / self.games for w in self.wins)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"): one object per seat, seat 1 first.
+
+        Examples
+        --------
+        >>> res = simulate_competitive(default_kit(2, 3), 2, "greedy", 50, seed=1)
+        >>> sorted(res.to_dict()["by_seat"][0])
+        ['ci95', 'seat', 'win_probability', 'win_probability_exact', 'wins']
+        """
+        return {
+            "status": str(self.status),
+            "method": "monte carlo",
+            "policy": self.policy,
+            "seats": self.seats,
+            "games": self.games,
+            "seed": self.seed,
+            "unfinished": self.unfinished,
+            "mean_turns": self.mean_turns,
+            "by_seat": [
+                {
+                    "seat": s + 1,
+                    "wins": w,
+                    **probability_json("win_probability", w / self.games),
+                    "ci95": list(ci),
+                }
+                for s, (w, ci) in enumerate(zip(self.wins, self.ci95, strict=True))
+            ],
+        }
+
 
 def competitive_kit(seats: int = 2, sea_cards: int = 3) -> Kit:
-    """The competitive kit of RULES.md section 5: 3 islands each for 2 seats, else 2 each.
+    """The competitive kit (docs/lighthouse.md, "Competitive variant").
+
+    2 seats hold 3 islands each, 3 or 4 seats 2 each, of the default kit.
+
+    Parameters
+    ----------
+    seats : int
+        2, 3 or 4 players.
+    sea_cards : int
+        Sea cards (the variant plays with 3).
+
+    Returns
+    -------
+    Kit
+
+    Raises
+    ------
+    InvalidInput
+        ``seats`` outside 2..4, or a bad number of sea cards.
 
     Examples
     --------
@@ -1497,7 +2175,27 @@ def competitive_branches(
     turn goes on with the colour dice. Discs, Maurice and the bonus follow the
     cooperative rules restricted to the active seat's own lighthouses and the
     greedy/random rules of docs/lighthouse.md. A seat that finishes all its
-    lighthouses wins at once. RULES.md section 5, competitive variant.
+    lighthouses wins at once (docs/lighthouse.md, "Competitive variant").
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+        Players, each holding ``len(kit.islands) // seats`` islands.
+    state : CompetitiveState
+        (stacks, boat, Maurice offset, seat to play).
+    roll : Roll
+    policy : {"greedy", "random"}
+
+    Returns
+    -------
+    list of (CompetitiveState, Fraction, int)
+        The branches; their probabilities sum to 1.
+
+    Raises
+    ------
+    InvalidInput
+        An unknown policy.
 
     Examples
     --------
@@ -1564,10 +2262,14 @@ def competitive_branches(
 def _check_competitive(kit: Kit, seats: int, policy: str) -> Policy:
     pol = _check_policy(policy)
     if pol == "optimal":
-        raise InvalidInput("policy", policy, "greedy or random for the competitive variant")
+        raise InvalidInput(
+            "policy",
+            policy,
+            "greedy or random for the competitive variant (its optimum is not solved)",
+        )
     n = len(kit.islands)
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2 or n % seats:
-        raise InvalidInput("seats", seats, f"at least 2 seats dividing the {n} islands")
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4 or n % seats:
+        raise InvalidInput("seats", seats, f"2, 3 or 4 seats dividing the {n} islands")
     return pol
 
 
@@ -1575,7 +2277,7 @@ def simulate_competitive(
     kit: Kit,
     seats: int = 2,
     policy: str = "greedy",
-    games: int = 2_000,
+    games: int = DEFAULT_GAMES,
     *,
     seed: int = 0,
     max_turns: int = 2_000,
@@ -1583,11 +2285,36 @@ def simulate_competitive(
 ) -> CompetitiveResult:
     """Play the competitive variant ``games`` times (rules: :func:`competitive_branches`).
 
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+        2, 3 or 4 players dividing the islands.
+    policy : {"greedy", "random"}
+        Every seat's policy.
+    games : int
+        1..:data:`MAX_GAMES` (about 550 games a second for 2 x 3 islands).
+    seed : int
+        The seed of NumPy's random generator, >= 0.
+    max_turns : int
+        Games longer than this count as unfinished.
+    progress : bool
+        A tqdm progress bar (stderr) over the games.
+
+    Returns
+    -------
+    CompetitiveResult
+
     Raises
     ------
     InvalidInput
-        Unknown or optimal policy (the two-player optimum is not solved),
-        islands not divisible among the seats, or ``games < 1``.
+        Unknown or optimal policy (the optimum is not solved), islands not
+        divisible among the seats, ``games`` outside 1..:data:`MAX_GAMES`, a
+        negative seed.
+
+    References
+    ----------
+    E. B. Wilson (1927), for the intervals (see :func:`wilson_interval`).
 
     Examples
     --------
@@ -1596,8 +2323,9 @@ def simulate_competitive(
     200
     """
     pol = _check_competitive(kit, seats, policy)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidInput("games", games, "a positive integer")
+    games = _check_games(games)
+    seed = _check_seed(seed)
+    max_turns = read_int(max_turns, "max_turns", 1)
     rng = np.random.default_rng(seed)
     n = len(kit.islands)
     wins = [0] * seats
@@ -1636,6 +2364,7 @@ def simulate_competitive(
         tuple(wilson_interval(w, games) for w in wins),
         unfinished,
         turns_total / games,
+        seed,
     )
 
 
@@ -1643,9 +2372,28 @@ def simulate_competitive(
 class CompetitiveExact:
     """Each seat's exact chance of winning the competitive variant under a fixed policy.
 
-    The game is an absorbing Markov chain with cycles (the boat removes
-    discs); the absorption probabilities solve a sparse linear system in
-    floats. ``residual`` is the largest residual of that solve.
+    From :func:`competitive_exact`; ``status`` is ``exact``. The game is an
+    absorbing Markov chain with cycles (the boat removes discs); the absorption
+    probabilities solve a sparse linear system in floats.
+
+    Parameters
+    ----------
+    policy : {"greedy", "random"}
+    seats : int
+    positions : int
+        Reachable positions (transient states of the chain).
+    win_probability : tuple of float
+        Each seat's chance, seat 0 (who starts) first.
+    residual : float
+        Largest residual of the linear solve.
+    error_bound : float
+        Every chance is within this of the exact value (see :func:`competitive_exact`).
+
+    Examples
+    --------
+    >>> res = competitive_exact(default_kit(2, 2), 2, "greedy")
+    >>> res.status, round(sum(res.win_probability), 9)
+    (<Status.EXACT: 'exact'>, 1.0)
     """
 
     policy: Policy
@@ -1653,6 +2401,34 @@ class CompetitiveExact:
     positions: int
     win_probability: tuple[float, ...]
     residual: float
+    error_bound: float = 0.0
+
+    @property
+    def status(self) -> Status:
+        """Always ``exact``: the chances of a fixed policy, floats within ``error_bound``."""
+        return Status.EXACT
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"): one object per seat, seat 1 first.
+
+        Examples
+        --------
+        >>> competitive_exact(default_kit(2, 2), 2, "greedy").to_dict()["method"]
+        'sparse linear solve'
+        """
+        return {
+            "status": str(self.status),
+            "method": "sparse linear solve",
+            "policy": self.policy,
+            "seats": self.seats,
+            "positions": self.positions,
+            "residual": self.residual,
+            "error_bound": self.error_bound,
+            "by_seat": [
+                {"seat": s + 1, **probability_json("win_probability", p)}
+                for s, p in enumerate(self.win_probability)
+            ],
+        }
 
 
 def competitive_exact(
@@ -1662,24 +2438,54 @@ def competitive_exact(
 
     Enumerates the positions reachable from the start (seat 0 to play), builds
     the transition matrix of the policy and solves ``(I - Q) X = R`` with a
-    sparse LU (SciPy).
+    sparse LU factorisation (SciPy's SuperLU).
+
+    Parameters
+    ----------
+    kit : Kit
+        A small kit (:data:`EXACT_COMPETITIVE_ISLANDS` islands: about 10,000 positions).
+    seats : int
+        2, 3 or 4 players dividing the islands.
+    policy : {"greedy", "random"}
+    max_positions : int
+        Most reachable positions before giving up.
+
+    Returns
+    -------
+    CompetitiveExact
 
     Raises
     ------
     InvalidInput
         Bad policy or seats, more than ``max_positions`` reachable positions.
 
+    Notes
+    -----
+    Error bound: the error of the computed ``X`` is ``N (R - (I - Q) X)`` with
+    ``N = (I - Q)^-1 >= 0`` the fundamental matrix, whose largest row sum is
+    the longest expected time to absorption ``t`` (solved with the same
+    factorisation, ``(I - Q) t = 1``). So every chance is within
+    ``max(t) * residual``; the stated bound doubles it for the rounding of ``t``
+    and of the residual itself.
+
+    References
+    ----------
+    J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960 (absorbing
+    chains, the fundamental matrix). X. S. Li, "An overview of SuperLU", *ACM
+    Transactions on Mathematical Software* 31 (2005) 302-325.
+
     Examples
     --------
     >>> kit = competitive_kit(2, sea_cards=2)
     >>> tiny = Kit(kit.islands[:2], kit.dice, 2)
     >>> res = competitive_exact(tiny, 2, "greedy")
-    >>> round(sum(res.win_probability), 9)
-    1.0
+    >>> round(sum(res.win_probability), 9), res.error_bound < 1e-9
+    (1.0, True)
     """
     pol = _check_competitive(kit, seats, policy)
+    # SciPy is loaded only here: `import isles.lighthouse` stays quick.
     from scipy.sparse import coo_matrix, identity
-    from scipy.sparse.linalg import spsolve
+    from scipy.sparse.linalg import splu
 
     rolls = roll_outcomes(kit)
     start: CompetitiveState = (((),) * len(kit.islands), 0, 0, 0)
@@ -1705,8 +2511,10 @@ def competitive_exact(
                     if len(index) >= max_positions:
                         raise InvalidInput(
                             "kit",
-                            len(kit.islands),
-                            f"at most {max_positions} competitive positions",
+                            None,
+                            f"a competitive kit with at most {max_positions} reachable "
+                            "positions (simulate_competitive plays larger ones)",
+                            problem=f"{len(kit.islands)} islands reach more",
                         )
                     j = index[nxt] = len(queue)
                     queue.append(nxt)
@@ -1718,9 +2526,402 @@ def competitive_exact(
     q = coo_matrix((probs, (rows, cols)), shape=(size, size)).tocsc()
     a = (identity(size, format="csc") - q).tocsc()
     r = np.array(absorb)
-    x = np.asarray(spsolve(a, r)).reshape(size, seats)
+    lu = splu(a)
+    x = lu.solve(r).reshape(size, seats)
+    steps = lu.solve(np.ones(size))
     residual = float(np.abs(a @ x - r).max())
-    return CompetitiveExact(pol, seats, size, tuple(float(v) for v in x[0]), residual)
+    bound = 2.0 * float(np.abs(steps).max()) * max(residual, 2.0**-53)
+    return CompetitiveExact(pol, seats, size, tuple(float(v) for v in x[0]), residual, bound)
+
+
+def competitive_odds(
+    kit: Kit,
+    seats: int = 2,
+    policy: str = "greedy",
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    progress: bool = False,
+) -> CompetitiveExact | CompetitiveResult:
+    """Each seat's chance in the competitive variant, exact for small kits, else simulated.
+
+    Kits of at most :data:`EXACT_COMPETITIVE_ISLANDS` islands are solved exactly
+    (:func:`competitive_exact`); larger ones are simulated
+    (:func:`simulate_competitive`), with ``games`` (default :data:`DEFAULT_GAMES`).
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+        2, 3 or 4 players dividing the islands.
+    policy : {"greedy", "random"}
+        Every seat's policy.
+    games : int, optional
+        Games to simulate, 1..:data:`MAX_GAMES`; only when the kit is simulated.
+    seed : int, optional
+        The simulation's seed (default 0); only when the kit is simulated.
+    progress : bool
+        A progress bar (stderr) over the simulated games.
+
+    Returns
+    -------
+    CompetitiveExact or CompetitiveResult
+        ``status`` exact or estimate.
+
+    Raises
+    ------
+    InvalidInput
+        Bad policy or seats; ``games`` or ``seed`` for a kit solved exactly (they
+        would do nothing); ``games`` above :data:`MAX_GAMES`.
+
+    Examples
+    --------
+    >>> competitive_odds(default_kit(2, 3)).status
+    <Status.EXACT: 'exact'>
+    >>> competitive_odds(default_kit(2, 3), games=10)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
+    """
+    _check_competitive(kit, seats, policy)
+    if len(kit.islands) <= EXACT_COMPETITIVE_ISLANDS:
+        for name, value in (("games", games), ("seed", seed)):
+            if value is not None:
+                raise InvalidInput(
+                    name,
+                    value,
+                    f"{name} only when the kit is simulated (more than "
+                    f"{EXACT_COMPETITIVE_ISLANDS} islands; smaller kits are solved exactly)",
+                )
+        return competitive_exact(kit, seats, policy)
+    return simulate_competitive(
+        kit,
+        seats,
+        policy,
+        DEFAULT_GAMES if games is None else games,
+        seed=0 if seed is None else seed,
+        progress=progress,
+    )
+
+
+# --- the odds of a kit in one call -------------------------------------------------------
+
+
+def _positions(kit: Kit) -> int:
+    n = len(kit.islands)
+    return int(N_STATES**n * (kit.sea_cards + 1) * n)
+
+
+def _dp_fits(kit: Kit) -> bool:
+    """Whether the exact DP (the start-value sweep at least) takes this kit."""
+    return (
+        len(kit.islands) <= MAX_SWEEP_ISLANDS
+        and dp_memory_bytes(kit, full_tables=False) <= MAX_DP_BYTES
+    )
+
+
+def odds_method(kit: Kit, *, simulate: bool = False, certify: float | None = None) -> Method:
+    """How :func:`odds` computes the odds of ``kit``: chosen by size.
+
+    Parameters
+    ----------
+    kit : Kit
+    simulate : bool
+        Ask for a Monte Carlo estimate instead of the exact sweep (kits of more
+        than :data:`MAX_EXACT_ISLANDS` islands).
+    certify : float, optional
+        Ask for a certified lower bound (same kits).
+
+    Returns
+    -------
+    {"dp", "dp sweep", "monte carlo"}
+        ``dp``: every position (:func:`solve`) when its tables fit in
+        :data:`FULL_TABLES_BYTES`; ``dp sweep``: the start values in bounded
+        memory (:func:`win_probability`) when that fits in :data:`MAX_DP_BYTES`
+        (7 and 8 islands); ``monte carlo``: simulation and certified bounds,
+        beyond the DP or when asked.
+
+    Raises
+    ------
+    InvalidInput
+        ``simulate`` or ``certify`` for a kit the exact DP answers within
+        minutes (at most :data:`MAX_EXACT_ISLANDS` islands).
+
+    Examples
+    --------
+    >>> [odds_method(default_kit(n)) for n in (6, 7, 8)]
+    ['dp', 'dp sweep', 'dp sweep']
+    >>> odds_method(default_kit(8), simulate=True)
+    'monte carlo'
+    >>> odds_method(default_kit(4), simulate=True)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: simulate: True is invalid; expected simulate only ...
+    """
+    n = len(kit.islands)
+    fits = _dp_fits(kit)
+    if not isinstance(simulate, bool):
+        raise InvalidInput("simulate", simulate, "true or false")
+    asked: list[tuple[str, object]] = [("simulate", True)] if simulate else []
+    if certify is not None:
+        asked.append(("certify", certify))
+    for name, value in asked:
+        if fits and n <= MAX_EXACT_ISLANDS:
+            raise InvalidInput(
+                name,
+                value,
+                f"{name} only for kits of more than {MAX_EXACT_ISLANDS} islands: "
+                f"the exact DP answers {n} islands",
+            )
+    if asked or not fits:
+        return "monte carlo"
+    if dp_memory_bytes(kit, full_tables=True) <= FULL_TABLES_BYTES:
+        return "dp"
+    return "dp sweep"
+
+
+def _start_values(
+    kit: Kit, policy: Policy, method: Method, exact: bool, progress: bool
+) -> tuple[tuple[Fraction | float, ...], float]:
+    """Start values for 1..sea_cards and their error bound, by full tables or the sweep."""
+    if method == "dp":
+        sol = solve(kit, policy, exact=exact, progress=progress)
+        return sol.by_sea_cards, sol.error_bound
+    start = win_probability(kit, policy, exact=exact, progress=progress)
+    return start.by_sea_cards, start.error_bound
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The odds of a kit under one policy, from :func:`odds`: what was computed, and how.
+
+    Parameters
+    ----------
+    kit : Kit
+    policy : {"optimal", "greedy", "random"}
+        The policy the answer is about.
+    status : Status
+        ``optimal`` (optimal play, by the DP), ``exact`` (greedy or random play,
+        by the DP) or ``estimate`` (Monte Carlo and certified bounds).
+    method : {"dp", "dp sweep", "monte carlo"}
+    win_probability : Fraction or float or None
+        From the start. A Fraction when ``exact=True`` was asked; a float within
+        ``error_bound`` from the DP; the sampled estimate of greedy or random
+        play; None for optimal play beyond the DP (see the bounds).
+    error_bound : float or None
+        The DP's stated bound (0 for Fractions); None for estimates.
+    by_sea_cards : tuple of Fraction or float, or None
+        The DP's win probability with 1..``sea_cards`` sea cards.
+    positions : int or None
+        Positions the DP valued.
+    upper_bound : Fraction or float
+        A certified upper bound on ``policy``'s win probability (the disc-count
+        bound, exact, or greedy's forward evaluation when tighter).
+    lower_bound : float or None
+        A certified lower bound (greedy evaluated exactly forward, ``certify``).
+    min_mass : float or None
+        The ``certify`` threshold: positions less likely were dropped.
+    simulation : SimulationResult or None
+        The Monte Carlo run; its ``policy`` is what was actually played (greedy
+        when ``policy`` is optimal: greedy is one way to play, so its estimate
+        is a statistical lower estimate of the optimum).
+
+    Examples
+    --------
+    >>> res = odds(default_kit(1, 1), exact=True)
+    >>> res.status, res.method, res.win_probability
+    (<Status.OPTIMAL: 'optimal'>, 'dp', Fraction(1226471, 1679616))
+    """
+
+    kit: Kit
+    policy: Policy
+    status: Status
+    method: Method
+    win_probability: Fraction | float | None
+    error_bound: float | None
+    by_sea_cards: tuple[Fraction | float, ...] | None
+    positions: int | None
+    upper_bound: Fraction | float
+    lower_bound: float | None = None
+    min_mass: float | None = None
+    simulation: SimulationResult | None = None
+
+    @property
+    def simulated_policy(self) -> Policy | None:
+        """The policy the Monte Carlo run played, or None when nothing was simulated."""
+        return None if self.simulation is None else self.simulation.policy
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"); ``--json`` prints exactly this.
+
+        Examples
+        --------
+        >>> d = odds(default_kit(1, 1), "greedy").to_dict()
+        >>> d["status"], d["method"], d["simulated_policy"]
+        ('exact', 'dp', None)
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "method": self.method,
+            "islands": len(self.kit.islands),
+            "sea_cards": self.kit.sea_cards,
+            **probability_json("win_probability", self.win_probability),
+            "error_bound": self.error_bound,
+            "by_sea_cards": None
+            if self.by_sea_cards is None
+            else _by_sea_cards_json(self.by_sea_cards),
+            "positions": self.positions,
+            "certified_lower_bound": float_or_none(self.lower_bound),
+            **probability_json("certified_upper_bound", self.upper_bound),
+            "min_mass": self.min_mass,
+            "simulated_policy": self.simulated_policy,
+            "simulation": None if self.simulation is None else self.simulation.to_dict(),
+        }
+
+
+def odds(
+    kit: Kit,
+    policy: str = "optimal",
+    *,
+    exact: bool = False,
+    simulate: bool = False,
+    certify: float | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    progress: bool = False,
+) -> Odds:
+    """The odds of winning with ``kit`` under ``policy``, by the best method its size allows.
+
+    The method is :func:`odds_method`'s: the DP over every position
+    (:func:`solve`) for kits whose tables fit in :data:`FULL_TABLES_BYTES` (up to
+    6 islands of the default kit); the memory-bounded sweep of the start values
+    (:func:`win_probability`) up to :data:`MAX_DP_BYTES` (7 islands: minutes; 8
+    islands: about 40 minutes, so pass ``progress=True``); beyond, or with
+    ``simulate`` or ``certify``, a Monte Carlo estimate (:func:`simulate`)
+    beside certified bounds (:func:`upper_bound_by_disc_count`, and with
+    ``certify`` :func:`forward_greedy`).
+
+    Parameters
+    ----------
+    kit : Kit
+    policy : {"optimal", "greedy", "random"}
+        The players' policy. Beyond the DP, ``optimal`` is bracketed: greedy
+        play is simulated (a statistical lower estimate) beside the certified
+        upper bound, and ``certify`` adds a certified lower bound.
+    exact : bool
+        Fractions instead of floats (the DP only, at most
+        :data:`MAX_FRACTION_ISLANDS` islands).
+    simulate : bool
+        A Monte Carlo estimate instead of the exact sweep (kits of more than
+        :data:`MAX_EXACT_ISLANDS` islands).
+    certify : float, optional
+        Also evaluate greedy play exactly forward, dropping positions less likely
+        than this (0 < certify < 1): a certified lower bound for ``optimal`` and
+        ``greedy`` (kits of more than :data:`MAX_EXACT_ISLANDS` islands).
+    games : int, optional
+        Games to simulate, 1..:data:`MAX_GAMES` (default :data:`DEFAULT_GAMES`);
+        only when the method is ``monte carlo``.
+    seed : int, optional
+        The simulation's seed, >= 0 (default 0); only when the method is ``monte carlo``.
+    progress : bool
+        Progress bars (stderr) over the DP's layers, the games, the forward turns.
+
+    Returns
+    -------
+    Odds
+        ``status`` optimal, exact or estimate.
+
+    Raises
+    ------
+    InvalidInput
+        Unknown policy; ``simulate`` or ``certify`` for a kit the DP answers;
+        ``games`` or ``seed`` when nothing is simulated; ``exact`` where no
+        Fractions are computed; ``certify`` for random play or outside (0, 1);
+        ``games`` above :data:`MAX_GAMES`.
+
+    See Also
+    --------
+    difficulty_table : the odds by islands and sea cards.
+    best_move : the best decision for a roll.
+
+    References
+    ----------
+    R. Bellman, *Dynamic Programming*, 1957 (backward induction); E. B. Wilson
+    (1927), for the interval of the estimate (:func:`wilson_interval`).
+
+    Examples
+    --------
+    >>> odds(default_kit(2, 2), exact=True).win_probability
+    Fraction(196809133707275, 304679870005248)
+    >>> res = odds(default_kit(8, 2), simulate=True, games=500)
+    >>> res.status, res.win_probability, res.simulated_policy
+    (<Status.ESTIMATE: 'estimate'>, None, 'greedy')
+    """
+    pol = _check_policy(policy)
+    if certify is not None and not (
+        isinstance(certify, int | float) and not isinstance(certify, bool) and 0 < certify < 1
+    ):
+        raise InvalidInput("certify", certify, "a probability 0 < min_mass < 1")
+    method = odds_method(kit, simulate=simulate, certify=certify)
+    upper: Fraction | float = upper_bound_by_disc_count(kit)
+    if method != "monte carlo":
+        for name, value in (("games", games), ("seed", seed)):
+            if value is not None:
+                raise InvalidInput(
+                    name,
+                    value,
+                    f"{name} only when the odds are simulated (simulate=True, or a kit "
+                    f"beyond the exact DP); the {method} answers this kit exactly",
+                )
+        by_cards, error_bound = _start_values(kit, pol, method, exact, progress)
+        return Odds(
+            kit,
+            pol,
+            _policy_status(pol),
+            method,
+            by_cards[-1],
+            error_bound,
+            by_cards,
+            _positions(kit),
+            upper,
+        )
+    if exact:
+        raise InvalidInput(
+            "exact", True, "exact Fractions only where the DP runs (simulation gives floats)"
+        )
+    if certify is not None and pol == "random":
+        raise InvalidInput(
+            "certify", certify, "certify for optimal or greedy play (it evaluates greedy play)"
+        )
+    played: Policy = "greedy" if pol == "optimal" else pol
+    sim = _monte_carlo(
+        kit,
+        played,
+        DEFAULT_GAMES if games is None else games,
+        seed=0 if seed is None else seed,
+        progress=progress,
+    )
+    lower = None
+    if certify is not None:
+        forward = forward_greedy(kit, min_mass=certify, progress=progress)
+        lower = forward.low
+        if pol == "greedy" and forward.high < upper:
+            upper = forward.high
+    return Odds(
+        kit,
+        pol,
+        Status.ESTIMATE,
+        method,
+        None if pol == "optimal" else sim.win_probability,
+        None,
+        None,
+        None,
+        upper,
+        lower,
+        certify,
+        sim,
+    )
 
 
 # --- difficulty table -------------------------------------------------------------------
@@ -1728,71 +2929,231 @@ def competitive_exact(
 
 @dataclass(frozen=True)
 class DifficultyEntry:
-    """Win probability of one (islands, sea cards) cell of the difficulty table.
+    """One (islands, sea cards) cell of the difficulty table (default kit).
 
-    ``method`` is ``"dp"`` (exact DP, float within ``error_bound``) or
-    ``"monte carlo"`` (``low``/``high`` the 95% interval); ``upper_bound`` is
-    the certified disc-count bound on every policy.
+    Parameters
+    ----------
+    islands, sea_cards : int
+    policy : {"optimal", "greedy", "random"}
+        The policy the cell is about.
+    status : Status
+        ``optimal`` or ``exact`` (the DP) or ``estimate`` (Monte Carlo).
+    method : {"dp", "dp sweep", "monte carlo"}
+    win_probability : float or None
+        The DP's value (within ``error_bound``), the estimate of greedy or
+        random play, or None for optimal play beyond the DP.
+    error_bound : float or None
+        The DP's bound; None for estimates.
+    simulated_policy : {"greedy", "random"} or None
+        What the Monte Carlo run played (greedy when ``policy`` is optimal).
+    simulated_win_probability : float or None
+        Its estimate.
+    ci95 : (float, float) or None
+        Its Wilson 95% interval.
+    upper_bound : Fraction
+        The certified disc-count bound on every policy.
+
+    Examples
+    --------
+    >>> row = difficulty_table((1,), (1,), "greedy").rows[0]
+    >>> row.status, row.method
+    (<Status.EXACT: 'exact'>, 'dp')
     """
 
     islands: int
     sea_cards: int
     policy: Policy
-    method: str
-    win_probability: float
-    low: float
-    high: float
-    upper_bound: float
+    status: Status
+    method: Method
+    win_probability: float | None
+    error_bound: float | None
+    simulated_policy: Policy | None
+    simulated_win_probability: float | None
+    ci95: tuple[float, float] | None
+    upper_bound: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers")."""
+        return {
+            "islands": self.islands,
+            "sea_cards": self.sea_cards,
+            "status": str(self.status),
+            "policy": self.policy,
+            "method": self.method,
+            **probability_json("win_probability", self.win_probability),
+            "error_bound": self.error_bound,
+            "simulated_policy": self.simulated_policy,
+            "simulated_win_probability": self.simulated_win_probability,
+            "ci95": None if self.ci95 is None else list(self.ci95),
+            **probability_json("certified_upper_bound", self.upper_bound),
+        }
 
 
-def difficulty_table(
-    islands: Sequence[int] = (6, 8),
-    sea_cards: Sequence[int] = tuple(range(1, 9)),
-    policy: str = "optimal",
-    *,
-    games: int = 20_000,
-    seed: int = 0,
-    progress: bool = False,
-) -> list[DifficultyEntry]:
-    """Win probability by islands in play and sea cards, default kit.
+@dataclass(frozen=True)
+class DifficultyTable:
+    """Win probability by islands in play and sea cards (from :func:`difficulty_table`).
 
-    Kits the DP can take (at most 7 islands) are solved once with the most sea
-    cards asked for: a game with fewer cards is the same game with the boat
-    further on. Larger kits are simulated with the greedy policy when
-    ``policy`` is optimal (a lower estimate of the optimum), else with ``policy``.
+    A table has no single value: each row holds its own.
+
+    Parameters
+    ----------
+    policy : {"optimal", "greedy", "random"}
+    rows : tuple of DifficultyEntry
+        By islands, then sea cards, in the order asked.
+    games, seed : int or None
+        The simulations' games and seed, or None when no row was simulated.
 
     Examples
     --------
-    >>> rows = difficulty_table((2,), (1, 2), "greedy")
-    >>> [round(r.win_probability, 4) for r in rows]
+    >>> table = difficulty_table((2,), (1, 2), "greedy")
+    >>> table.status, [round(r.win_probability, 4) for r in table.rows]
+    (<Status.EXACT: 'exact'>, [0.37, 0.6358])
+    """
+
+    policy: Policy
+    rows: tuple[DifficultyEntry, ...]
+    games: int | None = None
+    seed: int | None = None
+
+    @property
+    def status(self) -> Status:
+        """``estimate`` when some row is simulated, else the rows' ``optimal`` or ``exact``."""
+        if any(r.status is Status.ESTIMATE for r in self.rows):
+            return Status.ESTIMATE
+        return _policy_status(self.policy)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"): no top-level value, only rows.
+
+        Examples
+        --------
+        >>> sorted(difficulty_table((1,), (1,)).to_dict())
+        ['games', 'policy', 'rows', 'seed', 'status']
+        """
+        return {
+            "status": str(self.status),
+            "policy": self.policy,
+            "games": self.games,
+            "seed": self.seed,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+
+def difficulty_table(
+    islands: Iterable[int] = (6, 8),
+    sea_cards: Iterable[int] = tuple(range(1, 9)),
+    policy: str = "optimal",
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    progress: bool = False,
+) -> DifficultyTable:
+    """Win probability by islands in play and sea cards, default kit.
+
+    Kits of at most :data:`MAX_EXACT_ISLANDS` islands are solved once by the DP
+    with the most sea cards asked for (a game with fewer cards is the same game
+    with the boat further on; full tables or the sweep as in :func:`odds`).
+    Larger kits are simulated (greedy play when ``policy`` is optimal, which
+    estimates the optimum from below), beside the certified upper bound.
+
+    Parameters
+    ----------
+    islands : iterable of int
+        Islands in play, each 1..8.
+    sea_cards : iterable of int
+        Sea cards, each 1..:data:`~isles.models.lighthouse.MAX_SEA_CARDS`.
+    policy : {"optimal", "greedy", "random"}
+    games : int, optional
+        Games per simulated cell, 1..:data:`MAX_GAMES` (default
+        :data:`DEFAULT_GAMES`); only when some row is simulated.
+    seed : int, optional
+        The simulations' seed (default 0); only when some row is simulated.
+    progress : bool
+        Progress bars (stderr).
+
+    Returns
+    -------
+    DifficultyTable
+
+    Raises
+    ------
+    InvalidInput
+        No islands or sea cards, a value out of range, unknown policy, or
+        ``games``/``seed`` when no row is simulated.
+
+    Examples
+    --------
+    >>> table = difficulty_table((2,), (1, 2), "greedy")
+    >>> [round(r.win_probability, 4) for r in table.rows]
     [0.37, 0.6358]
     """
     pol = _check_policy(policy)
+    islands = tuple(islands)
+    sea_cards = tuple(sea_cards)
+    if not islands:
+        raise InvalidInput("islands", [], "at least one number of islands")
     if not sea_cards:
-        raise InvalidInput("sea_cards", list(sea_cards), "at least one number of sea cards")
-    out: list[DifficultyEntry] = []
-    top = max(sea_cards)
+        raise InvalidInput("sea_cards", [], "at least one number of sea cards")
+    top = max(read_int(k, "sea_cards", 1) for k in sea_cards)
+    kits = {n: default_kit(n, top) for n in islands}  # checks every value
+    for k in sea_cards:
+        default_kit(1, k)
+    simulated = any(n > MAX_EXACT_ISLANDS for n in islands)
+    if not simulated:
+        for name, value in (("games", games), ("seed", seed)):
+            if value is not None:
+                raise InvalidInput(
+                    name,
+                    value,
+                    f"{name} only when the table simulates a kit (more than "
+                    f"{MAX_EXACT_ISLANDS} islands)",
+                )
+    games_used = (DEFAULT_GAMES if games is None else _check_games(games)) if simulated else None
+    seed_used = (0 if seed is None else _check_seed(seed)) if simulated else None
+    rows: list[DifficultyEntry] = []
     for n in islands:
+        kit = kits[n]
         if n <= MAX_EXACT_ISLANDS:
-            sol = solve(default_kit(n, top), pol, progress=progress)
+            method = odds_method(kit)
+            by_cards, err = _start_values(kit, pol, method, False, progress)
             for k in sea_cards:
-                v = sol.win_probability(k)
-                ub = float(upper_bound_by_disc_count(default_kit(n, k)))
-                err = sol.error_bound
-                out.append(DifficultyEntry(n, k, pol, "dp", v, v - err, v + err, ub))
-        else:
-            sim_policy: Policy = "greedy" if pol == "optimal" else pol
-            for k in sea_cards:
-                kit = default_kit(n, k)
-                res = simulate(kit, sim_policy, games, seed=seed, progress=progress)
-                ub = float(upper_bound_by_disc_count(kit))
-                lo, hi = res.ci95
-                out.append(
+                rows.append(
                     DifficultyEntry(
-                        n, k, sim_policy, "monte carlo", res.win_probability, lo, hi, ub
+                        n,
+                        k,
+                        pol,
+                        _policy_status(pol),
+                        method,
+                        float(by_cards[k - 1]),
+                        err,
+                        None,
+                        None,
+                        None,
+                        upper_bound_by_disc_count(kit.with_sea_cards(k)),
                     )
                 )
-    return out
+            continue
+        played: Policy = "greedy" if pol == "optimal" else pol
+        for k in sea_cards:
+            cell = kit.with_sea_cards(k)
+            assert games_used is not None and seed_used is not None
+            res = simulate(cell, played, games_used, seed=seed_used, progress=progress)
+            rows.append(
+                DifficultyEntry(
+                    n,
+                    k,
+                    pol,
+                    Status.ESTIMATE,
+                    "monte carlo",
+                    None if pol == "optimal" else res.win_probability,
+                    None,
+                    played,
+                    res.win_probability,
+                    res.ci95,
+                    upper_bound_by_disc_count(cell),
+                )
+            )
+    return DifficultyTable(pol, tuple(rows), games_used, seed_used)
 
 
 # --- exact forward evaluation of the greedy policy (any kit) ------------------------------
@@ -1800,15 +3161,34 @@ def difficulty_table(
 
 @dataclass(frozen=True)
 class ForwardEvaluation:
-    """Greedy play pushed forward exactly, turn by turn, over every reachable position.
+    """Greedy play pushed forward exactly, turn by turn (from :func:`forward_greedy`).
 
-    ``won_at[t]`` / ``lost_at[t]``: probability of winning / losing at turn
-    ``t``; ``final_boat[b]``: of ending with the boat on ``b``. Positions whose
-    probability falls below the ``min_mass`` asked for are dropped (their total
-    is ``dropped``). ``low`` / ``high`` bound greedy's win probability with
-    certainty: floating-point rounding (``rounding``) and the dropped mass
-    included. As greedy is one way to play, ``low`` is also a certified lower
-    bound on the optimal win probability.
+    Parameters
+    ----------
+    won_at, lost_at : tuple of float
+        Probability of winning / losing at turn ``t``.
+    final_boat : tuple of float
+        Probability of ending with the boat on ``b`` (``sea_cards + 1``: landed).
+    dropped : float
+        Total probability of the positions dropped (less likely than ``min_mass``).
+    rounding : float
+        A bound on the floating-point error of the win probability.
+    positions : int
+        Positions visited, over all turns.
+    largest_turn : int
+        Most positions in one turn.
+
+    Notes
+    -----
+    ``low`` / ``high`` bound greedy's win probability with certainty, rounding
+    and the dropped mass included. As greedy is one way to play, ``low`` is also
+    a certified lower bound on the optimal win probability.
+
+    Examples
+    --------
+    >>> ev = forward_greedy(default_kit(1, 1))
+    >>> ev.status, ev.low <= 1226471 / 1679616 <= ev.high
+    (<Status.EXACT: 'exact'>, True)
     """
 
     won_at: tuple[float, ...]
@@ -1818,6 +3198,12 @@ class ForwardEvaluation:
     rounding: float
     positions: int
     largest_turn: int
+
+    @property
+    def status(self) -> Status:
+        """``exact`` (within ``rounding``) when nothing was dropped, else ``estimate``
+        (an interval between certified bounds)."""
+        return Status.EXACT if self.dropped == 0 else Status.ESTIMATE
 
     @property
     def win_probability(self) -> float:
@@ -1834,32 +3220,88 @@ class ForwardEvaluation:
         """Certified upper bound on greedy's win probability."""
         return min(1.0, self.win_probability + self.dropped + self.rounding)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers").
 
-def forward_greedy(kit: Kit, *, min_mass: float = 0.0, progress: bool = False) -> ForwardEvaluation:
+        Examples
+        --------
+        >>> forward_greedy(default_kit(1, 1)).to_dict()["policy"]
+        'greedy'
+        """
+        return {
+            "status": str(self.status),
+            "policy": "greedy",
+            **probability_json("win_probability", self.win_probability),
+            "error_bound": self.rounding,
+            "certified_lower_bound": self.low,
+            "certified_upper_bound": self.high,
+            "dropped": self.dropped,
+            "positions": self.positions,
+            "largest_turn": self.largest_turn,
+            "won_at": list(self.won_at),
+            "lost_at": list(self.lost_at),
+            "final_boat": list(self.final_boat),
+        }
+
+
+def forward_greedy(
+    kit: Kit,
+    *,
+    min_mass: float = 0.0,
+    progress: bool = False,
+    max_positions: int = MAX_FORWARD_POSITIONS,
+) -> ForwardEvaluation:
     """Evaluate greedy play exactly by pushing probability forward over reachable positions.
 
     Works for any kit, 8 islands included: greedy's decision depends on the
     position and the roll only, so each turn maps the distribution over
     reachable positions (coded ``(L * (K+2) + boat) * n + maurice``) through the
-    21 roll outcomes with NumPy, merging equal positions. With ``min_mass > 0``
+    roll outcomes with NumPy, merging equal positions. With ``min_mass > 0``
     positions less likely than that are dropped, and the result is an interval.
 
+    Parameters
+    ----------
+    kit : Kit
+    min_mass : float
+        Drop positions less likely than this, in [0, 1) (0: drop nothing).
+    progress : bool
+        A progress bar (stderr) over the turns.
+    max_positions : int
+        Most positions kept in one turn before giving up.
+
+    Returns
+    -------
+    ForwardEvaluation
+
+    Raises
+    ------
+    InvalidInput
+        ``min_mass`` outside [0, 1), or a turn with more than ``max_positions``
+        positions (a larger ``min_mass`` keeps fewer).
+
+    Notes
+    -----
     Rounding bound: every stored probability is a sum of products of exact
     roll probabilities rounded once; each turn multiplies (one rounding) and
     merges at most ``g`` terms (``g - 1`` roundings), so the relative error
     grows by at most ``(g + 1) u`` per turn (``u = 2**-53``); ``rounding`` is
     that total (first order, doubled) times the mass.
 
+    References
+    ----------
+    J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960 (the state
+    distribution of a Markov chain pushed forward step by step).
+
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> ev = forward_greedy(kit)
     >>> abs(ev.win_probability - solve(kit, "greedy").win_probability()) < 1e-12
     True
     """
-    if min_mass < 0:
-        raise InvalidInput("min_mass", min_mass, "a probability >= 0")
+    if isinstance(min_mass, bool) or not isinstance(min_mass, int | float) or not 0 <= min_mass < 1:
+        raise InvalidInput("min_mass", min_mass, "a probability 0 <= min_mass < 1")
+    max_positions = read_int(max_positions, "max_positions", 1)
     geo = _geometry(kit)
     n, k = geo.n, kit.sea_cards
     side = np.vstack([geo.colour_side, np.full((1, n), -1, dtype=np.int64)])
@@ -1922,6 +3364,15 @@ def forward_greedy(kit: Kit, *, min_mass: float = 0.0, progress: bool = False) -
             keep = mass >= min_mass
             dropped += math.fsum(mass[~keep])
             codes, mass = codes[keep], mass[keep]
+        if codes.size > max_positions:
+            if bar is not None:
+                bar.close()
+            raise InvalidInput(
+                "min_mass",
+                min_mass,
+                f"a larger min_mass: a turn kept {codes.size:,} positions, more than "
+                f"{max_positions:,}",
+            )
         if bar is not None:
             bar.update(1)
             bar.set_postfix(positions=int(codes.size))

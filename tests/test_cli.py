@@ -202,6 +202,9 @@ def test_board_file_with_byte_order_mark(
         (["risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "1000"], "rolls"),
         (["risk", "--rolls", "5"], "--rolls only with --pirate"),
         (["sail", "--from", "0,2:0,3", "--to", "0,2:0,3", "--players", "8"], "--players"),
+        (["lighthouse", "--islands", "8", "--simulate", "--seed", "-1"], "--seed"),
+        (["lighthouse", "--competitive", "--seats", "0"], "--seats"),
+        (["lighthouse", "--islands", "3", "--simulate"], "--simulate"),
     ],
 )
 def test_bad_input_across_commands(
@@ -217,6 +220,7 @@ def test_bad_input_across_commands(
         ("plunder", "[" * 100_000 + "]" * 100_000),
         ("plunder", '{"players": 3, "players": 4, "observations": []}'),
         ("rally", '{"hexes": [{"hex": [0, 0], "terrain": "desert", "terrain": "sea"}]}'),
+        ("lighthouse", '{"islands": [], "dice": [], "sea_cards": 2, "sea_cards": 3}'),
     ],
 )
 def test_every_json_reader_refuses_deep_or_duplicated_input(
@@ -227,6 +231,8 @@ def test_every_json_reader_refuses_deep_or_duplicated_input(
     argv = (
         [command, str(path)]
         if command == "plunder"
+        else [command, "--kit", str(path)]
+        if command == "lighthouse"
         else [command, "--board", str(path), "--start", "0,0"]
     )
     code, _, err = run(capsys, *argv)

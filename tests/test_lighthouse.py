@@ -214,8 +214,11 @@ def test_outcome_distribution_is_a_distribution_matching_the_dp() -> None:
 
 
 def test_difficulty_table_uses_one_solve_for_every_sea_card_count() -> None:
-    rows = difficulty_table((3,), (1, 2, 3), "optimal")
-    for r in rows:
+    table = difficulty_table((3,), (1, 2, 3), "optimal")
+    assert table.status == "optimal" and table.games is None and table.seed is None
+    for r in table.rows:
+        assert r.status == "optimal" and r.method == "dp" and r.ci95 is None
+        assert r.win_probability is not None and r.error_bound is not None
         assert r.win_probability == pytest.approx(
             solve(default_kit(3, r.sea_cards)).win_probability()
         )
@@ -223,9 +226,29 @@ def test_difficulty_table_uses_one_solve_for_every_sea_card_count() -> None:
 
 
 def test_difficulty_table_simulates_kits_beyond_the_dp() -> None:
-    (row,) = difficulty_table((8,), (1,), "optimal", games=300)
-    assert row.method == "monte carlo" and row.policy == "greedy"
-    assert row.low <= row.win_probability <= row.high <= 1
+    table = difficulty_table((8,), (1,), "optimal", games=300)
+    (row,) = table.rows
+    assert table.status == "estimate" and (table.games, table.seed) == (300, 0)
+    assert row.method == "monte carlo" and row.status == "estimate"
+    # The estimate is of greedy play, and says so: no value for optimal play.
+    assert row.policy == "optimal" and row.simulated_policy == "greedy"
+    assert row.win_probability is None and row.ci95 is not None
+    assert row.simulated_win_probability is not None
+    assert row.ci95[0] <= row.simulated_win_probability <= row.ci95[1] <= 1
+    assert "win_probability" not in table.to_dict()  # a table has no single value
+    greedy = difficulty_table((8,), (1,), "greedy", games=300, seed=4).rows[0]
+    assert greedy.win_probability == greedy.simulated_win_probability
+
+
+def test_difficulty_table_refuses_options_that_do_nothing() -> None:
+    with pytest.raises(InvalidInput, match="games"):
+        difficulty_table((2,), (1,), games=100)
+    with pytest.raises(InvalidInput, match="seed"):
+        difficulty_table((2,), (1,), seed=1)
+    with pytest.raises(InvalidInput, match="islands"):
+        difficulty_table((9,), (1,))
+    with pytest.raises(InvalidInput, match="sea_cards"):
+        difficulty_table((2,), ())
 
 
 def test_exact_solver_refuses_eight_islands() -> None:
@@ -303,6 +326,18 @@ def test_illegal_decision_is_rejected() -> None:
             "islands",
         ),
         ({"islands": [["red", "blue"]], "dice": [["red", "blue"]], "sea_cards": 2}, "dice"),
+        (
+            {"islands": [["red", "blue"]], "dice": [["red", "blue"]] * 2, "sea_cards": True},
+            "sea_cards",
+        ),
+        (
+            {"islands": [["red", "blue"]], "dice": [["red", "blue"], [1]], "sea_cards": 2},
+            r"kit\.dice\[1\]\[0\]",
+        ),
+        (
+            {"islands": [["red", "blue"]], "dice": [["red", "blue"]] * 2, "sea_cards": 2, "x": 1},
+            "unknown key 'x'",
+        ),
         ({"islands": [["red", "blue"]], "dice": [["red", "blue"], []], "sea_cards": 2}, "dice"),
         ({"islands": [["red", "blue"]], "dice": [["red", "blue"], ["red"]], "sea_cards": 0}, "sea"),
         ({"islands": [], "dice": [["red"], ["red"]], "sea_cards": 2}, "islands"),

@@ -1,139 +1,316 @@
-"""``isles lighthouse``: golden answers, JSON output, one-line errors with exit status 2."""
+"""``isles lighthouse``: --json is exactly the library's to_dict(); one-line errors, exit 2.
+
+The numbered cases are those of issue 9 (library side: tests/test_lighthouse_api.py).
+"""
 
 from __future__ import annotations
 
+import io
 import json
-from fractions import Fraction
+import sys
 from pathlib import Path
-from typing import cast
+from typing import Any
 
 import pytest
 
 import isles.solvers.lighthouse
 from isles.cli import main
-from isles.models.lighthouse import default_kit
-from isles.solvers.lighthouse import solve
+from isles.models.lighthouse import Kit, Position, Roll, default_kit
+from isles.solvers.lighthouse import (
+    best_move,
+    competitive_kit,
+    competitive_odds,
+    difficulty_table,
+    odds,
+)
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     assert main(["lighthouse", *argv, "--json"]) == 0
-    out: dict[str, object] = json.loads(capsys.readouterr().out)
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
     return out
 
 
-def test_exact_odds_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run, expect exit status 2 and one line on stderr; return that line.
+
+    argparse's own errors (a bad --seed) exit through SystemExit with status 2.
+    """
+    try:
+        code = main(["lighthouse", *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "error" in err and "Traceback" not in err
+    return err
+
+
+def write(tmp_path: Path, name: str, data: object) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def stdin(monkeypatch: pytest.MonkeyPatch, data: object) -> None:
+    raw = io.TextIOWrapper(io.BytesIO(json.dumps(data).encode()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", raw)
+
+
+# --- --json is the library's to_dict() ---------------------------------------------------
+
+
+def test_exact_odds_json_is_to_dict(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "--islands", "2", "--sea-cards", "2", "--exact")
-    assert out["exact"] == "196809133707275/304679870005248"
-    assert out["win_probability"] == pytest.approx(196809133707275 / 304679870005248)
+    assert out == odds(default_kit(2, 2), exact=True).to_dict()
+    assert out["win_probability_exact"] == "196809133707275/304679870005248"
     assert out["status"] == "optimal"
 
 
-def test_float_odds_for_a_kit_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_kit_file_odds_json_is_to_dict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kit = default_kit(3, 4)
-    path = tmp_path / "kit.json"
-    path.write_text(json.dumps(kit.to_dict()), encoding="utf-8")
-    out = run_json(capsys, "--kit", str(path), "--policy", "greedy")
-    assert out["exact"] is None and out["status"] == "evaluated"
-    assert out["win_probability"] == pytest.approx(solve(kit, "greedy").win_probability())
-    assert out["error_bound"] > 0  # type: ignore[operator]
-
-
-def test_text_output_names_the_probability(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lighthouse", "--islands", "3", "--sea-cards", "2"]) == 0
-    text = capsys.readouterr().out
-    assert "win probability" in text and "3 islands" in text
-
-
-def test_eight_islands_give_bound_and_simulation(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--islands", "8", "--games", "400", "--sea-cards", "2", "--simulate")
-    assert out["status"] == "interval" and out["exact"] is None
-    low, high = cast(list[float], out["ci95"])
-    win = cast(float, out["win_probability"])
-    assert 0 <= low <= win <= high <= 1
-    assert win <= cast(float, out["certified_upper_bound"])
-
-
-def test_certified_lower_bound_beyond_the_dp(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(
-        capsys, "--islands", "8", "--sea-cards", "1", "--games", "200", "--certify", "1e-4"
+        capsys, "--kit", write(tmp_path, "kit.json", kit.to_dict()), "--policy", "greedy"
     )
-    low = cast(float, out["certified_lower_bound"])
-    assert 0 <= low <= cast(float, out["certified_upper_bound"])
+    assert out == odds(kit, "greedy").to_dict()
+    assert out["status"] == "exact" and out["win_probability_exact"] is None
+    assert out["error_bound"] > 0
 
 
-def test_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pos = tmp_path / "pos.json"
-    pos.write_text(json.dumps({"discs": [["red"], []], "boat": 1, "maurice": 1}), "utf-8")
-    argv = ["--islands", "2", "--sea-cards", "3", "--exact", "--advise", str(pos)]
+def test_simulation_json_is_to_dict_and_says_what_it_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Case 13: a greedy Monte Carlo estimate is labelled as one.
+    argv = ("--islands", "8", "--sea-cards", "2", "--simulate", "--games", "300", "--seed", "4")
+    out = run_json(capsys, *argv)
+    assert out == odds(default_kit(8, 2), simulate=True, games=300, seed=4).to_dict()
+    assert out["status"] == "estimate" and out["policy"] == "optimal"
+    assert out["win_probability"] is None
+    assert out["simulated_policy"] == "greedy" and out["simulation"]["policy"] == "greedy"
+    assert out["certified_upper_bound"] >= out["simulation"]["ci95"][0]
+
+
+def test_table_json_is_to_dict_without_a_top_level_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Case 13: no row's value at the top level of a table.
+    out = run_json(capsys, "--table", "--islands", "2", "--sea-cards", "3")
+    assert out == difficulty_table((2,), range(1, 4)).to_dict()
+    assert "win_probability" not in out
+    assert [r["sea_cards"] for r in out["rows"]] == [1, 2, 3]
+    odds_by_cards = [r["win_probability"] for r in out["rows"]]
+    assert odds_by_cards == sorted(odds_by_cards)
+    sim = run_json(capsys, "--table", "--islands", "8", "--sea-cards", "1", "--games", "200")
+    assert sim == difficulty_table((8,), (1,), games=200).to_dict()
+    assert sim["rows"][0]["simulated_policy"] == "greedy"
+
+
+def test_advice_json_is_to_dict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = {"discs": [["red"], []], "boat": 1, "maurice": 1}
+    argv = ["--islands", "2", "--sea-cards", "3", "--exact", "--advise", write(tmp_path, "p", raw)]
     out = run_json(capsys, *argv, "--roll", "blue,green")
     kit = default_kit(2, 3)
-    sol = solve(kit, exact=True)
-    alts = out["alternatives"]
-    assert isinstance(alts, list) and len(alts) >= 2
-    assert out["win_probability"] == max(a["win_probability"] for a in alts)
-    assert out["best"] == {k: alts[0][k] for k in ("placements", "bonus")}
-    assert isinstance(out["exact"], str)
-    assert Fraction(out["exact"]) <= 1
-    assert out["position_win_probability"] == pytest.approx(float(sol.values[1, 1, 1]))
+    pos = Position.from_dict(raw, kit)
+    assert out == best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")), exact=True).to_dict()
+    assert len(out["alternatives"]) >= 2
     assert main(["lighthouse", *argv, "--roll", "boat,boat"]) == 0
-    assert "legal decisions" in capsys.readouterr().out
+    assert "legal decision" in capsys.readouterr().out
 
 
-def test_table_for_a_small_kit(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--table", "--islands", "2")
-    rows = out["rows"]
-    assert isinstance(rows, list) and [r["sea_cards"] for r in rows] == list(range(1, 9))
-    odds = [r["win_probability"] for r in rows]
-    assert odds == sorted(odds)
-
-
-def test_competitive(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--competitive", "--games", "300", "--seed", "2")
-    probs = out["win_probability"]
-    assert isinstance(probs, list) and len(probs) == 2
-    assert sum(probs) + out["unfinished"] / 300 == pytest.approx(1)  # type: ignore[operator]
-
-
-def test_competitive_exact_for_a_tiny_kit(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--competitive", "--islands", "2")
-    assert out["method"] == "exact linear solve"
-    probs = cast(list[float], out["win_probability"])
+def test_competitive_json_is_to_dict(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "--competitive", "--games", "40", "--seed", "2")
+    assert out == competitive_odds(competitive_kit(2), games=40, seed=2).to_dict()
+    assert out["status"] == "estimate" and len(out["by_seat"]) == 2
+    exact = run_json(capsys, "--competitive", "--islands", "2")
+    assert exact == competitive_odds(default_kit(2, 3)).to_dict()
+    assert exact["status"] == "exact"
+    probs = [s["win_probability"] for s in exact["by_seat"]]
     assert sum(probs) == pytest.approx(1) and probs[0] > probs[1]  # the first seat leads
+
+
+# --- text output ----------------------------------------------------------------------
+
+
+def test_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lighthouse", "--islands", "3", "--sea-cards", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "win probability" in text and "3 islands" in text and "status optimal" in text
+    assert (
+        main(["lighthouse", "--islands", "8", "--sea-cards", "1", "--simulate", "--games", "50"])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "greedy play, simulated" in text and "status estimate" in text
+    assert main(["lighthouse", "--table", "--islands", "1", "--sea-cards", "2"]) == 0
+    assert "Difficulty table" in capsys.readouterr().out
+    assert main(["lighthouse", "--competitive", "--islands", "2"]) == 0
+    assert "seat 1" in capsys.readouterr().out
+
+
+# --- inputs hardened ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "argv",
     [
-        ["--policy", "clever"],
-        ["--islands", "9"],
-        ["--islands", "2", "--sea-cards", "0"],
-        ["--kit", "/nonexistent/kit.json"],
-        ["--roll", "red,blue"],
-        ["--islands", "2", "--advise", "/nonexistent/pos.json", "--roll", "red,blue"],
-        ["--games", "0", "--islands", "8"],
-        ["--competitive", "--seats", "5"],
+        # Case 2: --seed is checked everywhere it is read.
+        ["--islands", "8", "--simulate", "--seed", "-1", "--games", "100"],
+        ["--islands", "8", "--competitive", "--seed", "-1", "--games", "100"],
+        ["--table", "--seed", "-1"],
+        ["--islands", "8", "--simulate", "--seed", "x"],
     ],
 )
-def test_bad_input_is_one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lighthouse", *argv]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "error" in err
+def test_seeds_are_checked(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert "--seed" in fails(capsys, *argv)
 
 
-def test_bad_json_and_bad_roll_are_one_line(
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # Case 7: one stated cap, refused above it, for both kinds of simulation.
+        ["--islands", "8", "--simulate", "--games", str(10**12)],
+        ["--competitive", "--games", str(10**7)],
+        ["--competitive", "--games", str(10**6 + 1)],
+        ["--table", "--games", "0"],
+    ],
+)
+def test_games_are_capped(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    err = fails(capsys, *argv)
+    assert "--games" in err and "1..1_000_000" in err
+
+
+def test_the_option_given_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    # Case 9: --seats 0 names --seats and its range, not "islands".
+    err = fails(capsys, "--competitive", "--seats", "0")
+    assert "--seats" in err and "2..4" in err and "islands" not in err
+    err = fails(capsys, "--competitive", "--seats", "4", "--islands", "6")
+    assert "--seats" in err and "dividing the 6 islands" in err
+    assert "--islands" in fails(capsys, "--islands", "9")
+    assert "--sea-cards" in fails(capsys, "--islands", "2", "--sea-cards", "0")
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        # Case 10: options that do nothing in the mode are refused, not ignored.
+        (["--islands", "4", "--simulate"], "--simulate"),
+        (["--islands", "7", "--certify", "1e-4"], "--certify"),
+        (["--seats", "3"], "--seats"),
+        (["--islands", "2", "--games", "100"], "--games"),
+        (["--islands", "2", "--seed", "3"], "--seed"),
+        (["--islands", "5", "--exact"], "--exact"),
+        (["--islands", "8", "--simulate", "--exact"], "--exact"),
+        (["--islands", "8", "--certify", "1e-3", "--policy", "random"], "--certify"),
+        (["--islands", "8", "--certify", "0"], "--certify"),
+        (["--roll", "boat,red"], "--roll"),
+        (["--table", "--exact"], "--exact"),
+        (["--table", "--islands", "3", "--games", "10"], "--games"),
+        (["--table", "--kit", "k.json"], "--kit"),
+        (["--table", "--competitive"], "--competitive"),
+        (["--competitive", "--islands", "2", "--games", "10"], "--games"),
+        (["--competitive", "--simulate"], "--simulate"),
+        (["--competitive", "--policy", "optimal"], "--policy"),
+        (["--kit", "k.json", "--islands", "3"], "--islands"),
+        (["--policy", "clever"], "--policy"),
+    ],
+)
+def test_options_that_do_nothing_are_refused(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert option in fails(capsys, *argv)
+
+
+def test_advice_options_and_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = write(tmp_path, "good.json", {"discs": [[], []], "boat": 0, "maurice": 0})
+    advise = ["--islands", "2", "--advise"]
+    assert "--roll" in fails(capsys, *advise, good)
+    for extra, option in (
+        (["--policy", "greedy"], "--policy"),
+        (["--games", "5"], "--games"),
+        (["--seed", "5"], "--seed"),
+        (["--simulate"], "--simulate"),
+    ):
+        assert option in fails(capsys, *advise, good, "--roll", "boat,red", *extra)
+    for roll in ("red", "red,black", "boat,red,blue"):
+        assert "--roll" in fails(capsys, *advise, good, "--roll", roll)
+    # Case 4: a misspelt or missing key is refused, never read as 0.
+    for raw, said in (
+        ({"discs": [["red"], []], "Boat": 3, "maurice": 0}, "unknown key 'Boat'"),
+        ({"discs": [["red"], []], "boat": 3}, "key 'maurice' missing"),
+    ):
+        assert said in fails(
+            capsys, *advise, write(tmp_path, "bad.json", raw), "--roll", "boat,red"
+        )
+    # Case 15: a won position has no move to advise.
+    won = {"discs": [["red", "blue"] * 2, ["green", "orange"] * 2], "boat": 0, "maurice": 0}
+    err = fails(capsys, *advise, write(tmp_path, "won.json", won), "--roll", "boat,red")
+    assert "won" in err
+    assert "--advise" in fails(capsys, "--islands", "8", "--advise", good, "--roll", "boat,red")
+
+
+def test_kit_files_refuse_unknown_and_missing_keys(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = tmp_path / "kit.json"
+    good = default_kit(2, 2).to_dict()
+    assert "unknown key 'Sea'" in fails(capsys, "--kit", write(tmp_path, "k", {**good, "Sea": 1}))
+    missing = {k: v for k, v in good.items() if k != "sea_cards"}
+    assert "key 'sea_cards' missing" in fails(capsys, "--kit", write(tmp_path, "k", missing))
+    faces = ["boat", "red", "blue", "green", "orange", *(f"c{i}" for i in range(1996))]
+    # Case 8: 2,001 faces are refused at once, naming the cap.
+    huge = {**good, "dice": [faces, faces]}
+    assert "2001 faces" in fails(capsys, "--kit", write(tmp_path, "k", huge))
+    bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
-    assert main(["lighthouse", "--kit", str(bad)]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
-    pos = tmp_path / "pos.json"
-    pos.write_text(json.dumps({"discs": [[], []], "boat": 0, "maurice": 0}), "utf-8")
-    for roll in ("red", "red,black", "boat,red,blue"):
-        code = main(["lighthouse", "--islands", "2", "--advise", str(pos), "--roll", roll])
-        assert code == 2
-        err = capsys.readouterr().err
-        assert len(err.strip().splitlines()) == 1 and "--roll" in err
+    assert "bad.json" in fails(capsys, "--kit", str(bad))
+    assert "kit file" in fails(capsys, "--kit", "/nonexistent/kit.json")
+
+
+def test_kit_and_position_from_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kit = default_kit(2, 2)
+    stdin(monkeypatch, kit.to_dict())
+    assert run_json(capsys, "--kit", "-", "--exact") == odds(kit, exact=True).to_dict()
+    raw = {"discs": [["red"], []], "boat": 1, "maurice": 0}
+    stdin(monkeypatch, raw)
+    out = run_json(
+        capsys, "--islands", "2", "--sea-cards", "2", "--advise", "-", "--roll", "boat,red"
+    )
+    pos = Position.from_dict(raw, kit)
+    assert out == best_move(kit, pos, Roll.from_faces(kit, ("boat", "red"))).to_dict()
+    # Only one of them can be standard input.
+    assert "standard input" in fails(capsys, "--kit", "-", "--advise", "-", "--roll", "boat,red")
+
+
+def test_seven_islands_sweep_with_a_progress_bar(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Case 15: kits whose full tables do not fit (7 islands) take the sweep, with a
+    # progress bar on a terminal. 7 islands take minutes: pretend the budget is 0 bytes.
+    monkeypatch.setattr(isles.solvers.lighthouse, "FULL_TABLES_BYTES", 0)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    argv = ["lighthouse", "--islands", "2", "--sea-cards", "2", "--policy", "random", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "lighthouse sweep" in captured.err
+    out = json.loads(captured.out)
+    assert out["method"] == "dp sweep"
+    assert out == odds(default_kit(2, 2), "random").to_dict()
+    assert main(["lighthouse", "--islands", "2", "--sea-cards", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "start position only" in text and "by sea cards: 1: " in text
+
+
+def test_long_simulations_show_progress(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["--islands", "8", "--sea-cards", "1", "--simulate", "--games", "50"]
+    assert main(["lighthouse", *argv, "--progress"]) == 0
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
+    assert main(["lighthouse", *argv]) == 0
+    assert capsys.readouterr().err == ""  # short: no bar unless asked
+    assert main(["lighthouse", "--competitive", "--games", "5", "--progress"]) == 0
+    assert "competitive games" in capsys.readouterr().err
 
 
 def test_demo_section_writes_the_plot(tmp_path: Path) -> None:
@@ -143,29 +320,12 @@ def test_demo_section_writes_the_plot(tmp_path: Path) -> None:
     demo(tmp_path, lines.append)
     assert (tmp_path / "lighthouse_length.png").stat().st_size > 0
     assert any("sea cards" in line for line in lines)
+    assert not any("RULES" in line for line in lines)
 
 
-def test_kits_beyond_the_full_tables_use_the_sweep(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_kit_json_round_trip_through_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    table = solve(default_kit(3, 4), "random")
-    # 8 islands take about an hour: pretend the full tables stop at 1 island.
-    monkeypatch.setattr(isles.solvers.lighthouse, "MAX_EXACT_ISLANDS", 1)
-    argv = ["lighthouse", "--islands", "3", "--sea-cards", "4", "--policy", "random", "--json"]
-    assert main(argv) == 0
-    captured = capsys.readouterr()
-    assert "lighthouse sweep" in captured.err  # the progress bar
-    out = json.loads(captured.out)
-    assert out["method"] == "dp sweep" and out["status"] == "evaluated"
-    bound = cast(float, out["error_bound"])
-    assert bound == table.error_bound
-    by_cards = cast(list[float], out["by_sea_cards"])
-    assert len(by_cards) == 4
-    for k, v in enumerate(by_cards, 1):
-        assert abs(v - table.win_probability(k)) <= bound
-    assert out["win_probability"] == by_cards[-1]
-    out = run_json(capsys, "--islands", "2", "--sea-cards", "2", "--exact")
-    assert out["exact"] == "196809133707275/304679870005248"
-    assert main(["lighthouse", "--islands", "2", "--sea-cards", "2"]) == 0
-    text = capsys.readouterr().out
-    assert "start position only" in text and "by sea cards: 1: " in text
+    kit = Kit.from_dict(default_kit(1, 3).to_dict())
+    out = run_json(capsys, "--kit", write(tmp_path, "kit.json", kit.to_dict()), "--sea-cards", "2")
+    assert out == odds(kit.with_sea_cards(2)).to_dict()

@@ -1,23 +1,66 @@
 """``isles lighthouse``: the odds of the cooperative lighthouse game and the best move.
 
-RULES.md section 5 (seed 000_aeb701e368f40145.txt); solvers in solvers/lighthouse.py.
+Implements the command of docs/lighthouse.md ("The command line"; seed
+000_aeb701e368f40145.txt). It only parses, calls :mod:`isles.lighthouse` and
+formats: ``--json`` prints exactly the result's ``to_dict()``.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from isles.cli import OneLineParser, emit_json
+from isles.cli import OneLineParser, count_type, emit_json, only_with, seed_type
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse import (
+    DEFAULT_GAMES,
+    EXACT_COMPETITIVE_ISLANDS,
+    MAX_EXACT_ISLANDS,
+    MAX_FRACTION_ISLANDS,
+    MAX_GAMES,
+    MAX_SEA_CARDS,
+    POLICIES,
+    Kit,
+    Position,
+    Roll,
+    default_kit,
+)
+
+if TYPE_CHECKING:
+    from isles.solvers.lighthouse import (
+        Advice,
+        CompetitiveExact,
+        CompetitiveResult,
+        DifficultyTable,
+        Odds,
+    )
+
+# The solvers (NumPy, SciPy) are imported in the functions that run them, so that
+# `isles --help` and the other commands start without loading them.
 
 ORDER = 40
 
 __all__ = ["ORDER", "demo", "register"]
+
+#: Simulations of at least this many games show a progress bar without --progress.
+LONG_GAMES = 100_000
+#: The same for the competitive variant (about 550 games a second).
+LONG_COMPETITIVE_GAMES = 10_000
+
+
+def _mass_type(text: str) -> float:
+    """argparse type of ``--certify``: a probability strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is invalid; expected a probability 0 < p < 1")
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -26,374 +69,441 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         "lighthouse",
         help="exact odds of the lighthouse game under optimal, greedy or random play",
         description=(
-            "Win probability of the cooperative lighthouse game (RULES.md section 5): "
-            "exact by dynamic programming (every position up to 7 islands; the start "
-            "position for 8 islands, a memory-bounded sweep of about an hour with a "
-            "progress bar on stderr); --certify: a certified interval instead."
+            "Win probability of the cooperative lighthouse game (docs/lighthouse.md): "
+            "exact by dynamic programming (every position up to 6 islands; the start "
+            "position by a memory-bounded sweep for 7 islands, minutes, and 8 islands, "
+            "about 40 minutes, with a progress bar on stderr); beyond, or with "
+            "--simulate/--certify, a Monte Carlo estimate beside certified bounds. "
+            "--advise: the best move for a roll; --table: by islands and sea cards; "
+            "--competitive: each seat's chance in the competitive variant."
         ),
     )
-    p.add_argument("--kit", metavar="FILE", help="kit JSON (islands, dice, sea_cards)")
-    p.add_argument("--islands", type=int, default=6, help="default kit islands 1..8 (default 6)")
-    p.add_argument("--sea-cards", type=int, help="sea cards (default 8; 3 for --competitive)")
+    p.add_argument("--kit", metavar="FILE", help="kit JSON file (docs/lighthouse.md); - for stdin")
     p.add_argument(
-        "--policy", default="optimal", help="optimal, greedy or random (default optimal)"
+        "--islands", type=count_type(1, 8), help="islands of the default kit, 1..8 (default 6)"
     )
-    p.add_argument("--exact", action="store_true", help="exact Fractions (small kits only)")
-    p.add_argument("--table", action="store_true", help="difficulty table: 6 and 8 islands")
+    p.add_argument(
+        "--sea-cards",
+        type=count_type(1, MAX_SEA_CARDS),
+        help=f"sea cards, 1..{MAX_SEA_CARDS} (default: the kit's, 8; 3 with --competitive)",
+    )
+    p.add_argument(
+        "--policy",
+        choices=POLICIES,
+        help="optimal, greedy or random (default optimal; greedy with --competitive)",
+    )
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help=f"exact Fractions (the DP, at most {MAX_FRACTION_ISLANDS} islands)",
+    )
+    p.add_argument(
+        "--table", action="store_true", help="difficulty table by sea cards (6 and 8 islands)"
+    )
     p.add_argument("--competitive", action="store_true", help="competitive variant odds")
-    p.add_argument("--seats", type=int, default=2, help="players in the competitive variant")
-    p.add_argument("--games", type=int, default=20_000, help="Monte Carlo games")
-    p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed")
-    p.add_argument("--advise", metavar="POSITION.json", help="position to advise on")
+    p.add_argument(
+        "--seats", type=count_type(2, 4), help="players in the competitive variant, 2..4"
+    )
+    p.add_argument(
+        "--games",
+        type=count_type(1, MAX_GAMES),
+        help=f"Monte Carlo games, 1..{MAX_GAMES:_} (default {DEFAULT_GAMES:_})",
+    )
+    p.add_argument("--seed", type=seed_type, help="Monte Carlo seed (default 0)")
+    p.add_argument("--advise", metavar="POSITION.json", help="position to advise on (- for stdin)")
     p.add_argument("--roll", metavar="FACE,FACE", help="the roll to advise on, e.g. boat,red")
     p.add_argument(
         "--certify",
         metavar="MIN_MASS",
-        type=float,
-        help="beyond the DP: certified lower bound from exact forward evaluation of greedy "
-        "play, dropping positions less likely than MIN_MASS (slow: minutes for 8 islands)",
+        type=_mass_type,
+        help=f"kits of more than {MAX_EXACT_ISLANDS} islands: a certified lower bound from "
+        "greedy play evaluated exactly, dropping positions less likely than MIN_MASS "
+        "(8 islands, 1e-7: about 5 minutes)",
     )
     p.add_argument(
         "--simulate",
         action="store_true",
-        help="8 islands: Monte Carlo estimate and certified upper bound (seconds) instead of "
-        "the exact sweep (about an hour)",
+        help=f"kits of more than {MAX_EXACT_ISLANDS} islands: a Monte Carlo estimate and "
+        "certified upper bound (seconds) instead of the exact sweep (about 40 minutes)",
     )
     p.add_argument("--progress", action="store_true", help="progress bars on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=_run)
 
 
-def _kit(args: argparse.Namespace) -> Any:
-    from isles.models.lighthouse import Kit, default_kit
-
-    sea = args.sea_cards
-    if sea is None:
-        sea = 3 if args.competitive else 8
-    if args.kit:
-        kit = Kit.load(args.kit)
-        if args.sea_cards is not None:
-            kit = Kit(kit.islands, kit.dice, args.sea_cards)
-        return kit
-    if args.competitive and args.seats != 2 and args.islands == 6:
-        return default_kit(min(2 * args.seats, 8), sea)
-    return default_kit(args.islands, sea)
+# --- what each mode accepts ------------------------------------------------------------
 
 
-def _fraction(x: Fraction | None) -> str | None:
-    return None if x is None else f"{x.numerator}/{x.denominator}"
+def _mode(args: argparse.Namespace) -> str:
+    """The question asked: odds, table, advise or competitive (one at a time)."""
+    modes = [
+        option
+        for option, on in (
+            ("--table", args.table),
+            ("--competitive", args.competitive),
+            ("--advise", args.advise is not None),
+        )
+        if on
+    ]
+    if len(modes) > 1:
+        raise InvalidInput(modes[1], True, f"one question at a time: {modes[1]} without {modes[0]}")
+    return modes[0] if modes else "odds"
+
+
+_ODDS_BEYOND_DP = f"the odds of kits of more than {MAX_EXACT_ISLANDS} islands"
+
+#: Where each option that a mode does not use belongs: option as typed -> (dest, needs).
+_NOT_IN: dict[str, dict[str, tuple[str, str]]] = {
+    "--table": {
+        "--kit": ("kit", "the odds, --advise or --competitive (--table uses the default kit)"),
+        "--exact": ("exact", "the odds or --advise of small kits (the table gives floats)"),
+        "--simulate": ("simulate", _ODDS_BEYOND_DP),
+        "--certify": ("certify", _ODDS_BEYOND_DP),
+    },
+    "--advise": {
+        "--policy": ("policy", "the odds, --table or --competitive (advice is for optimal play)"),
+        "--simulate": ("simulate", _ODDS_BEYOND_DP),
+        "--certify": ("certify", _ODDS_BEYOND_DP),
+        "--games": ("games", "a simulation (advice is computed exactly)"),
+        "--seed": ("seed", "a simulation (advice is computed exactly)"),
+    },
+    "--competitive": {
+        "--exact": ("exact", "the odds or --advise of small kits (competitive chances are floats)"),
+        "--simulate": ("simulate", _ODDS_BEYOND_DP),
+        "--certify": ("certify", _ODDS_BEYOND_DP),
+    },
+}
+
+
+def _refuse_unused(mode: str, args: argparse.Namespace) -> None:
+    """Refuse every option the user gave that ``mode`` does not use (never ignore one)."""
+    for option, (dest, needs) in _NOT_IN[mode].items():
+        value = getattr(args, dest)
+        if value not in (None, False):
+            only_with(option, True if value is True else value, False, needs)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from isles.solvers.lighthouse import POLICIES
-
-    if args.policy not in POLICIES:
-        raise InvalidInput("--policy", args.policy, f"one of {list(POLICIES)}")
-    if args.games < 1:
-        raise InvalidInput("--games", args.games, "a positive number of games")
-    if args.roll and not args.advise:
-        raise InvalidInput("--roll", args.roll, "--roll together with --advise POSITION.json")
-    if args.advise and not args.roll:
+    mode = _mode(args)
+    only_with(
+        "--roll", args.roll, args.roll is None or mode == "--advise", "--advise POSITION.json"
+    )
+    if mode == "--advise" and args.roll is None:
         raise InvalidInput("--advise", args.advise, "--advise together with --roll FACE,FACE")
-    kit = _kit(args)
-    if args.competitive:
-        return _competitive(args, kit)
-    if args.table:
+    only_with("--seats", args.seats, args.seats is None or mode == "--competitive", "--competitive")
+    if args.kit is not None and args.islands is not None:
+        raise InvalidInput(
+            "--islands", args.islands, "--islands or --kit, not both (the kit file lists islands)"
+        )
+    if args.kit == "-" and args.advise == "-":
+        raise InvalidInput(
+            "--advise", "-", "one file from standard input at a time (--kit is already -)"
+        )
+    if mode == "--table":
         return _table(args)
-    if args.advise:
-        return _advise(args, kit)
-    return _odds(args, kit)
+    if mode == "--advise":
+        return _advise(args)
+    if mode == "--competitive":
+        return _competitive(args)
+    return _odds(args)
 
 
-def _odds(args: argparse.Namespace, kit: Any) -> int:
-    from isles.solvers.lighthouse import (
-        MAX_EXACT_ISLANDS,
-        MAX_SWEEP_ISLANDS,
-        simulate,
-        solve,
-        upper_bound_by_disc_count,
+def _kit(args: argparse.Namespace) -> Kit:
+    """The kit file (its sea cards unless --sea-cards), or the default kit."""
+    if args.kit is not None:
+        kit = Kit.load(args.kit)
+        return kit if args.sea_cards is None else kit.with_sea_cards(args.sea_cards)
+    return default_kit(
+        6 if args.islands is None else args.islands,
+        8 if args.sea_cards is None else args.sea_cards,
     )
 
+
+def _progress(args: argparse.Namespace, long: bool) -> bool:
+    """A progress bar when asked, or for long work (the sweep, long simulations) when
+    stderr is a terminal (a log file would fill with redrawn bars)."""
+    return bool(args.progress) or (long and sys.stderr.isatty())
+
+
+# --- odds ---------------------------------------------------------------------------------
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from isles.solvers.lighthouse import odds, odds_method
+
+    kit = _kit(args)
     n = len(kit.islands)
-    head = f"Lighthouse odds: {n} islands, {kit.sea_cards} sea cards, policy {args.policy}"
-    if MAX_EXACT_ISLANDS < n <= MAX_SWEEP_ISLANDS and args.certify is None and not args.simulate:
-        return _sweep_odds(args, kit, head)
-    if n <= MAX_EXACT_ISLANDS:
-        t0 = time.perf_counter()
-        sol = solve(kit, args.policy, exact=args.exact, progress=args.progress)
-        secs = time.perf_counter() - t0
-        exact = sol.exact_win_probability()
-        out: dict[str, Any] = {
-            "islands": n,
-            "sea_cards": kit.sea_cards,
-            "policy": args.policy,
-            "status": sol.status,
-            "method": "dp",
-            "win_probability": sol.win_probability(),
-            "exact": _fraction(exact),
-            "error_bound": sol.error_bound,
-            "positions": sol.positions,
-            "seconds": round(secs, 3),
-        }
-        if args.json:
-            emit_json(out)
-            return 0
-        print(head)
-        print(_odds_line(exact, sol.win_probability(), sol.error_bound))
-        print(f"  status {sol.status}; {sol.positions:,} positions valued in {secs:.1f} s")
-        return 0
-    upper = upper_bound_by_disc_count(kit)
-    sim_policy = "greedy" if args.policy == "optimal" else args.policy
-    res = simulate(kit, sim_policy, args.games, seed=args.seed, progress=args.progress)
-    low = res.ci95[0]
-    certified_low = None
+    policy = args.policy or "optimal"
+    beyond = n > MAX_EXACT_ISLANDS or odds_method(kit) == "monte carlo"
+    why = f"kits of more than {MAX_EXACT_ISLANDS} islands (the exact DP answers {n} islands)"
+    if args.simulate:
+        only_with("--simulate", True, beyond, why)
     if args.certify is not None:
-        from isles.solvers.lighthouse import forward_greedy
-
-        if not 0 <= args.certify < 1:
-            raise InvalidInput("--certify", args.certify, "a probability in [0, 1)")
-        certified_low = forward_greedy(kit, min_mass=args.certify, progress=args.progress).low
-    out = {
-        "islands": n,
-        "sea_cards": kit.sea_cards,
-        "policy": args.policy,
-        "status": "interval",
-        "method": "monte carlo",
-        "win_probability": res.win_probability,
-        "exact": None,
-        "simulated_policy": sim_policy,
-        "ci95": list(res.ci95),
-        "certified_upper_bound": float(upper),
-        "certified_upper_bound_exact": _fraction(upper),
-        "games": res.games,
-        "certified_lower_bound": certified_low,
-    }
-    if args.json:
-        emit_json(out)
-        return 0
-    print(head)
-    print(f"  Monte Carlo and certified bounds, no exact DP here ({n} islands; see docs)")
-    print(
-        f"  Monte Carlo {sim_policy}: {res.win_probability:.4f}  95% interval "
-        f"[{res.ci95[0]:.4f}, {res.ci95[1]:.4f}] over {res.games:,} games"
+        only_with("--certify", args.certify, beyond, why)
+        only_with("--certify", args.certify, policy != "random", "--policy optimal or greedy")
+    method = odds_method(kit, simulate=args.simulate, certify=args.certify)
+    simulated = method == "monte carlo"
+    for option, value in (("--games", args.games), ("--seed", args.seed)):
+        if value is not None:
+            only_with(
+                option,
+                value,
+                simulated,
+                "a simulation (--simulate or --certify, or a kit beyond the exact DP)",
+            )
+    if args.exact:
+        only_with(
+            "--exact",
+            True,
+            not simulated and n <= MAX_FRACTION_ISLANDS,
+            f"kits of at most {MAX_FRACTION_ISLANDS} islands solved by the DP "
+            "(larger ones give floats with a stated error bound)",
+        )
+    games = DEFAULT_GAMES if args.games is None else args.games
+    long = method == "dp sweep" or args.certify is not None or (simulated and games >= LONG_GAMES)
+    result = odds(
+        kit,
+        policy,
+        exact=args.exact,
+        simulate=args.simulate,
+        certify=args.certify,
+        games=args.games,
+        seed=args.seed,
+        progress=_progress(args, long),
     )
-    if args.policy == "optimal" and certified_low is None:
-        print(f"  optimal play: between {low:.4f} (statistical, greedy) and {float(upper):.4f}")
-    print(f"  certified upper bound (disc count, any policy): {float(upper):.6f}")
-    if certified_low is not None:
-        print(f"  certified lower bound (greedy evaluated exactly): {certified_low:.6f}")
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        _print_odds(result)
     return 0
 
 
-def _odds_line(exact: Any, value: float, error_bound: float) -> str:
+def _value_line(value: Fraction | float, error_bound: float | None) -> str:
     """The win probability: exact as a fraction when known, else the float and its bound."""
-    if exact is not None:
-        return f"  win probability  {float(exact):.12f}  = {_fraction(exact)} (exact)"
-    return f"  win probability  {value:.12f}  (error < {error_bound:.1e})"
+    if isinstance(value, Fraction):
+        return f"{float(value):.12f}  = {value.numerator}/{value.denominator} (exact)"
+    return f"{value:.12f}  (error < {error_bound or 0:.1e})"
 
 
-def _sweep_odds(args: argparse.Namespace, kit: Any, head: str) -> int:
-    """Start values only, by the memory-bounded sweep (always with a progress bar)."""
-    from isles.solvers.lighthouse import upper_bound_by_disc_count, win_probability
-
-    n = len(kit.islands)
-    t0 = time.perf_counter()
-    start = win_probability(kit, args.policy, exact=args.exact, progress=True)
-    secs = time.perf_counter() - t0
-    exact = start.exact_win_probability()
-    upper = upper_bound_by_disc_count(kit)
-    out: dict[str, Any] = {
-        "islands": n,
-        "sea_cards": kit.sea_cards,
-        "policy": args.policy,
-        "status": start.status,
-        "method": "dp sweep",
-        "win_probability": start.win_probability(),
-        "exact": _fraction(exact),
-        "error_bound": start.error_bound,
-        "by_sea_cards": [float(v) for v in start.by_sea_cards],
-        "certified_upper_bound": float(upper),
-        "seconds": round(secs, 3),
-    }
-    if args.json:
-        emit_json(out)
-        return 0
-    print(head)
-    print(_odds_line(exact, start.win_probability(), start.error_bound))
+def _print_odds(result: Odds) -> None:
+    kit = result.kit
     print(
-        "  by sea cards: "
-        + ", ".join(f"{k}: {float(v):.6f}" for k, v in enumerate(start.by_sea_cards, 1))
+        f"Lighthouse odds: {len(kit.islands)} islands, {kit.sea_cards} sea cards, "
+        f"{result.policy} play"
     )
-    print(f"  status {start.status}; start position only, DP swept in {secs:.1f} s")
-    return 0
+    if result.simulation is None:
+        assert result.win_probability is not None and result.by_sea_cards is not None
+        how = "every position" if result.method == "dp" else "start position only, swept"
+        print(f"  win probability  {_value_line(result.win_probability, result.error_bound)}")
+        print(
+            "  by sea cards: "
+            + ", ".join(f"{k}: {float(v):.6f}" for k, v in enumerate(result.by_sea_cards, 1))
+        )
+        print(
+            f"  status {result.status}; method {result.method} ({how}), "
+            f"{result.positions:,} positions"
+        )
+        return
+    sim = result.simulation
+    upper = float(result.upper_bound)
+    print(f"  status {result.status}: Monte Carlo and certified bounds, no exact value here")
+    print(
+        f"  {sim.policy} play, simulated: {sim.win_probability:.4f}  95% interval "
+        f"[{sim.ci95[0]:.4f}, {sim.ci95[1]:.4f}] over {sim.games:,} games (seed {sim.seed})"
+    )
+    if result.policy == "optimal":
+        print(
+            "  optimal play: at least greedy's (statistically at least "
+            f"{sim.ci95[0]:.4f}), at most {upper:.6f}"
+        )
+    print(f"  certified upper bound on {result.policy} play: {upper:.6f}")
+    if result.lower_bound is not None:
+        print(
+            f"  certified lower bound on {result.policy} play: {result.lower_bound:.6f} "
+            f"(greedy evaluated exactly, positions below {result.min_mass:g} dropped)"
+        )
+
+
+# --- the difficulty table ------------------------------------------------------------------
 
 
 def _table(args: argparse.Namespace) -> int:
     from isles.solvers.lighthouse import difficulty_table
 
-    # The issue's table: 6 and 8 islands; another --islands gives that column only.
-    islands = (6, 8) if args.islands == 6 else (args.islands,)
-    rows = difficulty_table(
-        islands, range(1, 9), args.policy, games=args.games, seed=args.seed, progress=args.progress
+    _refuse_unused("--table", args)
+    islands = (6, 8) if args.islands is None else (args.islands,)
+    simulated = any(n > MAX_EXACT_ISLANDS for n in islands)
+    for option, value in (("--games", args.games), ("--seed", args.seed)):
+        if value is not None:
+            only_with(option, value, simulated, f"a table of more than {MAX_EXACT_ISLANDS} islands")
+    top = 8 if args.sea_cards is None else args.sea_cards
+    games = DEFAULT_GAMES if args.games is None else args.games
+    table = difficulty_table(
+        islands,
+        range(1, top + 1),
+        args.policy or "optimal",
+        games=args.games,
+        seed=args.seed,
+        progress=_progress(
+            args, any(n == MAX_EXACT_ISLANDS for n in islands) or games >= LONG_GAMES
+        ),
     )
     if args.json:
-        emit_json(
-            {
-                "policy": args.policy,
-                "win_probability": rows[-1].win_probability,
-                "rows": [
-                    {
-                        "islands": r.islands,
-                        "sea_cards": r.sea_cards,
-                        "policy": r.policy,
-                        "method": r.method,
-                        "win_probability": r.win_probability,
-                        "low": r.low,
-                        "high": r.high,
-                        "certified_upper_bound": r.upper_bound,
-                    }
-                    for r in rows
-                ],
-            }
-        )
-        return 0
-    print(f"Difficulty table, policy {args.policy} (dp: exact; monte carlo: 95% interval)")
-    print(
-        f"{'islands':>7} {'sea':>4} {'policy':>8} {'method':>12} {'win':>8} "
-        f"{'interval':>19} {'upper':>7}"
-    )
-    for r in rows:
-        interval = "" if r.method == "dp" else f"[{r.low:.4f}, {r.high:.4f}]"
-        print(
-            f"{r.islands:>7} {r.sea_cards:>4} {r.policy:>8} {r.method:>12} "
-            f"{r.win_probability:>8.4f} {interval:>19} {r.upper_bound:>7.4f}"
-        )
+        emit_json(table.to_dict())
+    else:
+        _print_table(table)
     return 0
 
 
-def _parse_roll(kit: Any, text: str) -> Any:
-    from isles.models.lighthouse import BOAT, Roll
+def _print_table(table: DifficultyTable) -> None:
+    print(
+        f"Difficulty table, {table.policy} play, default kit (dp: exact to the error bound; "
+        "monte carlo: simulated, 95% interval)"
+    )
+    print(
+        f"{'islands':>7} {'sea':>4} {'status':>9} {'method':>11} {'win':>8} "
+        f"{'simulated play, 95% interval':>36} {'upper':>7}"
+    )
+    for r in table.rows:
+        win = "-" if r.win_probability is None else f"{r.win_probability:.4f}"
+        sim = ""
+        if r.ci95 is not None and r.simulated_win_probability is not None:
+            sim = (
+                f"{r.simulated_policy} {r.simulated_win_probability:.4f} "
+                f"[{r.ci95[0]:.4f}, {r.ci95[1]:.4f}]"
+            )
+        print(
+            f"{r.islands:>7} {r.sea_cards:>4} {r.status:>9} {r.method:>11} {win:>8} "
+            f"{sim:>36} {float(r.upper_bound):>7.4f}"
+        )
 
-    faces = [f.strip() for f in text.split(",")]
-    if len(faces) != 2:
-        raise InvalidInput("--roll", text, "two faces separated by a comma, e.g. boat,red")
-    for k, (face, die) in enumerate(zip(faces, kit.dice, strict=True)):
-        if face not in die:
-            raise InvalidInput("--roll", face, f"a face of die {k + 1}: {list(die)}")
-    colours = tuple(sorted(f for f in faces if f != BOAT))
-    return Roll(BOAT in faces, colours, Fraction(0))
+
+# --- advice --------------------------------------------------------------------------------
 
 
-def _advise(args: argparse.Namespace, kit: Any) -> int:
-    from isles.models.lighthouse import Position
-    from isles.solvers.lighthouse import MAX_EXACT_ISLANDS, advise, solve
+def _advise(args: argparse.Namespace) -> int:
+    from isles.solvers.lighthouse import best_move
 
+    _refuse_unused("--advise", args)
+    kit = _kit(args)
+    only_with(
+        "--advise",
+        args.advise,
+        len(kit.islands) <= MAX_EXACT_ISLANDS,
+        f"kits of at most {MAX_EXACT_ISLANDS} islands (advice needs every position)",
+    )
     position = Position.load(args.advise, kit)
-    roll = _parse_roll(kit, args.roll)
-    if len(kit.islands) > MAX_EXACT_ISLANDS:
-        raise InvalidInput("--islands", len(kit.islands), "at most 7 islands for --advise")
-    sol = solve(kit, "optimal", exact=args.exact, progress=args.progress)
-    adv = advise(sol, position, roll)
+    roll = Roll.from_faces(kit, [f.strip() for f in args.roll.split(",")], field="--roll")
+    if args.exact:
+        only_with(
+            "--exact",
+            True,
+            len(kit.islands) <= MAX_FRACTION_ISLANDS,
+            f"kits of at most {MAX_FRACTION_ISLANDS} islands",
+        )
+    advice = best_move(kit, position, roll, exact=args.exact, progress=args.progress)
+    if args.json:
+        emit_json(advice.to_dict())
+    else:
+        _print_advice(kit, args.roll, advice)
+    return 0
 
-    def describe(d: Any) -> str:
-        parts = [
-            f"{c}->{'back' if i is None else kit.islands[i][0] + '/' + kit.islands[i][1]}"
-            for c, i in d.placements
-        ]
-        if d.bonus is not None:
-            c, i = d.bonus
-            parts.append(f"bonus {c}->{kit.islands[i][0]}/{kit.islands[i][1]}")
+
+def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
+    def island(i: int) -> str:
+        return f"{kit.islands[i][0]}/{kit.islands[i][1]}"
+
+    def describe(placements: Any, bonus: Any) -> str:
+        parts = [f"{c}->{'back' if i is None else island(i)}" for c, i in placements]
+        if bonus is not None:
+            parts.append(f"bonus {bonus[0]}->{island(bonus[1])}")
         return ", ".join(parts) or "nothing to place"
 
-    value = sol.value(position)
-    if args.json:
-        emit_json(
-            {
-                "win_probability": float(adv.win_probability),
-                "exact": _fraction(adv.win_probability)
-                if isinstance(adv.win_probability, Fraction)
-                else None,
-                "position_win_probability": float(value),
-                "best": {
-                    "placements": [[c, i] for c, i in adv.best.placements],
-                    "bonus": None if adv.best.bonus is None else list(adv.best.bonus),
-                },
-                "alternatives": [
-                    {
-                        "placements": [[c, i] for c, i in d.placements],
-                        "bonus": None if d.bonus is None else list(d.bonus),
-                        "win_probability": float(v),
-                    }
-                    for d, v in adv.alternatives
-                ],
-            }
-        )
-        return 0
+    value = advice.position_value
+    assert value is not None
     print(f"Position win probability (before rolling): {float(value):.6f}")
-    print(f"Roll {args.roll}: {len(adv.alternatives)} legal decisions, best first")
-    for d, v in adv.alternatives:
-        print(f"  {float(v):.6f}  {describe(d)}")
-    return 0
+    count = len(advice.alternatives)
+    print(
+        f"Roll {roll_text}: {count} legal decision{'' if count == 1 else 's'}, best first "
+        f"(status {advice.status})"
+    )
+    for d, v in advice.alternatives:
+        print(f"  {float(v):.6f}  {describe(d.placements, d.bonus)}")
 
 
-EXACT_COMPETITIVE_ISLANDS = 3
-"""Competitive kits up to this many islands are solved exactly (about 10k positions)."""
+# --- the competitive variant -----------------------------------------------------------
 
 
-def _competitive(args: argparse.Namespace, kit: Any) -> int:
-    from isles.solvers.lighthouse import competitive_exact, simulate_competitive
+def _competitive(args: argparse.Namespace) -> int:
+    from isles.solvers.lighthouse import competitive_kit, competitive_odds
 
-    policy = "greedy" if args.policy == "optimal" else args.policy
+    _refuse_unused("--competitive", args)
+    seats = 2 if args.seats is None else args.seats
+    sea = 3 if args.sea_cards is None else args.sea_cards
+    if args.kit is not None:
+        kit = _kit(args)
+    elif args.islands is not None:
+        kit = default_kit(args.islands, sea)
+    else:
+        kit = competitive_kit(seats, sea)
     n = len(kit.islands)
-    if n <= EXACT_COMPETITIVE_ISLANDS:
-        ex = competitive_exact(kit, args.seats, policy)
-        if args.json:
-            emit_json(
-                {
-                    "seats": ex.seats,
-                    "policy": policy,
-                    "method": "exact linear solve",
-                    "positions": ex.positions,
-                    "win_probability": list(ex.win_probability),
-                    "residual": ex.residual,
-                    "exact": None,
-                }
+    if n % seats:
+        raise InvalidInput("--seats", seats, f"a number of seats (2..4) dividing the {n} islands")
+    simulated = n > EXACT_COMPETITIVE_ISLANDS
+    for option, value in (("--games", args.games), ("--seed", args.seed)):
+        if value is not None:
+            only_with(
+                option,
+                value,
+                simulated,
+                f"a competitive kit of more than {EXACT_COMPETITIVE_ISLANDS} islands "
+                "(smaller ones are solved exactly)",
             )
-            return 0
-        print(
-            f"Competitive variant: {ex.seats} seats, {n // ex.seats} islands each, "
-            f"{kit.sea_cards} sea cards, every seat {policy} (exact, {ex.positions:,} positions)"
+    policy = args.policy or "greedy"
+    if policy == "optimal":
+        raise InvalidInput(
+            "--policy", policy, "greedy or random for --competitive (its optimum is not solved)"
         )
-        for s, p in enumerate(ex.win_probability):
-            print(f"  seat {s + 1}: {p:.6f}")
-        print(f"  sparse linear solve residual {ex.residual:.1e}")
-        return 0
-    games = min(args.games, 20_000)
-    res = simulate_competitive(
-        kit, args.seats, policy, games, seed=args.seed, progress=args.progress
+    games = DEFAULT_GAMES if args.games is None else args.games
+    result = competitive_odds(
+        kit,
+        seats,
+        policy,
+        games=args.games,
+        seed=args.seed,
+        progress=_progress(args, simulated and games >= LONG_COMPETITIVE_GAMES),
     )
     if args.json:
-        emit_json(
-            {
-                "seats": res.seats,
-                "policy": policy,
-                "method": "monte carlo",
-                "games": res.games,
-                "win_probability": list(res.win_probability),
-                "ci95": [list(c) for c in res.ci95],
-                "unfinished": res.unfinished,
-                "mean_turns": res.mean_turns,
-            }
-        )
-        return 0
-    print(
-        f"Competitive variant: {res.seats} seats, {n // res.seats} islands each, "
-        f"{kit.sea_cards} sea cards, every seat {policy} ({res.games:,} games)"
-    )
-    for s, (p, (lo, hi)) in enumerate(zip(res.win_probability, res.ci95, strict=True)):
-        print(f"  seat {s + 1}: {p:.4f}  95% interval [{lo:.4f}, {hi:.4f}]")
-    print(f"  mean game length {res.mean_turns:.1f} turns; unfinished {res.unfinished}")
+        emit_json(result.to_dict())
+    else:
+        _print_competitive(kit, result)
     return 0
+
+
+def _print_competitive(kit: Kit, result: CompetitiveExact | CompetitiveResult) -> None:
+    from isles.solvers.lighthouse import CompetitiveExact
+
+    n = len(kit.islands)
+    head = (
+        f"Competitive variant: {result.seats} seats, {n // result.seats} islands each, "
+        f"{kit.sea_cards} sea cards, every seat {result.policy}"
+    )
+    if isinstance(result, CompetitiveExact):
+        print(f"{head} (status {result.status}, {result.positions:,} positions)")
+        for s, p in enumerate(result.win_probability):
+            print(f"  seat {s + 1}: {p:.6f}")
+        print(
+            f"  sparse linear solve: residual {result.residual:.1e}, "
+            f"error < {result.error_bound:.1e}"
+        )
+        return
+    print(f"{head} (status {result.status}, {result.games:,} games, seed {result.seed})")
+    for s, (p, (lo, hi)) in enumerate(zip(result.win_probability, result.ci95, strict=True)):
+        print(f"  seat {s + 1}: {p:.4f}  95% interval [{lo:.4f}, {hi:.4f}]")
+    print(f"  mean game length {result.mean_turns:.1f} turns; unfinished {result.unfinished}")
+
+
+# --- isles demo ------------------------------------------------------------------------
 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
@@ -404,26 +514,21 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import matplotlib.pyplot as plt
 
     from isles.draw import save_figure
-    from isles.models.lighthouse import default_kit
     from isles.solvers.lighthouse import simulate, solve, upper_bound_by_disc_count
 
-    echo("== Lighthouses: the real odds (RULES.md section 5) ==")
+    echo("== Lighthouses: the real odds (docs/lighthouse.md) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
     echo("`isles lighthouse --islands 6` solves the 6-island game (about 10 s).")
     sols = {}
     for n in (4, 5):
-        for pol in ("optimal", "greedy", "random"):
+        for pol in POLICIES:
             sols[n, pol] = solve(default_kit(n, 8), pol)
     echo(
         f"{'sea cards':>9} | {'4 optimal':>9} {'4 greedy':>9} {'4 random':>9} | "
         f"{'5 optimal':>9} {'5 greedy':>9} {'5 random':>9}"
     )
     for k in range(1, 9):
-        cells = [
-            f"{sols[n, p].win_probability(k):>9.4f}"
-            for n in (4, 5)
-            for p in ("optimal", "greedy", "random")
-        ]
+        cells = [f"{sols[n, p].win_probability(k):>9.4f}" for n in (4, 5) for p in POLICIES]
         echo(f"{k:>9} | {' '.join(cells[:3])} | {' '.join(cells[3:])}")
     kit8 = default_kit(8, 8)
     echo(
