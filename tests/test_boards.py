@@ -263,7 +263,7 @@ def mutated_boards(draw: st.DrawFn) -> object:
         if not places:
             break
         node = draw(st.sampled_from(places))
-        value = draw(NEAR_MISSES | json_values)
+        value = copy.deepcopy(draw(NEAR_MISSES | json_values))  # never mutate the constants
         action = draw(st.sampled_from(["drop", "add", "change", "nest", "copy"]))
         if isinstance(node, dict):
             keys = sorted(node)

@@ -45,7 +45,7 @@ def test_ctrl_c_is_one_line_and_exit_130() -> None:
     )
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip() and "\r" not in line]
     assert lines[-1] == "isles: interrupted"
