@@ -483,6 +483,9 @@ class _OutOfTime(Exception):
     """The deadline passed during a search for a smallest set."""
 
 
+# Answers tried together when growing a satisfiable set (see _Z3Record._correction_set).
+_GROW_BLOCK = 16
+
 # Z3's "no timeout" (the largest unsigned 32-bit value, in milliseconds).
 _NO_TIMEOUT = 2**32 - 1
 
@@ -530,24 +533,43 @@ class _Z3Record:
                 self.solver.add(z3.Implies(lit, hit if a else z3.Not(hit)))
                 self.literal[AnswerId(i, p)] = lit
         self.answers = sorted(self.literal)
+        self.grown = 0  # blocks tried by _correction_set (names its literals)
 
-    def _check(self, solver: z3.Solver, assumptions: Sequence[Any], deadline: float | None) -> Any:
-        """``solver.check``, bounded by ``deadline`` (raises _OutOfTime past it)."""
-        if deadline is None:
-            return solver.check(*assumptions)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise _OutOfTime
-        solver.set("timeout", max(1, int(left * 1000)))
-        result = solver.check(*assumptions)
+    # Solver.check and Solver.add cast every literal in Python (a sort check each):
+    # with hundreds of answer literals per call on long records that cost several
+    # times the solving itself, so _check and _assert pass the ASTs to Z3 directly.
+
+    def _check(self, lits: Sequence[Any], deadline: float | None = None) -> Any:
+        """Check the record with ``lits`` assumed; past ``deadline``, raise _OutOfTime."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _OutOfTime
+            self.solver.set("timeout", max(1, int(left * 1000)))
+        asts = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        result = z3.CheckSatResult(
+            z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(lits), asts)
+        )
         if result == z3.unknown:
+            if deadline is None:  # pragma: no cover - no limit was set
+                raise AssertionError(f"Z3 gave up: {self.solver.reason_unknown()}")
             raise _OutOfTime
         return result
+
+    def _assert(self, lits: Sequence[Any]) -> None:
+        """Add ``lits`` as facts (until the next pop)."""
+        for lit in lits:
+            z3.Z3_solver_assert(self.ctx.ref(), self.solver.solver, lit.as_ast())
+
+    def _any_of(self, lits: Sequence[Any]) -> Any:
+        """The disjunction of ``lits`` (``z3.Or`` without the casts)."""
+        asts = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        return z3.BoolRef(z3.Z3_mk_or(self.ctx.ref(), len(lits), asts), self.ctx)
 
     def core(self, answers: Sequence[AnswerId], extra: Sequence[Any] = ()) -> list[AnswerId] | None:
         """An unsat core among ``answers`` (with ``extra`` always assumed), or None if sat."""
         lits = [self.literal[a] for a in answers] + list(extra)
-        if self.solver.check(*lits) != z3.unsat:
+        if self._check(lits) != z3.unsat:
             return None
         ids = {lit.get_id() for lit in self.solver.unsat_core()}
         return [a for a in answers if self.literal[a].get_id() in ids]
@@ -585,30 +607,40 @@ class _Z3Record:
         """A minimal correction set: the answers left out of a maximal satisfiable set
         grown from the current model (which must exist).
 
-        Each step asks for a model satisfying *some* answer still left out
-        (one clause over all of them) and keeps every answer that model
-        satisfies: far fewer calls than trying the answers one by one.
+        The answers left out are taken in record order, a block of
+        :data:`_GROW_BLOCK` at a time: one call asks for a model satisfying some
+        answer of the block (one clause) and keeps every answer that model
+        satisfies; when none can be satisfied, the whole block is in the
+        correction set (the kept set only grows). Answer by answer gives better
+        correction sets for the hitting-set search but costs one call per
+        answer, all at once few calls but worse sets; blocks of 16 were the
+        best of both on 15- to 200-turn records (docs/plunder.md, "Benchmark").
         """
         kept = self._satisfied()
         rest = [a for a in self.answers if a not in kept]
         self.solver.push()  # kept answers become facts until pop: fewer assumptions
         try:
-            self.solver.add(*(self.literal[b] for b in kept), *extra)
-            while rest:
-                self.solver.push()
-                try:
-                    self.solver.add(z3.Or(*(self.literal[a] for a in rest)))
-                    found = self._check(self.solver, (), deadline) == z3.sat
-                    more = self._satisfied() & set(rest) if found else set()
-                finally:
-                    self.solver.pop()
-                if not found:
-                    break
-                self.solver.add(*(self.literal[b] for b in more))
-                rest = [a for a in rest if a not in more]
+            self._assert([*(self.literal[b] for b in kept), *extra])
+            start = 0
+            while start < len(rest):
+                block = [a for a in rest[start : start + _GROW_BLOCK] if a not in kept]
+                if not block:
+                    start += _GROW_BLOCK
+                    continue
+                # "some answer of the block" behind a fresh literal: no inner push/pop
+                self.grown += 1
+                some = z3.Bool(f"some_{self.grown}", self.ctx)
+                self._assert([self._any_of([z3.Not(some), *(self.literal[a] for a in block)])])
+                found = self._check([some], deadline) == z3.sat
+                more = self._satisfied() - kept if found else set()
+                if found:
+                    self._assert([self.literal[b] for b in more])
+                    kept |= more
+                else:
+                    start += _GROW_BLOCK
         finally:
             self.solver.pop()
-        return rest
+        return [a for a in rest if a not in kept]
 
     def smallest_core(
         self,
@@ -653,7 +685,7 @@ class _Z3Record:
                     continue
                 h = [self.answers[i] for i in _bits(chosen)]
                 lits = [self.literal[a] for a in h] + list(extra)
-                if self._check(self.solver, lits, deadline) == z3.unsat:
+                if self._check(lits, deadline) == z3.unsat:
                     return tuple(h), True
                 mcs = self._correction_set(extra, deadline)
                 mcses.append(sum(1 << index[a] for a in mcs))
@@ -738,7 +770,7 @@ def z3_consistent(record: Record) -> bool:
     True
     """
     model = _Z3Record(record)
-    return bool(model.solver.check(*model.literal.values()) == z3.sat)
+    return bool(model._check(list(model.literal.values())) == z3.sat)
 
 
 def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
@@ -823,18 +855,21 @@ def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
 
 
 class _Progress:
-    """A tqdm bar on stderr over the proofs searched, shown after a second of work."""
+    """A tqdm bar on stderr over the sets searched, shown once the search has taken
+    ``DELAY`` seconds (quick answers print nothing)."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    DELAY = 1.0
+
+    def __init__(self, total: int, enabled: bool, desc: str = "smallest proofs") -> None:
         self.bar: Any = None
         if enabled and total:
             from tqdm import tqdm
 
             self.bar = tqdm(
                 total=total,
-                desc="smallest proofs",
-                unit="proof",
-                delay=1.0,
+                desc=desc,
+                unit="set",
+                delay=self.DELAY,
                 leave=False,
                 file=sys.stderr,
             )
@@ -1070,9 +1105,10 @@ def deduce(
         forced = _forced_values(record, post, True, deadline, progress)
         kind: ProofKind = "smallest" if all(f.smallest for f in forced) else "minimal"
         return Deduction(Status.EXACT, post, (), forced, kind, time_limit)
-    bar = _Progress(1, progress)
+    bar = _Progress(1, progress, "smallest conflict")
     try:
         core, proven = _Z3Record(record).smallest_core(deadline=deadline, tick=bar.tick)
+        bar.done()
     finally:
         bar.close()
     if core is None:  # pragma: no cover - the count and Z3 disagree

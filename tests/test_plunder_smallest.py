@@ -116,7 +116,8 @@ def test_conflict_is_a_smallest_inconsistent_set(record: Record) -> None:
 @given(hidden_games(max_turns=8))
 def test_forced_value_proofs_are_smallest(game: tuple[Record, tuple[Code, ...]]) -> None:
     record, _ = game
-    for f in deduce(record).forced:
+    for f in deduce(record, time_limit=None).forced:
+        assert f.smallest
         exclude = (f.player, CATEGORIES.index(f.category), f.value)
         assert not consistent(record, f.proof, exclude)
         assert len(f.proof) == smallest_size(record, exclude)
@@ -150,7 +151,7 @@ def test_forced_value_proof_smaller_than_a_minimal_one() -> None:
         (1, (5, 5, 5), True),
     ]
     record = Record(2, tuple(Observation(a, Code(*c), {1 - a: y}) for a, c, y in rows))
-    (forced,) = [f for f in deduce(record).forced if f.category is CATEGORIES[1]]
+    (forced,) = [f for f in deduce(record, time_limit=None).forced if f.category is CATEGORIES[1]]
     exclude = (1, 1, 2)
     assert (forced.player, forced.value) == (1, 2)
     assert smallest_size(record, exclude) == 3
