@@ -1,6 +1,6 @@
 """Plunder: who holds which island, marker and trap, from the yes/no answers.
 
-Implements docs/plunder.md ("The game", "The record format", "Scoring") for
+Implements docs/plunder.md ("The game", "The record format", rule decision 8) for
 seed ``seeds/003_cfc377110defcf34.txt``: codes, clues, answers, the game record
 and its JSON format, crew cards and the scoring.
 """
@@ -983,10 +983,10 @@ def score_game(codes: Sequence[Code], chest: Iterable[CrewCard]) -> GameScore:
 
     Notes
     -----
-    docs/plunder.md, "Scoring": only a player's first crew card on a target
-    counts; a correct guess is worth 3, 2, 1, then 0 points by order of
-    correct digs; the treasure falls 6 -> 3 -> 1 -> 0. Ties go to the first
-    digger.
+    docs/plunder.md, "The game" and rule decision 8: only a player's first
+    crew card on a target counts; a correct guess is worth 3, 2, 1, then 0
+    points by order of correct digs; the treasure falls 6 -> 3 -> 1 -> 0.
+    Ties go to the first digger.
 
     Examples
     --------

@@ -807,8 +807,9 @@ def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
     References
     ----------
     .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
-       MUS extraction with minimal hitting set dualization", CP 2015, LNCS
-       9255, pp. 173-182.
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
 
     Examples
     --------
@@ -983,7 +984,9 @@ def forced_values(
     References
     ----------
     .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
-       MUS extraction with minimal hitting set dualization", CP 2015.
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
 
     Examples
     --------
@@ -1090,7 +1093,9 @@ def deduce(
     References
     ----------
     .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
-       MUS extraction with minimal hitting set dualization", CP 2015.
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
 
     Examples
     --------
