@@ -323,6 +323,8 @@ def _main(argv: list[str]) -> int:
     except IslesError as exc:
         print(f"isles {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader went away: main() exits 141, quietly
     except OSError as exc:
         # Output files we could not write (bad --png path, full disk): the user's input.
         print(
