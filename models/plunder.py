@@ -851,6 +851,16 @@ _TREASURE = (6, 3, 1, 0)
 def dig_points(earlier_digs: int) -> int:
     """Points for a correct dig after ``earlier_digs`` correct digs on that treasure.
 
+    Parameters
+    ----------
+    earlier_digs : int
+        Correct digs by others on that treasure before this one.
+
+    Returns
+    -------
+    int
+        3, 2, 1, then 0 (docs/plunder.md, "The game").
+
     Examples
     --------
     >>> [dig_points(k) for k in range(5)]
@@ -861,6 +871,15 @@ def dig_points(earlier_digs: int) -> int:
 
 def treasure_left(digs: int) -> int:
     """What a treasure is worth to its owner after ``digs`` correct digs (6, 3, 1, 0).
+
+    Parameters
+    ----------
+    digs : int
+        Correct digs on the treasure.
+
+    Returns
+    -------
+    int
 
     Examples
     --------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -248,3 +250,21 @@ def test_json_probabilities_are_the_exact_fractions(
         assert [Fraction(c["p_exact"]) for c in obj["players"][p]["codes"]] == [
             Fraction(post.code_counts[p][code.index], 162) for code, _ in post.codes(p)
         ]
+
+
+def test_a_closed_pipe_is_quiet() -> None:
+    # 6 players with nothing known: some 200 kB of JSON, more than a pipe holds.
+    reader = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.buffer.read(10)"], stdin=subprocess.PIPE
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "isles", "plunder", "-", "--json"],
+        input=b'{"players": 6}',
+        stdout=reader.stdin,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    assert reader.stdin is not None
+    reader.stdin.close()
+    reader.wait()
+    assert (done.returncode, done.stderr) == (141, b"")

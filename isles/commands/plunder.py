@@ -139,7 +139,8 @@ def grid_lines(analysis: Analysis) -> list[str]:
             continue
         best = post.codes(p)[:TOP_CODES]
         shown = ", ".join(f"{record.code_text(c)} {float(x):.1%}" for c, x in best)
-        lines.append(f"  p{p}: {shown} (of {len(post.codes(p))} codes)")
+        count = len(post.codes(p))
+        lines.append(f"  p{p}: {shown} (of {count} code{'s' * (count != 1)})")
     return lines
 
 
