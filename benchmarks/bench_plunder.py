@@ -8,14 +8,20 @@ enumeration with blocking clauses. Baselines stop at ``--cap`` seconds; a
 baseline whose estimated time (deals / its best measured rate, a lower bound)
 exceeds 3 x cap is skipped and its estimate printed. Then, on 15-turn records, Z3
 consistency, a conflict minimal by inclusion versus a smallest conflict (answers
-flipped), and forced values with their smallest proofs. Run: ``python benchmarks/bench_plunder.py
-[--quick] [--cap SECONDS]``. Timings are wall-clock on a shared machine: noisy.
+flipped), and forced values with their smallest proofs. Last, long 6-player
+records (60 and 200 turns, docs/plunder.md "Time limit"): the time to count, to
+find minimal proofs, the default ``isles plunder`` answer (3 s time limit), and
+the time until every proof is proven smallest. Run: ``python
+benchmarks/bench_plunder.py [--quick] [--cap SECONDS] [--long-only]
+[--write-records DIR]``. Timings are wall-clock on a shared machine: noisy.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -30,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from isles.models.plunder import CATEGORIES, Code, Observation, Record, answer
 from isles.solvers.plunder import (
+    DEFAULT_TIME_LIMIT,
     AnswerId,
     _Z3Record,
+    deduce,
     forced_values,
     posterior,
     smallest_conflict,
@@ -168,7 +176,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3-4 players, 0/3/15 turns, cap 2 s")
     parser.add_argument("--cap", type=float, default=60.0, help="baseline time cap in seconds")
+    parser.add_argument(
+        "--long-only", action="store_true", help="only the long 6-player records (time limit)"
+    )
+    parser.add_argument(
+        "--write-records",
+        metavar="DIR",
+        help="write the long records as JSON files (plunder_6p_60.json, plunder_6p_200.json)",
+    )
     args = parser.parse_args()
+    if args.write_records:
+        for turns, seed in LONG_RECORDS:
+            path = Path(args.write_records) / f"plunder_6p_{turns}.json"
+            path.write_text(json.dumps(make_record(6, turns, seed).to_dict()) + "\n")
+            print(f"wrote {path}")
+        return
+    if args.long_only:
+        long_records(args.cap)
+        return
     players_list = [3, 4] if args.quick else [3, 4, 5, 6]
     turns_list = [0, 3, 15] if args.quick else [0, 1, 3, 8, 15]
     cap = 2.0 if args.quick else args.cap
@@ -245,6 +270,67 @@ def main() -> None:
         )
     print(f"\nslowest smallest conflict: {worst_smallest * 1000:.1f} ms (target < 200 ms)")
     print("(forced: the most forced values among the 3 records, each needing a proof)")
+    print()
+    long_records(args.cap)
+
+
+#: The long records of docs/plunder.md "Time limit": (turns, seed) of a 6-player hidden deal.
+LONG_RECORDS = ((60, 6060), (200, 6200))
+
+
+def long_records(cap: float) -> None:
+    """Long 6-player records: counting, minimal proofs, the default answer, all smallest."""
+    print(
+        "Long 6-player records from a hidden deal (no code known): counting; forced values"
+        "\nwith minimal proofs; deduce() with the default time limit (proofs proven smallest"
+        f"\nof all); the whole `isles plunder` command (a new process, default "
+        f"{DEFAULT_TIME_LIMIT:g} s limit);"
+        f"\nand deduce() with no limit until every proof is smallest (stopped at {cap:g} s)."
+    )
+    header = (
+        f"{'turns':>5} {'seed':>5} {'forced':>6} {'count':>9} {'minimal proofs':>15} "
+        f"{'default (3 s)':>14} {'smallest':>9} {'isles plunder':>14} {'all smallest':>13}"
+    )
+    print(header)
+    print("-" * len(header))
+    for turns, seed in LONG_RECORDS:
+        record = make_record(6, turns, seed)
+        posterior(record)  # the transition tables, once
+        t = time.perf_counter()
+        post = posterior(record)
+        count_s = time.perf_counter() - t
+        t = time.perf_counter()
+        forced = forced_values(record, post, smallest=False)
+        minimal_s = time.perf_counter() - t
+        t = time.perf_counter()
+        default = deduce(record)
+        default_s = time.perf_counter() - t
+        proven = sum(f.smallest for f in default.forced)
+        cli_s = _cli_seconds(record)
+        t = time.perf_counter()
+        full = deduce(record, time_limit=cap)
+        full_s = time.perf_counter() - t
+        done = f"{full_s:,.1f} s" if full.proofs == "smallest" else f"> {cap:g} s"
+        print(
+            f"{turns:>5} {seed:>5} {len(forced):>6} {count_s * 1000:>6.1f} ms "
+            f"{minimal_s:>13.2f} s {default_s:>12.2f} s {proven:>4}/{len(forced):<4} "
+            f"{cli_s:>12.2f} s {done:>13}"
+        )
+
+
+def _cli_seconds(record: Record) -> float:
+    """Wall-clock seconds of `isles plunder -` on the record, start-up included."""
+    text = json.dumps(record.to_dict())
+    t = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "isles", "plunder", "-"],
+        input=text,
+        text=True,
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    return time.perf_counter() - t
 
 
 def _deletion_conflict(record: Record) -> tuple[AnswerId, ...] | None:

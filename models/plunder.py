@@ -1,7 +1,8 @@
 """Plunder: who holds which island, marker and trap, from the yes/no answers.
 
-Implements RULES.md section 3 (seed 003_cfc377110defcf34.txt): codes, clues,
-answers, the game record and its JSON format, crew cards and the scoring.
+Implements docs/plunder.md ("The game", "The record format", rule decision 8) for
+seed ``seeds/003_cfc377110defcf34.txt``: codes, clues, answers, the game record
+and its JSON format, crew cards and the scoring.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from types import MappingProxyType
 from typing import Any
 
 from isles.models.errors import InvalidInput
-from isles.models.jsonio import load_json, parse_json
+from isles.models.jsonio import (
+    load_json,
+    parse_json,
+    read_bool,
+    read_int,
+    read_list,
+    read_object,
+    read_str,
+)
+from isles.models.status import Status
 
 __all__ = [
     "CATEGORIES",
@@ -36,6 +46,7 @@ __all__ = [
     "answer",
     "check_deal",
     "code_from_json",
+    "code_from_text",
     "consistent_with",
     "dig_points",
     "example_record",
@@ -48,13 +59,21 @@ VALUES = 6
 COPIES = 3
 """Copies of each value in a clue deck (18 cards per deck, 54 in all)."""
 MIN_PLAYERS = 2
+"""Fewest players at the table."""
 MAX_PLAYERS = 6
+"""Most players at the table."""
 CODES = VALUES**3
 """Number of distinct codes (216)."""
 
 
 class Category(StrEnum):
-    """The three card categories, in the order of a code."""
+    """The three card categories, in the order of a code.
+
+    Examples
+    --------
+    >>> [c.value for c in CATEGORIES]
+    ['island', 'marker', 'trap']
+    """
 
     ISLAND = "island"
     MARKER = "marker"
@@ -62,6 +81,12 @@ class Category(StrEnum):
 
 
 CATEGORIES: tuple[Category, ...] = (Category.ISLAND, Category.MARKER, Category.TRAP)
+"""The categories in code order: island, marker, trap."""
+
+
+def _is_int(value: object) -> bool:
+    """An int that is not a bool (``True`` is an int in Python, never a player or value)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_value(where: str, v: object) -> int:
@@ -77,12 +102,16 @@ class Code:
     Parameters
     ----------
     island, marker, trap : int
-        Value indices in 0..5.
+        Value indices in 0..5 (``int``, not ``bool``).
 
     Raises
     ------
     InvalidInput
-        A value outside 0..5.
+        A value that is not an integer in 0..5, naming the category.
+
+    See Also
+    --------
+    code_from_json, code_from_text : read a code from a record or an option.
 
     Examples
     --------
@@ -90,6 +119,10 @@ class Code:
     102
     >>> Code.from_index(102)
     Code(island=2, marker=5, trap=0)
+    >>> Code(True, 0, 0)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: island: True is invalid; expected a value index in 0..5
     """
 
     island: int
@@ -112,20 +145,42 @@ class Code:
 
     @classmethod
     def from_index(cls, index: int) -> Code:
-        """Inverse of :attr:`index`."""
-        if not 0 <= index < CODES:
+        """Inverse of :attr:`index`.
+
+        Raises
+        ------
+        InvalidInput
+            An index outside 0..215.
+        """
+        if not _is_int(index) or not 0 <= index < CODES:
             raise InvalidInput("code index", index, f"an integer in 0..{CODES - 1}")
         return cls(index // (VALUES * VALUES), index // VALUES % VALUES, index % VALUES)
 
     def value(self, category: Category) -> int:
-        """The value of one category."""
+        """The value of one category.
+
+        >>> Code(2, 5, 0).value(Category.MARKER)
+        5
+        """
         return int(getattr(self, category.value))
 
     def replace(self, category: Category, value: int) -> Code:
-        """This combination with one category's card replaced (a flip)."""
+        """This combination with one category's card replaced (a flip).
+
+        >>> Code(2, 5, 0).replace(Category.TRAP, 4)
+        Code(island=2, marker=5, trap=4)
+        """
         vals = dict(zip(CATEGORIES, self.values, strict=True))
         vals[category] = value
         return Code(*(vals[c] for c in CATEGORIES))
+
+    def to_dict(self) -> dict[str, int]:
+        """The JSON object of a code: ``{"island": i, "marker": m, "trap": t}`` (indices).
+
+        >>> Code(2, 5, 0).to_dict()
+        {'island': 2, 'marker': 5, 'trap': 0}
+        """
+        return {"island": self.island, "marker": self.marker, "trap": self.trap}
 
 
 Clue = Code
@@ -136,7 +191,19 @@ def answer(code: Code, clue: Code) -> bool:
     """The truthful answer of a player holding ``code`` to ``clue``.
 
     Yes when at least one of the three shown cards is one of the player's own
-    three (same category, same value); RULES.md section 3.
+    three, same category and same value (docs/plunder.md, "The game"; an
+    island never matches a marker of the same index).
+
+    Parameters
+    ----------
+    code : Code
+        The answering player's code.
+    clue : Code
+        The combination on the table.
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -150,7 +217,24 @@ def answer(code: Code, clue: Code) -> bool:
 
 @dataclass(frozen=True)
 class Names:
-    """Display names of the six values of each category (optional)."""
+    """Display names of the six values of each category (optional in a record).
+
+    Parameters
+    ----------
+    island, marker, trap : sequence of str
+        Six distinct non-empty names each, in value order.
+
+    Raises
+    ------
+    InvalidInput
+        Not six distinct non-empty strings, naming the category.
+
+    Examples
+    --------
+    >>> names = Names(tuple("ABCDEF"), tuple("GHIJKL"), tuple("MNOPQR"))
+    >>> names.of(Category.MARKER)[1]
+    'H'
+    """
 
     island: tuple[str, ...]
     marker: tuple[str, ...]
@@ -158,9 +242,17 @@ class Names:
 
     def __post_init__(self) -> None:
         for cat in CATEGORIES:
-            names = self.of(cat)
-            if len(names) != VALUES or len(set(names)) != VALUES:
+            raw = getattr(self, cat.value)
+            if isinstance(raw, str) or not isinstance(raw, Sequence):
+                raise InvalidInput(f"names.{cat.value}", raw, "six distinct names")
+            names = tuple(raw)
+            if (
+                len(names) != VALUES
+                or not all(isinstance(s, str) and s for s in names)
+                or len(set(names)) != VALUES
+            ):
                 raise InvalidInput(f"names.{cat.value}", list(names), "six distinct names")
+            object.__setattr__(self, cat.value, names)
 
     def of(self, category: Category) -> tuple[str, ...]:
         """The six names of one category."""
@@ -172,8 +264,32 @@ class Names:
 class Observation:
     """One turn: the active player, the clue shown and the others' answers.
 
-    ``answers`` maps every player except the active one to their yes (True) /
-    no (False); completeness is checked by :class:`Record`.
+    Parameters
+    ----------
+    active : int
+        The active player (who shows the clue and does not answer).
+    clue : Code
+        The combination on the table after any flip.
+    answers : mapping of int to bool
+        Every other player's yes (``True``) or no (``False``). Completeness
+        and the range of the player indices are checked by :class:`Record`,
+        which knows the number of players.
+
+    Raises
+    ------
+    InvalidInput
+        ``active`` or an answering player that is not an integer, a ``clue``
+        that is not a :class:`Code`, or an answer that is not a ``bool``
+        (``"no"``, ``0`` and ``1`` are refused, never guessed).
+
+    Examples
+    --------
+    >>> Observation(0, Code(1, 2, 3), {2: False, 1: True}).answers
+    mappingproxy({1: True, 2: False})
+    >>> Observation(0, Code(1, 2, 3), {1: "no", 2: False})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: observation.answers.1: 'no' is invalid; expected True or False
     """
 
     active: int
@@ -181,6 +297,19 @@ class Observation:
     answers: Mapping[int, bool]
 
     def __post_init__(self) -> None:
+        if not _is_int(self.active):
+            raise InvalidInput("observation.active", self.active, "a player index (an integer)")
+        if not isinstance(self.clue, Code):
+            raise InvalidInput("observation.clue", self.clue, "a Code")
+        if not isinstance(self.answers, Mapping):
+            raise InvalidInput(
+                "observation.answers", self.answers, "a mapping of player index to True/False"
+            )
+        for p, a in self.answers.items():
+            if not _is_int(p):
+                raise InvalidInput("observation.answers", p, "player indices (integers) as keys")
+            if not isinstance(a, bool):
+                raise InvalidInput(f"observation.answers.{p}", a, "True or False")
         object.__setattr__(self, "answers", MappingProxyType(dict(sorted(self.answers.items()))))
 
     def __hash__(self) -> int:
@@ -189,10 +318,37 @@ class Observation:
 
 @dataclass(frozen=True)
 class Me:
-    """The player the record is written by, and their own code."""
+    """The player the record is written by, and their own code.
+
+    Parameters
+    ----------
+    player : int
+        My player index (its range is checked by :class:`Record`).
+    code : Code
+        My own code.
+
+    Raises
+    ------
+    InvalidInput
+        A player that is not an integer or a code that is not a :class:`Code`.
+
+    Examples
+    --------
+    >>> Me(0, Code(3, 2, 2)).code.values
+    (3, 2, 2)
+    """
 
     player: int
     code: Code
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.player):
+            raise InvalidInput("me.player", self.player, "a player index (an integer)")
+        if not isinstance(self.code, Code):
+            raise InvalidInput("me.code", self.code, "a Code")
+
+
+_NO_SEEN: tuple[tuple[int, ...], ...] = ((0,) * VALUES,) * 3
 
 
 @dataclass(frozen=True)
@@ -209,87 +365,127 @@ class Record:
         My player index and my code, when known.
     names : Names or None
         Display names of the values.
-    seen : tuple of three tuples of six ints
+    seen : three sequences of six ints
         Per category (island, marker, trap), how many cards of each value have
         already left the clue deck (0..3); used for flip advice only.
 
     Raises
     ------
     InvalidInput
-        A player index out of range, the active player answering, a missing
-        answer, or "me" contradicting its own answers; the message names the
-        observation (``observations[i]...``).
+        A field of the wrong type, a player index out of range, the active
+        player answering, a missing answer, or ``me`` contradicting its own
+        answers; the message names the field (``record.observations[i]...``).
+
+    See Also
+    --------
+    Record.from_dict, Record.load : read the JSON record format (docs/plunder.md).
 
     Examples
     --------
     >>> r = Record(3, (Observation(0, Code(1, 2, 3), {1: True, 2: False}),))
     >>> r.observations[0].answers[1]
     True
+    >>> Record(3, (Observation(0, Code(1, 2, 3), {1: True}),))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: record.observations[0].answers: ... from player 2
     """
 
     players: int
     observations: tuple[Observation, ...] = ()
     me: Me | None = None
     names: Names | None = None
-    seen: tuple[tuple[int, ...], ...] = field(default=((0,) * VALUES,) * 3)
+    seen: tuple[tuple[int, ...], ...] = field(default=_NO_SEEN)
 
     def __post_init__(self) -> None:
         n = self.players
-        if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidInput("players", n, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if not _is_int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InvalidInput("record.players", n, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if isinstance(self.observations, str | bytes | Mapping) or not isinstance(
+            self.observations, Iterable
+        ):
+            raise InvalidInput(
+                "record.observations", self.observations, "a sequence of Observation"
+            )
         object.__setattr__(self, "observations", tuple(self.observations))
+        if self.me is not None and not isinstance(self.me, Me):
+            raise InvalidInput("record.me", self.me, "a Me or None")
+        if self.names is not None and not isinstance(self.names, Names):
+            raise InvalidInput("record.names", self.names, "a Names or None")
         if self.me is not None and not 0 <= self.me.player < n:
-            raise InvalidInput("me.player", self.me.player, f"a player index in 0..{n - 1}")
+            raise InvalidInput("record.me.player", self.me.player, f"a player index in 0..{n - 1}")
         for i, obs in enumerate(self.observations):
-            where = f"observations[{i}]"
-            if not 0 <= obs.active < n:
-                raise InvalidInput(f"{where}.active", obs.active, f"a player index in 0..{n - 1}")
-            for p in obs.answers:
-                if not 0 <= p < n:
-                    raise InvalidInput(f"{where}.answers", p, f"a player index in 0..{n - 1}")
-            if obs.active in obs.answers:
+            self._check_observation(f"record.observations[{i}]", obs)
+        object.__setattr__(self, "seen", _check_seen(self.seen))
+
+    def _check_observation(self, where: str, obs: object) -> None:
+        n = self.players
+        if not isinstance(obs, Observation):
+            raise InvalidInput(where, obs, "an Observation")
+        if not 0 <= obs.active < n:
+            raise InvalidInput(f"{where}.active", obs.active, f"a player index in 0..{n - 1}")
+        for p in obs.answers:
+            if not 0 <= p < n:
+                raise InvalidInput(f"{where}.answers", p, f"a player index in 0..{n - 1}")
+        if obs.active in obs.answers:
+            raise InvalidInput(f"{where}.answers", obs.active, "no answer from the active player")
+        missing = [p for p in range(n) if p != obs.active and p not in obs.answers]
+        if missing:
+            raise InvalidInput(
+                f"{where}.answers", dict(obs.answers), f"an answer from player {missing[0]}"
+            )
+        if self.me is not None and self.me.player in obs.answers:
+            mine = answer(self.me.code, obs.clue)
+            if obs.answers[self.me.player] != mine:
                 raise InvalidInput(
-                    f"{where}.answers", obs.active, "no answer from the active player"
+                    f"{where}.answers.{self.me.player}",
+                    obs.answers[self.me.player],
+                    f"{mine} (my own code {self.me.code.values} answers {mine})",
                 )
-            missing = [p for p in range(n) if p != obs.active and p not in obs.answers]
-            if missing:
-                raise InvalidInput(
-                    f"{where}.answers", dict(obs.answers), f"an answer from player {missing[0]}"
-                )
-            if self.me is not None and self.me.player in obs.answers:
-                mine = answer(self.me.code, obs.clue)
-                if obs.answers[self.me.player] != mine:
-                    raise InvalidInput(
-                        f"{where}.answers.{self.me.player}",
-                        obs.answers[self.me.player],
-                        f"{mine} (my own code {self.me.code.values} answers {mine})",
-                    )
-        seen = tuple(tuple(row) for row in self.seen)
-        if len(seen) != len(CATEGORIES) or any(len(row) != VALUES for row in seen):
-            raise InvalidInput("seen", seen, "three rows of six counts")
-        for cat, row in zip(CATEGORIES, seen, strict=True):
-            for v, k in enumerate(row):
-                if not 0 <= k <= COPIES:
-                    raise InvalidInput(f"seen.{cat.value}[{v}]", k, f"a count in 0..{COPIES}")
-        object.__setattr__(self, "seen", seen)
+
+    def value_name(self, category: Category, value: int) -> str:
+        """The display name of a value (its index when no names are given).
+
+        >>> example_record().value_name(Category.TRAP, 5), Record(2).value_name(Category.TRAP, 5)
+        ('Powder', '5')
+        """
+        return self.names.of(category)[value] if self.names else str(value)
+
+    def code_text(self, code: Code) -> str:
+        """A code by display names, ``island/marker/trap``.
+
+        >>> example_record().code_text(Code(3, 2, 2))
+        'Volcano/Compass/Boulder'
+        """
+        return "/".join(self.value_name(c, code.value(c)) for c in CATEGORIES)
 
     # -- JSON ---------------------------------------------------------------
 
-    def value_name(self, category: Category, value: int) -> str:
-        """The display name of a value (its index when no names are given)."""
-        return self.names.of(category)[value] if self.names else str(value)
-
     def to_dict(self) -> dict[str, Any]:
-        """The JSON record format (values as indices)."""
+        """The JSON record format of docs/plunder.md (values as indices).
+
+        Optional keys are left out when they hold their default, so that
+        ``Record.from_dict(r.to_dict()) == r``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> Record(2, (Observation(0, Code(1, 2, 3), {1: True}),)).to_dict()
+        {'players': 2, 'observations': [{'active': 0, 'clue': {'island': 1, 'marker': 2, \
+'trap': 3}, 'answers': {'1': True}}]}
+        """
         out: dict[str, Any] = {"players": self.players}
         if self.names is not None:
             out["names"] = {c.value: list(self.names.of(c)) for c in CATEGORIES}
         if self.me is not None:
-            out["me"] = {"player": self.me.player, "code": _code_dict(self.me.code)}
+            out["me"] = {"player": self.me.player, "code": self.me.code.to_dict()}
         out["observations"] = [
             {
                 "active": o.active,
-                "clue": _code_dict(o.clue),
+                "clue": o.clue.to_dict(),
                 "answers": {str(p): a for p, a in o.answers.items()},
             }
             for o in self.observations
@@ -302,82 +498,152 @@ class Record:
         return out
 
     @classmethod
-    def from_dict(cls, data: object, source: str = "record") -> Record:
-        """Build a record from the JSON format of docs/plunder.md.
+    def from_dict(cls, data: object) -> Record:
+        """Build a record from the JSON record format of docs/plunder.md.
+
+        Parameters
+        ----------
+        data : object
+            The parsed JSON value: an object with the required key ``players``
+            and the optional keys ``names``, ``me``, ``observations`` and
+            ``seen`` (``null`` or absent: no names, no code known, no turns,
+            no card seen).
+
+        Returns
+        -------
+        Record
 
         Raises
         ------
         InvalidInput
-            Any structural or rule error, naming the field.
+            Any structural or rule error, naming the field
+            (``record.observations[3].answers.2``): unknown or missing keys,
+            a yes/no that is not ``true``/``false``, an integer that is a
+            bool or a float, a player key that is not a player index written
+            in decimal (``"01"`` is refused: each answer is given once,
+            whatever the spelling).
+
+        Examples
+        --------
+        >>> obs = {"active": 0, "clue": {"island": 1, "marker": 2, "trap": 3},
+        ...        "answers": {"1": True, "01": False}}
+        >>> Record.from_dict({"players": 2, "observations": [obs]})
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: record.observations[0].answers: '01' is invalid; ...
         """
-        if not isinstance(data, dict):
-            raise InvalidInput(source, type(data).__name__, 'an object {"players", ...}')
-        unknown = set(data) - {"players", "me", "observations", "names", "seen"}
-        if unknown:
-            raise InvalidInput(
-                source, sorted(unknown)[0], "keys players, me, observations, names, seen"
-            )
-        names = _parse_names(data.get("names"))
-        if "players" not in data:
-            raise InvalidInput(f"{source}.players", None, "an integer in 2..6")
-        players = data["players"]
+        obj = read_object(data, "record", ["players"], ["names", "me", "observations", "seen"])
+        players = read_int(obj["players"], "record.players", MIN_PLAYERS, MAX_PLAYERS)
+        names = None if obj.get("names") is None else _names_from_json(obj["names"])
         me: Me | None = None
-        if data.get("me") is not None:
-            m = data["me"]
-            if not isinstance(m, dict) or set(m) != {"player", "code"}:
-                raise InvalidInput("me", m, 'an object {"player": int, "code": {...}}')
+        if obj.get("me") is not None:
+            m = read_object(obj["me"], "record.me", ["player", "code"])
             me = Me(
-                _parse_int("me.player", m["player"]), code_from_json("me.code", m["code"], names)
+                read_int(m["player"], "record.me.player", 0, players - 1),
+                code_from_json("record.me.code", m["code"], names),
             )
-        raw_obs = data.get("observations", [])
-        if not isinstance(raw_obs, list):
-            raise InvalidInput("observations", raw_obs, "a list")
-        observations = []
-        for i, o in enumerate(raw_obs):
-            where = f"observations[{i}]"
-            if not isinstance(o, dict) or set(o) != {"active", "clue", "answers"}:
-                raise InvalidInput(where, o, 'an object {"active", "clue", "answers"}')
-            answers_raw = o["answers"]
-            if not isinstance(answers_raw, dict):
-                raise InvalidInput(f"{where}.answers", answers_raw, 'an object {"<player>": bool}')
-            answers: dict[int, bool] = {}
-            for key, val in answers_raw.items():
-                try:
-                    p = int(key)
-                except ValueError:
-                    raise InvalidInput(f"{where}.answers", key, "a player index") from None
-                if not isinstance(val, bool):
-                    raise InvalidInput(f"{where}.answers.{key}", val, "true or false")
-                answers[p] = val
-            observations.append(
-                Observation(
-                    _parse_int(f"{where}.active", o["active"]),
-                    code_from_json(f"{where}.clue", o["clue"], names),
-                    answers,
-                )
-            )
-        seen = _parse_seen(data.get("seen"), names)
+        raw_obs = [] if obj.get("observations") is None else obj["observations"]
+        observations = [
+            _observation_from_json(f"record.observations[{i}]", o, players, names)
+            for i, o in enumerate(read_list(raw_obs, "record.observations"))
+        ]
+        seen = _seen_from_json(obj.get("seen"), names)
         return cls(players, tuple(observations), me, names, seen)
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:
-        """Parse a JSON string (errors as :meth:`from_dict`)."""
-        return cls.from_dict(parse_json(text, source), source)
+        """Parse JSON text in the record format (errors as :meth:`from_dict`).
+
+        Parameters
+        ----------
+        text : str
+            The JSON text.
+        source : str
+            What the text is, for JSON syntax errors (a file name).
+
+        Returns
+        -------
+        Record
+
+        Raises
+        ------
+        InvalidInput
+            Invalid JSON (naming ``source``, the line and the column) or any
+            error of :meth:`from_dict`.
+
+        Examples
+        --------
+        >>> Record.from_json('{"players": 3}').players
+        3
+        """
+        return cls.from_dict(parse_json(text, source))
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        """Read a record JSON file; unreadable files raise InvalidInput too."""
-        return cls.from_dict(load_json(path, "record file"), str(path))
+        """Read a record file; ``"-"`` reads standard input.
+
+        Parameters
+        ----------
+        path : str or Path
+            The JSON file, or ``"-"`` for standard input.
+
+        Returns
+        -------
+        Record
+
+        Raises
+        ------
+        InvalidInput
+            An unreadable file (naming the file), invalid JSON, or any error
+            of :meth:`from_dict`.
+
+        Examples
+        --------
+        >>> Record.load("/nonexistent.json")
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: record file: '/nonexistent.json' is invalid; ...
+        """
+        return cls.from_dict(load_json(path, "record file"))
 
 
-def _code_dict(code: Code) -> dict[str, int]:
-    return {"island": code.island, "marker": code.marker, "trap": code.trap}
+def _check_seen(raw: object) -> tuple[tuple[int, ...], ...]:
+    """``seen`` as three rows of six counts in 0..COPIES, or InvalidInput."""
+    shape = f"three rows (island, marker, trap) of six counts in 0..{COPIES}"
+    if isinstance(raw, str | bytes) or not isinstance(raw, Sequence) or len(raw) != 3:
+        raise InvalidInput("record.seen", raw, shape)
+    rows = []
+    for cat, row in zip(CATEGORIES, raw, strict=True):
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence) or len(row) != VALUES:
+            raise InvalidInput(f"record.seen.{cat.value}", row, shape)
+        for v, k in enumerate(row):
+            if not _is_int(k) or not 0 <= k <= COPIES:
+                raise InvalidInput(f"record.seen.{cat.value}[{v}]", k, f"a count in 0..{COPIES}")
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
-def _parse_int(where: str, v: object) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise InvalidInput(where, v, "an integer")
-    return v
+def _observation_from_json(
+    where: str, raw: object, players: int, names: Names | None
+) -> Observation:
+    o = read_object(raw, where, ["active", "clue", "answers"])
+    active = read_int(o["active"], f"{where}.active", 0, players - 1)
+    clue = code_from_json(f"{where}.clue", o["clue"], names)
+    keys = [str(p) for p in range(players)]
+    raw_answers = o["answers"]
+    if not isinstance(raw_answers, dict):
+        raise InvalidInput(f"{where}.answers", raw_answers, 'an object {"<player>": true/false}')
+    answers: dict[int, bool] = {}
+    for key, val in raw_answers.items():
+        # Only the canonical spelling: "1" and "01" would otherwise both be player 1.
+        if key not in keys:
+            raise InvalidInput(
+                f"{where}.answers",
+                key,
+                "player indices written in decimal without leading zeros: " + ", ".join(keys),
+            )
+        answers[int(key)] = read_bool(val, f"{where}.answers.{key}")
+    return Observation(active, clue, answers)
 
 
 def _parse_value(where: str, v: object, names: Names | None, cat: Category) -> int:
@@ -385,67 +651,125 @@ def _parse_value(where: str, v: object, names: Names | None, cat: Category) -> i
         if names is None:
             raise InvalidInput(where, v, 'a value index 0..5 (names need a "names" map)')
         if v not in names.of(cat):
-            raise InvalidInput(where, v, f"one of {', '.join(names.of(cat))}")
+            raise InvalidInput(where, v, f"a value index 0..5 or one of {', '.join(names.of(cat))}")
         return names.of(cat).index(v)
-    return _check_value(where, v)
+    return read_int(v, where, 0, VALUES - 1)
 
 
 def code_from_json(where: str, c: object, names: Names | None = None) -> Code:
     """A code from its JSON object ``{"island", "marker", "trap"}`` (indices or names).
 
+    Parameters
+    ----------
+    where : str
+        The field, for messages (``"record.me.code"``).
+    c : object
+        The parsed JSON value.
+    names : Names, optional
+        Display names; with them a value may be written by name.
+
+    Returns
+    -------
+    Code
+
     Raises
     ------
     InvalidInput
-        A missing key, a value outside 0..5, or an unknown name (named by ``where``).
+        Not an object of exactly those three keys, a value outside 0..5, or an
+        unknown name (named by ``where``).
 
     Examples
     --------
     >>> code_from_json("clue", {"island": 1, "marker": 2, "trap": 3})
     Code(island=1, marker=2, trap=3)
     """
-    if not isinstance(c, dict) or set(c) != {"island", "marker", "trap"}:
-        raise InvalidInput(where, c, 'an object {"island", "marker", "trap"}')
+    obj = read_object(c, where, [cat.value for cat in CATEGORIES])
     return Code(
-        *(_parse_value(f"{where}.{cat.value}", c[cat.value], names, cat) for cat in CATEGORIES)
+        *(_parse_value(f"{where}.{cat.value}", obj[cat.value], names, cat) for cat in CATEGORIES)
     )
 
 
-def _parse_names(raw: object) -> Names | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or set(raw) != {"island", "marker", "trap"}:
-        raise InvalidInput("names", raw, 'an object {"island": [6 names], "marker", "trap"}')
+def code_from_text(text: str, names: Names | None = None, where: str = "--clue") -> Code:
+    """A code written ``island,marker,trap``, each value an index 0..5 or a display name.
+
+    Parameters
+    ----------
+    text : str
+        The text, e.g. ``"0,Star,5"``. A part made of digits is an index.
+    names : Names, optional
+        Display names (a record's ``names``).
+    where : str
+        The option or field, for messages.
+
+    Returns
+    -------
+    Code
+
+    Raises
+    ------
+    InvalidInput
+        Not three comma-separated values, an index outside 0..5 or an unknown name.
+
+    Examples
+    --------
+    >>> code_from_text("0,Star,5", example_record().names)
+    Code(island=0, marker=3, trap=5)
+    >>> code_from_text("1,2")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --clue: '1,2' is invalid; expected three values ...
+    """
+    parts = [s.strip() for s in text.split(",")]
+    if len(parts) != len(CATEGORIES) or not all(parts):
+        raise InvalidInput(where, text, "three values 'island,marker,trap' (indices or names)")
+    raw = {
+        cat.value: int(s) if s.isascii() and s.isdigit() and len(s) <= 3 else s
+        for cat, s in zip(CATEGORIES, parts, strict=True)
+    }
+    return code_from_json(where, raw, names)
+
+
+def _names_from_json(raw: object) -> Names:
+    obj = read_object(raw, "record.names", [cat.value for cat in CATEGORIES])
     rows: list[tuple[str, ...]] = []
     for cat in CATEGORIES:
-        row = raw[cat.value]
-        if not isinstance(row, list) or not all(isinstance(s, str) for s in row):
-            raise InvalidInput(f"names.{cat.value}", row, "a list of six strings")
-        rows.append(tuple(row))
+        where = f"record.names.{cat.value}"
+        row = tuple(
+            read_str(s, f"{where}[{i}]") for i, s in enumerate(read_list(obj[cat.value], where))
+        )
+        if len(row) != VALUES or len(set(row)) != VALUES:
+            raise InvalidInput(where, list(row), "six distinct names")
+        rows.append(row)
     return Names(*rows)
 
 
-def _parse_seen(raw: object, names: Names | None) -> tuple[tuple[int, ...], ...]:
+def _seen_from_json(raw: object, names: Names | None) -> tuple[tuple[int, ...], ...]:
     counts = [[0] * VALUES for _ in CATEGORIES]
     if raw is None:
         return tuple(tuple(r) for r in counts)
-    if not isinstance(raw, dict) or not set(raw) <= {c.value for c in CATEGORIES}:
-        raise InvalidInput("seen", raw, 'an object {"island": [values], "marker", "trap"}')
+    obj = read_object(raw, "record.seen", [], [cat.value for cat in CATEGORIES])
     for k, cat in enumerate(CATEGORIES):
-        vals = raw.get(cat.value, [])
-        if not isinstance(vals, list):
-            raise InvalidInput(f"seen.{cat.value}", vals, "a list of values")
-        for j, v in enumerate(vals):
-            counts[k][_parse_value(f"seen.{cat.value}[{j}]", v, names, cat)] += 1
+        where = f"record.seen.{cat.value}"
+        for j, v in enumerate(read_list(obj.get(cat.value, []), where)):
+            counts[k][_parse_value(f"{where}[{j}]", v, names, cat)] += 1
     return tuple(tuple(r) for r in counts)
 
 
 def example_record() -> Record:
-    """The embedded example: 4 players, my code known, 7 turns (models/data).
+    """The embedded example: 4 players, my code known, 7 turns.
+
+    The file is ``isles/models/data/plunder_example.json`` (the record format
+    of docs/plunder.md), with display names.
+
+    Returns
+    -------
+    Record
 
     Examples
     --------
-    >>> example_record().players
-    4
+    >>> r = example_record()
+    >>> r.players, len(r.observations), r.me.player
+    (4, 7, 0)
     """
     text = resources.files("isles.models").joinpath("data/plunder_example.json").read_text("utf-8")
     return Record.from_json(text, source="plunder_example.json")
@@ -456,6 +780,18 @@ def example_record() -> Record:
 
 def check_deal(players: int, codes: Sequence[Code]) -> None:
     """Raise InvalidInput unless ``codes`` is a legal deal (distinct per category).
+
+    Parameters
+    ----------
+    players : int
+        The number of players.
+    codes : sequence of Code
+        One code per player.
+
+    Raises
+    ------
+    InvalidInput
+        Not one code per player, or two players holding the same card.
 
     Examples
     --------
@@ -477,6 +813,25 @@ def consistent_with(record: Record, codes: Sequence[Code]) -> bool:
     """Whether a legal deal agrees with my code and every answer of the record.
 
     This is the definition the solvers count; tests enumerate deals with it.
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+    codes : sequence of Code
+        A legal deal (see :func:`check_deal`), one code per player.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),))
+    >>> consistent_with(r, [Code(0, 0, 0), Code(1, 1, 1)])
+    True
+    >>> consistent_with(r, [Code(0, 0, 0), Code(4, 4, 4)])
+    False
     """
     if record.me is not None and codes[record.me.player] != record.me.code:
         return False
@@ -496,6 +851,16 @@ _TREASURE = (6, 3, 1, 0)
 def dig_points(earlier_digs: int) -> int:
     """Points for a correct dig after ``earlier_digs`` correct digs on that treasure.
 
+    Parameters
+    ----------
+    earlier_digs : int
+        Correct digs by others on that treasure before this one.
+
+    Returns
+    -------
+    int
+        3, 2, 1, then 0 (docs/plunder.md, "The game").
+
     Examples
     --------
     >>> [dig_points(k) for k in range(5)]
@@ -507,6 +872,15 @@ def dig_points(earlier_digs: int) -> int:
 def treasure_left(digs: int) -> int:
     """What a treasure is worth to its owner after ``digs`` correct digs (6, 3, 1, 0).
 
+    Parameters
+    ----------
+    digs : int
+        Correct digs on the treasure.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> [treasure_left(k) for k in range(5)]
@@ -517,11 +891,36 @@ def treasure_left(digs: int) -> int:
 
 @dataclass(frozen=True)
 class CrewCard:
-    """A crew card in the chest: ``proposer`` guesses that ``target`` holds ``code``."""
+    """A crew card in the chest: ``proposer`` guesses that ``target`` holds ``code``.
+
+    Parameters
+    ----------
+    proposer, target : int
+        Player indices (their range is checked by :func:`score_game`).
+    code : Code
+        The guessed code.
+
+    Raises
+    ------
+    InvalidInput
+        A player that is not an integer, or a code that is not a :class:`Code`.
+
+    Examples
+    --------
+    >>> CrewCard(0, 1, Code(1, 1, 1)).target
+    1
+    """
 
     proposer: int
     target: int
     code: Code
+
+    def __post_init__(self) -> None:
+        for name in ("proposer", "target"):
+            if not _is_int(getattr(self, name)):
+                raise InvalidInput(f"crew card.{name}", getattr(self, name), "a player index")
+        if not isinstance(self.code, Code):
+            raise InvalidInput("crew card.code", self.code, "a Code")
 
 
 @dataclass(frozen=True)
@@ -544,6 +943,12 @@ class GameScore:
     winners : tuple of int
         The player(s) with the highest total after the tie-break (ties go to
         whoever dug a treasure first; tied players who never dug stay tied).
+
+    Examples
+    --------
+    >>> s = score_game([Code(0, 0, 0), Code(1, 1, 1)], [CrewCard(0, 1, Code(1, 1, 1))])
+    >>> s.treasure, s.dug, s.winners
+    ((6, 3), (3, 0), (0,))
     """
 
     treasure: tuple[int, ...]
@@ -552,6 +957,27 @@ class GameScore:
     counted: tuple[bool, ...]
     first_dig: tuple[int | None, ...]
     winners: tuple[int, ...]
+
+    @property
+    def status(self) -> Status:
+        """Always ``exact``: the scores follow from the deal and the chest."""
+        return Status.EXACT
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scores as JSON (docs/json.md): lists indexed by player, ``null`` for no dig.
+
+        >>> score_game([Code(0, 0, 0), Code(1, 1, 1)], []).to_dict()["total"]
+        [6, 6]
+        """
+        return {
+            "status": str(self.status),
+            "treasure": list(self.treasure),
+            "dug": list(self.dug),
+            "total": list(self.total),
+            "counted": list(self.counted),
+            "first_dig": list(self.first_dig),
+            "winners": list(self.winners),
+        }
 
 
 def score_game(codes: Sequence[Code], chest: Iterable[CrewCard]) -> GameScore:
@@ -576,9 +1002,10 @@ def score_game(codes: Sequence[Code], chest: Iterable[CrewCard]) -> GameScore:
 
     Notes
     -----
-    RULES.md section 3: only a player's first crew card on a target counts; a
-    correct guess is worth 3, 2, 1, then 0 points by order of correct digs; the
-    treasure falls 6 -> 3 -> 1 -> 0. Ties go to the first digger.
+    docs/plunder.md, "The game" and rule decision 8: only a player's first
+    crew card on a target counts; a correct guess is worth 3, 2, 1, then 0
+    points by order of correct digs; the treasure falls 6 -> 3 -> 1 -> 0.
+    Ties go to the first digger.
 
     Examples
     --------
@@ -587,9 +1014,13 @@ def score_game(codes: Sequence[Code], chest: Iterable[CrewCard]) -> GameScore:
     >>> s.total, s.winners
     ((9, 1, 8), (0,))
     """
+    codes = list(codes)
     n = len(codes)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidInput("codes", n, f"one code per player, {MIN_PLAYERS}..{MAX_PLAYERS}")
+    for p, code in enumerate(codes):
+        if not isinstance(code, Code):
+            raise InvalidInput(f"codes[{p}]", code, "a Code")
     check_deal(n, codes)
     digs = [0] * n
     dug = [0] * n
@@ -599,6 +1030,8 @@ def score_game(codes: Sequence[Code], chest: Iterable[CrewCard]) -> GameScore:
     counted: list[bool] = []
     for k, card in enumerate(chest):
         where = f"chest[{k}]"
+        if not isinstance(card, CrewCard):
+            raise InvalidInput(where, card, "a CrewCard")
         if not 0 <= card.proposer < n:
             raise InvalidInput(f"{where}.proposer", card.proposer, f"a player in 0..{n - 1}")
         if not 0 <= card.target < n or card.target == card.proposer:

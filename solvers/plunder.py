@@ -1,19 +1,22 @@
 """Plunder deduction: what the answers prove, the exact posterior, and what to do next.
 
-Implements RULES.md section 3 (seed 003_cfc377110defcf34.txt): Z3 for the
-smallest conflict and the proofs of forced values, exact counting of deals by
-dynamic programming over used values, flip advice in bits, guess advice.
+Implements docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``): exact
+counting of deals by dynamic programming over used values, Z3 for the
+smallest conflict and the proofs of forced values (implicit hitting sets,
+under a time limit), flip advice in bits, guess advice, and :func:`analyse`,
+the one call behind ``isles plunder``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +24,7 @@ import z3
 from scipy import sparse
 
 from isles.models.errors import InvalidInput
+from isles.models.jsonio import probability_json
 from isles.models.plunder import (
     CATEGORIES,
     CODES,
@@ -32,9 +36,13 @@ from isles.models.plunder import (
     answer,
     dig_points,
 )
+from isles.models.status import Status
 
 __all__ = [
+    "DEFAULT_TIME_LIMIT",
     "ENTROPY_ERROR_BITS",
+    "Advice",
+    "Analysis",
     "AnswerId",
     "Deduction",
     "FlipAdvice",
@@ -42,8 +50,9 @@ __all__ = [
     "ForcedValue",
     "Guess",
     "Posterior",
-    "Status",
+    "ProofKind",
     "allowed_codes",
+    "analyse",
     "answer_distribution",
     "deduce",
     "flip_advice",
@@ -61,40 +70,107 @@ ENTROPY_ERROR_BITS = 1e-9
 """Bound on the absolute error of every entropy / information gain (float64 from
 exact integer counts: at most 2**5 terms, each with relative error ~1e-15)."""
 
+DEFAULT_TIME_LIMIT = 3.0
+"""Seconds :func:`deduce` and :func:`analyse` spend, by default, proving that
+proofs and conflicts are smallest; past it they keep proofs minimal by inclusion
+(docs/plunder.md, "Time limit")."""
+
+ProofKind = Literal["smallest", "minimal"]
+"""What a conflict or a proof is: ``smallest`` (no set of fewer answers does
+it, proven) or ``minimal`` (no answer of it can be dropped; a smaller set may
+exist)."""
+
 # Value of every code index per category, shape (3, 216).
 _CODE_VALUES: IntArray = np.array(
     [[Code.from_index(c).values[k] for c in range(CODES)] for k in range(3)], dtype=np.int64
 )
 
 
-class Status(StrEnum):
-    """Whether some deal agrees with the whole record (decided exactly)."""
+def _check_time_limit(time_limit: float | None) -> float | None:
+    if time_limit is None:
+        return None
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    return float(time_limit)
 
-    CONSISTENT = "consistent"
-    INCONSISTENT = "inconsistent"
+
+def _check_active(record: Record, active: object, where: str = "active") -> int:
+    if isinstance(active, bool) or not isinstance(active, int) or not 0 <= active < record.players:
+        raise InvalidInput(where, active, f"a player index in 0..{record.players - 1}")
+    return active
 
 
 @dataclass(frozen=True, order=True)
 class AnswerId:
-    """One answer of the record: ``player``'s answer in ``observations[observation]``."""
+    """One answer of the record: ``player``'s answer in ``observations[observation]``.
+
+    Examples
+    --------
+    >>> AnswerId(3, 1).to_dict()
+    {'observation': 3, 'player': 1}
+    """
 
     observation: int
     player: int
+
+    def to_dict(self) -> dict[str, int]:
+        """``{"observation": i, "player": p}``."""
+        return {"observation": self.observation, "player": self.player}
 
 
 @dataclass(frozen=True)
 class ForcedValue:
     """A value that every consistent deal gives to a player, with its proof.
 
-    ``proof`` is a smallest set of answers that forces it (with the distinctness
-    of cards and my own code as known facts): no fewer answers force it, and
-    dropping any one of them lets the player hold another value.
+    Attributes
+    ----------
+    player : int
+        The player.
+    category : Category
+        The category.
+    value : int
+        The forced value (index 0..5).
+    proof : tuple of AnswerId
+        A set of answers that forces it, with the distinctness of cards and my
+        own code as known facts. Dropping any one answer lets the player hold
+        another value (the proof is minimal).
+    smallest : bool
+        Whether the proof is also proven smallest: no fewer answers force the
+        value. False when the time limit ran out first (docs/plunder.md,
+        "Time limit").
+
+    Examples
+    --------
+    >>> ForcedValue(1, Category.TRAP, 0, (AnswerId(0, 1),)).to_dict()
+    {'player': 1, 'category': 'trap', 'value': 0, 'proof': [{'observation': 0, 'player': 1}], \
+'proof_kind': 'smallest'}
     """
 
     player: int
     category: Category
     value: int
     proof: tuple[AnswerId, ...]
+    smallest: bool = True
+
+    @property
+    def proof_kind(self) -> ProofKind:
+        """``"smallest"`` or ``"minimal"``."""
+        return "smallest" if self.smallest else "minimal"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of docs/plunder.md ("JSON output")."""
+        return {
+            "player": self.player,
+            "category": self.category.value,
+            "value": self.value,
+            "proof": [a.to_dict() for a in self.proof],
+            "proof_kind": self.proof_kind,
+        }
 
 
 # -- allowed codes -------------------------------------------------------------
@@ -111,10 +187,21 @@ def _hits(clue: Code) -> npt.NDArray[np.bool_]:
 
 
 def allowed_codes(record: Record) -> IntArray:
-    """0/1 array, shape (players, 216): the codes each player may hold on their own.
+    """The codes each player may hold on their own, as a 0/1 array.
 
     A code is allowed for a player when it agrees with that player's answers
     (and equals my code, for me). Distinctness between players is not applied.
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(players, 216)``, dtype int64; column ``c`` is the code of
+        index ``c`` (``Code.index``).
 
     Examples
     --------
@@ -211,10 +298,6 @@ def _backward(w: IntArray) -> list[IntArray]:
     return b
 
 
-def _count_deals(w: IntArray) -> int:
-    return int(_forward(w)[-1].sum())
-
-
 @dataclass(frozen=True)
 class Posterior:
     """The exact posterior over deals under the uniform prior.
@@ -231,8 +314,15 @@ class Posterior:
 
     Notes
     -----
-    Every probability is a ``Fraction`` of two exact counts; all of them are 0
-    when ``deals == 0`` (an inconsistent record).
+    Every probability is a ``Fraction`` of two exact counts. When ``deals ==
+    0`` (an inconsistent record) no probability is defined: the methods
+    return 0 and :meth:`to_dict` writes ``null``.
+
+    Examples
+    --------
+    >>> post = posterior(Record(2))
+    >>> post.status, post.deals, post.value_probability(0, Category.ISLAND, 3)
+    (<Status.EXACT: 'exact'>, 27000, Fraction(1, 6))
     """
 
     players: int
@@ -241,22 +331,32 @@ class Posterior:
 
     @property
     def status(self) -> Status:
-        """Consistent when at least one deal remains."""
-        return Status.CONSISTENT if self.deals else Status.INCONSISTENT
+        """``exact`` when at least one deal remains, else ``inconsistent``."""
+        return Status.EXACT if self.deals else Status.INCONSISTENT
 
     def _check_player(self, player: int) -> None:
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise InvalidInput("player", player, f"a player index in 0..{self.players - 1}")
         if not 0 <= player < self.players:
             raise InvalidInput("player", player, f"a player index in 0..{self.players - 1}")
 
     def code_probability(self, player: int, code: Code) -> Fraction:
-        """P(player holds exactly ``code``)."""
+        """P(player holds exactly ``code``).
+
+        >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
+        Fraction(1, 216)
+        """
         self._check_player(player)
         if not self.deals:
             return Fraction(0)
         return Fraction(self.code_counts[player][code.index], self.deals)
 
     def value_counts(self, player: int, category: Category) -> tuple[int, ...]:
-        """Consistent deals giving ``player`` each value 0..5 of ``category``."""
+        """Consistent deals giving ``player`` each value 0..5 of ``category``.
+
+        >>> posterior(Record(2)).value_counts(1, Category.TRAP)
+        (4500, 4500, 4500, 4500, 4500, 4500)
+        """
         self._check_player(player)
         k = CATEGORIES.index(category)
         counts = [0] * VALUES
@@ -271,7 +371,11 @@ class Posterior:
         return Fraction(self.value_counts(player, category)[value], self.deals)
 
     def marginals(self, player: int) -> dict[Category, tuple[Fraction, ...]]:
-        """Per category, the probabilities of the six values."""
+        """Per category, the probabilities of the six values.
+
+        >>> posterior(Record(2)).marginals(0)[Category.ISLAND][0]
+        Fraction(1, 6)
+        """
         return {
             cat: tuple(
                 Fraction(n, self.deals) if self.deals else Fraction(0)
@@ -290,11 +394,43 @@ class Posterior:
         return vals[0] if len(vals) == 1 else None
 
     def codes(self, player: int) -> list[tuple[Code, Fraction]]:
-        """The codes the player can hold, most likely first (ties by index)."""
+        """The codes the player can hold, most likely first (ties by index).
+
+        >>> posterior(Record(2)).codes(0)[0]
+        (Code(island=0, marker=0, trap=0), Fraction(1, 216))
+        """
         self._check_player(player)
         counts = self.code_counts[player]
         order = sorted((c for c in range(CODES) if counts[c]), key=lambda c: (-counts[c], c))
         return [(Code.from_index(c), Fraction(counts[c], self.deals)) for c in order]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The posterior as JSON (docs/plunder.md, "JSON output").
+
+        Per player: per category the six values with ``p`` and ``p_exact``,
+        then every code the player can hold, most likely first. ``players``
+        is ``null`` for an inconsistent record (no probability is defined).
+
+        Examples
+        --------
+        >>> d = posterior(Record(2)).to_dict()
+        >>> d["status"], d["deals"], d["players"][0]["island"][0]
+        ('exact', 27000, {'value': 0, 'p': 0.16666666666666666, 'p_exact': '1/6'})
+        """
+        players: list[dict[str, Any]] | None = None
+        if self.deals:
+            players = []
+            for p in range(self.players):
+                entry: dict[str, Any] = {"player": p}
+                for cat, probs in self.marginals(p).items():
+                    entry[cat.value] = [
+                        {"value": v, **probability_json("p", x)} for v, x in enumerate(probs)
+                    ]
+                entry["codes"] = [
+                    {"code": c.to_dict(), **probability_json("p", x)} for c, x in self.codes(p)
+                ]
+                players.append(entry)
+        return {"status": str(self.status), "deals": self.deals, "players": players}
 
 
 def posterior(record: Record) -> Posterior:
@@ -318,7 +454,8 @@ def posterior(record: Record) -> Posterior:
     category (at most C(6,3)**3 = 8000 states), count the deals and, per
     player and code, the deals through that code, without enumerating deals
     (6 players with nothing known have 720**3 = 373,248,000). All arithmetic is
-    in int64 on counts at most 720**3, so it is exact.
+    in int64 on counts at most 720**3, so it is exact. docs/plunder.md, "How
+    the posterior is computed".
 
     Examples
     --------
@@ -342,9 +479,29 @@ def posterior(record: Record) -> Posterior:
 # -- Z3: smallest conflict and proofs of forced values --------------------------
 
 
+class _OutOfTime(Exception):
+    """The deadline passed during a search for a smallest set."""
+
+
+# Answers tried together when growing a satisfiable set (see _Z3Record._correction_set).
+_GROW_BLOCK = 16
+
+# Z3's "no timeout" (the largest unsigned 32-bit value, in milliseconds).
+_NO_TIMEOUT = 2**32 - 1
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    return None if time_limit is None else time.monotonic() + time_limit
+
+
 class _Z3Record:
     """The record as Z3 constraints: one Int per player and category, one
-    assumption literal per answer (tracked), my code and distinctness as facts."""
+    assumption literal per answer of a player other than me, my code and
+    distinctness as facts.
+
+    Two answers of the same player to the same clue are the same constraint:
+    only the first gets a literal (a smallest or minimal set never needs both).
+    """
 
     def __init__(self, record: Record) -> None:
         self.record = record
@@ -359,29 +516,67 @@ class _Z3Record:
                 self.solver.add(v >= 0, v < VALUES)
         for k in range(len(CATEGORIES)):
             self.solver.add(z3.Distinct(*(row[k] for row in self.x)))
+        me = record.me.player if record.me is not None else None
         if record.me is not None:
             for k, v in enumerate(record.me.code.values):
                 self.solver.add(self.x[record.me.player][k] == v)
         self.literal: dict[AnswerId, Any] = {}
+        first: set[tuple[int, Code, bool]] = set()
         for i, obs in enumerate(record.observations):
             for p, a in obs.answers.items():
+                # My answers agree with my code (checked by Record): facts, never needed.
+                if p == me or (p, obs.clue, a) in first:
+                    continue
+                first.add((p, obs.clue, a))
                 lit = z3.Bool(f"answer_{i}_{p}", self.ctx)
                 hit = z3.Or(*(self.x[p][k] == obs.clue.values[k] for k in range(3)))
                 self.solver.add(z3.Implies(lit, hit if a else z3.Not(hit)))
                 self.literal[AnswerId(i, p)] = lit
-        self.by_name = {str(lit): aid for aid, lit in self.literal.items()}
+        self.answers = sorted(self.literal)
+        self.grown = 0  # blocks tried by _correction_set (names its literals)
+
+    # Solver.check and Solver.add cast every literal in Python (a sort check each):
+    # with hundreds of answer literals per call on long records that cost several
+    # times the solving itself, so _check and _assert pass the ASTs to Z3 directly.
+
+    def _check(self, lits: Sequence[Any], deadline: float | None = None) -> Any:
+        """Check the record with ``lits`` assumed; past ``deadline``, raise _OutOfTime."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _OutOfTime
+            self.solver.set("timeout", max(1, int(left * 1000)))
+        asts = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        result = z3.CheckSatResult(
+            z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(lits), asts)
+        )
+        if result == z3.unknown:
+            if deadline is None:  # pragma: no cover - no limit was set
+                raise AssertionError(f"Z3 gave up: {self.solver.reason_unknown()}")
+            raise _OutOfTime
+        return result
+
+    def _assert(self, lits: Sequence[Any]) -> None:
+        """Add ``lits`` as facts (until the next pop)."""
+        for lit in lits:
+            z3.Z3_solver_assert(self.ctx.ref(), self.solver.solver, lit.as_ast())
+
+    def _any_of(self, lits: Sequence[Any]) -> Any:
+        """The disjunction of ``lits`` (``z3.Or`` without the casts)."""
+        asts = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
+        return z3.BoolRef(z3.Z3_mk_or(self.ctx.ref(), len(lits), asts), self.ctx)
 
     def core(self, answers: Sequence[AnswerId], extra: Sequence[Any] = ()) -> list[AnswerId] | None:
         """An unsat core among ``answers`` (with ``extra`` always assumed), or None if sat."""
         lits = [self.literal[a] for a in answers] + list(extra)
-        if self.solver.check(*lits) != z3.unsat:
+        if self._check(lits) != z3.unsat:
             return None
         ids = {lit.get_id() for lit in self.solver.unsat_core()}
         return [a for a in answers if self.literal[a].get_id() in ids]
 
     def minimal_core(self, extra: Sequence[Any] = ()) -> tuple[AnswerId, ...] | None:
         """A minimal unsat set of answers (deletion-based shrinking), or None if sat."""
-        core = self.core(sorted(self.literal), extra)
+        core = self.core(self.answers, extra)
         if core is None:
             return None
         i = 0
@@ -400,68 +595,174 @@ class _Z3Record:
         """The answers that the solver's current model makes true."""
         m = self.solver.model()
         codes = [Code(*(m.eval(v, model_completion=True).as_long() for v in row)) for row in self.x]
+        observations = self.record.observations
         return {
             aid
             for aid in self.literal
-            if answer(codes[aid.player], self.record.observations[aid.observation].clue)
-            == self.record.observations[aid.observation].answers[aid.player]
+            if answer(codes[aid.player], observations[aid.observation].clue)
+            == observations[aid.observation].answers[aid.player]
         }
 
-    def _correction_set(self, extra: Sequence[Any]) -> list[AnswerId]:
-        """A minimal correction set: the complement of a maximal satisfiable set of
-        answers grown greedily from the current model (which must exist)."""
-        kept = self._satisfied()
-        self.solver.push()  # kept answers become facts until pop: fewer assumptions
-        self.solver.add(*(self.literal[b] for b in kept), *extra)
-        for a in sorted(self.literal):
-            if a not in kept and self.solver.check(self.literal[a]) == z3.sat:
-                more = self._satisfied() - kept  # contains a
-                self.solver.add(*(self.literal[b] for b in more))
-                kept |= more
-        self.solver.pop()
-        return sorted(set(self.literal) - kept)
+    def _correction_set(self, extra: Sequence[Any], deadline: float | None) -> list[AnswerId]:
+        """A minimal correction set: the answers left out of a maximal satisfiable set
+        grown from the current model (which must exist).
 
-    def smallest_core(self, extra: Sequence[Any] = ()) -> tuple[AnswerId, ...] | None:
+        The answers left out are taken in record order, a block of
+        :data:`_GROW_BLOCK` at a time: one call asks for a model satisfying some
+        answer of the block (one clause) and keeps every answer that model
+        satisfies; when none can be satisfied, the whole block is in the
+        correction set (the kept set only grows). Answer by answer gives better
+        correction sets for the hitting-set search but costs one call per
+        answer, all at once few calls but worse sets; blocks of 16 were the
+        best of both on 15- to 200-turn records (docs/plunder.md, "Benchmark").
+        """
+        kept = self._satisfied()
+        rest = [a for a in self.answers if a not in kept]
+        self.solver.push()  # kept answers become facts until pop: fewer assumptions
+        try:
+            self._assert([*(self.literal[b] for b in kept), *extra])
+            start = 0
+            while start < len(rest):
+                block = [a for a in rest[start : start + _GROW_BLOCK] if a not in kept]
+                if not block:
+                    start += _GROW_BLOCK
+                    continue
+                # "some answer of the block" behind a fresh literal: no inner push/pop
+                self.grown += 1
+                some = z3.Bool(f"some_{self.grown}", self.ctx)
+                self._assert([self._any_of([z3.Not(some), *(self.literal[a] for a in block)])])
+                found = self._check([some], deadline) == z3.sat
+                more = self._satisfied() - kept if found else set()
+                if found:
+                    self._assert([self.literal[b] for b in more])
+                    kept |= more
+                else:
+                    start += _GROW_BLOCK
+        finally:
+            self.solver.pop()
+        return [a for a in rest if a not in kept]
+
+    def smallest_core(
+        self,
+        extra: Sequence[Any] = (),
+        minimal: tuple[AnswerId, ...] | None = None,
+        deadline: float | None = None,
+        tick: Callable[[], None] | None = None,
+    ) -> tuple[tuple[AnswerId, ...] | None, bool]:
         """A smallest unsat set of answers (minimum cardinality), or None if sat.
+
+        Returns the set and whether it is proven smallest: past ``deadline``,
+        the minimal set (``minimal``, or :meth:`minimal_core`) and False.
 
         Implicit hitting-set duality (Ignatiev, Previti, Liffiton, Marques-Silva,
         "Smallest MUS extraction with minimal hitting set dualization", CP 2015):
         every unsat set of answers hits every minimal correction set (MCS), so a
         minimum hitting set H of some MCSes is no larger than a smallest unsat
-        set. Loop: H = a minimum hitting set of the MCSes found so far (a Z3
-        search under "at most k picked", k raised from the last optimum, which
-        only grows as MCSes are added); if the answers in H are unsat together, H is a
-        smallest unsat set; else grow H to a maximal satisfiable set and add its
-        complement (a new MCS, not hit by H) to the collection. A minimal core
-        found first is an upper bound: once H is as large, that core is smallest.
+        set. Loop: H = a minimum hitting set of the MCSes found so far (branch
+        and bound on bit masks, :func:`_hitting_set`, under "at most k", k
+        raised from the last optimum, which only grows as MCSes are added); if
+        the answers in H are unsat together, H is a smallest unsat set; else
+        grow H to a maximal satisfiable set and add its complement (a new MCS,
+        not hit by H) to the collection. A minimal core found first is an upper
+        bound: once k reaches its size, that core is smallest.
         """
-        best = self.minimal_core(extra)
+        best = self.minimal_core(extra) if minimal is None else minimal
         if best is None:
+            return None, True
+        if len(best) <= 1:
+            # Deletion checked the empty set: a minimal set of 0 or 1 answers is smallest.
+            return best, True
+        index = {a: i for i, a in enumerate(self.answers)}
+        mcses: list[int] = []  # bit i: self.answers[i]
+        k = 0  # no hitting set has fewer than k answers
+        try:
+            while k < len(best):
+                if tick is not None:
+                    tick()
+                chosen = _hitting_set(mcses, k, deadline)
+                if chosen is None:
+                    k += 1  # no hitting set of size k: a smallest unsat set has more
+                    continue
+                h = [self.answers[i] for i in _bits(chosen)]
+                lits = [self.literal[a] for a in h] + list(extra)
+                if self._check(lits, deadline) == z3.unsat:
+                    return tuple(h), True
+                mcs = self._correction_set(extra, deadline)
+                mcses.append(sum(1 << index[a] for a in mcs))
+        except _OutOfTime:
+            return best, False
+        finally:
+            self.solver.set("timeout", _NO_TIMEOUT)
+        return best, True
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _hitting_set(sets: Sequence[int], k: int, deadline: float | None) -> int | None:
+    """A set of at most ``k`` elements meeting every one of ``sets``, or None if none exists.
+
+    Sets and the answer are bit masks. Branch and bound: branch on the
+    elements of the smallest set not yet met (most frequent first; an element
+    tried before is left out of the later branches), prune when more sets than
+    the budget left are pairwise disjoint (each needs its own element).
+    Raises _OutOfTime past ``deadline``.
+    """
+    nodes = 0
+
+    def search(live: list[int], budget: int, chosen: int) -> int | None:
+        nonlocal nodes
+        if not live:
+            return chosen
+        if budget == 0:
             return None
-        answers = sorted(self.literal)
-        ctx = z3.Context()
-        pick = [z3.Bool(f"pick_{a.observation}_{a.player}", ctx) for a in answers]
-        hitting = z3.Solver(ctx=ctx)
-        k = 0
-        at_most = z3.Bool("at_most_0", ctx)
-        hitting.add(z3.Implies(at_most, z3.AtMost(*pick, 0)))
-        while k < len(best):
-            if hitting.check(at_most) == z3.unsat:
-                k += 1  # no hitting set of size k: a smallest unsat set has more
-                at_most = z3.Bool(f"at_most_{k}", ctx)
-                hitting.add(z3.Implies(at_most, z3.AtMost(*pick, k)))
-                continue
-            m = hitting.model()
-            h = [a for a, b in zip(answers, pick, strict=True) if z3.is_true(m.eval(b))]
-            if self.solver.check(*(self.literal[a] for a in h), *extra) == z3.unsat:
-                return tuple(h)
-            mcs = set(self._correction_set(extra))
-            hitting.add(z3.Or(*(b for a, b in zip(answers, pick, strict=True) if a in mcs)))
-        return best
+        nodes += 1
+        if deadline is not None and nodes % 512 == 0 and time.monotonic() > deadline:
+            raise _OutOfTime
+        used = disjoint = 0
+        for s in live:  # smallest sets first: a good greedy packing
+            if not s & used:
+                used |= s
+                disjoint += 1
+                if disjoint > budget:
+                    return None
+        elements = _bits(live[0])
+        elements.sort(key=lambda e: -sum(s >> e & 1 for s in live))
+        banned = 0
+        for e in elements:
+            bit = 1 << e
+            rest = [s & ~banned for s in live if not s & bit]
+            if all(rest):
+                rest.sort(key=int.bit_count)
+                found = search(rest, budget - 1, chosen | bit)
+                if found is not None:
+                    return found
+            banned |= bit
+        return None
+
+    return search(sorted(sets, key=int.bit_count), k, 0)
 
 
 def z3_consistent(record: Record) -> bool:
     """Whether some deal agrees with the record, decided by Z3 (one check).
+
+    An independent check of :func:`posterior` (``posterior(r).deals > 0``).
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -469,31 +770,46 @@ def z3_consistent(record: Record) -> bool:
     True
     """
     model = _Z3Record(record)
-    return bool(model.solver.check(*model.literal.values()) == z3.sat)
+    return bool(model._check(list(model.literal.values())) == z3.sat)
 
 
 def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
     """A smallest set of answers that cannot all be true; empty when consistent.
 
+    No time limit: on long records (dozens of turns, 5-6 players) this can
+    take minutes. :func:`deduce` bounds it with ``time_limit``;
+    :func:`minimal_conflict` is the fast, minimal-only variant.
+
     Parameters
     ----------
     record : Record
+        The record.
 
     Returns
     -------
     tuple of AnswerId
         Sorted. No set with fewer answers is inconsistent (with my code and the
         distinctness of cards as facts), so every proper subset is consistent
-        too: the set is both smallest and minimal (RULES.md section 3: "the
-        smallest set of answers that cannot all be true").
+        too: the set is both smallest and minimal (docs/plunder.md, rule
+        decision 4).
+
+    See Also
+    --------
+    minimal_conflict, deduce
 
     Notes
     -----
     Minimum-cardinality unsatisfiable subset by implicit hitting-set duality
-    (Ignatiev, Previti, Liffiton, Marques-Silva, "Smallest MUS extraction with
-    minimal hitting set dualization", CP 2015), on a Z3 model with one
-    assumption literal per answer; seeded with a minimal unsat core (Z3 unsat
-    core shrunk by deletion) as the upper bound. See docs/plunder.md.
+    on a Z3 model with one assumption literal per answer, seeded with a
+    minimal unsat core (Z3 unsat core shrunk by deletion) as the upper bound.
+    docs/plunder.md, "Smallest conflicts".
+
+    References
+    ----------
+    .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
 
     Examples
     --------
@@ -506,62 +822,83 @@ def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
     >>> smallest_conflict(r)
     (AnswerId(observation=0, player=1), AnswerId(observation=4, player=1))
     """
-    core = _Z3Record(record).smallest_core()
+    core, _ = _Z3Record(record).smallest_core()
     return core if core is not None else ()
 
 
 def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
-    """Alias of :func:`smallest_conflict` (a smallest conflict is also minimal).
+    """A set of answers that cannot all be true, minimal by inclusion; empty when consistent.
 
-    Examples
-    --------
-    >>> minimal_conflict(Record(3))
-    ()
-    """
-    return smallest_conflict(record)
-
-
-def forced_values(
-    record: Record, post: Posterior | None = None, *, smallest: bool = True
-) -> tuple[ForcedValue, ...]:
-    """Every value forced on a player other than me, each with a smallest proof.
+    Dropping any one answer of the set makes it consistent, but a set with
+    fewer answers may exist elsewhere in the record (see
+    :func:`smallest_conflict`). Fast: a Z3 unsat core shrunk by deletion.
 
     Parameters
     ----------
     record : Record
-    post : Posterior, optional
-        The posterior of ``record`` (computed when omitted).
-    smallest : bool, default True
-        Proofs of minimum cardinality. With False, proofs are only minimal by
-        inclusion (a Z3 unsat core shrunk by deletion): about ten times faster
-        on 15-turn records (docs/plunder.md, benchmark).
+        The record.
 
     Returns
     -------
-    tuple of ForcedValue
-        ``()`` for an inconsistent record.
-
-    Notes
-    -----
-    A value is forced when no consistent deal gives the player another one
-    (read from the exact posterior); its proof is a smallest set of answers
-    under which "the player does not hold it" is unsatisfiable (Z3, the
-    hitting-set search of :func:`smallest_conflict` with that negation as an
-    extra fact), hence also minimal.
+    tuple of AnswerId
+        Sorted.
 
     Examples
     --------
     >>> from isles.models.plunder import Observation
-    >>> r = Record(2, (Observation(0, Code(4, 0, 0), {1: True}),
-    ...                Observation(0, Code(5, 0, 0), {1: False})))
-    >>> [(f.player, f.category.value, f.value, len(f.proof)) for f in forced_values(r)]
-    [(1, 'island', 4, 2)]
+    >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: True}),
+    ...                Observation(0, Code(0, 0, 0), {1: False})))
+    >>> minimal_conflict(r), minimal_conflict(Record(3))
+    ((AnswerId(observation=0, player=1), AnswerId(observation=1, player=1)), ())
     """
-    post = post or posterior(record)
+    core = _Z3Record(record).minimal_core()
+    return core if core is not None else ()
+
+
+class _Progress:
+    """A tqdm bar on stderr over the sets searched, shown once the search has taken
+    ``DELAY`` seconds (quick answers print nothing)."""
+
+    DELAY = 1.0
+
+    def __init__(self, total: int, enabled: bool, desc: str = "smallest proofs") -> None:
+        self.bar: Any = None
+        if enabled and total:
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                desc=desc,
+                unit="set",
+                delay=self.DELAY,
+                leave=False,
+                file=sys.stderr,
+            )
+
+    def tick(self) -> None:
+        if self.bar is not None:
+            self.bar.update(0)  # redraws the elapsed time (after the delay only)
+
+    def done(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _forced_values(
+    record: Record,
+    post: Posterior,
+    smallest: bool,
+    deadline: float | None,
+    progress: bool,
+) -> tuple[ForcedValue, ...]:
     if not post.deals:
         return ()
     model = _Z3Record(record)
-    out = []
+    found: list[tuple[int, Category, int, Any, tuple[AnswerId, ...]]] = []
     for p in range(record.players):
         if record.me is not None and p == record.me.player:
             continue
@@ -571,36 +908,218 @@ def forced_values(
                 continue
             guard = z3.Bool(f"not_{p}_{cat.value}_{v}", model.ctx)
             model.solver.add(z3.Implies(guard, model.x[p][k] != v))
-            proof = (model.smallest_core if smallest else model.minimal_core)([guard])
+            proof = model.minimal_core([guard])
             if proof is None:  # pragma: no cover - the count and Z3 disagree
                 raise AssertionError(f"Z3 does not confirm forced value {p} {cat} {v}")
-            out.append(ForcedValue(p, cat, v, proof))
-    return tuple(out)
+            found.append((p, cat, v, guard, proof))
+    if not smallest:
+        return tuple(
+            ForcedValue(p, cat, v, proof, len(proof) <= 1) for p, cat, v, _, proof in found
+        )
+    # Short minimal proofs first: they are the quick searches, so a time limit
+    # leaves as few proofs as possible unproven.
+    order = sorted(range(len(found)), key=lambda i: (len(found[i][4]), i))
+    out: dict[int, ForcedValue] = {}
+    bar = _Progress(len(found), progress)
+    try:
+        for i in order:
+            p, cat, v, guard, proof = found[i]
+            best, proven = model.smallest_core([guard], proof, deadline, bar.tick)
+            assert best is not None
+            out[i] = ForcedValue(p, cat, v, best, proven)
+            bar.done()
+    finally:
+        bar.close()
+    return tuple(out[i] for i in range(len(found)))
+
+
+def forced_values(
+    record: Record,
+    post: Posterior | None = None,
+    *,
+    smallest: bool = True,
+    time_limit: float | None = None,
+    progress: bool = False,
+) -> tuple[ForcedValue, ...]:
+    """Every value forced on a player other than me, each with a proof.
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+    post : Posterior, optional
+        The posterior of ``record`` (computed when omitted).
+    smallest : bool, default True
+        Search for proofs of minimum cardinality. With False, proofs are
+        only minimal by inclusion (a Z3 unsat core shrunk by deletion),
+        which is much faster on long records (docs/plunder.md, "Benchmark").
+    time_limit : float or None, default None
+        Seconds for the searches for smallest proofs (all together); a proof
+        not proven smallest by then stays minimal, with ``smallest=False``.
+        None: no limit (minutes on long 6-player records).
+    progress : bool, default False
+        Show a tqdm progress bar on stderr over the proofs, once the search
+        has taken a second.
+
+    Returns
+    -------
+    tuple of ForcedValue
+        By player, then category; ``()`` for an inconsistent record.
+
+    Raises
+    ------
+    InvalidInput
+        A ``time_limit`` that is not a number of seconds > 0.
+
+    Notes
+    -----
+    A value is forced when no consistent deal gives the player another one
+    (read from the exact posterior). Its proof is first a minimal set of
+    answers under which "the player does not hold it" is unsatisfiable (Z3
+    unsat core shrunk by deletion); then, shortest first, each is replaced
+    by a smallest such set (the hitting-set search of
+    :func:`smallest_conflict` with that negation as an extra fact) while
+    time remains.
+
+    References
+    ----------
+    .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Observation
+    >>> r = Record(2, (Observation(0, Code(4, 0, 0), {1: True}),
+    ...                Observation(0, Code(5, 0, 0), {1: False})))
+    >>> [(f.player, f.category.value, f.value, len(f.proof), f.smallest) for f in forced_values(r)]
+    [(1, 'island', 4, 2, True)]
+    """
+    deadline = _deadline(_check_time_limit(time_limit))
+    post = post or posterior(record)
+    return _forced_values(record, post, smallest, deadline, progress)
 
 
 @dataclass(frozen=True)
 class Deduction:
-    """Everything the record proves: status, posterior, conflict, forced values."""
+    """Everything the record proves: status, posterior, conflict, forced values.
+
+    Attributes
+    ----------
+    status : Status
+        ``exact`` (the record is consistent; the posterior is exact) or
+        ``inconsistent`` (no deal agrees with every answer).
+    posterior : Posterior
+        The exact posterior (no deal when inconsistent).
+    conflict : tuple of AnswerId
+        For an inconsistent record, a set of answers that cannot all be true
+        (smallest when ``proofs == "smallest"``, else minimal); else empty.
+    forced : tuple of ForcedValue
+        The forced values of the players other than me, with their proofs.
+    proofs : "smallest" or "minimal"
+        ``smallest`` when the conflict and every proof are proven smallest;
+        ``minimal`` when the time limit ran out first (each is then still
+        minimal by inclusion; see each ``ForcedValue.smallest``).
+    time_limit : float or None
+        The time limit the search had, in seconds.
+
+    Examples
+    --------
+    >>> d = deduce(Record(3))
+    >>> d.to_dict()["status"], d.to_dict()["deals"], d.proofs
+    ('exact', 1728000, 'smallest')
+    """
 
     status: Status
     posterior: Posterior
     conflict: tuple[AnswerId, ...]
     forced: tuple[ForcedValue, ...]
+    proofs: ProofKind = "smallest"
+    time_limit: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deduction as JSON (docs/plunder.md, "JSON output")."""
+        return {
+            **self.posterior.to_dict(),
+            "status": str(self.status),
+            "conflict": [a.to_dict() for a in self.conflict],
+            "forced": [f.to_dict() for f in self.forced],
+            "proofs": self.proofs,
+            "time_limit": self.time_limit,
+        }
 
 
-def deduce(record: Record) -> Deduction:
-    """Posterior, then a smallest conflict (inconsistent) or the forced values' proofs.
+def deduce(
+    record: Record,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: bool = False,
+) -> Deduction:
+    """The posterior, then a smallest conflict (inconsistent) or the forced values' proofs.
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+    time_limit : float or None, default DEFAULT_TIME_LIMIT (3 s)
+        Seconds for the searches for smallest sets (the conflict, or all the
+        proofs together). Past it, sets stay minimal by inclusion and
+        ``proofs`` says ``"minimal"``. The posterior and the minimal sets are
+        always computed (about a second on a 200-turn 6-player record).
+        None: no limit.
+    progress : bool, default False
+        A tqdm progress bar on stderr over the proofs, once the search has
+        taken a second.
+
+    Returns
+    -------
+    Deduction
+
+    Raises
+    ------
+    InvalidInput
+        A ``time_limit`` that is not a number of seconds > 0.
+
+    See Also
+    --------
+    analyse : the deduction with flip and guess advice (``isles plunder``).
+
+    Notes
+    -----
+    docs/plunder.md: "How the posterior is computed", "Smallest conflicts",
+    "Time limit".
+
+    References
+    ----------
+    .. [1] A. Ignatiev, A. Previti, M. Liffiton, J. Marques-Silva, "Smallest
+       MUS extraction with minimal hitting set dualization", CP 2015, LNCS 9255.
+    .. [2] J. Marques-Silva, F. Heras, M. Janota, A. Previti, A. Belov, "On
+       computing minimal correction subsets", IJCAI 2013.
 
     Examples
     --------
     >>> d = deduce(Record(3))
-    >>> d.status.value, d.posterior.deals, d.conflict, d.forced
-    ('consistent', 1728000, (), ())
+    >>> d.status.value, d.posterior.deals, d.conflict, d.forced, d.proofs
+    ('exact', 1728000, (), (), 'smallest')
     """
+    time_limit = _check_time_limit(time_limit)
+    deadline = _deadline(time_limit)
     post = posterior(record)
     if post.deals:
-        return Deduction(Status.CONSISTENT, post, (), forced_values(record, post))
-    return Deduction(Status.INCONSISTENT, post, smallest_conflict(record), ())
+        forced = _forced_values(record, post, True, deadline, progress)
+        kind: ProofKind = "smallest" if all(f.smallest for f in forced) else "minimal"
+        return Deduction(Status.EXACT, post, (), forced, kind, time_limit)
+    bar = _Progress(1, progress, "smallest conflict")
+    try:
+        core, proven = _Z3Record(record).smallest_core(deadline=deadline, tick=bar.tick)
+        bar.done()
+    finally:
+        bar.close()
+    if core is None:  # pragma: no cover - the count and Z3 disagree
+        raise AssertionError("Z3 finds a deal where the count finds none")
+    kind = "smallest" if proven else "minimal"
+    return Deduction(Status.INCONSISTENT, post, core, (), kind, time_limit)
 
 
 # -- flip advice -------------------------------------------------------------------
@@ -612,6 +1131,7 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
     Parameters
     ----------
     record : Record
+        The record.
     clue : Code
         The combination on the table.
     active : int
@@ -623,13 +1143,19 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
         Answer vector of the other players (in player order) -> number of
         consistent deals giving it; vectors with no deal are left out.
 
+    Raises
+    ------
+    InvalidInput
+        ``clue`` not a Code, or ``active`` not a player index.
+
     Examples
     --------
     >>> answer_distribution(Record(2), Code(0, 0, 0), 0)
     {(False,): 15625, (True,): 11375}
     """
-    if not 0 <= active < record.players:
-        raise InvalidInput("active", active, f"a player index in 0..{record.players - 1}")
+    active = _check_active(record, active)
+    if not isinstance(clue, Code):
+        raise InvalidInput("clue", clue, "a Code")
     w = allowed_codes(record)
     hit = _hits(clue).astype(np.int64)
     f = np.ones((1, 1), dtype=np.int64)  # (states, answer-prefix vectors)
@@ -664,34 +1190,104 @@ def _entropy_bits(counts: Sequence[int]) -> float:
 class FlipOption:
     """One choice of the active player: no flip (``deck`` None) or flip one deck.
 
-    ``expected_bits`` is the expected information (bits) the answers will give
-    about the opponents' codes, averaged over the card that can come up;
-    ``cards`` lists ``(value, probability of that card, bits with it)``.
-    Floats carry an absolute error below ``ENTROPY_ERROR_BITS``.
+    Attributes
+    ----------
+    deck : Category or None
+        The deck flipped, or None for no flip.
+    expected_bits : float
+        The expected information (bits) the answers will give about the
+        opponents' codes, averaged over the card that can come up; absolute
+        error below :data:`ENTROPY_ERROR_BITS`.
+    cards : tuple of (int, Fraction, float)
+        ``(value, probability of that card, bits with it)`` for each card
+        that can come up (empty for no flip).
+
+    Examples
+    --------
+    >>> FlipOption(None, 1.5, ()).to_dict()
+    {'deck': None, 'expected_bits': 1.5, 'cards': []}
     """
 
     deck: Category | None
     expected_bits: float
     cards: tuple[tuple[int, Fraction, float], ...]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The option as JSON; card probabilities as ``p`` and ``p_exact``."""
+        return {
+            "deck": self.deck.value if self.deck else None,
+            "expected_bits": self.expected_bits,
+            "cards": [
+                {"value": v, **probability_json("p", x), "bits": b} for v, x, b in self.cards
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class FlipAdvice:
-    """The options, best first (ties keep the order none, island, marker, trap)."""
+    """Which deck to flip: the options, best first (ties keep the order none, island,
+    marker, trap).
+
+    Attributes
+    ----------
+    clue : Code
+        The combination on the table before the choice.
+    active : int
+        The active player.
+    options : tuple of FlipOption
+        No flip and each deck that is not exhausted, most expected bits first.
+
+    Examples
+    --------
+    >>> adv = flip_advice(Record(2), Code(0, 0, 0), 0)
+    >>> adv.to_dict()["status"], adv.best.deck
+    ('exact', None)
+    """
 
     clue: Code
     active: int
     options: tuple[FlipOption, ...]
 
     @property
+    def status(self) -> Status:
+        """``exact``: exact counts; the floats carry :data:`ENTROPY_ERROR_BITS`."""
+        return Status.EXACT
+
+    @property
     def best(self) -> FlipOption:
+        """The option with the most expected bits."""
         return self.options[0]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The advice as JSON, with the ``error_bound`` (bits) of every float."""
+        return {
+            "status": str(self.status),
+            "clue": self.clue.to_dict(),
+            "active": self.active,
+            "error_bound": ENTROPY_ERROR_BITS,
+            "options": [o.to_dict() for o in self.options],
+        }
 
-def _deck_odds(category: Category, seen: Sequence[int]) -> list[tuple[int, Fraction]]:
+
+def _deck_odds(seen: Sequence[int]) -> list[tuple[int, Fraction]]:
     left = [COPIES - seen[v] for v in range(VALUES)]
     total = sum(left)
     return [(v, Fraction(left[v], total)) for v in range(VALUES) if left[v]]
+
+
+def _check_seen(seen: object) -> list[list[int]]:
+    shape = f"three rows (island, marker, trap) of six counts in 0..{COPIES}"
+    if isinstance(seen, str | bytes) or not isinstance(seen, Sequence) or len(seen) != 3:
+        raise InvalidInput("seen", seen, shape)
+    rows = []
+    for row in seen:
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence) or len(row) != VALUES:
+            raise InvalidInput("seen", seen, shape)
+        for n in row:
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= COPIES:
+                raise InvalidInput("seen", seen, shape)
+        rows.append(list(row))
+    return rows
 
 
 def flip_advice(
@@ -721,17 +1317,17 @@ def flip_advice(
     FlipAdvice
         Options sorted by expected information gain, best first.
 
+    Raises
+    ------
+    InvalidInput
+        An inconsistent record or a bad ``clue``/``active``/``seen``.
+
     Notes
     -----
     Answers are a function of the deal, so the information they give about the
     deal (hence about the opponents' codes, my own being known) is the entropy
     of the answer vector, computed from the exact counts of
-    :func:`answer_distribution`.
-
-    Raises
-    ------
-    InvalidInput
-        An inconsistent record or a bad ``active``/``seen``.
+    :func:`answer_distribution`. docs/plunder.md, rule decision 6.
 
     Examples
     --------
@@ -739,11 +1335,10 @@ def flip_advice(
     >>> [o.deck for o in adv.options][0] is None
     True
     """
-    seen_rows = [list(row) for row in (record.seen if seen is None else seen)]
-    if len(seen_rows) != 3 or any(len(r) != VALUES for r in seen_rows):
-        raise InvalidInput("seen", seen_rows, "three rows of six counts")
-    if any(not 0 <= n <= COPIES for r in seen_rows for n in r):
-        raise InvalidInput("seen", seen_rows, f"counts in 0..{COPIES}")
+    active = _check_active(record, active)
+    if not isinstance(clue, Code):
+        raise InvalidInput("clue", clue, "a Code")
+    seen_rows = _check_seen(record.seen if seen is None else seen)
     cache_bits: dict[Code, float] = {}
 
     def bits(c: Code) -> float:
@@ -756,7 +1351,7 @@ def flip_advice(
 
     options = [FlipOption(None, bits(clue), ())]
     for cat, row in zip(CATEGORIES, seen_rows, strict=True):
-        odds = _deck_odds(cat, row)
+        odds = _deck_odds(row)
         if not odds:
             continue
         cards = tuple((v, p, bits(clue.replace(cat, v))) for v, p in odds)
@@ -772,8 +1367,25 @@ def flip_advice(
 class Guess:
     """The best crew card on one opponent now.
 
-    ``expected_points`` = probability x points of a correct dig after
-    ``earlier_digs`` correct digs by others on that treasure (3, 2, 1, 0).
+    Attributes
+    ----------
+    target : int
+        The opponent.
+    code : Code
+        Their most likely code (ties by code index).
+    probability : Fraction
+        P(target holds ``code``), exact.
+    earlier_digs : int
+        Correct digs by others on that treasure before mine.
+    expected_points : Fraction
+        ``probability`` x the points of a correct dig after ``earlier_digs``
+        (3, 2, 1, 0).
+
+    Examples
+    --------
+    >>> g = Guess(1, Code(4, 4, 4), Fraction(1, 2), 0, Fraction(3, 2))
+    >>> g.to_dict()["expected_points_exact"]
+    '3/2'
     """
 
     target: int
@@ -781,6 +1393,28 @@ class Guess:
     probability: Fraction
     earlier_digs: int
     expected_points: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        """The guess as JSON: ``p``, ``expected_points`` and their exact ``"p/q"``."""
+        return {
+            "target": self.target,
+            "code": self.code.to_dict(),
+            **probability_json("p", self.probability),
+            "earlier_digs": self.earlier_digs,
+            **probability_json("expected_points", self.expected_points),
+        }
+
+
+def _check_digs(record: Record, earlier_digs: Mapping[int, int] | None) -> dict[int, int]:
+    if earlier_digs is None:
+        return {}
+    if not isinstance(earlier_digs, Mapping):
+        raise InvalidInput("earlier_digs", earlier_digs, "a mapping of player index to a count")
+    for p, k in earlier_digs.items():
+        _check_active(record, p, "earlier_digs")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise InvalidInput(f"earlier_digs.{p}", k, "a count >= 0")
+    return dict(earlier_digs)
 
 
 def guess_advice(
@@ -793,6 +1427,7 @@ def guess_advice(
     Parameters
     ----------
     record : Record
+        The record.
     post : Posterior, optional
         The posterior of ``record`` (computed when omitted).
     earlier_digs : mapping player -> int, optional
@@ -805,16 +1440,26 @@ def guess_advice(
         One per opponent (every player but me), best expected points first.
         Empty for an inconsistent record.
 
+    Raises
+    ------
+    InvalidInput
+        ``earlier_digs`` naming a player out of range or a count below 0.
+
+    Notes
+    -----
+    Myopic: the crew card now, not whether to keep it for later
+    (docs/plunder.md, rule decision 7).
+
     Examples
     --------
     >>> g = guess_advice(Record(2))[0]
     >>> g.probability, g.expected_points
     (Fraction(1, 216), Fraction(1, 72))
     """
+    digs = _check_digs(record, earlier_digs)
     post = post or posterior(record)
     if not post.deals:
         return ()
-    digs = dict(earlier_digs or {})
     out = []
     for p in range(record.players):
         if record.me is not None and p == record.me.player:
@@ -823,3 +1468,168 @@ def guess_advice(
         k = digs.get(p, 0)
         out.append(Guess(p, code, prob, k, prob * dig_points(k)))
     return tuple(sorted(out, key=lambda g: (-g.expected_points, g.target)))
+
+
+# -- the whole analysis ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to do next: flip advice for the clue on the table, and guesses.
+
+    Attributes
+    ----------
+    flip : FlipAdvice or None
+        None when no clue is on the table (no observation and no ``clue``).
+    guesses : tuple of Guess
+        One per opponent, best expected points first.
+
+    Examples
+    --------
+    >>> Advice(None, ()).to_dict()
+    {'flip': None, 'guesses': []}
+    """
+
+    flip: FlipAdvice | None
+    guesses: tuple[Guess, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The advice as JSON."""
+        return {
+            "flip": self.flip.to_dict() if self.flip is not None else None,
+            "guesses": [g.to_dict() for g in self.guesses],
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The answer of ``isles plunder``: the deduction, and advice when asked.
+
+    Attributes
+    ----------
+    record : Record
+        The record analysed.
+    deduction : Deduction
+        What the record proves.
+    advice : Advice or None
+        Flip and guess advice; None when not asked for, or when the record is
+        inconsistent (no deal to advise on).
+
+    Examples
+    --------
+    >>> a = analyse(Record(2), advise=True)
+    >>> a.status, a.advice.flip, len(a.advice.guesses)
+    (<Status.EXACT: 'exact'>, None, 2)
+    """
+
+    record: Record
+    deduction: Deduction
+    advice: Advice | None
+
+    @property
+    def status(self) -> Status:
+        """The deduction's: ``exact`` or ``inconsistent``."""
+        return self.deduction.status
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` object of ``isles plunder`` (docs/plunder.md, "JSON output")."""
+        return {
+            **self.deduction.to_dict(),
+            "advice": self.advice.to_dict() if self.advice is not None else None,
+        }
+
+
+def _table_clue(record: Record) -> Code | None:
+    """The clue on the table: the last observation's (the combination persists)."""
+    return record.observations[-1].clue if record.observations else None
+
+
+def _default_active(record: Record) -> int:
+    """Who is about to play: me, else the player after the last active one, else 0."""
+    if record.me is not None:
+        return record.me.player
+    if record.observations:
+        return (record.observations[-1].active + 1) % record.players
+    return 0
+
+
+def analyse(
+    record: Record,
+    *,
+    advise: bool = False,
+    clue: Code | None = None,
+    active: int | None = None,
+    earlier_digs: Mapping[int, int] | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: bool = False,
+) -> Analysis:
+    """Everything ``isles plunder`` answers, in one call: deduction, then advice.
+
+    Parameters
+    ----------
+    record : Record
+        The record.
+    advise : bool, default False
+        Add flip advice and guess advice (for a consistent record).
+    clue : Code, optional
+        The combination on the table for flip advice (default: the last
+        observation's clue; none with no observation, and then no flip
+        advice). Only with ``advise``.
+    active : int, optional
+        The active player for flip advice (default: me, else the player after
+        the last active one, else 0). Only with ``advise``.
+    earlier_digs : mapping player -> int, optional
+        Correct digs already made on each treasure, for guess advice. Only
+        with ``advise``.
+    time_limit : float or None, default DEFAULT_TIME_LIMIT (3 s)
+        As :func:`deduce`: for the searches for smallest sets. Advice is not
+        limited (a second at most).
+    progress : bool, default False
+        As :func:`deduce`.
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    InvalidInput
+        ``clue``, ``active`` or ``earlier_digs`` without ``advise``, a bad
+        ``active``, ``clue`` or ``time_limit``.
+
+    See Also
+    --------
+    deduce, flip_advice, guess_advice
+
+    Notes
+    -----
+    The defaults are the rule decisions of docs/plunder.md (6: the combination
+    on the table persists between turns; 7: guesses are myopic).
+
+    Examples
+    --------
+    >>> from isles.models.plunder import example_record
+    >>> a = analyse(example_record(), advise=True)
+    >>> a.status.value, a.deduction.posterior.deals, a.advice.flip.active
+    ('exact', 162, 0)
+    >>> analyse(example_record(), active=1)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise=True
+    """
+    for name, value in (("clue", clue), ("active", active), ("earlier_digs", earlier_digs)):
+        if value is not None and not advise:
+            raise InvalidInput(name, value, f"{name} only with advise=True")
+    if clue is not None and not isinstance(clue, Code):
+        raise InvalidInput("clue", clue, "a Code")
+    if active is not None:
+        _check_active(record, active)
+    _check_digs(record, earlier_digs)
+    deduction = deduce(record, time_limit=time_limit, progress=progress)
+    advice = None
+    if advise and deduction.status is Status.EXACT:
+        table = clue if clue is not None else _table_clue(record)
+        who = active if active is not None else _default_active(record)
+        flip = flip_advice(record, table, who) if table is not None else None
+        advice = Advice(flip, guess_advice(record, deduction.posterior, earlier_digs))
+    return Analysis(record, deduction, advice)

@@ -69,7 +69,7 @@ def test_values_by_display_name() -> None:
     assert record.me is not None and record.me.code == Code(2, 5, 0)
     assert record.value_name(Category.TRAP, 3) == "Spike"
     data["me"] = {"player": 0, "code": {"island": "Atlantis", "marker": 5, "trap": 0}}
-    with pytest.raises(InvalidInput, match=r"me\.code\.island: 'Atlantis'"):
+    with pytest.raises(InvalidInput, match=r"^record\.me\.code\.island: 'Atlantis'"):
         Record.from_dict(data)
 
 
@@ -81,29 +81,32 @@ def _with_obs(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("data", "pattern"),
     [
-        (dict(EXAMPLE, players=7), r"^players: 7 "),
-        (_with_obs(active=4), r"^observations\[0\]\.active: 4 "),
+        (dict(EXAMPLE, players=7), r"^record\.players: 7 "),
+        (_with_obs(active=4), r"^record\.observations\[0\]\.active: 4 "),
         (
             _with_obs(answers={"0": False, "1": True, "2": True, "3": True}),
-            r"^observations\[0\]\.answers: 1 .*no answer from the active player",
+            r"^record\.observations\[0\]\.answers: 1 .*no answer from the active player",
         ),
         (
             _with_obs(answers={"0": False, "2": True}),
-            r"^observations\[0\]\.answers: .*an answer from player 3",
+            r"^record\.observations\[0\]\.answers: .*an answer from player 3",
         ),
         (
             _with_obs(answers={"0": False, "2": True, "9": True}),
-            r"^observations\[0\]\.answers: 9 ",
+            r"^record\.observations\[0\]\.answers: '9' ",
         ),
-        (_with_obs(clue={"island": 6, "marker": 1, "trap": 4}), r"^observations\[0\]\.clue"),
+        (
+            _with_obs(clue={"island": 6, "marker": 1, "trap": 4}),
+            r"^record\.observations\[0\]\.clue",
+        ),
         (_with_obs(clue={"island": "Reef", "marker": 1, "trap": 4}), r"names"),
         (
             _with_obs(answers={"0": True, "2": True, "3": True}),
-            r"^observations\[0\]\.answers\.0: True .*my own code",
+            r"^record\.observations\[0\]\.answers\.0: True .*my own code",
         ),
         (_with_obs(answers={"0": "no", "2": True, "3": True}), r"true or false"),
-        ([1, 2], r"^record: 'list'"),
-        (dict(EXAMPLE, turns=3), r"^record: 'turns'"),
+        ([1, 2], r"^record: 'a list' is invalid; expected an object"),
+        (dict(EXAMPLE, turns=3), r"^record: unknown key 'turns'"),
     ],
 )
 def test_bad_records_name_the_field(data: Any, pattern: str) -> None:
@@ -126,7 +129,7 @@ def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
 def test_seen_cards_are_counted_and_capped() -> None:
     record = Record.from_dict(dict(EXAMPLE, seen={"island": [1, 1, 4]}))
     assert record.seen[0] == (0, 2, 0, 0, 1, 0)
-    with pytest.raises(InvalidInput, match=r"seen\.island\[1\]: 4"):
+    with pytest.raises(InvalidInput, match=r"^record\.seen\.island\[1\]: 4"):
         Record.from_dict(dict(EXAMPLE, seen={"island": [1, 1, 1, 1]}))
 
 

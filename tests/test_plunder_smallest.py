@@ -97,12 +97,14 @@ def noisy_records(draw: st.DrawFn) -> Record:
 def test_conflict_is_a_smallest_inconsistent_set(record: Record) -> None:
     ids = [AnswerId(i, p) for i, o in enumerate(record.observations) for p in o.answers]
     conflict = smallest_conflict(record)
-    # The alias runs the same search; among several smallest sets, which one
-    # comes out may depend on Z3's global state, so only the size is compared.
-    assert len(minimal_conflict(record)) == len(conflict)
+    minimal = minimal_conflict(record)
     if consistent(record, ids):
-        assert conflict == ()
+        assert conflict == minimal == ()
         return
+    # The fast conflict is minimal by inclusion, never smaller than the smallest.
+    assert not consistent(record, minimal) and len(minimal) >= len(conflict)
+    for drop in minimal:
+        assert consistent(record, [a for a in minimal if a != drop])
     assert conflict == tuple(sorted(set(conflict)))
     assert not consistent(record, conflict)
     assert len(conflict) == smallest_size(record)
@@ -114,7 +116,8 @@ def test_conflict_is_a_smallest_inconsistent_set(record: Record) -> None:
 @given(hidden_games(max_turns=8))
 def test_forced_value_proofs_are_smallest(game: tuple[Record, tuple[Code, ...]]) -> None:
     record, _ = game
-    for f in deduce(record).forced:
+    for f in deduce(record, time_limit=None).forced:
+        assert f.smallest
         exclude = (f.player, CATEGORIES.index(f.category), f.value)
         assert not consistent(record, f.proof, exclude)
         assert len(f.proof) == smallest_size(record, exclude)
@@ -148,7 +151,7 @@ def test_forced_value_proof_smaller_than_a_minimal_one() -> None:
         (1, (5, 5, 5), True),
     ]
     record = Record(2, tuple(Observation(a, Code(*c), {1 - a: y}) for a, c, y in rows))
-    (forced,) = [f for f in deduce(record).forced if f.category is CATEGORIES[1]]
+    (forced,) = [f for f in deduce(record, time_limit=None).forced if f.category is CATEGORIES[1]]
     exclude = (1, 1, 2)
     assert (forced.player, forced.value) == (1, 2)
     assert smallest_size(record, exclude) == 3

@@ -1,152 +1,79 @@
 """``isles plunder``: what a Plunder record proves, the exact odds, and what to do next.
 
-Command line of RULES.md section 3 (seed 003_cfc377110defcf34.txt); the solver
-is solvers/plunder.py.
+The command line of docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``):
+it parses, calls :func:`isles.solvers.plunder.analyse` and formats; ``--json``
+prints the analysis' ``to_dict()``.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from isles.cli import OneLineParser, emit_json
+from isles.cli import OneLineParser, count_type, emit_json, only_with, seconds_type
 from isles.models.errors import InvalidInput
-from isles.models.plunder import CATEGORIES, Code, Record, code_from_json
+from isles.models.plunder import CATEGORIES, MAX_PLAYERS, VALUES, Record, code_from_text
 
 if TYPE_CHECKING:
-    from isles.solvers.plunder import Deduction, FlipAdvice, Guess
+    from isles.solvers.plunder import Advice, Analysis
 
 ORDER = 20
 
 TOP_CODES = 3
 
+#: The default of --time-limit, in seconds: isles.solvers.plunder.DEFAULT_TIME_LIMIT
+#: (repeated here so that the command line starts without loading Z3; a test checks).
+TIME_LIMIT = 3.0
+
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
-    """Add ``isles plunder RECORD.json [--json] [--advise] [--clue I,M,T] [--active P]``."""
+    """Add ``isles plunder RECORD [--json] [--advise [--clue I,M,T] [--active P]]
+    [--time-limit SEC]``."""
     p = subparsers.add_parser(
         "plunder",
         help="Plunder deduction: consistency, exact posterior, flip and guess advice",
         description=(
             "Read a Plunder record (docs/plunder.md) and print, per player, the exact "
-            "probability of every value (forced values marked *), or a smallest set of "
-            "conflicting answers when the record is inconsistent (exit status 1)."
+            "probability of every value (forced values marked *, each with a smallest set "
+            "of answers that proves it), or a smallest set of conflicting answers when the "
+            "record is inconsistent (exit status 1). Past --time-limit, proofs are minimal "
+            "(no answer can be dropped) and the answer says so."
         ),
     )
-    p.add_argument("record", help="the record JSON file")
+    p.add_argument("record", help="the record JSON file ('-' reads standard input)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--advise", action="store_true", help="add flip and guess advice")
     p.add_argument(
         "--clue",
-        help="the combination on the table for flip advice, 'island,marker,trap' "
-        "(indices or names; default: the last observation's clue)",
+        help="with --advise: the combination on the table for flip advice, "
+        "'island,marker,trap' (indices or names; default: the last observation's clue)",
     )
     p.add_argument(
         "--active",
-        type=int,
-        help="the active player for flip advice (default: me, else the next player)",
+        type=count_type(0, MAX_PLAYERS - 1),
+        help="with --advise: the active player for flip advice "
+        "(default: me, else the player after the last active one)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=seconds_type,
+        default=TIME_LIMIT,
+        metavar="SEC",
+        help="seconds for proving proofs and conflicts smallest; past it they stay "
+        "minimal and the answer says so (default: %(default)g)",
     )
     p.set_defaults(func=_run)
-
-
-# -- argument handling -------------------------------------------------------------
-
-
-def _table_clue(record: Record, text: str | None) -> Code | None:
-    if text is None:
-        return record.observations[-1].clue if record.observations else None
-    parts = [s.strip() for s in text.split(",")]
-    if len(parts) != len(CATEGORIES):
-        raise InvalidInput("--clue", text, "three values 'island,marker,trap'")
-    raw = {
-        cat.value: int(s) if s.lstrip("-").isdigit() else s
-        for cat, s in zip(CATEGORIES, parts, strict=True)
-    }
-    return code_from_json("--clue", raw, record.names)
-
-
-def _table_active(record: Record, active: int | None) -> int:
-    if active is not None:
-        if not 0 <= active < record.players:
-            raise InvalidInput("--active", active, f"a player index in 0..{record.players - 1}")
-        return active
-    if record.me is not None:
-        return record.me.player
-    if record.observations:
-        return (record.observations[-1].active + 1) % record.players
-    return 0
 
 
 # -- output ------------------------------------------------------------------------
 
 
-def _code_dict(code: Code) -> dict[str, int]:
-    return {"island": code.island, "marker": code.marker, "trap": code.trap}
-
-
-def _code_text(record: Record, code: Code) -> str:
-    return "/".join(record.value_name(c, code.value(c)) for c in CATEGORIES)
-
-
-def deduction_dict(record: Record, result: Deduction) -> dict[str, Any]:
-    """The ``--json`` object of the issue (probabilities as floats)."""
-    post = result.posterior
-    players: dict[str, Any] = {}
-    if post.deals:
-        for p in range(record.players):
-            entry: dict[str, Any] = {}
-            for cat, probs in post.marginals(p).items():
-                entry[cat.value] = {str(v): float(x) for v, x in enumerate(probs)}
-            entry["codes"] = [{**_code_dict(c), "p": float(x)} for c, x in post.codes(p)]
-            players[str(p)] = entry
-    return {
-        "consistent": bool(post.deals),
-        "deals": post.deals,
-        "players": players,
-        "conflict": [{"observation": a.observation, "player": a.player} for a in result.conflict],
-        "forced": [
-            {
-                "player": f.player,
-                "category": f.category.value,
-                "value": f.value,
-                "proof": [{"observation": a.observation, "player": a.player} for a in f.proof],
-            }
-            for f in result.forced
-        ],
-    }
-
-
-def advice_dict(flip: FlipAdvice | None, guesses: tuple[Guess, ...]) -> dict[str, Any]:
-    """The ``advice`` member of the ``--json --advise`` object."""
-    out: dict[str, Any] = {"flip": None}
-    if flip is not None:
-        out["flip"] = {
-            "clue": _code_dict(flip.clue),
-            "active": flip.active,
-            "options": [
-                {
-                    "deck": o.deck.value if o.deck else None,
-                    "expected_bits": o.expected_bits,
-                    "cards": [{"value": v, "p": float(x), "bits": b} for v, x, b in o.cards],
-                }
-                for o in flip.options
-            ],
-        }
-    out["guesses"] = [
-        {
-            "target": g.target,
-            **_code_dict(g.code),
-            "p": float(g.probability),
-            "expected_points": float(g.expected_points),
-        }
-        for g in guesses
-    ]
-    return out
-
-
-def grid_lines(record: Record, result: Deduction) -> list[str]:
+def grid_lines(analysis: Analysis) -> list[str]:
     """The readable grid: per category, players x values, percentages, forced marked *."""
+    record, result = analysis.record, analysis.deduction
     post = result.posterior
     me = record.me.player if record.me else None
     turns = len(record.observations)
@@ -156,19 +83,26 @@ def grid_lines(record: Record, result: Deduction) -> list[str]:
         + (f"; I am player {me}" if me is not None else "")
     ]
     if not post.deals:
-        lines.append("Inconsistent record. These answers cannot all be true (a smallest set):")
+        kind = (
+            "a smallest set"
+            if result.proofs == "smallest"
+            else f"a minimal set: no answer can be dropped, but the {result.time_limit:g} s "
+            "time limit ran out before a smallest one was proven; --time-limit to search longer"
+        )
+        lines.append(f"Inconsistent record. These answers cannot all be true ({kind}):")
         for a in result.conflict:
             obs = record.observations[a.observation]
             said = "yes" if obs.answers[a.player] else "no"
             lines.append(
                 f"  observation {a.observation}: player {a.player} said {said} to "
-                f"{_code_text(record, obs.clue)}"
+                f"{record.code_text(obs.clue)}"
             )
         return lines
-    width = max(7, *(len(record.value_name(c, v)) for c in CATEGORIES for v in range(6)))
+    width = max(7, *(len(record.value_name(c, v)) for c in CATEGORIES for v in range(VALUES)))
     for cat in CATEGORIES:
         lines.append("")
-        header = [f"{cat.value:<8}"] + [f"{record.value_name(cat, v):>{width}}" for v in range(6)]
+        header = [f"{cat.value:<8}"]
+        header += [f"{record.value_name(cat, v):>{width}}" for v in range(VALUES)]
         lines.append(" ".join(header))
         for p in range(record.players):
             forced = post.forced(p, cat)
@@ -180,11 +114,23 @@ def grid_lines(record: Record, result: Deduction) -> list[str]:
             lines.append(" ".join([f"{label:<8}", *cells]))
     lines.append("")
     lines.append("(* forced, . impossible)")
+    if result.forced:
+        if result.proofs == "smallest":
+            lines.append("Forced values, each with a smallest set of answers that proves it:")
+        else:
+            unproven = sum(not f.smallest for f in result.forced)
+            lines.append(
+                "Forced values, each with a minimal set of answers that proves it (no answer "
+                f"can be dropped); {unproven} of {len(result.forced)} not proven smallest "
+                f"within the {result.time_limit:g} s time limit (marked ~; --time-limit to "
+                "search longer):"
+            )
     for f in result.forced:
         proof = ", ".join(f"obs {a.observation} p{a.player}" for a in f.proof) or "distinctness"
+        mark = "" if f.smallest else " ~"
         lines.append(
             f"  p{f.player} {f.category.value} = {record.value_name(f.category, f.value)}"
-            f"  because of: {proof}"
+            f"  because of: {proof}{mark}"
         )
     lines.append("")
     lines.append("Most likely codes:")
@@ -192,65 +138,67 @@ def grid_lines(record: Record, result: Deduction) -> list[str]:
         if p == me:
             continue
         best = post.codes(p)[:TOP_CODES]
-        shown = ", ".join(f"{_code_text(record, c)} {float(x):.1%}" for c, x in best)
-        lines.append(f"  p{p}: {shown} (of {len(post.codes(p))} codes)")
+        shown = ", ".join(f"{record.code_text(c)} {float(x):.1%}" for c, x in best)
+        count = len(post.codes(p))
+        lines.append(f"  p{p}: {shown} (of {count} code{'s' * (count != 1)})")
     return lines
 
 
-def advice_lines(record: Record, flip: FlipAdvice | None, guesses: tuple[Guess, ...]) -> list[str]:
+def advice_lines(record: Record, advice: Advice) -> list[str]:
     """The readable flip and guess advice."""
     lines = []
+    flip = advice.flip
     if flip is None:
         lines.append("Flip advice: no clue on the table (give --clue).")
     else:
         lines.append(
-            f"Flip advice for player {flip.active} with {_code_text(record, flip.clue)} on "
+            f"Flip advice for player {flip.active} with {record.code_text(flip.clue)} on "
             "the table (expected information from the answers, bits):"
         )
         for o in flip.options:
             name = f"flip {o.deck.value}" if o.deck else "no flip"
             lines.append(f"  {name:<12} {o.expected_bits:6.3f}")
     lines.append("Guess advice (a crew card now, if first to dig):")
-    for g in guesses:
+    for g in advice.guesses:
         lines.append(
-            f"  p{g.target}: {_code_text(record, g.code)}  p={float(g.probability):.1%}  "
+            f"  p{g.target}: {record.code_text(g.code)}  p={float(g.probability):.1%}  "
             f"expected points {float(g.expected_points):.2f}"
         )
     return lines
 
 
-def _advise(
-    record: Record, result: Deduction, clue_text: str | None, active: int | None
-) -> tuple[FlipAdvice | None, tuple[Guess, ...]]:
-    from isles.solvers.plunder import flip_advice, guess_advice
-
-    clue = _table_clue(record, clue_text)
-    who = _table_active(record, active)
-    flip = flip_advice(record, clue, who) if clue is not None else None
-    return flip, guess_advice(record, result.posterior)
+def analysis_lines(analysis: Analysis) -> list[str]:
+    """The whole text answer: the grid, then the advice when asked for."""
+    lines = grid_lines(analysis)
+    if analysis.advice is not None:
+        lines.append("")
+        lines.extend(advice_lines(analysis.record, analysis.advice))
+    return lines
 
 
 def _run(args: argparse.Namespace) -> int:
-    from isles.solvers.plunder import deduce
+    # Z3 and SciPy load here, not at start-up: the other commands do not need them.
+    from isles.solvers.plunder import analyse
 
+    only_with("--clue", args.clue, args.clue is None or args.advise, "--advise")
+    only_with("--active", args.active, args.active is None or args.advise, "--advise")
     record = Record.load(args.record)
-    result = deduce(record)
-    advice = None
-    if args.advise and result.posterior.deals:
-        advice = _advise(record, result, args.clue, args.active)
+    clue = code_from_text(args.clue, record.names, "--clue") if args.clue is not None else None
+    if args.active is not None and args.active >= record.players:
+        raise InvalidInput("--active", args.active, f"a player index in 0..{record.players - 1}")
+    analysis = analyse(
+        record,
+        advise=args.advise,
+        clue=clue,
+        active=args.active,
+        time_limit=args.time_limit,
+        progress=sys.stderr.isatty(),
+    )
     if args.json:
-        obj = deduction_dict(record, result)
-        if args.advise:
-            obj["advice"] = advice_dict(*advice) if advice else None
-        emit_json(obj)
+        emit_json(analysis.to_dict())
     else:
-        for line in grid_lines(record, result):
-            print(line)
-        if advice:
-            print()
-            for line in advice_lines(record, *advice):
-                print(line)
-    return 0 if result.posterior.deals else 1
+        print("\n".join(analysis_lines(analysis)))
+    return 0 if analysis.status.answered else 1
 
 
 # -- demo --------------------------------------------------------------------------
@@ -266,27 +214,26 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
 
     from isles.draw import save_figure
     from isles.models.plunder import example_record
-    from isles.solvers.plunder import deduce
+    from isles.solvers.plunder import analyse
 
-    record = example_record()
-    result = deduce(record)
+    analysis = analyse(example_record(), advise=True)
+    record = analysis.record
     echo("== Plunder deduction (embedded record: 4 players, 7 turns, I am player 0) ==")
-    for line in grid_lines(record, result):
-        echo(line)
-    echo("")
-    for line in advice_lines(record, *_advise(record, result, None, None)):
+    for line in analysis_lines(analysis):
         echo(line)
 
-    post = result.posterior
+    post = analysis.deduction.posterior
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.2), constrained_layout=True)
     for ax, cat in zip(axes, CATEGORIES, strict=True):
         grid = np.array([[float(x) for x in post.marginals(p)[cat]] for p in range(record.players)])
         ax.imshow(grid, vmin=0, vmax=1, cmap="Blues")
         ax.set_title(cat.value)
-        ax.set_xticks(range(6), [record.value_name(cat, v) for v in range(6)], rotation=45)
+        ax.set_xticks(
+            range(VALUES), [record.value_name(cat, v) for v in range(VALUES)], rotation=45
+        )
         ax.set_yticks(range(record.players), [f"p{p}" for p in range(record.players)])
         for p in range(record.players):
-            for v in range(6):
+            for v in range(VALUES):
                 colour = "white" if grid[p, v] > 0.6 else "black"
                 ax.text(
                     v, p, f"{grid[p, v]:.2f}", ha="center", va="center", fontsize=7, color=colour
