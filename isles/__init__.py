@@ -6,24 +6,27 @@ A small catalogue, one module per game; each lists its entry points in ``__all__
 
 ``isles.rally``
     The Catan car rally (seed 002): the cheapest, fastest or affordable route
-    of a car on any Catan board (``plan_route``), boards (``Board``,
-    ``beginner_board``). docs/rally.md, docs/boards.md.
+    of a car on any Catan board (``plan_route``, ``cost_field``), boards
+    (``Board``, ``beginner_board``). docs/rally.md, docs/boards.md.
 ``isles.plunder``
-    Plunder (seed 003): from the yes/no answers of a record, consistency,
-    exact odds of every card, forced values with their smallest proofs, flip and
-    guess advice (``deduce``, ``flip_advice``, ``guess_advice``). docs/plunder.md.
+    Plunder (seed 003): what a record of yes/no answers proves, in one call
+    (``analyse``): consistency or a smallest conflict, the exact odds of every
+    card, forced values with their smallest proofs, flip and guess advice
+    (also ``deduce``, ``flip_advice``, ``guess_advice``). docs/plunder.md.
 ``isles.layout``
     Catan board set-up (seed 004): the most colourful legal board, proven
     optimal with CP-SAT, completion of a board on the table, the next move,
-    named conflicts (``solve_layout``, ``next_move``). docs/layout.md.
+    named conflicts (``setup_request``, ``solve_layout``, ``next_move``).
+    docs/layout.md.
 ``isles.lighthouse``
-    The cooperative lighthouse game (seed 000): exact win odds under optimal,
-    greedy or random play, the best move for a roll, simulation, the
-    competitive variant (``odds``, ``solve``, ``advise``). docs/lighthouse.md.
+    The cooperative lighthouse game (seed 000): the odds of a kit in one call,
+    exact under optimal, greedy or random play or estimated where too large
+    (``odds``), the best move for a roll (``best_move``), the difficulty table,
+    the competitive variant (``competitive_odds``). docs/lighthouse.md.
 ``isles.ships``
-    Ships under winds (seed 004): the steering that reaches a target in the
-    fewest expected rolls, arrival odds, collision and pirate risk
-    (``navigate``, ``arrival_distribution``, ``cargo_outlook``). docs/ships.md.
+    Ships under winds (seed 004): a ship's voyage to a target in one call
+    (``sail``: the steering with the fewest expected rolls, the arrival odds),
+    collision and pirate risk (``risk``). docs/ships.md.
 
 Shared names at the top level: :class:`IslesError` (every error isles raises on
 purpose), :class:`InvalidInput`, :class:`Status` (what a result is), and the

@@ -2,8 +2,9 @@
 
 Commands run in order, in bash, in one temporary folder holding a copy of the
 example record (a command may read a file an earlier one saved). Exit status 0 or
-1 (an answer, possibly "no") passes; 2 (bad input) or a traceback fails. A line ending in the comment ``# not run in tests``
-is skipped (the full 8-island game and the like, measured in benchmarks/).
+1 (an answer, possibly "no") passes; 2 (bad input) or a traceback fails. A line
+ending in the comment ``# not run in tests`` is skipped (the full 8-island game
+and the like, measured in benchmarks/).
 """
 
 from __future__ import annotations
