@@ -47,13 +47,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from isles.models.catan import Board
-from isles.models.errors import InvalidInput, IslesError
-from isles.models.hexgrid import Hex
-from isles.models.status import Status
-
 if TYPE_CHECKING:
     from isles import layout, lighthouse, plunder, rally, ships
+    from isles.models.catan import Board
+    from isles.models.errors import InvalidInput, IslesError
+    from isles.models.hexgrid import Hex
+    from isles.models.status import Status
 
 __version__ = "0.1.0"
 
@@ -72,13 +71,23 @@ __all__ = [
 ]
 
 _GAMES = ("layout", "lighthouse", "plunder", "rally", "ships")
+_SHARED = {
+    "Board": "isles.models.catan",
+    "Hex": "isles.models.hexgrid",
+    "InvalidInput": "isles.models.errors",
+    "IslesError": "isles.models.errors",
+    "Status": "isles.models.status",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The game modules load their solver libraries (Z3, OR-Tools, SciPy), so
-    # they are imported on first use: `import isles` and the CLI stay quick.
+    # Everything loads on first use: the game modules bring their solver
+    # libraries (Z3, OR-Tools, SciPy), and the command line starts with nothing
+    # imported, so that Ctrl-C is handled from its very first instruction.
     if name in _GAMES:
         return importlib.import_module(f"isles.{name}")
+    if name in _SHARED:
+        return getattr(importlib.import_module(_SHARED[name]), name)
     raise AttributeError(f"module 'isles' has no attribute {name!r}")
 
 

@@ -205,6 +205,8 @@ class Tile:
 
 
 def _check_tile(field: str, tile: Tile) -> None:
+    if not isinstance(tile.terrain, Terrain):
+        raise InvalidInput(f"{field}.terrain", tile.terrain, "a Terrain (Terrain.FOREST, ...)")
     n = tile.number
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n not in NUMBER_TOKENS):
         raise InvalidInput(f"{field}.number", n, "a number token in 2..12 other than 7")
@@ -280,6 +282,8 @@ class Board:
             if key in frozen:
                 raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
             frozen[key] = tile
+        if not frozen:
+            raise InvalidInput("board", "no hexes", "at least one hex")
         ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
 

@@ -108,6 +108,10 @@ def parse_json(text: str, source: str) -> object:
             source, f"key {exc.args[0]!r} twice", "each key once per object"
         ) from None
     except ValueError as exc:
+        if "digits" in str(exc):  # Python's limit on the digits of an integer
+            raise InvalidInput(
+                source, "an integer of over 4300 digits", "JSON numbers of at most 4300 digits"
+            ) from None
         raise InvalidInput(
             source, str(exc), "JSON numbers (NaN and Infinity are not JSON)"
         ) from None
@@ -145,6 +149,8 @@ def load_json(path: str | Path, what: str = "file") -> object:
     ...
     isles.models.errors.InvalidInput: board file: '/nonexistent.json' is invalid; expected ...
     """
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise InvalidInput(what, path, "a file name (or - for standard input)")
     name = "standard input" if str(path) == STDIN else str(path)
     try:
         if str(path) == STDIN:

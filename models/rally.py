@@ -148,6 +148,8 @@ def desert_exit_probability(target: Tile) -> Fraction:
     >>> [desert_exit_probability(Tile(Terrain.HILLS, n)) for n in (2, 6, 12)]
     [Fraction(1, 36), Fraction(5, 12), Fraction(1, 1)]
     """
+    if not isinstance(target, Tile):
+        raise InvalidInput("target", target, "a Tile (the hex the player names)")
     if target.number is None:
         return Fraction(1)
     n = target.number

@@ -16,7 +16,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
-from isles.models.errors import InvalidInput
+from isles.models.errors import SEED_MAX, InvalidInput, expect
 from isles.models.hexgrid import Hex, edges_between, neighbours, vertices_between
 from isles.models.jsonio import hex_json
 from isles.models.setup import (
@@ -555,10 +555,6 @@ class _Model:
                 self.m.add_hint(self.stok[h, v], sea_tok)
 
 
-#: Largest seed: CP-SAT's random seed is a 32-bit signed integer.
-SEED_MAX = 2**31 - 1
-
-
 def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
     """Refuse a time limit, worker count or seed CP-SAT cannot take, naming the parameter."""
     if (
@@ -579,6 +575,9 @@ def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    # CP-SAT would catch Ctrl-C itself and return its best board as an answer;
+    # an interrupt must stop isles instead (the command line then exits 130).
+    solver.parameters.catch_sigint_signal = False
     return solver
 
 
@@ -860,6 +859,8 @@ def solve_layout(
     >>> solve_layout(SetupRequest.hexagon(1, land=7), time_limit=5).conflict
     ('no-land-triangle', 'land count')
     """
+
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
     _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
     return _solve(
@@ -1277,6 +1278,8 @@ def next_move(
     >>> mv.best_after == mv.best_overall
     True
     """
+
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
     _check_limits(time_limit, workers)
     tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
     if len(tiles) != 2:

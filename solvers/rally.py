@@ -40,7 +40,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from isles.models.catan import Board, Resource, Terrain, Tile
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
 from isles.models.rally import (
@@ -427,6 +427,8 @@ def cost_field(
     >>> f.cost((0, 0))  # 10 ore, 6 brick, then the free desert: 16 cards in 3 moves
     (16, 3)
     """
+
+    expect(rg, (Board, RallyGraph), "rg", "a Board or a RallyGraph")
     if isinstance(rg, Board):
         rg = build_graph(rg)
     start_h = as_hex(start, "start")
@@ -757,6 +759,14 @@ def plan_route(
     ...
     isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
+
+    expect(board, (Board, RallyGraph), "board", "a Board or a RallyGraph")
+
+    if budget is not None:
+        expect(budget, Mapping, "budget", "a mapping of resource to cards")
+
+    if values is not None:
+        expect(values, Mapping, "values", "a mapping of resource to card value")
     if objective not in OBJECTIVES:
         raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
     if values is not None and objective != "weighted":

@@ -72,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     shape.add_argument(
         "--shape", metavar="FILE", help="board JSON file whose hexes are the positions ('-': stdin)"
     )
-    p.add_argument("--land", type=int, help="land hexes (default: round(hexes / 3))")
+    p.add_argument("--land", type=count_type(0, 127), help="land hexes (default: round(hexes / 3))")
     p.add_argument(
         "--free-shape",
         action="store_true",
@@ -99,7 +99,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "vertex-pips, terrain-groups, sea-balanced, sea-apart (repeatable, once per rule)"
         ),
     )
-    p.add_argument("--max-pips", type=int, help="vertex pip limit K (switches vertex-pips on)")
+    p.add_argument(
+        "--max-pips", type=count_type(0, 60), help="vertex pip limit K (switches vertex-pips on)"
+    )
     p.add_argument(
         "--max-group",
         type=count_type(1, MAX_GROUP_LIMIT),
@@ -183,9 +185,11 @@ def build_request(args: argparse.Namespace) -> SetupRequest:
 
 def _parse_hold(text: str) -> tuple[Terrain, Terrain]:
     parts = [p.strip() for p in text.split(",")]
-    names = ", ".join(t.value for t in Terrain)
+    # The set-up lays the box's tiles: gold is not among them.
+    laid = [t for t in Terrain if t is not Terrain.GOLD]
+    names = ", ".join(t.value for t in laid)
     try:
-        if len(parts) != 2:
+        if len(parts) != 2 or not all(p in {t.value for t in laid} for p in parts):
             raise ValueError
         return Terrain(parts[0]), Terrain(parts[1])
     except ValueError:
@@ -285,7 +289,8 @@ def result_text(result: LayoutResult) -> str:
     lines.append(
         f"colourfulness: {result.colourfulness} (upper bound {result.colourfulness_bound})"
     )
-    lines.append(f"pip spread: {result.pip_spread} (lower bound {result.pip_spread_bound})")
+    bound = "none proven" if result.pip_spread_bound is None else result.pip_spread_bound
+    lines.append(f"pip spread: {result.pip_spread} (lower bound {bound})")
     totals = resource_pips(result.board)
     lines.append("pips: " + ", ".join(f"{r.value} {totals[r]}" for r in Resource))
     lines.append(board_rows(result.board))

@@ -19,6 +19,7 @@ from isles.models.errors import InvalidInput
 from isles.models.hexgrid import parse_edge, parse_hex
 from isles.models.rally import MAX_CARD_VALUE, OBJECTIVES
 from isles.models.status import Status
+from isles.models.text import parse_integer, parse_number
 
 if TYPE_CHECKING:
     from isles.solvers.rally import Route
@@ -52,11 +53,12 @@ def _pairs(items: list[str] | None, option: str, integer: bool) -> dict[str, Any
             key = name.strip()
             if key in out:
                 raise InvalidInput(option, key, "each resource at most once")
-            try:
-                out[key] = int(number) if integer else float(number)
-            except ValueError:
-                kind = "a whole number" if integer else "a number"
-                raise InvalidInput(f"{option} {key}", number, kind) from None
+            field = f"{option} {key}"
+            out[key] = (
+                parse_integer(number, field)
+                if integer
+                else parse_number(number, field, f"a number in 0..{MAX_CARD_VALUE}")
+            )
     return out
 
 
@@ -108,7 +110,14 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--road", action="append", metavar="Q,R:Q,R", help="one of the player's own roads (repeat)"
     )
-    p.add_argument("--objective", action=StoreOnce, default="cards", choices=OBJECTIVES)
+    p.add_argument(
+        "--objective",
+        action=StoreOnce,
+        default="cards",
+        choices=OBJECTIVES,
+        help="what to minimise: cards paid, turns, expected turns (desert exits are a "
+        "gamble), or card values (--value); default %(default)s",
+    )
     p.add_argument(
         "--value",
         action="append",
