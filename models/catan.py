@@ -282,8 +282,6 @@ class Board:
             if key in frozen:
                 raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
             frozen[key] = tile
-        if not frozen:
-            raise InvalidInput("board", "no hexes", "at least one hex")
         ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
 
@@ -481,8 +479,8 @@ class Board:
             Naming the entry (``board.hexes[i]``) and field: an unknown or a
             missing key, an unknown terrain, a token of 7 or outside 2..12, a
             number on a desert, a producing hex without one, a hex given twice,
-            a hex that is not ``[q, r]`` with integers within ``±MAX_COORDINATE``,
-            no hexes at all.
+            a hex that is not ``[q, r]`` with integers within ``±MAX_COORDINATE``.
+            An empty list is a board with no tiles yet (a table before set-up).
 
         See Also
         --------
@@ -514,8 +512,6 @@ class Board:
                 )
             seen[h] = i
             tiles.append((h, tile))
-        if not tiles:
-            raise InvalidInput(f"{source}.hexes", [], "at least one hex")
         return cls(tiles)
 
     @classmethod

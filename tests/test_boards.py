@@ -185,7 +185,6 @@ BAD_BOARDS = [
     ('{"hexes": [{"q": 0, "r": 0, "terrain": "sea"}]}', "unknown key 'q'"),
     ('{"hexes": [{"hex": [0, 0]}]}', "key 'terrain' missing"),
     ('{"hexes": [{"hex": [0, 0], "terrain": "sea", "colour": 1}]}', "colour"),
-    ('{"hexes": []}', "at least one hex"),
     ('{"tiles": []}', "hexes"),
     ("[1, 2]", "hexes"),
     ('{"hexes": [', "valid JSON"),
@@ -326,6 +325,8 @@ def test_fuzz_rally_on_random_valid_boards(board: Board, data: st.DataObject) ->
 
 def _rally_answers_or_refuses(board: Board, data: st.DataObject) -> None:
     """A board that reads is one the rally planner answers about, or refuses in its words."""
+    if not board:
+        return
     start = data.draw(st.sampled_from(list(board)))
     land = board.land()
     named = st.lists(st.sampled_from(land), min_size=1, max_size=2) if land else st.nothing()
