@@ -17,12 +17,16 @@ from types import MappingProxyType
 from typing import Any
 
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, as_hex, neighbours, ring
+from isles.models.hexgrid import Edge, Hex, Vertex, as_hex, edge, neighbours, ring, vertex
 from isles.models.jsonio import (
     STDIN,
+    corner_json,
+    edge_json,
     hex_json,
     load_json,
     parse_json,
+    read_corner,
+    read_edge,
     read_hex,
     read_list,
     read_object,
@@ -34,6 +38,9 @@ __all__ = [
     "BASE_NUMBER_TOKENS",
     "NUMBER_TOKENS",
     "Board",
+    "Building",
+    "BuildingKind",
+    "HarbourKind",
     "Resource",
     "Terrain",
     "Tile",
@@ -218,6 +225,61 @@ def _check_tile(field: str, tile: Tile) -> None:
         )
 
 
+class HarbourKind(StrEnum):
+    """What a harbour trades: ``generic`` 3:1 any resource, or one resource 2:1.
+
+    Examples
+    --------
+    >>> HarbourKind.GENERIC.ratio, HarbourKind("wool").ratio, HarbourKind.ORE.resource
+    (3, 2, <Resource.ORE: 'ore'>)
+    """
+
+    GENERIC = "generic"
+    LUMBER = "lumber"
+    WOOL = "wool"
+    GRAIN = "grain"
+    BRICK = "brick"
+    ORE = "ore"
+
+    @property
+    def ratio(self) -> int:
+        """Cards given for one card taken: 3 at a generic harbour, 2 at a resource one."""
+        return 3 if self is HarbourKind.GENERIC else 2
+
+    @property
+    def resource(self) -> Resource | None:
+        """The resource a 2:1 harbour takes (None for a generic harbour)."""
+        return None if self is HarbourKind.GENERIC else Resource(self.value)
+
+
+class BuildingKind(StrEnum):
+    """A building on a corner."""
+
+    SETTLEMENT = "settlement"
+    CITY = "city"
+
+
+@dataclass(frozen=True, slots=True)
+class Building:
+    """A player's settlement or city on a corner.
+
+    Attributes
+    ----------
+    player : str
+        The player's name (a colour, say), as the board file gives it.
+    kind : BuildingKind
+    """
+
+    player: str
+    kind: BuildingKind = BuildingKind.SETTLEMENT
+
+
+def _check_player(field: str, player: object) -> str:
+    if not isinstance(player, str) or not player.strip() or len(player) > 40:
+        raise InvalidInput(field, player, "a player name (1 to 40 characters)")
+    return player
+
+
 @dataclass(frozen=True)
 class Board:
     """An immutable Catan board: hex -> :class:`Tile`, in axial coordinates.
@@ -265,12 +327,19 @@ class Board:
     """
 
     tiles: Mapping[Hex, Tile]
+    harbours: Mapping[Edge, HarbourKind]
+    buildings: Mapping[Vertex, Building]
+    roads: Mapping[Edge, str]
 
     def __init__(
         self,
         tiles: Mapping[Hex, Tile]
         | Mapping[tuple[int, int], Tile]
         | Iterable[tuple[tuple[int, int], Tile]],
+        *,
+        harbours: Mapping[Edge, HarbourKind] | None = None,
+        buildings: Mapping[Vertex, Building] | None = None,
+        roads: Mapping[Edge, str] | None = None,
     ) -> None:
         items = tiles.items() if isinstance(tiles, Mapping) else tiles
         frozen: dict[Hex, Tile] = {}
@@ -284,6 +353,90 @@ class Board:
             frozen[key] = tile
         ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
+        object.__setattr__(self, "harbours", MappingProxyType(self._harbours(harbours or {})))
+        object.__setattr__(self, "buildings", MappingProxyType(self._buildings(buildings or {})))
+        object.__setattr__(self, "roads", MappingProxyType(self._roads(roads or {})))
+
+    def _harbours(self, harbours: Mapping[Edge, HarbourKind]) -> dict[Edge, HarbourKind]:
+        """Check each harbour lies on a side between a sea hex and a land hex of the board."""
+        out: dict[Edge, HarbourKind] = {}
+        for raw, kind in harbours.items():
+            e = edge(*raw)
+            field = f"harbour {e}"
+            if not isinstance(kind, HarbourKind):
+                raise InvalidInput(field, kind, "a HarbourKind")
+            if not all(h in self.tiles for h in e):
+                raise InvalidInput(field, str(e), "a side between two hexes of the board")
+            if sorted(self.tiles[h].terrain.is_land for h in e) != [False, True]:
+                raise InvalidInput(field, str(e), "a side between a sea hex and a land hex")
+            if e in out:
+                raise InvalidInput(field, str(e), "one harbour per side")
+            out[e] = kind
+        return dict(sorted(out.items()))
+
+    def _buildings(self, buildings: Mapping[Vertex, Building]) -> dict[Vertex, Building]:
+        """Check each building stands on a corner of the board touching land, two apart."""
+        out: dict[Vertex, Building] = {}
+        for raw, building in buildings.items():
+            v = vertex(*raw)
+            field = f"building {':'.join(str(h) for h in v)}"
+            if not isinstance(building, Building):
+                raise InvalidInput(field, building, "a Building")
+            _check_player(f"{field}.player", building.player)
+            if not isinstance(building.kind, BuildingKind):
+                raise InvalidInput(f"{field}.kind", building.kind, "settlement or city")
+            if not all(h in self.tiles for h in v):
+                raise InvalidInput(field, "off the board", "a corner of three hexes of the board")
+            if not any(self.tiles[h].terrain.is_land for h in v):
+                raise InvalidInput(field, "at sea", "a corner touching land")
+            out[v] = building
+        # The distance rule: no two buildings on corners joined by one side.
+        for v in out:
+            for w in out:
+                if v < w and len(set(v) & set(w)) == 2:
+                    raise InvalidInput(
+                        f"building {':'.join(str(h) for h in w)}",
+                        "next to another building",
+                        "corners at least two sides apart (the distance rule)",
+                    )
+        return dict(sorted(out.items()))
+
+    def _roads(self, roads: Mapping[Edge, str]) -> dict[Edge, str]:
+        """Check each road lies on a side of the board touching land."""
+        out: dict[Edge, str] = {}
+        for raw, player in roads.items():
+            e = edge(*raw)
+            field = f"road {e}"
+            _check_player(f"{field}.player", player)
+            if not all(h in self.tiles for h in e):
+                raise InvalidInput(field, str(e), "a side between two hexes of the board")
+            if not any(self.tiles[h].terrain.is_land for h in e):
+                raise InvalidInput(field, str(e), "a side touching land (not between two seas)")
+            out[e] = player
+        return dict(sorted(out.items()))
+
+    def replace(
+        self,
+        *,
+        tiles: Mapping[Hex, Tile] | None = None,
+        harbours: Mapping[Edge, HarbourKind] | None = None,
+        buildings: Mapping[Vertex, Building] | None = None,
+        roads: Mapping[Edge, str] | None = None,
+    ) -> Board:
+        """A copy with some parts replaced (each checked again).
+
+        Examples
+        --------
+        >>> b = beginner_board().replace(roads={edge((0, -2), (0, -1)): "red"})
+        >>> dict(b.roads)
+        {Edge(a=Hex(q=0, r=-2), b=Hex(q=0, r=-1)): 'red'}
+        """
+        return Board(
+            self.tiles if tiles is None else tiles,
+            harbours=self.harbours if harbours is None else harbours,
+            buildings=self.buildings if buildings is None else buildings,
+            roads=self.roads if roads is None else roads,
+        )
 
     # -- container protocol -------------------------------------------------
     def __contains__(self, h: object) -> bool:
@@ -299,10 +452,18 @@ class Board:
         return self.tiles[Hex(*h)]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and dict(self.tiles) == dict(other.tiles)
+        return isinstance(other, Board) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(tuple(self.tiles.items()))
+        return hash(self._key())
+
+    def _key(self) -> tuple[tuple[Any, ...], ...]:
+        return (
+            tuple(self.tiles.items()),
+            tuple(self.harbours.items()),
+            tuple(self.buildings.items()),
+            tuple(self.roads.items()),
+        )
 
     def __repr__(self) -> str:
         return f"Board({len(self.tiles)} hexes, {len(self.land())} land)"
@@ -431,12 +592,27 @@ class Board:
         >>> Board({(0, 0): Tile(Terrain.DESERT)}).to_dict()
         {'hexes': [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]}
         """
-        return {
+        out: dict[str, Any] = {
             "hexes": [
                 {"hex": hex_json(h), "terrain": t.terrain.value, "number": t.number}
                 for h, t in self.tiles.items()
             ]
         }
+        # The optional parts appear only when present: a plain board stays a plain file.
+        if self.harbours:
+            out["harbours"] = [
+                {"edge": edge_json(e), "kind": kind.value} for e, kind in self.harbours.items()
+            ]
+        if self.buildings:
+            out["buildings"] = [
+                {"corner": corner_json(v), "player": b.player, "kind": b.kind.value}
+                for v, b in self.buildings.items()
+            ]
+        if self.roads:
+            out["roads"] = [
+                {"edge": edge_json(e), "player": player} for e, player in self.roads.items()
+            ]
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         """The board as JSON text in the board format.
@@ -495,7 +671,7 @@ class Board:
         ...
         isles.models.errors.InvalidInput: board.hexes[0]: unknown key 'q'; expected ...
         """
-        top = read_object(data, source, ["hexes"])
+        top = read_object(data, source, ["hexes"], ["harbours", "buildings", "roads"])
         entries = read_list(top["hexes"], f"{source}.hexes")
         seen: dict[Hex, int] = {}
         tiles: list[tuple[Hex, Tile]] = []
@@ -512,7 +688,42 @@ class Board:
                 )
             seen[h] = i
             tiles.append((h, tile))
-        return cls(tiles)
+        board = cls(tiles)
+        harbours: dict[Edge, HarbourKind] = {}
+        for i, entry in enumerate(read_list(top.get("harbours", []), f"{source}.harbours")):
+            field = f"{source}.harbours[{i}]"
+            item = read_object(entry, field, ["edge", "kind"])
+            e = read_edge(item["edge"], f"{field}.edge")
+            kind = read_str(item["kind"], f"{field}.kind", [k.value for k in HarbourKind])
+            if e in harbours:
+                raise InvalidInput(f"{field}.edge", edge_json(e), "one harbour per side")
+            harbours[e] = HarbourKind(kind)
+        buildings: dict[Vertex, Building] = {}
+        for i, entry in enumerate(read_list(top.get("buildings", []), f"{source}.buildings")):
+            field = f"{source}.buildings[{i}]"
+            item = read_object(entry, field, ["corner", "player"], ["kind"])
+            v = read_corner(item["corner"], f"{field}.corner")
+            player = _check_player(f"{field}.player", item["player"])
+            kind = read_str(
+                item.get("kind", "settlement"), f"{field}.kind", [k.value for k in BuildingKind]
+            )
+            if v in buildings:
+                raise InvalidInput(f"{field}.corner", corner_json(v), "one building per corner")
+            buildings[v] = Building(player, BuildingKind(kind))
+        roads: dict[Edge, str] = {}
+        for i, entry in enumerate(read_list(top.get("roads", []), f"{source}.roads")):
+            field = f"{source}.roads[{i}]"
+            item = read_object(entry, field, ["edge", "player"])
+            e = read_edge(item["edge"], f"{field}.edge")
+            if e in roads:
+                raise InvalidInput(f"{field}.edge", edge_json(e), "one road per side")
+            roads[e] = _check_player(f"{field}.player", item["player"])
+        if not (harbours or buildings or roads):
+            return board
+        try:
+            return board.replace(harbours=harbours, buildings=buildings, roads=roads)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{source}: {exc.field}", exc.value, exc.expected) from None
 
     @classmethod
     def from_json(cls, text: str, source: str = "board") -> Board:
