@@ -7,7 +7,9 @@ inventory, the beginner board, and the JSON board format with its validation.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -442,7 +444,10 @@ class Board:
 
     def _set_tiles(self, checked: dict[Hex, Tile]) -> None:
         """Store checked tiles in board order."""
-        ordered = dict(sorted(checked.items(), key=_board_order))
+        rows = [(h[1], h[0]) for h in checked]
+        # Files written by isles are in board order already: check, sort only if not.
+        in_order = all(map(operator.lt, rows, itertools.islice(rows, 1, None)))
+        ordered = checked if in_order else dict(sorted(checked.items(), key=_board_order))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
 
     def _set_parts(
