@@ -7,6 +7,7 @@ halving, 2d6 desert exits, the four-car start group and its opposite goals.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any, Literal, get_args
 
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, to_pixel
+from isles.models.hexgrid import DIRECTIONS, Edge, Hex, distance, to_pixel
 
 __all__ = [
     "GROUP_SIZE",
@@ -29,9 +30,13 @@ __all__ = [
     "desert_exit_probability",
     "entry_cost",
     "is_rim_start",
+    "opposite_starts",
+    "player_roads",
     "rim_sea",
+    "rim_starts",
     "spending_budget",
     "start_group",
+    "start_groups",
 ]
 
 #: Cars in a start group: the seed puts four cars on four adjacent rim sea hexes.
@@ -154,30 +159,42 @@ def desert_exit_probability(target: Tile) -> Fraction:
     return Fraction(sum(6 - abs(7 - s) for s in range(2, n + 1)), 36)
 
 
-def rim_sea(board: Board) -> list[Hex]:
-    """Sea hexes on the board's rim, counter-clockwise around the board's centre.
+def _boundary_walk(board: Board, h: Hex) -> list[Hex]:
+    """The hexes met walking once along the board's edge through ``h``, ``h`` first.
 
-    Parameters
-    ----------
-    board : Board
-
-    Returns
-    -------
-    list of Hex
-        The sea hexes with fewer than six neighbours on the board, starting at
-        the one whose direction from the centre is closest to east and turning
-        counter-clockwise (increasing angle): consecutive hexes are neighbours
-        along the rim on hexagonal and most convex boards.
-
-    Examples
-    --------
-    >>> from isles.models.catan import beginner_board
-    >>> rim_sea(beginner_board())[:3]
-    [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2)]
+    The walk follows the sides of board hexes that face off the board, keeping
+    the board on its left: counter-clockwise around the board on its outer
+    edge (clockwise around a hole). Each hex is listed once, at its first visit.
     """
-    rim = [h for h in board.rim() if board.terrain(h) is Terrain.SEA]
-    if not rim:
-        return []
+    tiles = board.tiles
+
+    def off(x: Hex, d: int) -> bool:
+        return Hex(x.q + DIRECTIONS[d].q, x.r + DIRECTIONS[d].r) not in tiles
+
+    exposed = [d for d in range(6) if off(h, d)]
+    if not exposed:
+        return [h]
+    # Begin where a run of open sides begins, so that h comes first.
+    d = next((d for d in exposed if not off(h, (d - 1) % 6)), exposed[0])
+    first = (h, d)
+    seen: dict[Hex, None] = {}
+    while True:
+        seen.setdefault(h)
+        # Round the corner between sides d and d + 1: along h if the next
+        # neighbour is off the board too, else onto that neighbour's side facing
+        # the same outside hex (direction d - 1 from it).
+        step = DIRECTIONS[(d + 1) % 6]
+        ahead = Hex(h.q + step.q, h.r + step.r)
+        if ahead in tiles:
+            h, d = ahead, (d - 1) % 6
+        else:
+            d = (d + 1) % 6
+        if (h, d) == first:
+            return list(seen)
+
+
+def _angle_order(board: Board, hexes: Iterable[Hex]) -> list[Hex]:
+    """``hexes`` by their direction from the board's centre, counter-clockwise from east."""
     xs = [to_pixel(h) for h in board]
     cx = sum(x for x, _ in xs) / len(xs)
     cy = sum(y for _, y in xs) / len(xs)
@@ -186,7 +203,60 @@ def rim_sea(board: Board) -> list[Hex]:
         x, y = to_pixel(h)
         return math.atan2(y - cy, x - cx) % (2 * math.pi)
 
-    return sorted(rim, key=lambda h: (round(angle(h), 9), h))
+    return sorted(hexes, key=lambda h: (round(angle(h), 9), h))
+
+
+def rim_sea(board: Board) -> list[Hex]:
+    """Sea hexes on the board's rim, in the order met walking along the board's edge.
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    list of Hex
+        The sea hexes with fewer than six neighbours on the board. The list
+        starts at the one whose direction from the board's centre is closest
+        to east and walks counter-clockwise along the board's edge, so that
+        consecutive hexes are neighbours along the rim, on any board shape
+        (docs/rally.md, "Start groups and goals"). A board with several edges
+        (holes, islands) lists each edge in turn, the next one starting at the
+        first hex not yet listed, by direction.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> rim_sea(beginner_board())[:3]
+    [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2)]
+    """
+    sea = {h for h in board.rim() if board.terrain(h) is Terrain.SEA}
+    out: dict[Hex, None] = {}
+    for h in _angle_order(board, sea):
+        if h not in out:
+            out.update((x, None) for x in _boundary_walk(board, h) if x in sea)
+    return list(out)
+
+
+def rim_starts(board: Board) -> list[Hex]:
+    """The rim starts of the board (:func:`is_rim_start`), in rim order (:func:`rim_sea`).
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    list of Hex
+        Every sea hex on the board's rim next to land: the hexes cars start on.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> len(rim_starts(beginner_board()))
+    18
+    """
+    return [h for h in rim_sea(board) if is_rim_start(board, h)]
 
 
 # What a rim start is, in messages.
@@ -206,7 +276,7 @@ def is_rim_start(board: Board, h: tuple[int, int]) -> bool:
     -------
     bool
         True for a sea hex with fewer than six neighbours on the board and at
-        least one land neighbour (docs/rally.md, "Default goals").
+        least one land neighbour (docs/rally.md, "Start groups and goals").
 
     Examples
     --------
@@ -227,8 +297,9 @@ def start_group(board: Board, start: tuple[int, int], size: int = GROUP_SIZE) ->
     """The default start group of a car on the rim start ``start``.
 
     The seed puts the cars on four adjacent rim sea hexes. When only one car's
-    hex is known, isles takes (docs/rally.md, "Default goals") ``start`` and the
-    next ``size - 1`` rim sea hexes counter-clockwise (see :func:`rim_sea`).
+    hex is known, isles takes (docs/rally.md, "Start groups and goals")
+    ``start`` and the next ``size - 1`` rim starts met walking
+    counter-clockwise along the board's edge from it.
 
     Parameters
     ----------
@@ -236,7 +307,7 @@ def start_group(board: Board, start: tuple[int, int], size: int = GROUP_SIZE) ->
     start : (q, r)
         A rim start (:func:`is_rim_start`).
     size : int, default 4
-        Cars in the group (fewer when the rim has fewer sea hexes).
+        Cars in the group (fewer when the edge has fewer rim starts).
 
     Returns
     -------
@@ -263,9 +334,33 @@ def start_group(board: Board, start: tuple[int, int], size: int = GROUP_SIZE) ->
     h = Hex(*start)
     if not is_rim_start(board, h):
         raise InvalidInput("start", str(h), f"{_RIM_START} (only a rim start has a start group)")
-    rim = rim_sea(board)
-    i = rim.index(h)
-    return [rim[(i + k) % len(rim)] for k in range(min(size, len(rim)))]
+    walk = [x for x in _boundary_walk(board, h) if is_rim_start(board, x)]
+    return walk[:size]
+
+
+def start_groups(board: Board, size: int = GROUP_SIZE) -> list[list[Hex]]:
+    """Every start group of the board: one per rim start, in rim order.
+
+    Parameters
+    ----------
+    board : Board
+    size : int, default 4
+        Cars in a group.
+
+    Returns
+    -------
+    list of list of Hex
+        :func:`start_group` of each of :func:`rim_starts`; empty when the
+        board has no rim start (no sea on its rim next to land).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> groups = start_groups(beginner_board())
+    >>> len(groups), groups[0]
+    (18, [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2), Hex(q=3, r=-3)])
+    """
+    return [start_group(board, h, size) for h in rim_starts(board)]
 
 
 def board_centre_doubled(board: Board) -> tuple[int, int]:
@@ -280,7 +375,8 @@ def board_centre_doubled(board: Board) -> tuple[int, int]:
     (int, int)
         Twice the mean of the hexes' coordinates, rounded: doubling keeps the
         point reflection ``h -> 2c - h`` on the hex lattice (a centre may fall
-        between hexes). ``(0, 0)`` for boards centred on the origin.
+        between hexes, as on the 5-6 player board). ``(0, 0)`` for boards
+        centred on the origin.
 
     Examples
     --------
@@ -295,13 +391,57 @@ def board_centre_doubled(board: Board) -> tuple[int, int]:
     )
 
 
+def opposite_starts(board: Board, group: Iterable[tuple[int, int]]) -> list[Hex]:
+    """The rim starts opposite a start group (docs/rally.md, "Start groups and goals").
+
+    Each hex of the group is reflected through the board's centre, ``h -> 2c - h``.
+    On a board symmetric about its centre (the beginner board, the base
+    island, the 5-6 player board, each in its sea frame) the reflection of a
+    rim start is again a rim start. Elsewhere a reflected hex that is not a
+    rim start is moved to the nearest rim start (hex distance; ties to the
+    earliest in rim order).
+
+    Parameters
+    ----------
+    board : Board
+    group : iterable of (q, r)
+        The start group.
+
+    Returns
+    -------
+    list of Hex
+        One rim start per hex of the group, in the group's order (a hex may
+        repeat when two reflections move to the same rim start); empty when
+        the board has no rim start.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> opposite_starts(beginner_board(), [(0, -3), (1, -3)])
+    [Hex(q=0, r=3), Hex(q=-1, r=3)]
+    """
+    twice_q, twice_r = board_centre_doubled(board)
+    starts: list[Hex] | None = None
+    out: list[Hex] = []
+    for q, r in group:
+        m = Hex(twice_q - q, twice_r - r)
+        if not is_rim_start(board, m):
+            starts = rim_starts(board) if starts is None else starts
+            if not starts:
+                return []
+            m = min(starts, key=functools.partial(distance, m))  # the first: rim order
+        out.append(m)
+    return out
+
+
 def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[Hex]:
-    """The rally's goal hexes for a start group (docs/rally.md, "Default goals").
+    """The rally's goal hexes for a start group (docs/rally.md, "Start groups and goals").
 
     The seed ends the race on "one of the four land hexes opposite the starting
     hexes". isles reads "opposite" as the point reflection of the group's hexes
-    through the board's centre, ``(q, r) -> (-q, -r)`` on a board centred on the
-    origin such as the beginner board.
+    through the board's centre (:func:`opposite_starts`: ``(q, r) -> (-q, -r)``
+    on a board centred on the origin such as the beginner board), and the
+    goals as the land next to those opposite rim starts.
 
     Parameters
     ----------
@@ -312,14 +452,14 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     Returns
     -------
     list of Hex
-        The land hexes next to the reflected hexes (reflections off the board
-        are ignored), in board order; 3 or 4 of them for a group of four on
-        the beginner board.
+        The land hexes next to the opposite rim starts, in board order; 3 or 4
+        of them for a group of four on the beginner board.
 
     Raises
     ------
     InvalidInput
-        If no land hex lies next to the reflected group (name the goals instead).
+        If no land hex lies next to them (a board without rim starts: name the
+        goals instead).
 
     Examples
     --------
@@ -328,18 +468,59 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     [Hex(q=-2, r=2), Hex(q=-1, r=2), Hex(q=0, r=2)]
     """
     group = list(group)
-    twice_q, twice_r = board_centre_doubled(board)
-    reflected = {Hex(twice_q - h.q, twice_r - h.r) for h in group}
     goals = {
-        n for h in reflected if h in board for n in board.neighbours(h) if board.terrain(n).is_land
+        n
+        for h in opposite_starts(board, group)
+        for n in board.neighbours(h)
+        if board.terrain(n).is_land
     }
     if not goals:
         raise InvalidInput(
             "default goals of start group",
             [str(h) for h in group],
-            "a start group whose reflection touches land (or give the goals)",
+            "a board with rim starts opposite the group (or give the goals)",
         )
     return [h for h in board if h in goals]
+
+
+def player_roads(board: Board, player: str) -> list[Edge]:
+    """A player's own roads, as the board file gives them (docs/boards.md, "Roads").
+
+    Parameters
+    ----------
+    board : Board
+    player : str
+        A player named by the board's roads or buildings.
+
+    Returns
+    -------
+    list of Edge
+        The sides carrying the player's roads, sorted (possibly none: a player
+        with buildings only); crossing one halves the rally's entry cost.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``player``, when the board names no such player (the players it
+        names are listed).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.hexgrid import edge
+    >>> board = beginner_board().replace(roads={edge((0, -2), (0, -1)): "red"})
+    >>> player_roads(board, "red")
+    [Edge(a=Hex(q=0, r=-2), b=Hex(q=0, r=-1))]
+    >>> player_roads(board, "blue")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: player: 'blue' is invalid; expected a player of the board: red
+    """
+    players = sorted({*board.roads.values(), *(b.player for b in board.buildings.values())})
+    if player not in players:
+        named = ", ".join(players) if players else "none (the board has no roads or buildings)"
+        raise InvalidInput("player", player, f"a player of the board: {named}")
+    return sorted(e for e, owner in board.roads.items() if owner == player)
 
 
 # -- card values and budgets ---------------------------------------------------------
