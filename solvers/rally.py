@@ -28,9 +28,10 @@ import functools
 import heapq
 import itertools
 import math
+import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -44,6 +45,7 @@ from isles.models.errors import InvalidInput
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, as_hex, distance, edge
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
 from isles.models.rally import (
+    GROUP_SIZE,
     OBJECTIVES,
     Objective,
     card_values,
@@ -53,6 +55,7 @@ from isles.models.rally import (
     is_rim_start,
     spending_budget,
     start_group,
+    start_groups,
 )
 from isles.models.status import Status
 
@@ -62,11 +65,14 @@ if TYPE_CHECKING:
 __all__ = [
     "OBJECTIVES",
     "CostField",
+    "GroupPlan",
     "Objective",
     "RallyGraph",
     "Route",
+    "StartChoice",
     "Step",
     "build_graph",
+    "choose_start",
     "cost_field",
     "plan_route",
 ]
@@ -893,6 +899,20 @@ def plan_route(
     ...
     isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
+    weights = _check_query(objective, values, time_limit)
+    rg = _graph_of(board, roads)
+    start_h = as_hex(start, "start")
+    if start_h not in rg.index:
+        raise InvalidInput("start", str(start_h), "a hex on the board")
+    goal_list = _goal_list(rg, start_h, goals, group)
+    budget_r = None if budget is None else spending_budget(budget)
+    return _plan(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+
+
+def _check_query(
+    objective: object, values: Mapping[Any, float | int | Fraction] | None, time_limit: object
+) -> dict[Resource, Fraction]:
+    """Check the options every planner shares; the exact card values."""
     if objective not in OBJECTIVES:
         raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
     if values is not None and objective != "weighted":
@@ -904,26 +924,37 @@ def plan_route(
         or time_limit <= 0
     ):
         raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    return card_values(values)
+
+
+def _graph_of(board: Board | RallyGraph, roads: Iterable[Edge | tuple[Any, Any]]) -> RallyGraph:
+    """The graph to plan on: a prebuilt one (then no roads), or the board's."""
     if isinstance(board, RallyGraph):
         if list(roads):
             raise InvalidInput(
                 "roads", "given with a prebuilt graph", "roads passed to build_graph"
             )
-        rg = board
-    else:
-        rg = build_graph(board, roads)
-    start_h = as_hex(start, "start")
-    if start_h not in rg.index:
-        raise InvalidInput("start", str(start_h), "a hex on the board")
-    goal_list = _goal_list(rg, start_h, goals, group)
-    weights = card_values(values)
+        return board
+    return build_graph(board, roads)
+
+
+def _plan(
+    rg: RallyGraph,
+    start: Hex,
+    goals: list[Hex],
+    objective: Objective,
+    weights: Mapping[Resource, Fraction],
+    budget: Mapping[Resource, int] | None,
+    time_limit: float | None,
+    field: CostField | None = None,
+) -> Route:
+    """The one dispatch of every planner: each objective to its core."""
     if budget is not None:
-        budget_r = spending_budget(budget)
-        route = _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+        route = _plan_with_budget(rg, start, goals, objective, weights, budget, time_limit)
         return dataclasses.replace(route, time_limit=time_limit)
-    if objective in ("cards", "turns"):
-        return _plan_on_csr(rg, start_h, goal_list, objective, weights)
-    return _plan_exact_dijkstra(rg, start_h, goal_list, objective, weights)
+    if objective == "cards" or objective == "turns":
+        return _plan_on_csr(rg, start, goals, objective, weights, field)
+    return _plan_exact_dijkstra(rg, start, goals, objective, weights)
 
 
 def _goal_list(
@@ -975,6 +1006,302 @@ def _goal_list(
     return out
 
 
+# -- the best start ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """One start group and the route of its best car (an entry of :class:`StartChoice`).
+
+    Attributes
+    ----------
+    group : tuple of Hex
+        The group's sea hexes, one car each (docs/rally.md, "Start groups and goals").
+    route : Route
+        The best of the cars' routes to the group's default goals (``route.start``
+        is that car's hex, ``route.goals`` the goals); its status says whether it
+        reaches a goal.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> plan = choose_start(beginner_board()).groups[0]
+    >>> [str(h) for h in plan.group], str(plan.route.start), plan.route.total_cards
+    (['3,0', '3,-1', '3,-2', '3,-3'], '3,0', 19)
+    """
+
+    group: tuple[Hex, ...]
+    route: Route
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: ``group`` (hexes ``[q, r]``) and ``route`` (:meth:`Route.to_dict`).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> d = choose_start(beginner_board()).groups[0].to_dict()
+        >>> d["group"], d["route"]["start"], d["route"]["goals"]
+        ([[3, 0], [3, -1], [3, -2], [3, -3]], [3, 0], [[-2, 0], [-2, 1], [-2, 2]])
+        """
+        return {"group": [hex_json(h) for h in self.group], "route": self.route.to_dict()}
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """The best start on a board: each start group's best car, and the best of all.
+
+    The answer of :func:`choose_start` (docs/rally.md, "The best start").
+
+    Attributes
+    ----------
+    status : Status
+        ``optimal``: :attr:`route` reaches its goals and no car of any group
+        does better for the objective (proven: each route is exact).
+        ``unaffordable``: with a budget, no car can afford its goals;
+        :attr:`route` is the affordable route closest to its goals.
+        ``unreachable``: no car can reach its goals at any price;
+        ``timed_out``: the time limit ended the search; :attr:`best` is then None.
+    objective : "cards" | "turns" | "expected_turns" | "weighted"
+    groups : tuple of GroupPlan
+        One per start group, in rim order (or the one group given).
+    best : int or None
+        The index in :attr:`groups` of the best group.
+    time_limit : float or None
+        The seconds the search was allowed (None: no limit).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> choice = choose_start(beginner_board())
+    >>> str(choice.status), len(choice.groups), str(choice.route.start), choice.route.total_cards
+    ('optimal', 18, '2,-3', 14)
+    """
+
+    status: Status
+    objective: Objective
+    groups: tuple[GroupPlan, ...]
+    best: int | None
+    time_limit: float | None = None
+
+    @property
+    def route(self) -> Route | None:
+        """The best group's route, or None (see :attr:`status`)."""
+        return None if self.best is None else self.groups[self.best].route
+
+    @property
+    def group(self) -> tuple[Hex, ...] | None:
+        """The best group's hexes, or None."""
+        return None if self.best is None else self.groups[self.best].group
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data, what ``isles rally --json`` prints without ``--start``.
+
+        Returns
+        -------
+        dict
+            ``status``, ``objective``, ``time_limit``, ``best`` (an index into
+            ``groups``, or null) and ``groups``: one :meth:`GroupPlan.to_dict`
+            per group. The best route is ``groups[best].route``.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> d = choose_start(beginner_board()).to_dict()
+        >>> d["status"], d["best"], d["groups"][d["best"]]["route"]["total_cards"]
+        ('optimal', 4, 14)
+        """
+        return {
+            "status": self.status.value,
+            "objective": self.objective,
+            "time_limit": self.time_limit,
+            "best": self.best,
+            "groups": [g.to_dict() for g in self.groups],
+        }
+
+
+def _route_rank(route: Route) -> tuple[Any, ...] | None:
+    """How good a route is, smaller first, for :func:`choose_start`: reaching a goal
+    first, then (unaffordable routes) the distance left to a goal, then the three
+    keys of the objective (as :func:`plan_route` orders routes); None: no route."""
+    if route.path is None:
+        return None
+    assert route.total_cards is not None and route.expected_turns is not None
+    assert route.value is not None and route.turns is not None
+    cards, turns, expected = route.total_cards, route.turns, route.expected_turns
+    keys = {
+        "cards": (cards, turns, expected),
+        "turns": (turns, cards, expected),
+        "expected_turns": (expected, cards, turns),
+        "weighted": (route.value, turns, expected),
+    }[route.objective]
+    return (0 if route.reached else route.distance_to_goal, *keys)
+
+
+def choose_start(
+    board: Board | RallyGraph,
+    roads: Iterable[Edge | tuple[Any, Any]] = (),
+    objective: Objective = "cards",
+    values: Mapping[Any, float | int | Fraction] | None = None,
+    budget: Mapping[Any, int] | None = None,
+    group: Sequence[tuple[int, int]] | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+) -> StartChoice:
+    """The best start of a car: every start group of the board, its best car, the best of all.
+
+    Before the race each player puts a car on one of the four adjacent rim
+    sea hexes of the start group (seed 002, "MISE EN PLACE"). For each start
+    group of the board (:func:`isles.models.rally.start_groups`: one per rim
+    start, in rim order), or only for ``group``, this plans the route of the
+    car on each of its hexes to the group's default goals
+    (:func:`isles.models.rally.default_goals`) and keeps the best car; the
+    answer's :attr:`StartChoice.route` is the best of all groups.
+
+    Parameters
+    ----------
+    board : Board or RallyGraph
+        The board (a base or 5-6 player board in its sea frame, or any board
+        with sea on its rim next to land).
+    roads, objective, values, budget
+        As for :func:`plan_route`; routes are compared by the objective's
+        three keys, a route that reaches a goal before one that does not.
+    group : sequence of (q, r), optional
+        One start group (sea hexes of the board) instead of all of them:
+        which of its hexes is the best start.
+    time_limit : float, optional
+        Seconds allowed for the whole search (None: no limit); past it the
+        answer is ``timed_out``.
+    progress : bool, default False
+        Show a tqdm progress bar over the groups on stderr.
+
+    Returns
+    -------
+    StartChoice
+        One :class:`GroupPlan` per group; ties go to the car and then the
+        group earliest in rim order.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`plan_route`, and naming ``board`` when the board has no rim
+        start (no sea hex on its rim next to land: nowhere to start) and no
+        ``group`` is given; naming ``group[i]`` for a hex that is not a sea
+        hex of the board.
+
+    See Also
+    --------
+    plan_route : the best route of one car.
+
+    Notes
+    -----
+    One :func:`plan_route` per car and group, exact as it is; on the integer
+    objectives a car's cheapest costs (one Dijkstra [1]_) serve every group
+    the car belongs to. A board of ``R`` rim starts costs about ``R``
+    searches: well under a second on a base or 5-6 player board.
+
+    References
+    ----------
+    .. [1] E. W. Dijkstra, "A note on two problems in connexion with graphs",
+       Numerische Mathematik 1, 269-271, 1959.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> choice = choose_start(beginner_board(), objective="expected_turns")
+    >>> str(choice.status), [str(h) for h in choice.group], str(choice.route.start)
+    ('optimal', ['2,-3', '1,-3', '0,-3', '-1,-2'], '2,-3')
+    >>> float(choice.route.expected_turns), choice.route.total_cards
+    (4.0, 14)
+    """
+    weights = _check_query(objective, values, time_limit)
+    rg = _graph_of(board, roads)
+    budget_r = None if budget is None else spending_budget(budget)
+    if group is not None:
+        members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
+        for i, h in enumerate(members):
+            if h not in rg.index or rg.board.terrain(h).is_land:
+                raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
+        if not members:
+            raise InvalidInput("group", [], "at least one sea hex")
+        groups = [list(dict.fromkeys(members))]
+    else:
+        groups = start_groups(rg.board)
+        if not groups:
+            raise InvalidInput(
+                "board",
+                "no rim start",
+                "a board with sea on its rim next to land, where the cars start "
+                "(or give the start and the goals)",
+            )
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    # A car's cost field serves each of the (at most GROUP_SIZE) groups it is in.
+    fields: dict[Hex, CostField] = {}
+    plans: list[GroupPlan] = []
+    bar = _progress_bar(len(groups), progress)
+    for members in groups:
+        goals = default_goals(rg.board, members)
+        routes = []
+        for car in members:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                bar.close()
+                return _timed_out(objective, plans, time_limit)
+            field = None
+            if budget_r is None and objective in ("cards", "turns"):
+                if car not in fields:
+                    if len(fields) > 2 * GROUP_SIZE:
+                        del fields[next(iter(fields))]
+                    fields[car] = cost_field(rg, car, objective)
+                field = fields[car]
+            route = _plan(rg, car, goals, objective, weights, budget_r, left, field)
+            if route.status is Status.TIMED_OUT:
+                bar.close()
+                return _timed_out(objective, plans, time_limit)
+            routes.append(route)
+        ranked = [(rank, i) for i, r in enumerate(routes) if (rank := _route_rank(r)) is not None]
+        best_car = min(ranked)[1] if ranked else 0
+        limit = None if budget_r is None else time_limit  # a route's limit: its budget search's
+        plans.append(GroupPlan(tuple(members), replace(routes[best_car], time_limit=limit)))
+        bar.update(1)
+    bar.close()
+    ranked_groups = [
+        (rank, i) for i, plan in enumerate(plans) if (rank := _route_rank(plan.route)) is not None
+    ]
+    if not ranked_groups:
+        return StartChoice(Status.UNREACHABLE, objective, tuple(plans), None, time_limit)
+    best = min(ranked_groups)[1]
+    status = Status.OPTIMAL if plans[best].route.reached else Status.UNAFFORDABLE
+    return StartChoice(status, objective, tuple(plans), best, time_limit)
+
+
+def _timed_out(
+    objective: Objective, plans: list[GroupPlan], time_limit: float | None
+) -> StartChoice:
+    return StartChoice(Status.TIMED_OUT, objective, tuple(plans), None, time_limit)
+
+
+class _NoBar:
+    """Stands in for a tqdm bar when none is shown."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, shown: bool) -> Any:
+    if not shown:
+        return _NoBar()
+    from tqdm import tqdm  # loaded only when a bar is shown
+
+    return tqdm(total=total, desc="start groups", unit="group", file=sys.stderr)
+
+
 Key = tuple[Fraction, Fraction, Fraction]
 ZERO_KEY: Key = (Fraction(0), Fraction(0), Fraction(0))
 
@@ -1015,9 +1342,11 @@ def _plan_on_csr(
     goals: list[Hex],
     objective: Literal["cards", "turns"],
     values: Mapping[Resource, Fraction],
+    field: CostField | None = None,
 ) -> Route:
-    """Integer objectives: csgraph Dijkstra, then least expected turns among the ties."""
-    f = cost_field(rg, start, objective)
+    """Integer objectives: csgraph Dijkstra (or ``field``, its answer from ``start``
+    for ``objective``), then least expected turns among the ties."""
+    f = cost_field(rg, start, objective) if field is None else field
     reached = [rg.index[g] for g in goals if f.moves[rg.index[g]] >= 0]
     if not reached:
         return _no_route(rg, start, goals, objective, Status.UNREACHABLE, None)
