@@ -1,8 +1,8 @@
 """The car rally's rules: what entering a hex costs, desert exits, start groups, goals.
 
-Implements docs/rally.md ("Moving", "Default goals", "Card values and budgets"),
-the reading of seeds/002_8684547a41c0941c.txt: costs in resource cards, own-road
-halving, 2d6 desert exits, the four-car start group and its opposite goals.
+Implements docs/rally.md ("Moving", "Start groups and goals", "Card values and
+budgets"), the reading of seeds/002_8684547a41c0941c.txt: costs in resource cards,
+own-road halving, 2d6 desert exits, the four-car start group and its opposite goals.
 """
 
 from __future__ import annotations

@@ -809,8 +809,8 @@ def plan_route(
         The car's hex: a rim start at the beginning of the game (a sea hex on
         the board's rim next to land), or any hex of a car under way.
     goals : sequence of (q, r), optional
-        Land hexes. Default (docs/rally.md, "Default goals"): the land next to
-        the point reflection of the start group through the board's centre
+        Land hexes. Default (docs/rally.md, "Start groups and goals"): the
+        land next to the rim starts opposite the start group
         (:func:`isles.models.rally.default_goals` of ``group``, itself
         defaulting to :func:`isles.models.rally.start_group` of a rim start).
         Required when ``start`` is not a rim start and no ``group`` is given.
@@ -987,7 +987,7 @@ def _goal_list(
                 "goals",
                 None,
                 "goal hexes, or the start group to take the default goals from "
-                "(docs/rally.md, 'Default goals')",
+                "(docs/rally.md, 'Start groups and goals')",
                 problem=f"required, since the start {start} is not a rim start "
                 "(a sea hex on the board's rim next to land)",
             )
