@@ -8,15 +8,16 @@ own-road halving, 2d6 desert exits, the four-car start group and its opposite go
 from __future__ import annotations
 
 import functools
+import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import DIRECTIONS, Edge, Hex, distance, to_pixel
+from isles.models.hexgrid import DIRECTIONS, Edge, Hex, distance, neighbours, to_pixel
 
 __all__ = [
     "GROUP_SIZE",
@@ -24,6 +25,7 @@ __all__ = [
     "OBJECTIVES",
     "EntryCost",
     "Objective",
+    "Rim",
     "board_centre_doubled",
     "card_values",
     "default_goals",
@@ -159,12 +161,12 @@ def desert_exit_probability(target: Tile) -> Fraction:
     return Fraction(sum(6 - abs(7 - s) for s in range(2, n + 1)), 36)
 
 
-def _boundary_walk(board: Board, h: Hex) -> list[Hex]:
+def _boundary_walk(board: Board, h: Hex) -> Iterator[Hex]:
     """The hexes met walking once along the board's edge through ``h``, ``h`` first.
 
     The walk follows the sides of board hexes that face off the board, keeping
     the board on its left: counter-clockwise around the board on its outer
-    edge (clockwise around a hole). Each hex is listed once, at its first visit.
+    edge (clockwise around a hole). Each hex is given once, at its first visit.
     """
     tiles = board.tiles
 
@@ -173,13 +175,16 @@ def _boundary_walk(board: Board, h: Hex) -> list[Hex]:
 
     exposed = [d for d in range(6) if off(h, d)]
     if not exposed:
-        return [h]
+        yield h
+        return
     # Begin where a run of open sides begins, so that h comes first.
     d = next((d for d in exposed if not off(h, (d - 1) % 6)), exposed[0])
     first = (h, d)
-    seen: dict[Hex, None] = {}
+    seen: set[Hex] = set()
     while True:
-        seen.setdefault(h)
+        if h not in seen:
+            seen.add(h)
+            yield h
         # Round the corner between sides d and d + 1: along h if the next
         # neighbour is off the board too, else onto that neighbour's side facing
         # the same outside hex (direction d - 1 from it).
@@ -190,20 +195,114 @@ def _boundary_walk(board: Board, h: Hex) -> list[Hex]:
         else:
             d = (d + 1) % 6
         if (h, d) == first:
-            return list(seen)
+            return
 
 
-def _angle_order(board: Board, hexes: Iterable[Hex]) -> list[Hex]:
-    """``hexes`` by their direction from the board's centre, counter-clockwise from east."""
-    xs = [to_pixel(h) for h in board]
-    cx = sum(x for x, _ in xs) / len(xs)
-    cy = sum(y for _, y in xs) / len(xs)
+class Rim:
+    """The rim of one board, read once (docs/rally.md, "Start groups and goals").
 
-    def angle(h: Hex) -> float:
-        x, y = to_pixel(h)
-        return math.atan2(y - cy, x - cx) % (2 * math.pi)
+    The functions :func:`rim_sea`, :func:`rim_starts`, :func:`start_group`,
+    :func:`start_groups`, :func:`opposite_starts` and :func:`default_goals`
+    each read a board's rim; a planner asking about every group of one board
+    (:func:`isles.solvers.rally.choose_start`) reads it once here.
 
-    return sorted(hexes, key=lambda h: (round(angle(h), 9), h))
+    Parameters
+    ----------
+    board : Board
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> rim = Rim(beginner_board())
+    >>> len(rim.starts), rim.goals(rim.start_group((0, -3)))
+    (18, [Hex(q=2, r=0), Hex(q=1, r=1), Hex(q=0, r=2)])
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    @functools.cached_property
+    def centre_doubled(self) -> tuple[int, int]:
+        """:func:`board_centre_doubled` of the board."""
+        return board_centre_doubled(self.board)
+
+    @functools.cached_property
+    def sea(self) -> list[Hex]:
+        """:func:`rim_sea` of the board."""
+        tiles = self.board.tiles
+        edge_sea = {
+            h
+            for h, t in tiles.items()
+            if t.terrain is Terrain.SEA and any(n not in tiles for n in neighbours(h))
+        }
+        out: dict[Hex, None] = {}
+        for h in self._by_direction(edge_sea):
+            if h not in out:
+                out.update((x, None) for x in _boundary_walk(self.board, h) if x in edge_sea)
+        return list(out)
+
+    @functools.cached_property
+    def starts(self) -> list[Hex]:
+        """:func:`rim_starts` of the board."""
+        return [h for h in self.sea if is_rim_start(self.board, h)]
+
+    def _by_direction(self, hexes: Iterable[Hex]) -> list[Hex]:
+        """``hexes`` by their direction from the board's centre, counter-clockwise from east."""
+        sum_x, sum_y = to_pixel(_coordinate_sums(self.board))  # pixels are linear in (q, r)
+        cx, cy = sum_x / len(self.board), sum_y / len(self.board)
+
+        def angle(h: Hex) -> float:
+            x, y = to_pixel(h)
+            return math.atan2(y - cy, x - cx) % (2 * math.pi)
+
+        return sorted(hexes, key=lambda h: (round(angle(h), 9), h))
+
+    def start_group(self, start: tuple[int, int], size: int = GROUP_SIZE) -> list[Hex]:
+        """:func:`start_group` on the board."""
+        h = Hex(*start)
+        if not is_rim_start(self.board, h):
+            raise InvalidInput(
+                "start", str(h), f"{_RIM_START} (only a rim start has a start group)"
+            )
+        walk = (x for x in _boundary_walk(self.board, h) if is_rim_start(self.board, x))
+        return list(itertools.islice(walk, size))
+
+    def groups(self, size: int = GROUP_SIZE) -> list[list[Hex]]:
+        """:func:`start_groups` of the board."""
+        return [self.start_group(h, size) for h in self.starts]
+
+    def opposite(self, group: Iterable[tuple[int, int]]) -> list[Hex]:
+        """:func:`opposite_starts` of ``group``."""
+        twice_q, twice_r = self.centre_doubled
+        out: list[Hex] = []
+        for q, r in group:
+            m = Hex(twice_q - q, twice_r - r)
+            if not is_rim_start(self.board, m):
+                if not self.starts:
+                    return []
+                m = min(self.starts, key=functools.partial(distance, m))  # first: rim order
+            out.append(m)
+        return out
+
+    def goals(self, group: Iterable[Hex]) -> list[Hex]:
+        """:func:`default_goals` of ``group``."""
+        group = list(group)
+        board = self.board
+        goals = {
+            n for h in self.opposite(group) for n in board.neighbours(h) if board.terrain(n).is_land
+        }
+        if not goals:
+            raise InvalidInput(
+                "default goals of start group",
+                [str(h) for h in group],
+                "a board with rim starts opposite the group (or give the goals)",
+            )
+        return sorted(goals, key=lambda h: (h.r, h.q))  # board order
+
+
+def _coordinate_sums(board: Board) -> tuple[int, int]:
+    """The sums of the board's ``q`` and of its ``r`` (exact integers)."""
+    return sum(h[0] for h in board.tiles), sum(h[1] for h in board.tiles)
 
 
 def rim_sea(board: Board) -> list[Hex]:
@@ -230,12 +329,7 @@ def rim_sea(board: Board) -> list[Hex]:
     >>> rim_sea(beginner_board())[:3]
     [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2)]
     """
-    sea = {h for h in board.rim() if board.terrain(h) is Terrain.SEA}
-    out: dict[Hex, None] = {}
-    for h in _angle_order(board, sea):
-        if h not in out:
-            out.update((x, None) for x in _boundary_walk(board, h) if x in sea)
-    return list(out)
+    return Rim(board).sea
 
 
 def rim_starts(board: Board) -> list[Hex]:
@@ -256,7 +350,7 @@ def rim_starts(board: Board) -> list[Hex]:
     >>> len(rim_starts(beginner_board()))
     18
     """
-    return [h for h in rim_sea(board) if is_rim_start(board, h)]
+    return Rim(board).starts
 
 
 # What a rim start is, in messages.
@@ -331,11 +425,7 @@ def start_group(board: Board, start: tuple[int, int], size: int = GROUP_SIZE) ->
     ...
     isles.models.errors.InvalidInput: start: '1,-1' is invalid; expected a rim start: ...
     """
-    h = Hex(*start)
-    if not is_rim_start(board, h):
-        raise InvalidInput("start", str(h), f"{_RIM_START} (only a rim start has a start group)")
-    walk = [x for x in _boundary_walk(board, h) if is_rim_start(board, x)]
-    return walk[:size]
+    return Rim(board).start_group(start, size)
 
 
 def start_groups(board: Board, size: int = GROUP_SIZE) -> list[list[Hex]]:
@@ -360,7 +450,7 @@ def start_groups(board: Board, size: int = GROUP_SIZE) -> list[list[Hex]]:
     >>> len(groups), groups[0]
     (18, [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2), Hex(q=3, r=-3)])
     """
-    return [start_group(board, h, size) for h in rim_starts(board)]
+    return Rim(board).groups(size)
 
 
 def board_centre_doubled(board: Board) -> tuple[int, int]:
@@ -384,11 +474,8 @@ def board_centre_doubled(board: Board) -> tuple[int, int]:
     >>> board_centre_doubled(beginner_board())
     (0, 0)
     """
-    hexes = list(board)
-    return (
-        round(2 * sum(h.q for h in hexes) / len(hexes)),
-        round(2 * sum(h.r for h in hexes) / len(hexes)),
-    )
+    sum_q, sum_r = _coordinate_sums(board)
+    return round(2 * sum_q / len(board)), round(2 * sum_r / len(board))
 
 
 def opposite_starts(board: Board, group: Iterable[tuple[int, int]]) -> list[Hex]:
@@ -420,18 +507,7 @@ def opposite_starts(board: Board, group: Iterable[tuple[int, int]]) -> list[Hex]
     >>> opposite_starts(beginner_board(), [(0, -3), (1, -3)])
     [Hex(q=0, r=3), Hex(q=-1, r=3)]
     """
-    twice_q, twice_r = board_centre_doubled(board)
-    starts: list[Hex] | None = None
-    out: list[Hex] = []
-    for q, r in group:
-        m = Hex(twice_q - q, twice_r - r)
-        if not is_rim_start(board, m):
-            starts = rim_starts(board) if starts is None else starts
-            if not starts:
-                return []
-            m = min(starts, key=functools.partial(distance, m))  # the first: rim order
-        out.append(m)
-    return out
+    return Rim(board).opposite(group)
 
 
 def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[Hex]:
@@ -467,20 +543,7 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     >>> default_goals(beginner_board(), [Hex(0, -3), Hex(1, -3), Hex(2, -3), Hex(3, -3)])
     [Hex(q=-2, r=2), Hex(q=-1, r=2), Hex(q=0, r=2)]
     """
-    group = list(group)
-    goals = {
-        n
-        for h in opposite_starts(board, group)
-        for n in board.neighbours(h)
-        if board.terrain(n).is_land
-    }
-    if not goals:
-        raise InvalidInput(
-            "default goals of start group",
-            [str(h) for h in group],
-            "a board with rim starts opposite the group (or give the goals)",
-        )
-    return [h for h in board if h in goals]
+    return Rim(board).goals(group)
 
 
 def player_roads(board: Board, player: str) -> list[Edge]:

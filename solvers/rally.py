@@ -48,6 +48,7 @@ from isles.models.rally import (
     GROUP_SIZE,
     OBJECTIVES,
     Objective,
+    Rim,
     card_values,
     default_goals,
     desert_exit_probability,
@@ -55,7 +56,6 @@ from isles.models.rally import (
     is_rim_start,
     spending_budget,
     start_group,
-    start_groups,
 )
 from isles.models.status import Status
 
@@ -1218,8 +1218,10 @@ def choose_start(
     (4.0, 14)
     """
     weights = _check_query(objective, values, time_limit)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     rg = _graph_of(board, roads)
     budget_r = None if budget is None else spending_budget(budget)
+    rim = Rim(rg.board)  # read once for every group
     if group is not None:
         members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
         for i, h in enumerate(members):
@@ -1229,7 +1231,7 @@ def choose_start(
             raise InvalidInput("group", [], "at least one sea hex")
         groups = [list(dict.fromkeys(members))]
     else:
-        groups = start_groups(rg.board)
+        groups = rim.groups()
         if not groups:
             raise InvalidInput(
                 "board",
@@ -1237,13 +1239,12 @@ def choose_start(
                 "a board with sea on its rim next to land, where the cars start "
                 "(or give the start and the goals)",
             )
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     # A car's cost field serves each of the (at most GROUP_SIZE) groups it is in.
     fields: dict[Hex, CostField] = {}
     plans: list[GroupPlan] = []
     bar = _progress_bar(len(groups), progress)
     for members in groups:
-        goals = default_goals(rg.board, members)
+        goals = rim.goals(members)
         routes = []
         for car in members:
             left = None if deadline is None else deadline - time.monotonic()

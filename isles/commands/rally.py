@@ -228,24 +228,27 @@ def run(args: argparse.Namespace) -> int:
 
 def format_choice(choice: StartChoice) -> str:
     """A readable table of the start groups, then the best route's steps."""
+    names = [" ".join(str(h) for h in plan.group) for plan in choice.groups]
+    width = max([26, *map(len, names)]) + 2
+    hex_width = max([10, *(len(str(h)) + 2 for plan in choice.groups for h in plan.group)])
     lines = [
         f"Car rally: the best car of each start group (objective: {choice.objective})",
-        f"{'group':<28}{'best car':<10}{'end':<9}{'cards':>6}{'turns':>6}{'E[turns]':>9}"
-        + ("  value" if choice.objective == "weighted" else ""),
+        f"{'group':<{width}}{'best car':<{hex_width}}{'end':<{hex_width}}{'cards':>6}"
+        f"{'turns':>6}{'E[turns]':>9}" + ("  value" if choice.objective == "weighted" else ""),
     ]
-    for i, plan in enumerate(choice.groups):
+    for i, (plan, group) in enumerate(zip(choice.groups, names, strict=True)):
         route = plan.route
-        group = " ".join(str(h) for h in plan.group)
         mark = " *" if i == choice.best else ""
         if route.path is None or route.expected_turns is None:
-            lines.append(f"{group:<28}{'':<10}{route.status!s:<9}{mark}")
+            lines.append(f"{group:<{width}}{'':<{hex_width}}{route.status!s}{mark}")
             continue
-        end = str(route.end) if route.reached else f"{route.status}"
         weighted = choice.objective == "weighted" and route.value is not None
         value = f"  {float(route.value or 0):g}" if weighted else ""
+        short = "" if route.reached else f"  {route.status}: {route.distance_to_goal} from a goal"
         lines.append(
-            f"{group:<28}{route.start!s:<10}{end:<9}{route.total_cards:>6}{route.turns:>6}"
-            f"{float(route.expected_turns):>9.2f}{value}{mark}"
+            f"{group:<{width}}{route.start!s:<{hex_width}}{route.end!s:<{hex_width}}"
+            f"{route.total_cards:>6}{route.turns:>6}{float(route.expected_turns):>9.2f}"
+            f"{value}{mark}{short}"
         )
     best = choice.route
     if choice.status is Status.TIMED_OUT:
