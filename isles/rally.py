@@ -14,7 +14,8 @@ Routes
     :func:`build_graph` (a :class:`RallyGraph` to plan many routes on one board).
 Rules
     :func:`entry_cost` (:class:`EntryCost`), :func:`desert_exit_probability`,
-    :func:`rim_sea`, :func:`rim_starts`, :func:`is_rim_start`,
+    :func:`rim_sea`, :func:`rim_starts`, :func:`is_rim_start` (all read once
+    for many groups by :class:`Rim`),
     :func:`start_group`, :func:`start_groups`, :func:`opposite_starts`,
     :func:`default_goals`, :func:`player_roads`, :func:`card_values`,
     :func:`spending_budget`, :data:`OBJECTIVES`.
@@ -53,6 +54,7 @@ from isles.models.rally import (
     OBJECTIVES,
     EntryCost,
     Objective,
+    Rim,
     card_values,
     default_goals,
     desert_exit_probability,
@@ -92,6 +94,7 @@ __all__ = [
     "Objective",
     "RallyGraph",
     "Resource",
+    "Rim",
     "Route",
     "StartChoice",
     "Step",
