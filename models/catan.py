@@ -7,7 +7,9 @@ inventory, the beginner board, and the JSON board format with its validation.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,7 +19,17 @@ from types import MappingProxyType
 from typing import Any
 
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, Vertex, as_hex, edge, neighbours, ring, vertex
+from isles.models.hexgrid import (
+    MAX_COORDINATE,
+    Edge,
+    Hex,
+    Vertex,
+    as_hex,
+    edge,
+    neighbours,
+    ring,
+    vertex,
+)
 from isles.models.jsonio import (
     STDIN,
     corner_json,
@@ -225,6 +237,93 @@ def _check_tile(field: str, tile: Tile) -> None:
         )
 
 
+def _valid_tiles() -> dict[tuple[str, int | None], Tile]:
+    """Every tile :func:`_check_tile` accepts, by (terrain name, number)."""
+    out: dict[tuple[str, int | None], Tile] = {}
+    for terrain in Terrain:
+        numbers: list[int | None] = [None, *NUMBER_TOKENS]
+        for n in numbers:
+            if (terrain is Terrain.DESERT and n is not None) or (terrain.produces and n is None):
+                continue
+            out[terrain.value, n] = Tile(terrain, n)
+    return out
+
+
+# Tiles are immutable: boards read from files share one tile per (terrain, number),
+# and a tile found here needs no further check (big boards read in bulk).
+_VALID_TILES = _valid_tiles()
+_VALID_TILE_SET = frozenset(_VALID_TILES.values())
+
+
+def _checked_tiles(items: Iterable[tuple[object, object]]) -> dict[Hex, Tile]:
+    """The tiles of a board by hex, each checked, in the order given."""
+    frozen: dict[Hex, Tile] = {}
+    limit = MAX_COORDINATE
+    valid = _VALID_TILE_SET
+    for h, tile in items:
+        # The common case in bulk (a Hex of small ints, a valid Tile), else the full checks.
+        if type(h) is Hex and type(tile) is Tile:
+            q, r = h
+            if (
+                type(q) is int
+                and type(r) is int
+                and -limit <= q <= limit
+                and -limit <= r <= limit
+                and (tile.number is None or type(tile.number) is int)
+                and tile in valid
+                and h not in frozen
+            ):
+                frozen[h] = tile
+                continue
+        key = as_hex(h, f"hex {h!r}")
+        if not isinstance(tile, Tile):
+            raise InvalidInput(f"hex {key}", tile, "a Tile")
+        _check_tile(f"hex {key}", tile)
+        if key in frozen:
+            raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
+        frozen[key] = tile
+    return frozen
+
+
+def _board_order(item: tuple[Hex, Tile]) -> tuple[int, int]:
+    """Board order: by ``r``, then ``q`` (top row first)."""
+    h = item[0]
+    return h[1], h[0]
+
+
+def _read_tiles_in_bulk(entries: list[object]) -> dict[Hex, Tile] | None:
+    """The tiles of well-formed board-file entries, read at once; None at the first entry
+    that is not plainly valid, for the entry-by-entry reader to name what is wrong."""
+    out: dict[Hex, Tile] = {}
+    limit = MAX_COORDINATE
+    valid = _VALID_TILES
+    for entry in entries:
+        if type(entry) is not dict:
+            return None
+        h = entry.get("hex")
+        terrain = entry.get("terrain")
+        number = entry.get("number")
+        size = len(entry)
+        if not (size == 2 or (size == 3 and "number" in entry)):
+            return None
+        if type(h) is not list or len(h) != 2 or type(terrain) is not str:
+            return None
+        q, r = h
+        if not (
+            type(q) is int
+            and type(r) is int
+            and -limit <= q <= limit
+            and -limit <= r <= limit
+            and (number is None or type(number) is int)
+        ):
+            return None
+        tile = valid.get((terrain, number))
+        if tile is None:
+            return None
+        out[Hex(q, r)] = tile
+    return out if len(out) == len(entries) else None  # a hex given twice
+
+
 class HarbourKind(StrEnum):
     """What a harbour trades: ``generic`` 3:1 any resource, or one resource 2:1.
 
@@ -342,17 +441,24 @@ class Board:
         roads: Mapping[Edge, str] | None = None,
     ) -> None:
         items = tiles.items() if isinstance(tiles, Mapping) else tiles
-        frozen: dict[Hex, Tile] = {}
-        for h, tile in items:
-            key = as_hex(h, f"hex {h!r}")
-            if not isinstance(tile, Tile):
-                raise InvalidInput(f"hex {key}", tile, "a Tile")
-            _check_tile(f"hex {key}", tile)
-            if key in frozen:
-                raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
-            frozen[key] = tile
-        ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
+        self._set_tiles(_checked_tiles(items))
+        self._set_parts(harbours, buildings, roads)
+
+    def _set_tiles(self, checked: dict[Hex, Tile]) -> None:
+        """Store checked tiles in board order."""
+        rows = [(h[1], h[0]) for h in checked]
+        # Files written by isles are in board order already: check, sort only if not.
+        in_order = all(map(operator.lt, rows, itertools.islice(rows, 1, None)))
+        ordered = checked if in_order else dict(sorted(checked.items(), key=_board_order))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
+
+    def _set_parts(
+        self,
+        harbours: Mapping[Edge, HarbourKind] | None,
+        buildings: Mapping[Vertex, Building] | None,
+        roads: Mapping[Edge, str] | None,
+    ) -> None:
+        """Check and store the harbours, buildings and roads (the tiles already stored)."""
         object.__setattr__(self, "harbours", MappingProxyType(self._harbours(harbours or {})))
         object.__setattr__(self, "buildings", MappingProxyType(self._buildings(buildings or {})))
         object.__setattr__(self, "roads", MappingProxyType(self._roads(roads or {})))
@@ -431,12 +537,17 @@ class Board:
         >>> dict(b.roads)
         {Edge(a=Hex(q=0, r=-2), b=Hex(q=0, r=-1)): 'red'}
         """
-        return Board(
-            self.tiles if tiles is None else tiles,
-            harbours=self.harbours if harbours is None else harbours,
-            buildings=self.buildings if buildings is None else buildings,
-            roads=self.roads if roads is None else roads,
+        parts = (
+            self.harbours if harbours is None else harbours,
+            self.buildings if buildings is None else buildings,
+            self.roads if roads is None else roads,
         )
+        if tiles is not None:
+            return Board(tiles, harbours=parts[0], buildings=parts[1], roads=parts[2])
+        board = Board.__new__(Board)  # the tiles are checked already: keep them
+        object.__setattr__(board, "tiles", self.tiles)
+        board._set_parts(*parts)
+        return board
 
     # -- container protocol -------------------------------------------------
     def __contains__(self, h: object) -> bool:
@@ -673,6 +784,18 @@ class Board:
         """
         top = read_object(data, source, ["hexes"], ["harbours", "buildings", "roads"])
         entries = read_list(top["hexes"], f"{source}.hexes")
+        in_bulk = _read_tiles_in_bulk(entries) if entries else None
+        if in_bulk is not None:
+            board = cls.__new__(cls)
+            board._set_tiles(in_bulk)
+            board._set_parts(None, None, None)
+        else:
+            board = cls._read_tiles_one_by_one(entries, source)
+        return cls._with_parts(board, top, source)
+
+    @classmethod
+    def _read_tiles_one_by_one(cls, entries: list[object], source: str) -> Board:
+        """The board's tiles, each entry checked in turn: errors name the first bad one."""
         seen: dict[Hex, int] = {}
         tiles: list[tuple[Hex, Tile]] = []
         for i, entry in enumerate(entries):
@@ -688,7 +811,11 @@ class Board:
                 )
             seen[h] = i
             tiles.append((h, tile))
-        board = cls(tiles)
+        return cls(tiles)
+
+    @classmethod
+    def _with_parts(cls, board: Board, top: dict[str, object], source: str) -> Board:
+        """``board`` with the harbours, buildings and roads of the file's top object."""
         harbours: dict[Edge, HarbourKind] = {}
         for i, entry in enumerate(read_list(top.get("harbours", []), f"{source}.harbours")):
             field = f"{source}.harbours[{i}]"

@@ -54,11 +54,13 @@ class _DuplicateKey(Exception):
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """Refuse an object that names a key twice (JSON would keep only the last)."""
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
+    out = dict(pairs)  # in C: big files read as fast as plain json.loads
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return out
 
 
