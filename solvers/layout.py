@@ -15,9 +15,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
+from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, edges_between, neighbours, vertices_between
+from isles.models.games import Game, harbour_reach, shape_symmetries, spiral_numbers
+from isles.models.hexgrid import Hex, edge, edges_between, neighbours, vertices_between
 from isles.models.jsonio import hex_json
 from isles.models.setup import (
     Rule,
@@ -25,6 +26,7 @@ from isles.models.setup import (
     colourfulness,
     connected_sets,
     pip_spread,
+    pip_spread_floor,
     resource_pips,
     vertex_groups,
 )
@@ -32,10 +34,12 @@ from isles.models.status import Status
 
 __all__ = [
     "BOARD_SHAPE",
+    "HARBOUR_KINDS",
     "LAND_COUNT",
     "LAND_INVENTORY",
     "LAND_TOKENS",
     "SEA_NUMBERS",
+    "SPIRAL",
     "LayoutResult",
     "NextMove",
     "constraint_groups",
@@ -48,11 +52,14 @@ __all__ = [
 
 #: Names of the requirements that are not switchable rules (they may appear in a
 #: conflict): the land count, the land tiles of the inventory, the land token
-#: pool, the numbers sea tokens may show.
+#: pool, the numbers sea tokens may show, the game's harbours (one on each
+#: place, the game's kinds), the variable set-up's spiral.
 LAND_COUNT = "land count"
 LAND_INVENTORY = "land inventory"
 LAND_TOKENS = "land tokens"
 SEA_NUMBERS = "sea numbers"
+HARBOUR_KINDS = "harbour kinds"
+SPIRAL = "spiral"
 #: The conflict when the positions alone admit no board (a free shape that
 #: cannot be connected, for instance): no group can be blamed.
 BOARD_SHAPE = "board shape"
@@ -97,6 +104,11 @@ class LayoutResult:
         True when dropping any one name of ``conflict`` was proven feasible.
     fixed : tuple of Hex
         The hexes that were fixed in the request (for drawing them outlined).
+    game : Game
+        The game of the request (``ships``, ``base`` or ``extension``). The
+        islands have no colourfulness objective: ``colourfulness`` and its
+        bound are None for them, and their board carries the sea frame and
+        the harbours.
 
     See Also
     --------
@@ -120,6 +132,7 @@ class LayoutResult:
     conflict: tuple[str, ...] = ()
     conflict_minimal: bool = False
     fixed: tuple[Hex, ...] = ()
+    game: Game = Game.SHIPS
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data in the dialect of docs/json.md (what ``isles layout --json`` prints).
@@ -127,9 +140,10 @@ class LayoutResult:
         Returns
         -------
         dict
-            ``status``; ``board`` in the board format of docs/boards.md
-            (``{"hexes": [{"hex": [q, r], "terrain": ..., "number": ...}]}``) or
-            null; ``colourfulness``, ``colourfulness_bound``, ``pip_spread``,
+            ``status``; ``game``; ``board`` in the board format of
+            docs/boards.md (``{"hexes": [{"hex": [q, r], "terrain": ...,
+            "number": ...}], "harbours": [...]}``, harbours only on an island)
+            or null; ``colourfulness``, ``colourfulness_bound``, ``pip_spread``,
             ``pip_spread_bound`` (null when absent); ``resource_pips`` (resource
             -> total pips, null without a board); ``fixed`` (``[[q, r], ...]``);
             ``conflict`` (names, null unless infeasible) and
@@ -143,6 +157,7 @@ class LayoutResult:
         pips = None if self.board is None else resource_pips(self.board)
         return {
             "status": self.status.value,
+            "game": self.game.value,
             "board": None if self.board is None else self.board.to_dict(),
             "colourfulness": self.colourfulness,
             "colourfulness_bound": self.colourfulness_bound,
@@ -239,7 +254,9 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     tuple of str
         The rules switched on (their names, sorted), the requirements
         (:data:`LAND_COUNT`, :data:`LAND_INVENTORY`, :data:`LAND_TOKENS`,
-        :data:`SEA_NUMBERS`) and one group per fixed tile (``"fixed Q,R"``).
+        :data:`SEA_NUMBERS`, and :data:`HARBOUR_KINDS` with harbours,
+        :data:`SPIRAL` with a spiral) and one group per fixed tile
+        (``"fixed Q,R"``).
         Each enters the CP-SAT model behind one assumption literal.
 
     Examples
@@ -249,33 +266,20 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     """
     rules = tuple(sorted(r.value for r in request.rules))
     fixed = tuple(f"fixed {h}" for h in request.fixed)
-    return (*rules, LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SEA_NUMBERS, *fixed)
+    extra = ((HARBOUR_KINDS,) if request.harbour_places else ()) + (
+        (SPIRAL,) if request.spiral else ()
+    )
+    return (*rules, LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SEA_NUMBERS, *extra, *fixed)
 
 
 # -- symmetries -----------------------------------------------------------------------
 
 
-def _symmetries(positions: Collection[Hex]) -> list[Callable[[Hex], Hex]]:
-    """The rotations/reflections about (0,0) that map ``positions`` onto itself (not id)."""
-
-    def rotate(h: Hex, k: int) -> Hex:
-        for _ in range(k):
-            h = Hex(-h.r, -h.s)
-        return h
-
-    present = set(positions)
-    out: list[Callable[[Hex], Hex]] = []
-    for flip in (False, True):
-        for k in range(6):
-            if not flip and k == 0:
-                continue
-
-            def g(h: Hex, flip: bool = flip, k: int = k) -> Hex:
-                return rotate(Hex(h.r, h.q) if flip else h, k)
-
-            if {g(h) for h in present} == present:
-                out.append(g)
-    return out
+def _symmetries(request: SetupRequest) -> list[Callable[[Hex], Hex]]:
+    """The rotations/reflections mapping the positions, frame and harbour places onto themselves."""
+    frame = set(request.frame)
+    moves = shape_symmetries(request.positions, keep=[request.harbour_places])
+    return [g for g in moves if {g(h) for h in frame} == frame]
 
 
 def _break_symmetry(
@@ -309,7 +313,12 @@ def _break_symmetry(
 
 
 class _Model:
-    """One CP-SAT model of a request; every constraint group behind one literal."""
+    """One CP-SAT model of a request, one method per constraint group.
+
+    Every group of :func:`constraint_groups` enters behind one Boolean
+    literal (``group_lit``): fixed true when the group is active, false when
+    dropped, or an assumption (``assume``) when a conflict is being explained.
+    """
 
     def __init__(
         self,
@@ -321,36 +330,69 @@ class _Model:
         objectives: bool = True,
     ) -> None:
         self.request = request
-        m = cp_model.CpModel()
-        self.m = m
-        pos = list(request.positions)
-        self.pos = pos
+        self.m = cp_model.CpModel()
+        self.pos = list(request.positions)
         self.free = request.size is not None
         self.land_kinds = sorted((t for t in request.inventory), key=list(Terrain).index)
-        kinds = [*self.land_kinds, Terrain.SEA]
-        self.kinds = kinds
+        self.kinds = [*self.land_kinds, Terrain.SEA]
+        self.edges = edges_between(self.pos)
+        self._add_group_literals(active, assume)
+        self._add_tiles()
+        if self.free:
+            self._add_connectivity()
+        self._add_land_count()
+        self._add_land_inventory()
+        self._add_land_tokens()
+        self._add_sea_numbers()
+        self._add_fixed_tiles()
+        self._add_harbours()
+        self._add_spiral()
+        self._add_no_land_triangle()
+        self._add_six_eight_apart()
+        self._add_same_number_apart()
+        self._add_sea_apart()
+        self._add_vertex_pips()
+        self._add_corner_pips_min()
+        self._add_terrain_groups()
+        self._add_sea_balanced()
+        self._add_six_eight_once()
+        self._add_harbour_resource_apart()
+        if objectives:  # feasibility questions skip the objective variables
+            if request.colourful:
+                self._add_colourfulness()
+            self._add_pip_spread()
+        if symmetry and not request.fixed:
+            self._add_symmetry_breaking()
+
+    # -- the groups' literals --------------------------------------------------------
+    def _add_group_literals(self, active: Collection[str], assume: bool) -> None:
         self.group_lit: dict[str, cp_model.IntVar] = {}
-        for name in constraint_groups(request):
-            group = m.new_bool_var(name)
+        self.active_names = set(active)
+        for name in constraint_groups(self.request):
+            group = self.m.new_bool_var(name)
             self.group_lit[name] = group
             if name not in active:
-                m.add(group == 0)
+                self.m.add(group == 0)
             elif not assume:
-                m.add(group == 1)
-        self.active = [self.group_lit[n] for n in constraint_groups(request) if n in active]
+                self.m.add(group == 1)
+        self.active = [self.group_lit[n] for n in constraint_groups(self.request) if n in active]
         if assume:
-            m.add_assumptions(self.active)
+            self.m.add_assumptions(self.active)
 
-        def on(name: str) -> cp_model.IntVar | None:
-            return self.group_lit.get(name) if name in active else None
+    def on(self, name: str) -> cp_model.IntVar | None:
+        """The literal of group ``name`` when it is active, else None (nothing to add)."""
+        return self.group_lit.get(name) if name in self.active_names else None
 
-        # terrain one-hot (absent allowed only in a free shape)
-        self.t = {(h, k): m.new_bool_var(f"t[{h},{k.value}]") for h in pos for k in kinds}
+    # -- what lies on each hex ---------------------------------------------------------
+    def _add_tiles(self) -> None:
+        """Terrain one-hot (nothing only off a free shape's board), land, tokens, pips."""
+        m, pos = self.m, self.pos
+        self.t = {(h, k): m.new_bool_var(f"t[{h},{k.value}]") for h in pos for k in self.kinds}
         self.present: dict[Hex, cp_model.IntVar] = {}
         for h in pos:
             p = m.new_bool_var(f"present[{h}]")
             self.present[h] = p
-            m.add(sum(self.t[h, k] for k in kinds) == p)
+            m.add(sum(self.t[h, k] for k in self.kinds) == p)
             if not self.free:
                 m.add(p == 1)
         self.land = {h: m.new_bool_var(f"land[{h}]") for h in pos}
@@ -364,93 +406,9 @@ class _Model:
                 sum(self.ltok[h, v] for v in NUMBER_TOKENS) == sum(self.t[h, k] for k in producing)
             )
             m.add(sum(self.stok[h, v] for v in NUMBER_TOKENS) == self.t[h, Terrain.SEA])
-        edges = edges_between(pos)
-        self.edges = edges
-        if self.free:
-            self._connectivity()
-
-        # requirements
-        lit: cp_model.IntVar | None = on(LAND_COUNT)
-        if lit is not None:
-            m.add(sum(self.land.values()) == request.land).only_enforce_if(lit)
-        lit = on(LAND_INVENTORY)
-        if lit is not None:
-            for k in self.land_kinds:
-                m.add(sum(self.t[h, k] for h in pos) <= request.inventory[k]).only_enforce_if(lit)
-        lit = on(LAND_TOKENS)
-        if lit is not None:
-            for v in NUMBER_TOKENS:
-                cap = request.land_tokens.count(v)
-                m.add(sum(self.ltok[h, v] for h in pos) <= cap).only_enforce_if(lit)
-        lit = on(SEA_NUMBERS)
-        if lit is not None:
-            for h in pos:
-                for v in NUMBER_TOKENS:
-                    if v not in request.sea_numbers:
-                        m.add_implication(lit, self.stok[h, v].Not())
-        for h, tile in request.fixed.items():
-            lit = on(f"fixed {h}")
-            if lit is None:
-                continue
-            k = tile.terrain
-            if (h, k) not in self.t:
-                m.add_bool_or([lit.Not()])  # a terrain the inventory does not know
-                continue
-            m.add_implication(lit, self.t[h, k])
-            if tile.number is not None:
-                tok = self.stok if k is Terrain.SEA else self.ltok
-                m.add_implication(lit, tok[h, tile.number])
-
-        # rules
-        lit = on(Rule.NO_LAND_TRIANGLE)
-        if lit is not None:
-            for corner in vertices_between(pos):
-                m.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
-        lit = on(Rule.SIX_EIGHT_APART)
-        if lit is not None:
-            for e in edges:
-                for va in (6, 8):
-                    for vb in (6, 8):
-                        m.add_bool_or(
-                            [lit.Not(), self.ltok[e.a, va].Not(), self.ltok[e.b, vb].Not()]
-                        )
-        lit = on(Rule.SAME_NUMBER_APART)
-        if lit is not None:
-            for e in edges:
-                for v in NUMBER_TOKENS:
-                    m.add_bool_or([lit.Not(), self.ltok[e.a, v].Not(), self.ltok[e.b, v].Not()])
-        lit = on(Rule.SEA_APART)
-        if lit is not None:
-            for e in edges:
-                for v in NUMBER_TOKENS:
-                    m.add_bool_or([lit.Not(), self.stok[e.a, v].Not(), self.stok[e.b, v].Not()])
         self.pip = {h: sum(pips(v) * self.ltok[h, v] for v in NUMBER_TOKENS) for h in pos}
-        lit = on(Rule.VERTEX_PIPS)
-        if lit is not None:
-            for g in vertex_groups(pos):
-                if 5 * len(g) > request.max_pips:
-                    m.add(sum(self.pip[h] for h in g) <= request.max_pips).only_enforce_if(lit)
-        lit = on(Rule.TERRAIN_GROUPS)
-        if lit is not None:
-            for s in connected_sets(pos, request.max_group + 1):
-                for k in self.land_kinds:
-                    m.add_bool_or([lit.Not(), *(self.t[h, k].Not() for h in s)])
-        lit = on(Rule.SEA_BALANCED)
-        if lit is not None:
-            base = m.new_int_var(0, len(pos), "sea_base")
-            for v in request.sea_numbers:
-                count = sum(self.stok[h, v] for h in pos)
-                m.add(count >= base).only_enforce_if(lit)
-                m.add(count <= base + 1).only_enforce_if(lit)
 
-        if objectives:  # feasibility questions skip the objective variables
-            self._objectives()
-        if symmetry and not request.fixed:
-            xs = [self.land[h] for h in pos]
-            _break_symmetry(m, xs, [[self.land[g(h)] for h in pos] for g in _symmetries(pos)])
-
-    # -- pieces ----------------------------------------------------------------------
-    def _connectivity(self) -> None:
+    def _add_connectivity(self) -> None:
         """Free shape: ``size`` hexes, one connected board containing the root (a flow)."""
         m, req, pos = self.m, self.request, self.pos
         size = req.size
@@ -475,7 +433,191 @@ class _Model:
             else:
                 m.add(in_f - out_f == self.present[h])
 
-    def _objectives(self) -> None:
+    # -- requirements -------------------------------------------------------------------
+    def _add_land_count(self) -> None:
+        lit = self.on(LAND_COUNT)
+        if lit is not None:
+            self.m.add(sum(self.land.values()) == self.request.land).only_enforce_if(lit)
+
+    def _add_land_inventory(self) -> None:
+        lit = self.on(LAND_INVENTORY)
+        if lit is not None:
+            for k in self.land_kinds:
+                cap = self.request.inventory[k]
+                self.m.add(sum(self.t[h, k] for h in self.pos) <= cap).only_enforce_if(lit)
+
+    def _add_land_tokens(self) -> None:
+        lit = self.on(LAND_TOKENS)
+        if lit is not None:
+            for v in NUMBER_TOKENS:
+                cap = self.request.land_tokens.count(v)
+                self.m.add(sum(self.ltok[h, v] for h in self.pos) <= cap).only_enforce_if(lit)
+
+    def _add_sea_numbers(self) -> None:
+        lit = self.on(SEA_NUMBERS)
+        if lit is not None:
+            for h in self.pos:
+                for v in NUMBER_TOKENS:
+                    if v not in self.request.sea_numbers:
+                        self.m.add_implication(lit, self.stok[h, v].Not())
+
+    def _add_fixed_tiles(self) -> None:
+        """Each fixed tile behind its own literal (``fixed Q,R``)."""
+        for h, tile in self.request.fixed.items():
+            lit = self.on(f"fixed {h}")
+            if lit is None:
+                continue
+            k = tile.terrain
+            if (h, k) not in self.t:
+                self.m.add_bool_or([lit.Not()])  # a terrain the inventory does not know
+                continue
+            self.m.add_implication(lit, self.t[h, k])
+            if tile.number is not None:
+                tok = self.stok if k is Terrain.SEA else self.ltok
+                self.m.add_implication(lit, tok[h, tile.number])
+
+    def _add_harbours(self) -> None:
+        """At most one harbour per place, on land's side; the game's kinds (``harbour kinds``)."""
+        m, req = self.m, self.request
+        kinds = sorted(set(req.harbours), key=list(HarbourKind).index)
+        self.harbour = {
+            (e, kind): m.new_bool_var(f"harbour[{e},{kind.value}]")
+            for e in req.harbour_places
+            for kind in kinds
+        }
+        pos = set(self.pos)
+        for e in req.harbour_places:
+            inner = next(h for h in e if h in pos)
+            laid = [self.harbour[e, kind] for kind in kinds]
+            m.add(sum(laid) <= 1)
+            for x in laid:  # a harbour lies between sea and land
+                m.add_implication(x, self.land[inner])
+        lit = self.on(HARBOUR_KINDS)
+        if lit is not None:
+            for kind in kinds:
+                count = req.harbours.count(kind)
+                on_places = sum(self.harbour[e, kind] for e in req.harbour_places)
+                m.add(on_places == count).only_enforce_if(lit)
+
+    def _add_spiral(self) -> None:
+        """The variable set-up: the letters along the spiral, deserts skipped (``spiral``)."""
+        lit = self.on(SPIRAL)
+        if lit is not None and self.request.spiral:
+            desert = Terrain.DESERT in self.kinds
+            _spiral_clauses(
+                self.m,
+                self.request,
+                lit,
+                lambda h: self.t[h, Terrain.DESERT] if desert else None,
+                lambda h, n: self.ltok[h, n],
+            )
+
+    # -- rules ----------------------------------------------------------------------------
+    def _add_no_land_triangle(self) -> None:
+        lit = self.on(Rule.NO_LAND_TRIANGLE)
+        if lit is not None:
+            for corner in vertices_between(self.pos):
+                self.m.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
+
+    def _add_six_eight_apart(self) -> None:
+        lit = self.on(Rule.SIX_EIGHT_APART)
+        if lit is not None:
+            for e in self.edges:
+                for va in (6, 8):
+                    for vb in (6, 8):
+                        self.m.add_bool_or(
+                            [lit.Not(), self.ltok[e.a, va].Not(), self.ltok[e.b, vb].Not()]
+                        )
+
+    def _add_same_number_apart(self) -> None:
+        lit = self.on(Rule.SAME_NUMBER_APART)
+        if lit is not None:
+            for e in self.edges:
+                for v in NUMBER_TOKENS:
+                    self.m.add_bool_or(
+                        [lit.Not(), self.ltok[e.a, v].Not(), self.ltok[e.b, v].Not()]
+                    )
+
+    def _add_sea_apart(self) -> None:
+        lit = self.on(Rule.SEA_APART)
+        if lit is not None:
+            for e in self.edges:
+                for v in NUMBER_TOKENS:
+                    self.m.add_bool_or(
+                        [lit.Not(), self.stok[e.a, v].Not(), self.stok[e.b, v].Not()]
+                    )
+
+    def _add_vertex_pips(self) -> None:
+        lit = self.on(Rule.VERTEX_PIPS)
+        if lit is not None:
+            for g in vertex_groups(self.pos):
+                if 5 * len(g) > self.request.max_pips:
+                    total = sum(self.pip[h] for h in g)
+                    self.m.add(total <= self.request.max_pips).only_enforce_if(lit)
+
+    def _add_corner_pips_min(self) -> None:
+        lit = self.on(Rule.CORNER_PIPS_MIN)
+        if lit is not None:
+            least = self.request.min_corner_pips
+            for corner in vertices_between(self.pos):
+                total = sum(self.pip[h] for h in corner)
+                guard = [lit, *(self.land[h] for h in corner)]
+                self.m.add(total >= least).only_enforce_if(guard)
+
+    def _add_terrain_groups(self) -> None:
+        lit = self.on(Rule.TERRAIN_GROUPS)
+        if lit is not None:
+            for s in connected_sets(self.pos, self.request.max_group + 1):
+                for k in self.land_kinds:
+                    self.m.add_bool_or([lit.Not(), *(self.t[h, k].Not() for h in s)])
+
+    def _add_sea_balanced(self) -> None:
+        lit = self.on(Rule.SEA_BALANCED)
+        if lit is not None:
+            base = self.m.new_int_var(0, len(self.pos), "sea_base")
+            for v in self.request.sea_numbers:
+                count = sum(self.stok[h, v] for h in self.pos)
+                self.m.add(count >= base).only_enforce_if(lit)
+                self.m.add(count <= base + 1).only_enforce_if(lit)
+
+    def _add_six_eight_once(self) -> None:
+        lit = self.on(Rule.SIX_EIGHT_ONCE)
+        if lit is None:
+            return
+        m = self.m
+        for res in Resource:
+            kinds = [k for k in self.land_kinds if k.resource is res]
+            hot: list[cp_model.IntVar] = []
+            for h in self.pos:
+                for k in kinds:
+                    # a 6 or an 8 on a hex of this resource
+                    y = m.new_bool_var(f"hot[{h},{k.value}]")
+                    for v in (6, 8):
+                        m.add_bool_or([self.ltok[h, v].Not(), self.t[h, k].Not(), y])
+                    hot.append(y)
+            if len(hot) > 1:
+                m.add(sum(hot) <= 1).only_enforce_if(lit)
+
+    def _add_harbour_resource_apart(self) -> None:
+        lit = self.on(Rule.HARBOUR_RESOURCE_APART)
+        if lit is None:
+            return
+        kinds = {kind for (_, kind) in self.harbour}
+        for e in self.request.harbour_places:
+            for kind in kinds:
+                if kind.resource is None:
+                    continue
+                terrains = [k for k in self.land_kinds if k.resource is kind.resource]
+                for h in harbour_reach(e):
+                    for k in terrains:
+                        if (h, k) in self.t:
+                            self.m.add_bool_or(
+                                [lit.Not(), self.harbour[e, kind].Not(), self.t[h, k].Not()]
+                            )
+
+    # -- objectives ---------------------------------------------------------------------------
+    def _add_colourfulness(self) -> None:
+        """Adjacent pairs of different terrains (sea counts), maximised first (ships)."""
         m, pos = self.m, self.pos
         deg = {h: 0 for h in pos}
         for e in self.edges:
@@ -488,10 +630,10 @@ class _Model:
             for h in pos:
                 terms.append(deg[h] * self.land[h])
             for e in self.edges:
-                both = self.m.new_bool_var(f"both_land[{e}]")
+                both = m.new_bool_var(f"both_land[{e}]")
                 m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
                 terms.append(-both)
-                same = self.m.new_bool_var(f"same[{e}]")
+                same = m.new_bool_var(f"same[{e}]")
                 for k in self.land_kinds:
                     m.add_bool_or([self.t[e.a, k].Not(), self.t[e.b, k].Not(), same])
                 terms.append(-same)
@@ -509,7 +651,17 @@ class _Model:
                     m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
                 terms.append(d)
         self.colour = sum(terms)
-        # pip spread between the five resources
+
+    def _add_pip_spread(self) -> None:
+        """Most minus fewest pips among the five resources, with the bounds that prove it fast.
+
+        The mean of the five totals lies between the fewest and the most, so
+        ``5 hi >= T >= 5 lo`` for the total ``T``; the token counts tie ``T``
+        to the pool, so when every token must be laid CP-SAT fixes ``T`` and
+        the divisibility bound follows at the root. :func:`pip_spread_floor`
+        gives that bound outright when the requirements hold.
+        """
+        m, pos, req = self.m, self.pos, self.request
         totals = []
         for res in Resource:
             kinds = [k for k in self.land_kinds if k.resource is res]
@@ -528,9 +680,33 @@ class _Model:
             m.add(self.hi >= total)
             m.add(self.lo <= total)
         self.spread = self.hi - self.lo
+        all_pips = m.new_int_var(0, top, "pips_total")
+        m.add(all_pips == sum(totals))
+        m.add(len(Resource) * self.hi >= all_pips)
+        m.add(len(Resource) * self.lo <= all_pips)
+        if Terrain.GOLD not in self.land_kinds:
+            laid = {v: m.new_int_var(0, len(pos), f"laid[{v}]") for v in NUMBER_TOKENS}
+            for v in NUMBER_TOKENS:
+                m.add(laid[v] == sum(self.ltok[h, v] for h in pos))
+            m.add(all_pips == sum(pips(v) * laid[v] for v in NUMBER_TOKENS))
+        requirements = [self.on(n) for n in (LAND_COUNT, LAND_INVENTORY, LAND_TOKENS)]
+        floor = pip_spread_floor(req)
+        if floor and all(lit is not None for lit in requirements):
+            m.add(self.spread >= floor).only_enforce_if(
+                [lit for lit in requirements if lit is not None]
+            )
+
+    def _add_symmetry_breaking(self) -> None:
+        """Lex-leader over the land vector for the board's own symmetries (fixed nothing)."""
+        xs = [self.land[h] for h in self.pos]
+        if self.request.land in (0, len(self.pos)) and not self.free:
+            return  # an island or an open sea: the land vector is the same in every image
+        moves = _symmetries(self.request)
+        _break_symmetry(self.m, xs, [[self.land[g(h)] for h in self.pos] for g in moves])
 
     # -- reading -----------------------------------------------------------------------
     def board(self, solver: cp_model.CpSolver) -> Board:
+        """The board of a solution: the positions, the frame, the harbours."""
         tiles: dict[Hex, Tile] = {}
         for h in self.pos:
             for k in self.kinds:
@@ -540,7 +716,10 @@ class _Model:
                         (v for v in NUMBER_TOKENS if solver.boolean_value(tok[h, v])), None
                     )
                     tiles[h] = Tile(k, number)
-        return Board(tiles)
+        for h in self.request.frame:
+            tiles[h] = Tile(Terrain.SEA)
+        harbours = {e: kind for (e, kind), x in self.harbour.items() if solver.boolean_value(x)}
+        return Board(tiles, harbours=harbours)
 
     def hint(self, board: Board) -> None:
         self.m.clear_hints()  # type: ignore[no-untyped-call]
@@ -553,6 +732,38 @@ class _Model:
                 sea_tok = tile is not None and not tile.terrain.is_land and tile.number == v
                 self.m.add_hint(self.ltok[h, v], land_tok)
                 self.m.add_hint(self.stok[h, v], sea_tok)
+        for (e, kind), x in self.harbour.items():
+            self.m.add_hint(x, board.harbours.get(e) is kind)
+
+
+def _spiral_clauses(
+    m: cp_model.CpModel,
+    request: SetupRequest,
+    lit: Any,
+    desert: Callable[[Hex], Any],
+    token: Callable[[Hex, int], Any],
+) -> None:
+    """Hex ``i`` of the spiral after ``j`` deserts carries letter ``i - j`` (one definition).
+
+    ``desert(h)`` is the literal "h is a desert" (None when no desert exists),
+    ``token(h, n)`` the literal "h carries number n"; every clause is
+    guarded by ``lit`` (the group ``spiral``).
+    """
+    numbers = [n for _, n in request.letters]
+    most = request.inventory.get(Terrain.DESERT, 0)
+    before: list[Any] = []  # the desert literals met so far
+    for i, h in enumerate(request.spiral):
+        d = desert(h)
+        skipped = [m.new_bool_var(f"skipped[{h}]={j}") for j in range(min(i, most) + 1)]
+        m.add_exactly_one(skipped)
+        m.add(sum(j * b for j, b in enumerate(skipped)) == sum(before))
+        for j, b in enumerate(skipped):
+            clause = [lit.Not(), b.Not(), *([d] if d is not None else [])]
+            if i - j < len(numbers):
+                clause.append(token(h, numbers[i - j]))
+            m.add_bool_or(clause)  # no letter left: only a desert may lie here
+        if d is not None:
+            before.append(d)
 
 
 #: Largest seed: CP-SAT's random seed is a 32-bit signed integer.
@@ -617,7 +828,9 @@ def _land_bound(
         m.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
         terms.append(-both)
     if not request.fixed:
-        _break_symmetry(m, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(pos)])
+        _break_symmetry(
+            m, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(request)]
+        )
     m.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
     solver = _solver(time_limit, workers, seed)
     status = solver.solve(m)
@@ -635,20 +848,31 @@ _TWIN_TOKENS = ((6, 8), (5, 9), (4, 10), (3, 11), (2, 12))
 def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
     """A seeded board from the same optimum class (only when nothing is fixed).
 
-    Applies a symmetry of the positions, a permutation of land terrains with
-    equal inventory counts, swaps of land tokens with equal pips and equal pool
-    counts, and a permutation of the sea numbers: every rule, the colourfulness
-    and the pip spread are unchanged, so an optimal board stays optimal.
+    Applies a symmetry of the positions (and of the frame and harbour
+    places), a permutation of land terrains with equal inventory counts and
+    equal harbour counts (each 2:1 harbour follows its resource), swaps of
+    land tokens with equal pips and equal pool counts, a permutation of the
+    sea numbers, and, when no rule looks at harbours, a shuffle of the
+    harbours over their places: every rule, the colourfulness and the pip
+    spread are unchanged, so an optimal board stays optimal. A spiral fixes
+    where each token lies, so with one only the terrains (deserts kept) and
+    the harbours move.
     """
     if request.fixed or seed == 0:
         return board
     rng = random.Random(seed)
-    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
     move = moves[rng.randrange(len(moves))]
+    if request.spiral:
+        move = moves[0]
+    harbour_count = {
+        k: sum(1 for kind in request.harbours if kind.resource is k.resource and k.resource)
+        for k in request.inventory
+    }
     terrain_map: dict[Terrain, Terrain] = {}
-    by_count: dict[int, list[Terrain]] = {}
+    by_count: dict[tuple[int, int], list[Terrain]] = {}
     for k, count in request.inventory.items():
-        by_count.setdefault(count, []).append(k)
+        by_count.setdefault((count, harbour_count[k]), []).append(k)
     for kinds in by_count.values():
         kinds.sort(key=list(Terrain).index)
         producing = [k for k in kinds if k.produces and k.resource is not None]
@@ -659,7 +883,8 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
         terrain_map.update({k: k for k in others})
     land_map = {v: v for v in NUMBER_TOKENS}
     for a, b in _TWIN_TOKENS:
-        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+        swap = request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5
+        if swap and not request.spiral:  # a spiral names every token: twins stay put
             land_map[a], land_map[b] = b, a
     sea_values = list(request.sea_numbers)
     shuffled_sea = sea_values[:]
@@ -673,7 +898,21 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
         else:
             terrain = terrain_map.get(tile.terrain, tile.terrain)
             tiles[move(h)] = Tile(terrain, None if n is None else land_map[n])
-    return Board(tiles)
+    resource_map = {
+        HarbourKind(k.resource.value): HarbourKind(t.resource.value)
+        for k, t in terrain_map.items()
+        if k.resource is not None and t.resource is not None
+    }
+    harbours = {
+        edge(move(e.a), move(e.b)): resource_map.get(kind, kind)
+        for e, kind in board.harbours.items()
+    }
+    if harbours and Rule.HARBOUR_RESOURCE_APART not in request.rules:
+        places = sorted(harbours)
+        shuffled_kinds = [harbours[e] for e in places]
+        rng.shuffle(shuffled_kinds)
+        harbours = dict(zip(places, shuffled_kinds, strict=True))
+    return Board(tiles, harbours=harbours)
 
 
 def _maximise_colour(
@@ -759,7 +998,7 @@ def _compact_start(
     if not request.fixed:
         # the full model keeps only lex-leaders of the land vector: move the start
         # to the lex-largest of its images so that it stays a solution
-        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
 
         def key(g: Callable[[Hex], Hex]) -> list[bool]:
             image = {g(h) for h in land_set}
@@ -862,9 +1101,10 @@ def solve_layout(
     """
     _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
-    return _solve(
+    result = _solve(
         request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
     )
+    return replace(result, game=request.game)
 
 
 def _solve(
@@ -888,6 +1128,9 @@ def _solve(
     if _pip_relaxation(request, active, time_limit)[0] is False:
         return infeasible()
     model = _Model(request, active)
+    floor = _spread_floor(request, active)
+    if not request.colourful:
+        return _fairest(model, request, active, floor, seed, time_limit, workers, infeasible)
     status, solver, colour_proven, colour_bound = _maximise_colour(
         model, request, active, time_limit=time_limit, workers=workers, seed=seed
     )
@@ -911,8 +1154,8 @@ def _solve(
     quick.parameters.fix_variables_to_their_hinted_value = True
     if quick.solve(model.m) in _FOUND:
         board = model.board(quick)
-    spread_proven = pip_spread(board) == 0
-    spread_bound: int | None = 0 if spread_proven else None
+    spread_proven = pip_spread(board) == floor
+    spread_bound: int | None = floor if spread_proven else None
     if not spread_proven:
         model.hint(board)
         for h in model.pos:
@@ -922,7 +1165,7 @@ def _solve(
         if status in _FOUND and pip_spread(model.board(second)) <= pip_spread(board):
             board = model.board(second)
             spread_proven = status == cp_model.OPTIMAL
-            spread_bound = round(second.best_objective_bound)
+            spread_bound = max(floor, round(second.best_objective_bound))
     board = _vary(board, request, seed)
     optimal = colour_proven and spread_proven
     return LayoutResult(
@@ -936,10 +1179,74 @@ def _solve(
     )
 
 
+def _spread_floor(request: SetupRequest, active: Collection[str]) -> int:
+    """:func:`pip_spread_floor` when the requirements it rests on are all active, else 0."""
+    if all(n in active for n in (LAND_COUNT, LAND_INVENTORY, LAND_TOKENS)):
+        return pip_spread_floor(request)
+    return 0
+
+
+def _fairest(
+    model: _Model,
+    request: SetupRequest,
+    active: Collection[str],
+    floor: int,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    infeasible: Callable[[], LayoutResult],
+) -> LayoutResult:
+    """An island (no colourfulness): the board of least pip spread.
+
+    First the pip relaxation's land, desert and tokens are laid as they are
+    and only the terrains and harbours searched (a small partition problem,
+    hundredths of a second); when that board reaches the divisibility bound
+    (:func:`pip_spread_floor`) it is optimal, proven. Otherwise it hints the
+    full search, whose bound closes the proof.
+    """
+    model.m.minimize(model.spread)
+    relaxed = _pip_hint(model, request, active, time_limit)
+    if relaxed is False:
+        return infeasible()
+    board: Board | None = None
+    if relaxed:
+        quick = _solver(time_limit, workers, seed)
+        quick.parameters.fix_variables_to_their_hinted_value = True
+        if quick.solve(model.m) in _FOUND:
+            board = model.board(quick)
+            if pip_spread(board) == floor:
+                return _island_result(board, request, seed, True, floor)
+            model.hint(board)
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(model.m)
+    if status == cp_model.INFEASIBLE:
+        return infeasible()
+    if status in _FOUND and (board is None or pip_spread(model.board(solver)) <= pip_spread(board)):
+        board = model.board(solver)
+    if board is None:
+        return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed), game=request.game)
+    bound = max(floor, round(solver.best_objective_bound)) if status in _FOUND else floor
+    return _island_result(board, request, seed, status == cp_model.OPTIMAL, bound)
+
+
+def _island_result(
+    board: Board, request: SetupRequest, seed: int, proven: bool, bound: int
+) -> LayoutResult:
+    board = _vary(board, request, seed)
+    return LayoutResult(
+        Status.OPTIMAL if proven else Status.FEASIBLE,
+        board=board,
+        pip_spread=pip_spread(board),
+        pip_spread_bound=bound,
+        fixed=tuple(request.fixed),
+        game=request.game,
+    )
+
+
 #: The groups the pip relaxation knows; the others (sea rules, terrains) it drops.
 _PIP_GROUPS = frozenset(
     {LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART}
-    | {Rule.VERTEX_PIPS}
+    | {Rule.VERTEX_PIPS, Rule.CORNER_PIPS_MIN, Rule.SIX_EIGHT_ONCE, SPIRAL}
 )
 
 
@@ -977,6 +1284,20 @@ def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model
         for g in vertex_groups(pos):
             if 5 * len(g) > request.max_pips:
                 m.add(sum(p[h] for h in g) <= request.max_pips)
+    if Rule.CORNER_PIPS_MIN in active:
+        for corner in vertices_between(pos):
+            m.add(sum(p[h] for h in corner) >= request.min_corner_pips).only_enforce_if(
+                [x[h] for h in corner]
+            )
+    if Rule.SIX_EIGHT_ONCE in active:
+        # one 6 or 8 per resource; gold hexes may take the rest
+        resources = {k.resource for k, n in request.inventory.items() if n and k.resource}
+        room = len(resources) + request.inventory.get(Terrain.GOLD, 0)
+        m.add(sum(pv[h, 5] for h in pos) <= room)
+    if SPIRAL in active and request.spiral:
+        _spiral_clauses(
+            m, request, m.new_constant(1), lambda h: desert[h], lambda h, n: pv[h, pips(n)]
+        )
     for h, tile in request.fixed.items():
         if f"fixed {h}" not in active:
             continue
@@ -994,9 +1315,11 @@ def _pip_relaxation(
 
     Keeps what pips can say: land count, desert and producing counts, the pool
     counted by pips, no land triangle, six-eight apart (6 and 8 are exactly the
-    5-pip tokens), the vertex pip limit and the fixed tiles; drops terrains and
-    sea tokens. Token twins (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit
-    impossible in hundredths of a second where the full model takes tens of
+    5-pip tokens), the vertex and corner pip limits, at most one 6 or 8 per
+    resource (counted over the island), the spiral (each letter by its pips)
+    and the fixed tiles; drops terrains, harbours and sea tokens. Token twins
+    (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit impossible in
+    hundredths of a second where the full model takes tens of
     seconds. Returns ``(answer, core)``: ``False`` proves the full request
     infeasible too, and ``core`` is a set of groups the relaxation cannot
     satisfy, minimal for the relaxation (deletion filter, each check a proof).
@@ -1034,18 +1357,24 @@ def _pip_hint(
     if request.size is not None:
         return None
     m, (x, desert, pv) = _pip_model(request, active)
-    solver = _solver(time_limit, 2, 0)
+    solver = _solver(time_limit, 1, 0)  # one worker: the same hint, the same board
     status = solver.solve(m)
     if status not in _FOUND:
         return False if status == cp_model.INFEASIBLE else None
     pool = list(request.land_tokens)
+    laid: dict[Hex, tuple[str, int] | None] = {}
+    if SPIRAL in active and request.spiral:
+        # the spiral names each token, not only its pips
+        deserts = [h for h in request.positions if solver.boolean_value(desert[h])]
+        laid = spiral_numbers(request.spiral, request.letters, deserts)
     for h in request.positions:
         model.m.add_hint(model.land[h], solver.boolean_value(x[h]))
         if Terrain.DESERT in request.inventory:
             model.m.add_hint(model.t[h, Terrain.DESERT], solver.boolean_value(desert[h]))
         k = next((k for k in range(1, 6) if solver.boolean_value(pv[h, k])), None)
-        token = next((v for v in pool if pips(v) == k), None)
-        if token is not None:
+        letter = laid.get(h)
+        token = letter[1] if letter else next((v for v in pool if pips(v) == k), None)
+        if token is not None and token in pool:
             pool.remove(token)
         for v in NUMBER_TOKENS:
             model.m.add_hint(model.ltok[h, v], v == token)
@@ -1159,18 +1488,20 @@ def first_board(
             return LayoutResult(
                 Status.FEASIBLE,
                 board=board,
-                colourfulness=colourfulness(board),
+                colourfulness=colourfulness(board) if request.colourful else None,
                 pip_spread=pip_spread(board),
                 fixed=tuple(request.fixed),
+                game=request.game,
             )
         if status != cp_model.INFEASIBLE:
-            return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed))
+            return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed), game=request.game)
     conflict, minimal = _explain(request, groups, time_limit, None)
     return LayoutResult(
         Status.INFEASIBLE,
         conflict=conflict,
         conflict_minimal=minimal,
         fixed=tuple(request.fixed),
+        game=request.game,
     )
 
 
