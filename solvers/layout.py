@@ -41,10 +41,12 @@ __all__ = [
     "SEA_NUMBERS",
     "SPIRAL",
     "LayoutResult",
+    "LayoutSeries",
     "NextMove",
     "constraint_groups",
     "first_board",
     "is_feasible",
+    "layout_boards",
     "next_move",
     "solve_layout",
 ]
@@ -238,6 +240,71 @@ class NextMove:
             "best_overall": self.best_overall,
             "completion": None if self.completion is None else self.completion.to_dict(),
             "fixed": [hex_json(h) for h in self.fixed],
+            **_conflict_json(self.conflict, self.conflict_minimal),
+        }
+
+
+@dataclass(frozen=True)
+class LayoutSeries:
+    """Several different legal boards (the answer of :func:`layout_boards`).
+
+    Attributes
+    ----------
+    status : Status
+        ``optimal``: all ``requested`` boards found, each proven best among
+        the boards different from those before it. ``feasible``: all found,
+        some proof cut short by the time limit. ``infeasible``: proven that
+        no more different boards exist (the boards found are listed; with
+        none, ``conflict`` names the rules that cannot hold together).
+        ``timed_out``: a search ran out of time before the count was reached.
+    boards : tuple of LayoutResult
+        The boards, in the order found; the first is :func:`solve_layout`'s.
+    requested : int
+        How many boards were asked for.
+    min_difference : int
+        Every board differs from each earlier one, and from each of its
+        rotations and reflections that keep the frame, in at least this many
+        hexes (a hex differs when its terrain or its number does).
+    conflict : tuple of str
+        As :attr:`LayoutResult.conflict` when not even one board exists.
+    conflict_minimal : bool
+        As :attr:`LayoutResult.conflict_minimal`.
+    game : Game
+
+    See Also
+    --------
+    layout_boards
+
+    Examples
+    --------
+    >>> LayoutSeries(Status.TIMED_OUT, (), 3, 2).to_dict()["boards"]
+    []
+    """
+
+    status: Status
+    boards: tuple[LayoutResult, ...]
+    requested: int
+    min_difference: int
+    conflict: tuple[str, ...] = ()
+    conflict_minimal: bool = False
+    game: Game = Game.SHIPS
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data in the dialect of docs/json.md (``isles layout --count N --json``).
+
+        Returns
+        -------
+        dict
+            ``status``, ``game``, ``requested``, ``min_difference``,
+            ``boards`` (each a :meth:`LayoutResult.to_dict`), ``conflict``
+            and ``conflict_minimal`` as in :meth:`LayoutResult.to_dict`.
+        """
+        return {
+            "status": self.status.value,
+            "game": self.game.value,
+            "requested": self.requested,
+            "min_difference": self.min_difference,
+            "boards": [b.to_dict() for b in self.boards],
             **_conflict_json(self.conflict, self.conflict_minimal),
         }
 
@@ -1548,6 +1615,281 @@ def _explain(
     return tuple(current), minimal
 
 
+def _next_fairest(
+    model: _Model,
+    previous: Board,
+    request: SetupRequest,
+    floor: int,
+    time_limit: float,
+    workers: int,
+    seed: int,
+    move: Callable[[Hex], Hex],
+    rng: random.Random,
+) -> tuple[Board | None, Any]:
+    """The fairest board left.
+
+    On an island, tokens are first laid as a guess and only the terrains
+    searched (hundredths of a second); a board reaching the divisibility
+    bound is optimal. Without a spiral the guess is the previous board's
+    deserts and tokens, turned by the board symmetry ``move`` and with twin
+    tokens (6/8, 5/9, ...) swapped at random (no rule and no pip total sees
+    either); with a spiral, deserts drawn at random and the letters laid
+    along the spiral around them (a few draws). Otherwise the full search.
+    """
+    found: Board | None = None
+    if not request.colourful:
+        for guess in _token_guesses(previous, request, move, rng):
+            model.m.clear_hints()  # type: ignore[no-untyped-call]
+            for h in model.pos:
+                number = guess[h]
+                desert = number is None
+                model.m.add_hint(model.land[h], True)
+                if Terrain.DESERT in request.inventory:
+                    model.m.add_hint(model.t[h, Terrain.DESERT], desert)
+                for v in NUMBER_TOKENS:
+                    model.m.add_hint(model.ltok[h, v], number == v)
+            quick = _solver(time_limit, workers, seed)
+            quick.parameters.fix_variables_to_their_hinted_value = True
+            if quick.solve(model.m) in _FOUND:
+                found = model.board(quick)
+                if pip_spread(found) == floor:
+                    return found, cp_model.OPTIMAL
+                break
+    model.hint(found if found is not None else previous)
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(model.m)
+    if status in _FOUND:
+        board = model.board(solver)
+        if found is None or pip_spread(board) <= pip_spread(found):
+            return board, status
+    if found is not None:
+        return found, cp_model.FEASIBLE
+    return None, status
+
+
+#: Random desert draws tried for the next board of a spiral series.
+_SPIRAL_DRAWS = 4
+
+
+def _token_guesses(
+    previous: Board, request: SetupRequest, move: Callable[[Hex], Hex], rng: random.Random
+) -> list[dict[Hex, int | None]]:
+    """Token layouts (None: desert) to try for an island's next board (see _next_fairest)."""
+    if any(not previous.terrain(h).is_land for h in request.positions):
+        return []  # an island only
+    if request.spiral:
+        deserts = sum(1 for h in request.positions if previous.terrain(h) is Terrain.DESERT)
+        guesses = []
+        for _ in range(_SPIRAL_DRAWS):
+            drawn = rng.sample(list(request.positions), deserts)
+            laid = spiral_numbers(request.spiral, request.letters, drawn)
+            guesses.append({h: None if t is None else t[1] for h, t in laid.items()})
+        return guesses
+    twins = {v: v for v in NUMBER_TOKENS}
+    for a, b in _TWIN_TOKENS:
+        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+            twins[a], twins[b] = b, a
+    guess: dict[Hex, int | None] = {}
+    for h in request.positions:
+        number = previous.number(h)
+        guess[move(h)] = None if number is None else twins[number]
+    return [guess]
+
+
+def _shuffle_harbours(board: Board, request: SetupRequest, rng: random.Random) -> Board:
+    """The harbours dealt anew over their places, when no rule looks at them."""
+    if not board.harbours or Rule.HARBOUR_RESOURCE_APART in request.rules:
+        return board
+    places = sorted(board.harbours)
+    kinds = [board.harbours[e] for e in places]
+    rng.shuffle(kinds)
+    return board.replace(harbours=dict(zip(places, kinds, strict=True)))
+
+
+#: Most boards one call lays (a tournament's worth; each is one CP-SAT solve).
+MAX_COUNT = 100
+
+
+def default_difference(request: SetupRequest) -> int:
+    """The default ``min_difference`` of :func:`layout_boards`: a third of the hexes.
+
+    Parameters
+    ----------
+    request : SetupRequest
+
+    Returns
+    -------
+    int
+        ``ceil(hexes / 3)``: 7 of the base island's 19, 10 of the extension's 30.
+
+    Examples
+    --------
+    >>> default_difference(SetupRequest.hexagon(2, land=19))
+    7
+    """
+    return -(-request.board_size // 3)
+
+
+def layout_boards(
+    request: SetupRequest,
+    count: int,
+    *,
+    min_difference: int | None = None,
+    seed: int = 0,
+    time_limit: float = 20.0,
+    workers: int = 1,
+    progress: bool = False,
+) -> LayoutSeries:
+    """``count`` different legal boards, each the fairest left (a game night, a tournament).
+
+    Parameters
+    ----------
+    request : SetupRequest
+    count : int
+        Boards wanted, 1..:data:`MAX_COUNT`.
+    min_difference : int or None
+        Hexes in which every board must differ from each earlier one and
+        from each of its images under the board's symmetries (a hex differs
+        when its terrain or its number does); default
+        :func:`default_difference`, at least 1.
+    seed : int
+        As :func:`solve_layout` (the first board's variety).
+    time_limit : float
+        Seconds per CP-SAT solve.
+    workers : int
+        CP-SAT workers (one: deterministic).
+    progress : bool
+        A tqdm bar on stderr over the boards.
+
+    Returns
+    -------
+    LayoutSeries
+
+    Raises
+    ------
+    InvalidInput
+        If ``count`` or ``min_difference`` is out of range, or as
+        :func:`solve_layout`.
+
+    Notes
+    -----
+    Incremental no-good cuts [1]_ on one CP-SAT model: after each board a
+    linear constraint asks the next to differ from it, and from each of its
+    rotations and reflections, in ``min_difference`` hexes; each new board
+    is the fairest (least pip spread) left, at the first board's
+    colourfulness for the ships scenario. On an island the previous board's
+    tokens, turned by a symmetry of the board and with twin tokens swapped,
+    are tried first with only the terrains searched again, which reaches the
+    divisibility bound in hundredths of a second; the harbours are dealt
+    anew when no rule looks at them (docs/layout.md, "Several boards").
+
+    References
+    ----------
+    .. [1] L. Perron and F. Didier, "CP-SAT", Google OR-Tools,
+       https://developers.google.com/optimization/cp/cp_solver
+
+    Examples
+    --------
+    >>> series = layout_boards(SetupRequest.hexagon(1), 2, time_limit=5)
+    >>> series.status.value, len(series.boards), series.min_difference
+    ('optimal', 2, 3)
+    """
+    _check_limits(time_limit, workers, seed)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise InvalidInput("count", count, f"an integer in 1..{MAX_COUNT}")
+    size = request.board_size
+    differ = default_difference(request) if min_difference is None else min_difference
+    if isinstance(differ, bool) or not isinstance(differ, int) or not 1 <= differ <= size:
+        raise InvalidInput("min_difference", differ, f"an integer in 1..{size} (hexes)")
+    bar = None
+    if progress:
+        from tqdm import tqdm  # a bar only when asked: tests and pipes stay quiet
+
+        bar = tqdm(total=count, desc="boards", unit="board")
+    first = solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)
+    if bar is not None:
+        bar.update(1)
+
+    def series(status: Status, boards: list[LayoutResult]) -> LayoutSeries:
+        if bar is not None:
+            bar.close()
+        return LayoutSeries(
+            status,
+            tuple(boards),
+            count,
+            differ,
+            first.conflict,
+            first.conflict_minimal,
+            request.game,
+        )
+
+    if first.board is None:
+        return series(first.status, [])
+    boards = [first]
+    groups = constraint_groups(request)
+    model = _Model(request, groups, symmetry=False)
+    if request.colourful and first.colourfulness is not None:
+        model.m.add(model.colour >= first.colourfulness)
+    model.m.minimize(model.spread)
+    floor = _spread_floor(request, groups)
+    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
+    if request.fixed:
+        moves = moves[:1]
+    rng = random.Random(seed)
+    while len(boards) < count:
+        previous = boards[-1].board
+        assert previous is not None
+        for move in moves:
+            _differ_from(model, previous, move, differ)
+        turn = moves[len(boards) % len(moves)]
+        board, status = _next_fairest(
+            model, previous, request, floor, time_limit, workers, seed, turn, rng
+        )
+        if board is None:
+            return series(
+                Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
+            )
+        proven = status == cp_model.OPTIMAL and first.status is Status.OPTIMAL
+        board = _shuffle_harbours(board, request, rng)
+        boards.append(
+            LayoutResult(
+                Status.OPTIMAL if proven else Status.FEASIBLE,
+                board=board,
+                colourfulness=colourfulness(board) if request.colourful else None,
+                colourfulness_bound=first.colourfulness_bound,
+                pip_spread=pip_spread(board),
+                pip_spread_bound=pip_spread(board) if proven else floor,
+                fixed=tuple(request.fixed),
+                game=request.game,
+            )
+        )
+        if bar is not None:
+            bar.update(1)
+    optimal = all(b.status is Status.OPTIMAL for b in boards)
+    return series(Status.OPTIMAL if optimal else Status.FEASIBLE, boards)
+
+
+def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least: int) -> None:
+    """A no-good cut: differ from the image of ``board`` under ``move`` in ``least`` hexes."""
+    m = model.m
+    same: list[cp_model.IntVar] = []
+    for h in model.pos:
+        tile = board.tiles.get(h)
+        if tile is None:
+            continue
+        at = move(h)
+        if (at, tile.terrain) not in model.t:
+            continue
+        x = m.new_bool_var(f"same[{at}]")
+        clause = [model.t[at, tile.terrain].Not(), x]
+        if tile.number is not None:
+            tok = model.stok if tile.terrain is Terrain.SEA else model.ltok
+            clause.append(tok[at, tile.number].Not())
+        m.add_bool_or(clause)  # x is true whenever the hex is as before
+        same.append(x)
+    m.add(len(model.pos) - sum(same) >= least)
+
+
 def next_move(
     request: SetupRequest,
     holding: tuple[Terrain | str, Terrain | str],
@@ -1585,9 +1927,10 @@ def next_move(
     Raises
     ------
     InvalidInput
-        If ``holding`` is not two terrains, a held tile is neither sea nor a
-        land terrain of the inventory, no position is free, or ``time_limit``
-        or ``workers`` is out of range.
+        If the request is an island's (base or extension: no colourfulness to
+        keep), ``holding`` is not two terrains, a held tile is neither sea nor
+        a land terrain of the inventory, no position is free, or
+        ``time_limit`` or ``workers`` is out of range.
 
     Notes
     -----
@@ -1609,6 +1952,12 @@ def next_move(
     True
     """
     _check_limits(time_limit, workers)
+    if not request.colourful:
+        raise InvalidInput(
+            "request",
+            f"game {request.game.value}",
+            "a ships-scenario request (the advice keeps the most colourful completion)",
+        )
     tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
     if len(tiles) != 2:
         raise InvalidInput("holding", holding, "two terrains (the tiles in hand)")
