@@ -403,6 +403,8 @@ class _Model:
         self.land_kinds = sorted((t for t in request.inventory), key=list(Terrain).index)
         self.kinds = [*self.land_kinds, Terrain.SEA]
         self.edges = edges_between(self.pos)
+        # (hex, terrain, number) -> "the hex holds that tile" (no-good cuts of a series)
+        self.holds: dict[tuple[Hex, Terrain, int | None], cp_model.IntVar] = {}
         self._add_group_literals(active, assume)
         self._add_tiles()
         if self.free:
@@ -1870,7 +1872,11 @@ def layout_boards(
 
 
 def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least: int) -> None:
-    """A no-good cut: differ from the image of ``board`` under ``move`` in ``least`` hexes."""
+    """A no-good cut: differ from the image of ``board`` under ``move`` in ``least`` hexes.
+
+    One literal per (hex, terrain, number), shared by every cut that asks
+    about it, is true whenever the hex holds that tile.
+    """
     m = model.m
     same: list[cp_model.IntVar] = []
     for h in model.pos:
@@ -1880,12 +1886,16 @@ def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least:
         at = move(h)
         if (at, tile.terrain) not in model.t:
             continue
-        x = m.new_bool_var(f"same[{at}]")
-        clause = [model.t[at, tile.terrain].Not(), x]
-        if tile.number is not None:
-            tok = model.stok if tile.terrain is Terrain.SEA else model.ltok
-            clause.append(tok[at, tile.number].Not())
-        m.add_bool_or(clause)  # x is true whenever the hex is as before
+        key = (at, tile.terrain, tile.number)
+        x = model.holds.get(key)
+        if x is None:
+            x = m.new_bool_var(f"holds[{at},{tile.terrain.value},{tile.number}]")
+            clause = [model.t[at, tile.terrain].Not(), x]
+            if tile.number is not None:
+                tok = model.stok if tile.terrain is Terrain.SEA else model.ltok
+                clause.append(tok[at, tile.number].Not())
+            m.add_bool_or(clause)  # x is true whenever the hex holds the tile
+            model.holds[key] = x
         same.append(x)
     m.add(len(model.pos) - sum(same) >= least)
 

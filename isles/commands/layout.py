@@ -463,7 +463,7 @@ def move_text(move: NextMove) -> str:
 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
-    """``isles demo`` section: the default board, a completion, a conflict."""
+    """``isles demo`` section: the default board, a completion, a conflict, the base island."""
     from isles.models.catan import Tile
     from isles.models.setup import DEFAULT_RULES
     from isles.solvers.layout import solve_layout
@@ -498,5 +498,15 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         + "; cannot hold together: "
         + ", ".join(conflict.conflict)
     )
+    base = solve_layout(setup_request(game="base", spiral="top-left"), time_limit=20)
+    echo("")
+    echo(
+        "The base island by the variable set-up (tokens along the spiral from the "
+        f"top-left corner), fairest pips: {base.status.value}, pip spread {base.pip_spread} "
+        f"(bound {base.pip_spread_bound}), {len(base.board.harbours) if base.board else 0} "
+        "harbours"
+    )
+    if base.board is not None:
+        draw(base.board, out_dir / "layout-base.png")
     if picture is not None:
-        echo(f"Pictures: {picture.name}, layout-completed.png")
+        echo(f"Pictures: {picture.name}, layout-completed.png, layout-base.png")
