@@ -350,7 +350,7 @@ def _symmetries(request: SetupRequest) -> list[Callable[[Hex], Hex]]:
 
 
 def _break_symmetry(
-    m: cp_model.CpModel, xs: list[cp_model.IntVar], images: list[list[cp_model.IntVar]]
+    cp: cp_model.CpModel, xs: list[cp_model.IntVar], images: list[list[cp_model.IntVar]]
 ) -> None:
     """Lex-leader: ``xs`` is lexicographically at least each of its ``images``.
 
@@ -362,16 +362,16 @@ def _break_symmetry(
         for a, b in zip(xs, ys, strict=True):
             if a is b:
                 continue
-            geq = m.add(a >= b)
+            geq = cp.add(a >= b)
             if prefix_equal is not None:
                 geq.only_enforce_if(prefix_equal)
-            eq = m.new_bool_var("")
-            m.add(a == b).only_enforce_if(eq)
-            m.add(a != b).only_enforce_if(eq.Not())
+            eq = cp.new_bool_var("")
+            cp.add(a == b).only_enforce_if(eq)
+            cp.add(a != b).only_enforce_if(eq.Not())
             if prefix_equal is not None:
-                both = m.new_bool_var("")
-                m.add_bool_and([prefix_equal, eq]).only_enforce_if(both)
-                m.add_bool_or([prefix_equal.Not(), eq.Not()]).only_enforce_if(both.Not())
+                both = cp.new_bool_var("")
+                cp.add_bool_and([prefix_equal, eq]).only_enforce_if(both)
+                cp.add_bool_or([prefix_equal.Not(), eq.Not()]).only_enforce_if(both.Not())
                 eq = both
             prefix_equal = eq
 
@@ -397,7 +397,7 @@ class _Model:
         objectives: bool = True,
     ) -> None:
         self.request = request
-        self.m = cp_model.CpModel()
+        self.cp = cp_model.CpModel()
         self.pos = list(request.positions)
         self.free = request.size is not None
         self.land_kinds = sorted((t for t in request.inventory), key=list(Terrain).index)
@@ -438,15 +438,15 @@ class _Model:
         self.group_lit: dict[str, cp_model.IntVar] = {}
         self.active_names = set(active)
         for name in constraint_groups(self.request):
-            group = self.m.new_bool_var(name)
+            group = self.cp.new_bool_var(name)
             self.group_lit[name] = group
             if name not in active:
-                self.m.add(group == 0)
+                self.cp.add(group == 0)
             elif not assume:
-                self.m.add(group == 1)
+                self.cp.add(group == 1)
         self.active = [self.group_lit[n] for n in constraint_groups(self.request) if n in active]
         if assume:
-            self.m.add_assumptions(self.active)
+            self.cp.add_assumptions(self.active)
 
     def on(self, name: str) -> cp_model.IntVar | None:
         """The literal of group ``name`` when it is active, else None (nothing to add)."""
@@ -455,72 +455,81 @@ class _Model:
     # -- what lies on each hex ---------------------------------------------------------
     def _add_tiles(self) -> None:
         """Terrain one-hot (nothing only off a free shape's board), land, tokens, pips."""
-        m, pos = self.m, self.pos
-        self.t = {(h, k): m.new_bool_var(f"t[{h},{k.value}]") for h in pos for k in self.kinds}
+        cp, pos = self.cp, self.pos
+        self.terrain = {
+            (h, k): cp.new_bool_var(f"terrain[{h},{k.value}]") for h in pos for k in self.kinds
+        }
         self.present: dict[Hex, cp_model.IntVar] = {}
         for h in pos:
-            p = m.new_bool_var(f"present[{h}]")
+            p = cp.new_bool_var(f"present[{h}]")
             self.present[h] = p
-            m.add(sum(self.t[h, k] for k in self.kinds) == p)
+            cp.add(sum(self.terrain[h, k] for k in self.kinds) == p)
             if not self.free:
-                m.add(p == 1)
-        self.land = {h: m.new_bool_var(f"land[{h}]") for h in pos}
+                cp.add(p == 1)
+        self.land = {h: cp.new_bool_var(f"land[{h}]") for h in pos}
         for h in pos:
-            m.add(sum(self.t[h, k] for k in self.land_kinds) == self.land[h])
+            cp.add(sum(self.terrain[h, k] for k in self.land_kinds) == self.land[h])
         producing = [k for k in self.land_kinds if k.produces]
-        self.ltok = {(h, v): m.new_bool_var(f"ltok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
-        self.stok = {(h, v): m.new_bool_var(f"stok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
+        self.land_token = {
+            (h, v): cp.new_bool_var(f"land_token[{h},{v}]") for h in pos for v in NUMBER_TOKENS
+        }
+        self.sea_token = {
+            (h, v): cp.new_bool_var(f"sea_token[{h},{v}]") for h in pos for v in NUMBER_TOKENS
+        }
         for h in pos:
-            m.add(
-                sum(self.ltok[h, v] for v in NUMBER_TOKENS) == sum(self.t[h, k] for k in producing)
+            cp.add(
+                sum(self.land_token[h, v] for v in NUMBER_TOKENS)
+                == sum(self.terrain[h, k] for k in producing)
             )
-            m.add(sum(self.stok[h, v] for v in NUMBER_TOKENS) == self.t[h, Terrain.SEA])
-        self.pip = {h: sum(pips(v) * self.ltok[h, v] for v in NUMBER_TOKENS) for h in pos}
+            cp.add(sum(self.sea_token[h, v] for v in NUMBER_TOKENS) == self.terrain[h, Terrain.SEA])
+        self.pip = {h: sum(pips(v) * self.land_token[h, v] for v in NUMBER_TOKENS) for h in pos}
 
     def _add_connectivity(self) -> None:
         """Free shape: ``size`` hexes, one connected board containing the root (a flow)."""
-        m, req, pos = self.m, self.request, self.pos
+        cp, req, pos = self.cp, self.request, self.pos
         size = req.size
         assert size is not None
-        m.add(sum(self.present.values()) == size)
+        cp.add(sum(self.present.values()) == size)
         root = req.root
-        m.add(self.present[root] == 1)
+        cp.add(self.present[root] == 1)
         pset = set(pos)
         flow: dict[tuple[Hex, Hex], cp_model.IntVar] = {}
         for h in pos:
             for n in neighbours(h):
                 if n in pset:
-                    f = m.new_int_var(0, size - 1, f"flow[{h}->{n}]")
+                    f = cp.new_int_var(0, size - 1, f"flow[{h}->{n}]")
                     flow[h, n] = f
-                    m.add(f == 0).only_enforce_if(self.present[h].Not())
-                    m.add(f == 0).only_enforce_if(self.present[n].Not())
+                    cp.add(f == 0).only_enforce_if(self.present[h].Not())
+                    cp.add(f == 0).only_enforce_if(self.present[n].Not())
         for h in pos:
             out_f = sum(flow[h, n] for n in neighbours(h) if n in pset)
             in_f = sum(flow[n, h] for n in neighbours(h) if n in pset)
             if h == root:
-                m.add(out_f - in_f == size - 1)
+                cp.add(out_f - in_f == size - 1)
             else:
-                m.add(in_f - out_f == self.present[h])
+                cp.add(in_f - out_f == self.present[h])
 
     # -- requirements -------------------------------------------------------------------
     def _add_land_count(self) -> None:
         lit = self.on(LAND_COUNT)
         if lit is not None:
-            self.m.add(sum(self.land.values()) == self.request.land).only_enforce_if(lit)
+            self.cp.add(sum(self.land.values()) == self.request.land).only_enforce_if(lit)
 
     def _add_land_inventory(self) -> None:
         lit = self.on(LAND_INVENTORY)
         if lit is not None:
             for k in self.land_kinds:
                 cap = self.request.inventory[k]
-                self.m.add(sum(self.t[h, k] for h in self.pos) <= cap).only_enforce_if(lit)
+                self.cp.add(sum(self.terrain[h, k] for h in self.pos) <= cap).only_enforce_if(lit)
 
     def _add_land_tokens(self) -> None:
         lit = self.on(LAND_TOKENS)
         if lit is not None:
             for v in NUMBER_TOKENS:
                 cap = self.request.land_tokens.count(v)
-                self.m.add(sum(self.ltok[h, v] for h in self.pos) <= cap).only_enforce_if(lit)
+                self.cp.add(sum(self.land_token[h, v] for h in self.pos) <= cap).only_enforce_if(
+                    lit
+                )
 
     def _add_sea_numbers(self) -> None:
         lit = self.on(SEA_NUMBERS)
@@ -528,7 +537,7 @@ class _Model:
             for h in self.pos:
                 for v in NUMBER_TOKENS:
                     if v not in self.request.sea_numbers:
-                        self.m.add_implication(lit, self.stok[h, v].Not())
+                        self.cp.add_implication(lit, self.sea_token[h, v].Not())
 
     def _add_fixed_tiles(self) -> None:
         """Each fixed tile behind its own literal (``fixed Q,R``)."""
@@ -537,20 +546,20 @@ class _Model:
             if lit is None:
                 continue
             k = tile.terrain
-            if (h, k) not in self.t:
-                self.m.add_bool_or([lit.Not()])  # a terrain the inventory does not know
+            if (h, k) not in self.terrain:
+                self.cp.add_bool_or([lit.Not()])  # a terrain the inventory does not know
                 continue
-            self.m.add_implication(lit, self.t[h, k])
+            self.cp.add_implication(lit, self.terrain[h, k])
             if tile.number is not None:
-                tok = self.stok if k is Terrain.SEA else self.ltok
-                self.m.add_implication(lit, tok[h, tile.number])
+                tok = self.sea_token if k is Terrain.SEA else self.land_token
+                self.cp.add_implication(lit, tok[h, tile.number])
 
     def _add_harbours(self) -> None:
         """At most one harbour per place, on land's side; the game's kinds (``harbour kinds``)."""
-        m, req = self.m, self.request
+        cp, req = self.cp, self.request
         kinds = sorted(set(req.harbours), key=list(HarbourKind).index)
         self.harbour = {
-            (e, kind): m.new_bool_var(f"harbour[{e},{kind.value}]")
+            (e, kind): cp.new_bool_var(f"harbour[{e},{kind.value}]")
             for e in req.harbour_places
             for kind in kinds
         }
@@ -558,15 +567,15 @@ class _Model:
         for e in req.harbour_places:
             inner = next(h for h in e if h in pos)
             laid = [self.harbour[e, kind] for kind in kinds]
-            m.add(sum(laid) <= 1)
+            cp.add(sum(laid) <= 1)
             for x in laid:  # a harbour lies between sea and land
-                m.add_implication(x, self.land[inner])
+                cp.add_implication(x, self.land[inner])
         lit = self.on(HARBOUR_KINDS)
         if lit is not None:
             for kind in kinds:
                 count = req.harbours.count(kind)
                 on_places = sum(self.harbour[e, kind] for e in req.harbour_places)
-                m.add(on_places == count).only_enforce_if(lit)
+                cp.add(on_places == count).only_enforce_if(lit)
 
     def _add_spiral(self) -> None:
         """The variable set-up: the letters along the spiral, deserts skipped (``spiral``)."""
@@ -574,11 +583,11 @@ class _Model:
         if lit is not None and self.request.spiral:
             desert = Terrain.DESERT in self.kinds
             _spiral_clauses(
-                self.m,
+                self.cp,
                 self.request,
                 lit,
-                lambda h: self.t[h, Terrain.DESERT] if desert else None,
-                lambda h, n: self.ltok[h, n],
+                lambda h: self.terrain[h, Terrain.DESERT] if desert else None,
+                lambda h, n: self.land_token[h, n],
             )
 
     # -- rules ----------------------------------------------------------------------------
@@ -586,7 +595,7 @@ class _Model:
         lit = self.on(Rule.NO_LAND_TRIANGLE)
         if lit is not None:
             for corner in vertices_between(self.pos):
-                self.m.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
+                self.cp.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
 
     def _add_six_eight_apart(self) -> None:
         lit = self.on(Rule.SIX_EIGHT_APART)
@@ -594,8 +603,12 @@ class _Model:
             for e in self.edges:
                 for va in (6, 8):
                     for vb in (6, 8):
-                        self.m.add_bool_or(
-                            [lit.Not(), self.ltok[e.a, va].Not(), self.ltok[e.b, vb].Not()]
+                        self.cp.add_bool_or(
+                            [
+                                lit.Not(),
+                                self.land_token[e.a, va].Not(),
+                                self.land_token[e.b, vb].Not(),
+                            ]
                         )
 
     def _add_same_number_apart(self) -> None:
@@ -603,8 +616,8 @@ class _Model:
         if lit is not None:
             for e in self.edges:
                 for v in NUMBER_TOKENS:
-                    self.m.add_bool_or(
-                        [lit.Not(), self.ltok[e.a, v].Not(), self.ltok[e.b, v].Not()]
+                    self.cp.add_bool_or(
+                        [lit.Not(), self.land_token[e.a, v].Not(), self.land_token[e.b, v].Not()]
                     )
 
     def _add_sea_apart(self) -> None:
@@ -612,8 +625,8 @@ class _Model:
         if lit is not None:
             for e in self.edges:
                 for v in NUMBER_TOKENS:
-                    self.m.add_bool_or(
-                        [lit.Not(), self.stok[e.a, v].Not(), self.stok[e.b, v].Not()]
+                    self.cp.add_bool_or(
+                        [lit.Not(), self.sea_token[e.a, v].Not(), self.sea_token[e.b, v].Not()]
                     )
 
     def _add_vertex_pips(self) -> None:
@@ -622,7 +635,7 @@ class _Model:
             for g in vertex_groups(self.pos):
                 if 5 * len(g) > self.request.max_pips:
                     total = sum(self.pip[h] for h in g)
-                    self.m.add(total <= self.request.max_pips).only_enforce_if(lit)
+                    self.cp.add(total <= self.request.max_pips).only_enforce_if(lit)
 
     def _add_corner_pips_min(self) -> None:
         lit = self.on(Rule.CORNER_PIPS_MIN)
@@ -631,41 +644,41 @@ class _Model:
             for corner in vertices_between(self.pos):
                 total = sum(self.pip[h] for h in corner)
                 guard = [lit, *(self.land[h] for h in corner)]
-                self.m.add(total >= least).only_enforce_if(guard)
+                self.cp.add(total >= least).only_enforce_if(guard)
 
     def _add_terrain_groups(self) -> None:
         lit = self.on(Rule.TERRAIN_GROUPS)
         if lit is not None:
             for s in connected_sets(self.pos, self.request.max_group + 1):
                 for k in self.land_kinds:
-                    self.m.add_bool_or([lit.Not(), *(self.t[h, k].Not() for h in s)])
+                    self.cp.add_bool_or([lit.Not(), *(self.terrain[h, k].Not() for h in s)])
 
     def _add_sea_balanced(self) -> None:
         lit = self.on(Rule.SEA_BALANCED)
         if lit is not None:
-            base = self.m.new_int_var(0, len(self.pos), "sea_base")
+            base = self.cp.new_int_var(0, len(self.pos), "sea_base")
             for v in self.request.sea_numbers:
-                count = sum(self.stok[h, v] for h in self.pos)
-                self.m.add(count >= base).only_enforce_if(lit)
-                self.m.add(count <= base + 1).only_enforce_if(lit)
+                count = sum(self.sea_token[h, v] for h in self.pos)
+                self.cp.add(count >= base).only_enforce_if(lit)
+                self.cp.add(count <= base + 1).only_enforce_if(lit)
 
     def _add_six_eight_once(self) -> None:
         lit = self.on(Rule.SIX_EIGHT_ONCE)
         if lit is None:
             return
-        m = self.m
+        cp = self.cp
         for res in Resource:
             kinds = [k for k in self.land_kinds if k.resource is res]
             hot: list[cp_model.IntVar] = []
             for h in self.pos:
                 for k in kinds:
                     # a 6 or an 8 on a hex of this resource
-                    y = m.new_bool_var(f"hot[{h},{k.value}]")
+                    y = cp.new_bool_var(f"hot[{h},{k.value}]")
                     for v in (6, 8):
-                        m.add_bool_or([self.ltok[h, v].Not(), self.t[h, k].Not(), y])
+                        cp.add_bool_or([self.land_token[h, v].Not(), self.terrain[h, k].Not(), y])
                     hot.append(y)
             if len(hot) > 1:
-                m.add(sum(hot) <= 1).only_enforce_if(lit)
+                cp.add(sum(hot) <= 1).only_enforce_if(lit)
 
     def _add_harbour_resource_apart(self) -> None:
         lit = self.on(Rule.HARBOUR_RESOURCE_APART)
@@ -679,15 +692,15 @@ class _Model:
                 terrains = [k for k in self.land_kinds if k.resource is kind.resource]
                 for h in harbour_reach(e):
                     for k in terrains:
-                        if (h, k) in self.t:
-                            self.m.add_bool_or(
-                                [lit.Not(), self.harbour[e, kind].Not(), self.t[h, k].Not()]
+                        if (h, k) in self.terrain:
+                            self.cp.add_bool_or(
+                                [lit.Not(), self.harbour[e, kind].Not(), self.terrain[h, k].Not()]
                             )
 
     # -- objectives ---------------------------------------------------------------------------
     def _add_colourfulness(self) -> None:
         """Adjacent pairs of different terrains (sea counts), maximised first (ships)."""
-        m, pos = self.m, self.pos
+        cp, pos = self.cp, self.pos
         deg = {h: 0 for h in pos}
         for e in self.edges:
             deg[e.a] += 1
@@ -699,25 +712,27 @@ class _Model:
             for h in pos:
                 terms.append(deg[h] * self.land[h])
             for e in self.edges:
-                both = m.new_bool_var(f"both_land[{e}]")
-                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                both = cp.new_bool_var(f"both_land[{e}]")
+                cp.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
                 terms.append(-both)
-                same = m.new_bool_var(f"same[{e}]")
+                same = cp.new_bool_var(f"same[{e}]")
                 for k in self.land_kinds:
-                    m.add_bool_or([self.t[e.a, k].Not(), self.t[e.b, k].Not(), same])
+                    cp.add_bool_or([self.terrain[e.a, k].Not(), self.terrain[e.b, k].Not(), same])
                 terms.append(-same)
         else:
             for e in self.edges:
-                d = m.new_bool_var(f"differ[{e}]")
-                m.add_implication(d, self.present[e.a])
-                m.add_implication(d, self.present[e.b])
+                d = cp.new_bool_var(f"differ[{e}]")
+                cp.add_implication(d, self.present[e.a])
+                cp.add_implication(d, self.present[e.b])
                 # two land hexes make one edge, not two: the bound that keeps the
                 # relaxation near sum(6 * land) - #land-land edges
-                both = m.new_bool_var(f"both_land[{e}]")
-                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
-                m.add(d <= self.land[e.a] + self.land[e.b] - both)
+                both = cp.new_bool_var(f"both_land[{e}]")
+                cp.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                cp.add(d <= self.land[e.a] + self.land[e.b] - both)
                 for k in self.land_kinds:
-                    m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
+                    cp.add_bool_or(
+                        [d.Not(), self.terrain[e.a, k].Not(), self.terrain[e.b, k].Not()]
+                    )
                 terms.append(d)
         self.colour = sum(terms)
 
@@ -730,38 +745,38 @@ class _Model:
         the divisibility bound follows at the root. :func:`pip_spread_floor`
         gives that bound outright when the requirements hold.
         """
-        m, pos, req = self.m, self.pos, self.request
+        cp, pos, req = self.cp, self.pos, self.request
         totals = []
         for res in Resource:
             kinds = [k for k in self.land_kinds if k.resource is res]
             parts = []
             for h in pos:
                 for k in kinds:
-                    q = m.new_int_var(0, 5, f"pips[{h},{k.value}]")
-                    m.add(q == self.pip[h]).only_enforce_if(self.t[h, k])
-                    m.add(q == 0).only_enforce_if(self.t[h, k].Not())
+                    q = cp.new_int_var(0, 5, f"pips[{h},{k.value}]")
+                    cp.add(q == self.pip[h]).only_enforce_if(self.terrain[h, k])
+                    cp.add(q == 0).only_enforce_if(self.terrain[h, k].Not())
                     parts.append(q)
             totals.append(sum(parts))
         top = 5 * len(pos)
-        self.hi = m.new_int_var(0, top, "pips_hi")
-        self.lo = m.new_int_var(0, top, "pips_lo")
+        self.hi = cp.new_int_var(0, top, "pips_hi")
+        self.lo = cp.new_int_var(0, top, "pips_lo")
         for total in totals:
-            m.add(self.hi >= total)
-            m.add(self.lo <= total)
+            cp.add(self.hi >= total)
+            cp.add(self.lo <= total)
         self.spread = self.hi - self.lo
-        all_pips = m.new_int_var(0, top, "pips_total")
-        m.add(all_pips == sum(totals))
-        m.add(len(Resource) * self.hi >= all_pips)
-        m.add(len(Resource) * self.lo <= all_pips)
+        all_pips = cp.new_int_var(0, top, "pips_total")
+        cp.add(all_pips == sum(totals))
+        cp.add(len(Resource) * self.hi >= all_pips)
+        cp.add(len(Resource) * self.lo <= all_pips)
         if Terrain.GOLD not in self.land_kinds:
-            laid = {v: m.new_int_var(0, len(pos), f"laid[{v}]") for v in NUMBER_TOKENS}
+            laid = {v: cp.new_int_var(0, len(pos), f"laid[{v}]") for v in NUMBER_TOKENS}
             for v in NUMBER_TOKENS:
-                m.add(laid[v] == sum(self.ltok[h, v] for h in pos))
-            m.add(all_pips == sum(pips(v) * laid[v] for v in NUMBER_TOKENS))
+                cp.add(laid[v] == sum(self.land_token[h, v] for h in pos))
+            cp.add(all_pips == sum(pips(v) * laid[v] for v in NUMBER_TOKENS))
         requirements = [self.on(n) for n in (LAND_COUNT, LAND_INVENTORY, LAND_TOKENS)]
         floor = pip_spread_floor(req)
         if floor and all(lit is not None for lit in requirements):
-            m.add(self.spread >= floor).only_enforce_if(
+            cp.add(self.spread >= floor).only_enforce_if(
                 [lit for lit in requirements if lit is not None]
             )
 
@@ -771,7 +786,7 @@ class _Model:
         if self.request.land in (0, len(self.pos)) and not self.free:
             return  # an island or an open sea: the land vector is the same in every image
         moves = _symmetries(self.request)
-        _break_symmetry(self.m, xs, [[self.land[g(h)] for h in self.pos] for g in moves])
+        _break_symmetry(self.cp, xs, [[self.land[g(h)] for h in self.pos] for g in moves])
 
     # -- reading -----------------------------------------------------------------------
     def board(self, solver: cp_model.CpSolver) -> Board:
@@ -779,8 +794,8 @@ class _Model:
         tiles: dict[Hex, Tile] = {}
         for h in self.pos:
             for k in self.kinds:
-                if solver.boolean_value(self.t[h, k]):
-                    tok = self.stok if k is Terrain.SEA else self.ltok
+                if solver.boolean_value(self.terrain[h, k]):
+                    tok = self.sea_token if k is Terrain.SEA else self.land_token
                     number = next(
                         (v for v in NUMBER_TOKENS if solver.boolean_value(tok[h, v])), None
                     )
@@ -791,22 +806,22 @@ class _Model:
         return Board(tiles, harbours=harbours)
 
     def hint(self, board: Board) -> None:
-        self.m.clear_hints()  # type: ignore[no-untyped-call]
+        self.cp.clear_hints()  # type: ignore[no-untyped-call]
         for h in self.pos:
             tile = board.tiles.get(h)
             for k in self.kinds:
-                self.m.add_hint(self.t[h, k], tile is not None and tile.terrain is k)
+                self.cp.add_hint(self.terrain[h, k], tile is not None and tile.terrain is k)
             for v in NUMBER_TOKENS:
                 land_tok = tile is not None and tile.terrain.is_land and tile.number == v
                 sea_tok = tile is not None and not tile.terrain.is_land and tile.number == v
-                self.m.add_hint(self.ltok[h, v], land_tok)
-                self.m.add_hint(self.stok[h, v], sea_tok)
+                self.cp.add_hint(self.land_token[h, v], land_tok)
+                self.cp.add_hint(self.sea_token[h, v], sea_tok)
         for (e, kind), x in self.harbour.items():
-            self.m.add_hint(x, board.harbours.get(e) is kind)
+            self.cp.add_hint(x, board.harbours.get(e) is kind)
 
 
 def _spiral_clauses(
-    m: cp_model.CpModel,
+    cp: cp_model.CpModel,
     request: SetupRequest,
     lit: Any,
     desert: Callable[[Hex], Any],
@@ -823,14 +838,14 @@ def _spiral_clauses(
     before: list[Any] = []  # the desert literals met so far
     for i, h in enumerate(request.spiral):
         d = desert(h)
-        skipped = [m.new_bool_var(f"skipped[{h}]={j}") for j in range(min(i, most) + 1)]
-        m.add_exactly_one(skipped)
-        m.add(sum(j * b for j, b in enumerate(skipped)) == sum(before))
+        skipped = [cp.new_bool_var(f"skipped[{h}]={j}") for j in range(min(i, most) + 1)]
+        cp.add_exactly_one(skipped)
+        cp.add(sum(j * b for j, b in enumerate(skipped)) == sum(before))
         for j, b in enumerate(skipped):
             clause = [lit.Not(), b.Not(), *([d] if d is not None else [])]
             if i - j < len(numbers):
                 clause.append(token(h, numbers[i - j]))
-            m.add_bool_or(clause)  # no letter left: only a desert may lie here
+            cp.add_bool_or(clause)  # no letter left: only a desert may lie here
         if d is not None:
             before.append(d)
 
@@ -875,34 +890,34 @@ def _land_bound(
     the first candidate for the full board. Returns ``(bound, land set)``.
     """
     pos = request.positions
-    m = cp_model.CpModel()
-    x = {h: m.new_bool_var(str(h)) for h in pos}
+    cp = cp_model.CpModel()
+    x = {h: cp.new_bool_var(str(h)) for h in pos}
     if LAND_COUNT in active:
-        m.add(sum(x.values()) == request.land)
+        cp.add(sum(x.values()) == request.land)
     if LAND_INVENTORY in active:
-        m.add(sum(x.values()) <= sum(request.inventory.values()))
+        cp.add(sum(x.values()) <= sum(request.inventory.values()))
     if Rule.NO_LAND_TRIANGLE in active:
         for v in vertices_between(pos):
-            m.add_bool_or([x[h].Not() for h in v])
+            cp.add_bool_or([x[h].Not() for h in v])
     for h, tile in request.fixed.items():
         if f"fixed {h}" in active:
-            m.add(x[h] == int(tile.terrain.is_land))
+            cp.add(x[h] == int(tile.terrain.is_land))
     edges = edges_between(pos)
     deg = {h: 0 for h in pos}
     terms: list[Any] = []
     for e in edges:
         deg[e.a] += 1
         deg[e.b] += 1
-        both = m.new_bool_var("")
-        m.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
+        both = cp.new_bool_var("")
+        cp.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
         terms.append(-both)
     if not request.fixed:
         _break_symmetry(
-            m, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(request)]
+            cp, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(request)]
         )
-    m.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
+    cp.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(m)
+    status = solver.solve(cp)
     if status == cp_model.OPTIMAL:
         return round(solver.objective_value), frozenset(h for h in pos if solver.value(x[h]))
     if status == cp_model.FEASIBLE:
@@ -1003,21 +1018,21 @@ def _maximise_colour(
     if request.size is None:
         cap, land_set = _land_bound(request, active, time_limit, workers, seed)
         if cap is not None:
-            model.m.add(model.colour <= cap)
-    model.m.maximize(model.colour)
+            model.cp.add(model.colour <= cap)
+    model.cp.maximize(model.colour)
     if land_set:
         for h in model.pos:
-            model.m.add_hint(model.land[h], h in land_set)
+            model.cp.add_hint(model.land[h], h in land_set)
         quick = _solver(time_limit, workers, seed)
         quick.parameters.fix_variables_to_their_hinted_value = True
-        status = quick.solve(model.m)
+        status = quick.solve(model.cp)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(quick.objective_value) == cap:
             return status, quick, True, cap
     start: tuple[Any, cp_model.CpSolver] | None = None
     if request.size is not None:
         start = _compact_start(model, request, active, time_limit=time_limit, workers=workers)
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(model.m)
+    status = solver.solve(model.cp)
     if start is not None and (
         status not in _FOUND or solver.objective_value < start[1].objective_value
     ):
@@ -1077,17 +1092,17 @@ def _compact_start(
         compact = [best(h) for h in compact]
         land_set = frozenset(best(h) for h in land_set)
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in compact)
-        model.m.add_hint(model.land[h], h in land_set)
+        model.cp.add_hint(model.present[h], h in compact)
+        model.cp.add_hint(model.land[h], h in land_set)
     quick = _solver(time_limit, workers, 0)
     quick.parameters.fix_variables_to_their_hinted_value = True
-    status = quick.solve(model.m)
-    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    status = quick.solve(model.cp)
+    model.cp.clear_hints()  # type: ignore[no-untyped-call]
     if status not in _FOUND:
         return None
     model.hint(model.board(quick))
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in compact)
+        model.cp.add_hint(model.present[h], h in compact)
     return status, quick
 
 
@@ -1211,26 +1226,26 @@ def _solve(
     best_colour = colourfulness(board)
 
     # phase 2: fairest pips at this colourfulness
-    model.m.add(model.colour >= best_colour)
-    model.m.minimize(model.spread)
+    model.cp.add(model.colour >= best_colour)
+    model.cp.minimize(model.spread)
     # First on the land set found (land and shape fixed, fast); a spread of 0
     # needs no further proof, anything else goes to the full search as a hint.
-    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    model.cp.clear_hints()  # type: ignore[no-untyped-call]
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in board)
-        model.m.add_hint(model.land[h], h in board and board.terrain(h).is_land)
+        model.cp.add_hint(model.present[h], h in board)
+        model.cp.add_hint(model.land[h], h in board and board.terrain(h).is_land)
     quick = _solver(time_limit, workers, seed)
     quick.parameters.fix_variables_to_their_hinted_value = True
-    if quick.solve(model.m) in _FOUND:
+    if quick.solve(model.cp) in _FOUND:
         board = model.board(quick)
     spread_proven = pip_spread(board) == floor
     spread_bound: int | None = floor if spread_proven else None
     if not spread_proven:
         model.hint(board)
         for h in model.pos:
-            model.m.add_hint(model.present[h], h in board)
+            model.cp.add_hint(model.present[h], h in board)
         second = _solver(time_limit, workers, seed)
-        status = second.solve(model.m)
+        status = second.solve(model.cp)
         if status in _FOUND and pip_spread(model.board(second)) <= pip_spread(board):
             board = model.board(second)
             spread_proven = status == cp_model.OPTIMAL
@@ -1273,7 +1288,7 @@ def _fairest(
     (:func:`pip_spread_floor`) it is optimal, proven. Otherwise it hints the
     full search, whose bound closes the proof.
     """
-    model.m.minimize(model.spread)
+    model.cp.minimize(model.spread)
     relaxed = _pip_hint(model, request, active, time_limit)
     if relaxed is False:
         return infeasible()
@@ -1281,13 +1296,13 @@ def _fairest(
     if relaxed:
         quick = _solver(time_limit, workers, seed)
         quick.parameters.fix_variables_to_their_hinted_value = True
-        if quick.solve(model.m) in _FOUND:
+        if quick.solve(model.cp) in _FOUND:
             board = model.board(quick)
             if pip_spread(board) == floor:
                 return _island_result(board, request, seed, True, floor)
             model.hint(board)
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(model.m)
+    status = solver.solve(model.cp)
     if status == cp_model.INFEASIBLE:
         return infeasible()
     if status in _FOUND and (board is None or pip_spread(model.board(solver)) <= pip_spread(board)):
@@ -1325,56 +1340,58 @@ _PipVars = tuple[dict[Hex, Any], dict[Hex, Any], dict[tuple[Hex, int], Any]]
 def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model.CpModel, _PipVars]:
     """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
     pos = request.positions
-    m = cp_model.CpModel()
-    x = {h: m.new_bool_var(f"land[{h}]") for h in pos}
-    desert = {h: m.new_bool_var(f"desert[{h}]") for h in pos}
+    cp = cp_model.CpModel()
+    x = {h: cp.new_bool_var(f"land[{h}]") for h in pos}
+    desert = {h: cp.new_bool_var(f"desert[{h}]") for h in pos}
     values = (1, 2, 3, 4, 5)
-    pv = {(h, k): m.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
+    pv = {(h, k): cp.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
     p = {h: sum(k * pv[h, k] for k in values) for h in pos}
     for h in pos:
-        m.add_implication(desert[h], x[h])
-        m.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
+        cp.add_implication(desert[h], x[h])
+        cp.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
     if LAND_COUNT in active:
-        m.add(sum(x.values()) == request.land)
+        cp.add(sum(x.values()) == request.land)
     if LAND_INVENTORY in active:
-        m.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
+        cp.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
         producing = sum(c for k, c in request.inventory.items() if k.produces)
-        m.add(sum(x.values()) - sum(desert.values()) <= producing)
+        cp.add(sum(x.values()) - sum(desert.values()) <= producing)
     if LAND_TOKENS in active:
         for k in values:
-            m.add(sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k))
+            cp.add(
+                sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k)
+            )
     if Rule.NO_LAND_TRIANGLE in active:
         for corner in vertices_between(pos):
-            m.add_bool_or([x[h].Not() for h in corner])
+            cp.add_bool_or([x[h].Not() for h in corner])
     if Rule.SIX_EIGHT_APART in active:
         for e in edges_between(pos):  # 6 and 8 are exactly the 5-pip tokens
-            m.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
+            cp.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
     if Rule.VERTEX_PIPS in active:
         for g in vertex_groups(pos):
             if 5 * len(g) > request.max_pips:
-                m.add(sum(p[h] for h in g) <= request.max_pips)
+                cp.add(sum(p[h] for h in g) <= request.max_pips)
     if Rule.CORNER_PIPS_MIN in active:
         for corner in vertices_between(pos):
-            m.add(sum(p[h] for h in corner) >= request.min_corner_pips).only_enforce_if(
+            cp.add(sum(p[h] for h in corner) >= request.min_corner_pips).only_enforce_if(
                 [x[h] for h in corner]
             )
     if Rule.SIX_EIGHT_ONCE in active:
         # one 6 or 8 per resource; gold hexes may take the rest
         resources = {k.resource for k, n in request.inventory.items() if n and k.resource}
         room = len(resources) + request.inventory.get(Terrain.GOLD, 0)
-        m.add(sum(pv[h, 5] for h in pos) <= room)
+        cp.add(sum(pv[h, 5] for h in pos) <= room)
     if SPIRAL in active and request.spiral:
         _spiral_clauses(
-            m, request, m.new_constant(1), lambda h: desert[h], lambda h, n: pv[h, pips(n)]
+            cp, request, cp.new_constant(1), lambda h: desert[h], lambda h, n: pv[h, pips(n)]
         )
     for h, tile in request.fixed.items():
         if f"fixed {h}" not in active:
             continue
-        m.add(x[h] == int(tile.terrain.is_land))
-        m.add(desert[h] == int(tile.terrain is Terrain.DESERT))
+        cp.add(x[h] == int(tile.terrain.is_land))
+        cp.add(desert[h] == int(tile.terrain is Terrain.DESERT))
         if tile.terrain.is_land and tile.number is not None:
-            m.add(pv[h, pips(tile.number)] == 1)
-    return m, (x, desert, pv)
+            cp.add(pv[h, pips(tile.number)] == 1)
+    return cp, (x, desert, pv)
 
 
 def _pip_relaxation(
@@ -1425,9 +1442,9 @@ def _pip_hint(
     """
     if request.size is not None:
         return None
-    m, (x, desert, pv) = _pip_model(request, active)
+    cp, (x, desert, pv) = _pip_model(request, active)
     solver = _solver(time_limit, 1, 0)  # one worker: the same hint, the same board
-    status = solver.solve(m)
+    status = solver.solve(cp)
     if status not in _FOUND:
         return False if status == cp_model.INFEASIBLE else None
     pool = list(request.land_tokens)
@@ -1437,16 +1454,16 @@ def _pip_hint(
         deserts = [h for h in request.positions if solver.boolean_value(desert[h])]
         laid = spiral_numbers(request.spiral, request.letters, deserts)
     for h in request.positions:
-        model.m.add_hint(model.land[h], solver.boolean_value(x[h]))
+        model.cp.add_hint(model.land[h], solver.boolean_value(x[h]))
         if Terrain.DESERT in request.inventory:
-            model.m.add_hint(model.t[h, Terrain.DESERT], solver.boolean_value(desert[h]))
+            model.cp.add_hint(model.terrain[h, Terrain.DESERT], solver.boolean_value(desert[h]))
         k = next((k for k in range(1, 6) if solver.boolean_value(pv[h, k])), None)
         letter = laid.get(h)
         token = letter[1] if letter else next((v for v in pool if pips(v) == k), None)
         if token is not None and token in pool:
             pool.remove(token)
         for v in NUMBER_TOKENS:
-            model.m.add_hint(model.ltok[h, v], v == token)
+            model.cp.add_hint(model.land_token[h, v], v == token)
     return True
 
 
@@ -1498,7 +1515,7 @@ def is_feasible(
     model = _Model(request, groups, objectives=False)
     if extra is not None:
         extra(model)
-    status = _solver(time_limit, 2, 0).solve(model.m)
+    status = _solver(time_limit, 2, 0).solve(model.cp)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
     if status == cp_model.INFEASIBLE:
@@ -1548,10 +1565,10 @@ def first_board(
         if relaxed:
             # the relaxation's land, desert and tokens often complete as they are
             solver.parameters.fix_variables_to_their_hinted_value = True
-            status = solver.solve(model.m)
+            status = solver.solve(model.cp)
             solver.parameters.fix_variables_to_their_hinted_value = False
         if status not in _FOUND:
-            status = solver.solve(model.m)
+            status = solver.solve(model.cp)
         if status in _FOUND:
             board = model.board(solver)
             return LayoutResult(
@@ -1594,7 +1611,7 @@ def _explain(
         if extra is not None:
             extra(model)
         solver = _solver(time_limit, 1, 0)
-        status = solver.solve(model.m)
+        status = solver.solve(model.cp)
         names = {lit.index: name for name, lit in model.group_lit.items()}
         if status != cp_model.INFEASIBLE:
             return tuple(sorted(active)), False
@@ -1641,25 +1658,25 @@ def _next_fairest(
     found: Board | None = None
     if not request.colourful:
         for guess in _token_guesses(previous, request, move, rng):
-            model.m.clear_hints()  # type: ignore[no-untyped-call]
+            model.cp.clear_hints()  # type: ignore[no-untyped-call]
             for h in model.pos:
                 number = guess[h]
                 desert = number is None
-                model.m.add_hint(model.land[h], True)
+                model.cp.add_hint(model.land[h], True)
                 if Terrain.DESERT in request.inventory:
-                    model.m.add_hint(model.t[h, Terrain.DESERT], desert)
+                    model.cp.add_hint(model.terrain[h, Terrain.DESERT], desert)
                 for v in NUMBER_TOKENS:
-                    model.m.add_hint(model.ltok[h, v], number == v)
+                    model.cp.add_hint(model.land_token[h, v], number == v)
             quick = _solver(time_limit, workers, seed)
             quick.parameters.fix_variables_to_their_hinted_value = True
-            if quick.solve(model.m) in _FOUND:
+            if quick.solve(model.cp) in _FOUND:
                 found = model.board(quick)
                 if pip_spread(found) == floor:
                     return found, cp_model.OPTIMAL
                 break
     model.hint(found if found is not None else previous)
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(model.m)
+    status = solver.solve(model.cp)
     if status in _FOUND:
         board = model.board(solver)
         if found is None or pip_spread(board) <= pip_spread(found):
@@ -1831,8 +1848,8 @@ def layout_boards(
     groups = constraint_groups(request)
     model = _Model(request, groups, symmetry=False)
     if request.colourful and first.colourfulness is not None:
-        model.m.add(model.colour >= first.colourfulness)
-    model.m.minimize(model.spread)
+        model.cp.add(model.colour >= first.colourfulness)
+    model.cp.minimize(model.spread)
     floor = _spread_floor(request, groups)
     moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
     if request.fixed:
@@ -1877,27 +1894,27 @@ def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least:
     One literal per (hex, terrain, number), shared by every cut that asks
     about it, is true whenever the hex holds that tile.
     """
-    m = model.m
+    cp = model.cp
     same: list[cp_model.IntVar] = []
     for h in model.pos:
         tile = board.tiles.get(h)
         if tile is None:
             continue
         at = move(h)
-        if (at, tile.terrain) not in model.t:
+        if (at, tile.terrain) not in model.terrain:
             continue
         key = (at, tile.terrain, tile.number)
         x = model.holds.get(key)
         if x is None:
-            x = m.new_bool_var(f"holds[{at},{tile.terrain.value},{tile.number}]")
-            clause = [model.t[at, tile.terrain].Not(), x]
+            x = cp.new_bool_var(f"holds[{at},{tile.terrain.value},{tile.number}]")
+            clause = [model.terrain[at, tile.terrain].Not(), x]
             if tile.number is not None:
-                tok = model.stok if tile.terrain is Terrain.SEA else model.ltok
+                tok = model.sea_token if tile.terrain is Terrain.SEA else model.land_token
                 clause.append(tok[at, tile.number].Not())
-            m.add_bool_or(clause)  # x is true whenever the hex holds the tile
+            cp.add_bool_or(clause)  # x is true whenever the hex holds the tile
             model.holds[key] = x
         same.append(x)
-    m.add(len(model.pos) - sum(same) >= least)
+    cp.add(len(model.pos) - sum(same) >= least)
 
 
 def next_move(
@@ -1990,21 +2007,21 @@ def next_move(
     chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = []
 
     def place(model: _Model) -> None:
-        m = model.m
-        first = {h: m.new_bool_var(f"first[{h}]") for h in free}
-        second = {h: m.new_bool_var(f"second[{h}]") for h in free}
-        m.add_exactly_one(first.values())
-        m.add_exactly_one(second.values())
+        cp = model.cp
+        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
+        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
+        cp.add_exactly_one(first.values())
+        cp.add_exactly_one(second.values())
         for h in free:
-            m.add_implication(first[h], model.t[h, holding[0]])
-            m.add_implication(second[h], model.t[h, holding[1]])
-            m.add_bool_or([first[h].Not(), second[h].Not()])
+            cp.add_implication(first[h], model.terrain[h, holding[0]])
+            cp.add_implication(second[h], model.terrain[h, holding[1]])
+            cp.add_bool_or([first[h].Not(), second[h].Not()])
             near_first = [first[n] for n in neighbours(h) if n in first]
             if not down:
-                m.add_bool_or([second[h].Not(), *near_first])
+                cp.add_bool_or([second[h].Not(), *near_first])
             elif not any(n in down for n in neighbours(h)):
-                m.add(first[h] == 0)
-                m.add_bool_or([second[h].Not(), *near_first])
+                cp.add(first[h] == 0)
+                cp.add_bool_or([second[h].Not(), *near_first])
         chosen.append((first, second))
 
     groups = constraint_groups(request)
