@@ -266,6 +266,9 @@ class SetupRequest:
         scenario); False: minimise pip spread alone (the islands).
     game : Game
         Which game the request lays (a label for answers and pictures).
+    fixed_harbours : mapping Edge -> HarbourKind
+        Harbours already on the table (on harbour places, kinds of
+        ``harbours``); kept exactly.
 
     Raises
     ------
@@ -317,6 +320,7 @@ class SetupRequest:
     letters: tuple[tuple[str, int], ...] = ()
     colourful: bool = True
     game: Game = Game.SHIPS
+    fixed_harbours: Mapping[Edge, HarbourKind] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         given = {as_hex(h, f"positions[{i}]") for i, h in enumerate(self.positions)}
@@ -419,6 +423,25 @@ class SetupRequest:
                 "harbours", f"{len(kinds)} harbours", f"one per harbour place ({len(places)})"
             )
         object.__setattr__(self, "harbours", tuple(sorted(kinds, key=list(HarbourKind).index)))
+        if not isinstance(self.fixed_harbours, Mapping):
+            raise InvalidInput("fixed_harbours", self.fixed_harbours, "a mapping side -> kind")
+        down: dict[Edge, HarbourKind] = {}
+        for raw, kind in self.fixed_harbours.items():
+            e = edge(*raw)
+            if e not in places:
+                raise InvalidInput("fixed_harbours", str(e), "harbours on the harbour places only")
+            try:
+                down[e] = HarbourKind(kind)
+            except ValueError:
+                raise InvalidInput(f"fixed_harbours[{e}]", kind, "a harbour kind") from None
+        for kind, n in Counter(down.values()).items():
+            if n > kinds.count(kind):
+                raise InvalidInput(
+                    "fixed_harbours",
+                    f"{n} {kind.value}",
+                    f"at most {kinds.count(kind)} (the game's)",
+                )
+        object.__setattr__(self, "fixed_harbours", MappingProxyType(dict(sorted(down.items()))))
 
     def _check_spiral(self, pos_set: set[Hex]) -> None:
         """A spiral orders every position of an island; its letters are the token pool."""
@@ -481,6 +504,11 @@ class SetupRequest:
     def sea(self) -> int:
         """Number of sea hexes on the finished board."""
         return self.board_size - self.land
+
+    @property
+    def has_fixed(self) -> bool:
+        """Whether anything is already on the table (tiles or harbours)."""
+        return bool(self.fixed or self.fixed_harbours)
 
     @property
     def root(self) -> Hex:
@@ -548,7 +576,8 @@ def setup_request(
         Free shape: the players build the board, :data:`TILES_PER_PLAYER` tiles
         each, 1..:data:`MAX_PLAYERS`; its shape is chosen inside the hexagon.
     fixed : Board or mapping (q, r) -> Tile, or None
-        Tiles already on the table.
+        Tiles already on the table; on an island also its harbours (those
+        of a Board) and frame hexes (plain sea, as a saved island has them).
     rules : mapping Rule (or its name) -> bool, or None
         Switches on top of the game's defaults (:data:`DEFAULT_RULES` for the
         ships scenario, :data:`GAME_RULES` for the islands), e.g.
@@ -634,6 +663,11 @@ def setup_request(
     if not isinstance(given, Mapping):
         raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
     tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
+    harbours_down = dict(fixed.harbours) if isinstance(fixed, Board) else {}
+    if harbours_down and not island:
+        raise InvalidInput(
+            "fixed", "harbours", "harbours only on an island (game base or extension)"
+        )
     if island:
         shape: tuple[tuple[str, object], ...] = (
             ("radius", radius),
@@ -647,6 +681,10 @@ def setup_request(
                     name, "given", f"no {name} with game {which.value} (its island is fixed)"
                 )
         setup = game_setup(which)
+        for h in set(tiles) & set(setup.frame):  # the frame of a saved island board
+            if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
+                raise InvalidInput(f"fixed {h}", str(tiles[h].terrain), "plain sea on the frame")
+            del tiles[h]
         order: tuple[Hex, ...] = ()
         if spiral is not None:
             order = spiral_order(setup.island, parse_corner(spiral, setup.island))
@@ -664,6 +702,7 @@ def setup_request(
             letters=setup.letters if order else (),
             colourful=False,
             game=which,
+            fixed_harbours=harbours_down,
             **extra,  # type: ignore[arg-type]
         )
     if spiral is not None:
@@ -980,6 +1019,9 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
         for h, token in laid.items():
             if (None if token is None else token[1]) != board.number(h):
                 out.append(f"spiral: {h} carries {board.number(h)}, the spiral lays {token}")
+    for e, kind in request.fixed_harbours.items():
+        if board.harbours.get(e) is not kind:
+            out.append(f"fixed harbour {e}: {kind.value} became {board.harbours.get(e)}")
     for h, tile in request.fixed.items():
         if h not in board:
             out.append(f"fixed {h}: missing")

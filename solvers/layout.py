@@ -323,7 +323,7 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
         (:data:`LAND_COUNT`, :data:`LAND_INVENTORY`, :data:`LAND_TOKENS`,
         :data:`SEA_NUMBERS`, and :data:`HARBOUR_KINDS` with harbours,
         :data:`SPIRAL` with a spiral) and one group per fixed tile
-        (``"fixed Q,R"``).
+        (``"fixed Q,R"``) and per fixed harbour (``"fixed harbour Q,R:Q,R"``).
         Each enters the CP-SAT model behind one assumption literal.
 
     Examples
@@ -332,7 +332,9 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     ('no-land-triangle', 'sea-apart', 'sea-balanced')
     """
     rules = tuple(sorted(r.value for r in request.rules))
-    fixed = tuple(f"fixed {h}" for h in request.fixed)
+    fixed = tuple(f"fixed {h}" for h in request.fixed) + tuple(
+        f"fixed harbour {e}" for e in request.fixed_harbours
+    )
     extra = ((HARBOUR_KINDS,) if request.harbour_places else ()) + (
         (SPIRAL,) if request.spiral else ()
     )
@@ -430,7 +432,7 @@ class _Model:
             if request.colourful:
                 self._add_colourfulness()
             self._add_pip_spread()
-        if symmetry and not request.fixed:
+        if symmetry and not request.has_fixed:
             self._add_symmetry_breaking()
 
     # -- the groups' literals --------------------------------------------------------
@@ -555,7 +557,10 @@ class _Model:
                 self.cp.add_implication(lit, tok[h, tile.number])
 
     def _add_harbours(self) -> None:
-        """At most one harbour per place, on land's side; the game's kinds (``harbour kinds``)."""
+        """At most one harbour per place, on land's side; the game's kinds (``harbour kinds``).
+
+        Each harbour already on the table is its own group (``fixed harbour E``).
+        """
         cp, req = self.cp, self.request
         kinds = sorted(set(req.harbours), key=list(HarbourKind).index)
         self.harbour = {
@@ -576,6 +581,10 @@ class _Model:
                 count = req.harbours.count(kind)
                 on_places = sum(self.harbour[e, kind] for e in req.harbour_places)
                 cp.add(on_places == count).only_enforce_if(lit)
+        for e, kind in req.fixed_harbours.items():
+            lit = self.on(f"fixed harbour {e}")
+            if lit is not None:
+                self.cp.add_implication(lit, self.harbour[e, kind])
 
     def _add_spiral(self) -> None:
         """The variable set-up: the letters along the spiral, deserts skipped (``spiral``)."""
@@ -942,7 +951,7 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
     where each token lies, so with one only the terrains (deserts kept) and
     the harbours move.
     """
-    if request.fixed or seed == 0:
+    if request.has_fixed or seed == 0:
         return board
     rng = random.Random(seed)
     moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
@@ -1852,7 +1861,7 @@ def layout_boards(
     model.cp.minimize(model.spread)
     floor = _spread_floor(request, groups)
     moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
-    if request.fixed:
+    if request.has_fixed:
         moves = moves[:1]
     rng = random.Random(seed)
     while len(boards) < count:

@@ -662,3 +662,24 @@ def test_harbour_reach_is_the_side_and_its_two_ends() -> None:
 def test_pips_of_the_boxes() -> None:
     assert sum(pips(n) for n in BASE_NUMBER_TOKENS) == 58
     assert sum(pips(n) for n in game_setup("extension").land_tokens) == 88
+
+
+def test_an_island_on_the_table_is_completed_with_its_harbours() -> None:
+    full = checked(setup_request(game="base"), seed=5).board
+    assert full is not None
+    again = checked(setup_request(game="base", fixed=full))  # the frame and harbours read back
+    assert again.board == full and again.status is Status.OPTIMAL
+    places = list(full.harbours)[:2]
+    near = {h for e in places for h in e}
+    part = Board(
+        {h: t for h, t in full.tiles.items() if h in near or not t.terrain.is_land},
+        harbours={e: full.harbours[e] for e in places},
+    )
+    request = setup_request(game="base", fixed=part)
+    assert set(request.fixed_harbours) == set(places)
+    assert any(n.startswith("fixed harbour ") for n in constraint_groups(request))
+    result = checked(request)
+    assert result.board is not None
+    assert all(result.board.harbours[e] is full.harbours[e] for e in places)
+    with pytest.raises(InvalidInput, match="harbours only on an island"):
+        setup_request(fixed=part)
