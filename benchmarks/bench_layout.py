@@ -225,7 +225,7 @@ def bench_islands(runs: int) -> None:
         sh_best = "none" if best is None else str(pip_spread(best))
         print(
             f"{game:<10} {'CP-SAT':<9} {cp_first:13.3f} {result.pip_spread!s:>10} "
-            f"{cp_opt:6.2f} {result.status.value:>8} {sh_first / cp_first:11.1f}x"
+            f"{cp_opt:6.2f} {result.status.value:>8} {sh_first / cp_first:11.3f}x"
         )
         print(
             f"{game:<10} {'shuffler':<9} {sh_first:13.4f} {sh_best:>10} {cp_opt:6.2f} "
