@@ -380,6 +380,25 @@ def test_joint_dp_matches_plain_recursion(
     check_odds(board, fleet, scoring, rolls, may_stay, rollers)
 
 
+@settings(max_examples=25)
+@given(data=st.data(), board=small_boards(), ships=st.integers(2, 3))
+def test_more_freedom_and_fewer_rolls_never_hurt(
+    data: st.DataObject, board: Board, ships: int
+) -> None:
+    # More rolls, the variant's extra choice, fewer collision rolls: never a worse chance.
+    edges = ship_edges(board)
+    if not edges:
+        return
+    fleet = data.draw(st.lists(st.sampled_from(edges), min_size=ships, max_size=ships))
+    scoring = data.draw(st.lists(st.sampled_from(edges), min_size=1, max_size=3))
+    base = fleet_odds(board, fleet, scoring, 4, exact=True)
+    stay = fleet_odds(board, fleet, scoring, 4, may_stay=True, exact=True)
+    excess = fleet_odds(board, fleet, scoring, 4, rollers=Rollers.EXCESS, exact=True)
+    assert np.all(base.values[1:] >= base.values[:-1])
+    assert np.all(stay.values >= base.values)
+    assert np.all(excess.values >= base.values)
+
+
 def test_collisions_on_the_island_ring_match_plain_recursion() -> None:
     # Six coast spokes (room for one ship) and six high-sea edges (two): three ships
     # crowd easily, and collisions persist while they share an edge.
