@@ -270,6 +270,7 @@ def _checked_tiles(items: Iterable[tuple[object, object]]) -> dict[Hex, Tile]:
                 and -limit <= q <= limit
                 and -limit <= r <= limit
                 and (tile.number is None or type(tile.number) is int)
+                and type(tile.terrain) is Terrain  # "forest" == Terrain.FOREST, yet no Terrain
                 and tile in valid
                 and h not in frozen
             ):
