@@ -375,5 +375,7 @@ def test_the_demo_runs_on_any_board(tmp_path: Path) -> None:
     from isles.commands.rally import rally_on_board
 
     lines: list[str] = []
-    picture = rally_on_board(extension_board(1), "5-6 player board", tmp_path, lines.append)
+    picture = rally_on_board(
+        extension_board(1), "5-6 player board", tmp_path / "rally.png", lines.append
+    )
     assert picture.exists() and "5-6 player board" in lines[0] and len(lines) == 2 + 22 + 1

@@ -360,12 +360,29 @@ def draw_choice(board: Board, choice: StartChoice, path: str | Path) -> Path:
 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
-    rally_on_board(beginner_board(), "beginner board", out_dir, echo)
+    """``isles demo`` section: the rally on the beginner board, then on a base board laid
+    by ``isles layout --game base`` (fairest pips, proven optimal)."""
+    from isles.layout import base_board
+
+    rally_on_board(beginner_board(), "beginner board", out_dir / "rally.png", echo)
+    laid = base_board(time_limit=20)
+    if laid.board is None:  # pragma: no cover - the base island is always solvable
+        echo(f"The base board could not be laid ({laid.status.value}).")
+        return
+    echo("")
+    rally_on_board(
+        laid.board,
+        f"a base board laid by isles layout --game base ({laid.status.value})",
+        out_dir / "rally-base.png",
+        echo,
+    )
 
 
-def rally_on_board(board: Board, name: str, out_dir: Path, echo: Callable[[str], None]) -> Path:
+def rally_on_board(
+    board: Board, name: str, picture_path: Path, echo: Callable[[str], None]
+) -> Path:
     """The demo's rally on any board: the best car of each start group, cheapest and
-    fastest, and a picture of the cheapest route of all (``out_dir/rally.png``)."""
+    fastest, and a picture of the cheapest route of all at ``picture_path``."""
     from isles.draw import board_figure, draw_path, save_figure
     from isles.solvers.rally import build_graph, choose_start
 
@@ -391,9 +408,7 @@ def rally_on_board(board: Board, name: str, out_dir: Path, echo: Callable[[str],
     cheapest, fastest = cheap_choice.route, fast_choice.route
     if cheapest is None or fastest is None:
         echo(f"No car reaches its goals on this board ({cheap_choice.status}).")
-        return save_figure(
-            board_figure(board, title="Car rally: no route")[0], out_dir / "rally.png"
-        )
+        return save_figure(board_figure(board, title="Car rally: no route")[0], picture_path)
     fig, ax = board_figure(
         board,
         title="Cheapest rally route (black) and fastest expected (red)",
@@ -401,7 +416,7 @@ def rally_on_board(board: Board, name: str, out_dir: Path, echo: Callable[[str],
     )
     draw_path(ax, list(cheapest.path or ()))
     draw_path(ax, list(fastest.path or ()), colour="#c62828")
-    picture = save_figure(fig, out_dir / "rally.png")
+    picture = save_figure(fig, picture_path)
     echo(
         f"Cheapest of all: car on {cheapest.start}, {cheapest.total_cards} cards; "
         f"fastest: car on {fastest.start}, {float(fastest.expected_turns or 0):.2f} expected "
