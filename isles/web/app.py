@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import parse_json
-from isles.web.jobs import Busy, JobRunner, UnknownJob, error_json
+from isles.web.jobs import MAX_RUNNING, Busy, JobRunner, UnknownJob, error_json
 from isles.web.tasks import TASKS, check_board, layout_rules, lighthouse_kit
 
 __all__ = ["MAX_BODY", "PAGES", "STATIC", "create_app"]
@@ -167,7 +167,11 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
 
 
 def create_app(
-    *, max_body: int = MAX_BODY, allowed_hosts: Sequence[str] | None = None
+    *,
+    max_body: int = MAX_BODY,
+    allowed_hosts: Sequence[str] | None = None,
+    time_limits: Mapping[str, float] | None = None,
+    max_running: int = MAX_RUNNING,
 ) -> Starlette:
     """The web app of ``isles serve``.
 
@@ -179,6 +183,11 @@ def create_app(
         The ``Host`` names served (``isles serve`` gives the loopback names when it
         binds the loopback address, so a web page cannot reach it by a renamed
         host); None serves any.
+    time_limits : mapping job kind -> seconds, optional
+        Overrides of the jobs' time limits (``TASKS[kind].seconds``).
+    max_running : int
+        Jobs running at once (:data:`~isles.web.jobs.MAX_RUNNING`); one more is
+        refused with status 503.
 
     Returns
     -------
@@ -192,7 +201,11 @@ def create_app(
     ...     client.get("/api/health").json()["ok"]
     True
     """
-    runner = JobRunner()
+    for kind, seconds in (time_limits or {}).items():
+        if kind not in TASKS or not seconds > 0:
+            raise InvalidInput("time_limits", {kind: seconds}, "job kinds and seconds > 0")
+    limits = {kind: task.seconds for kind, task in TASKS.items()} | dict(time_limits or {})
+    runner = JobRunner(max_running)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -213,7 +226,7 @@ def create_app(
             return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(TASKS)}")
         body = await _body(request)
         task.read(body)  # bad input answers at once, in the library's words
-        job = runner.start(kind, body, task.seconds)
+        job = runner.start(kind, body, limits[kind])
         return JSONResponse(job.to_dict(), status_code=202)
 
     async def job_state(request: Request) -> dict[str, Any]:
