@@ -201,6 +201,19 @@ def test_board_files_are_read_as_the_library_reads_them(client: TestClient) -> N
     assert error["message"].startswith("request: unknown key 'Board'")
 
 
+def test_uploaded_records_and_positions_are_checked(client: TestClient) -> None:
+    record = plunder.example_record().to_dict()
+    assert client.post("/api/plunder/record", json={"record": record}).json() == record
+    record["observations"][0]["answers"]["0"] = "no"
+    error = refused(client.post("/api/plunder/record", json={"record": record}))
+    assert error["field"] == "record.observations[0].answers.0"
+    position = {"discs": [["red", "blue"], []], "boat": 2, "maurice": 1}
+    body = {"islands": 2, "position": position}
+    assert client.post("/api/lighthouse/position", json=body).json() == position
+    body = {"islands": 2, "position": {**position, "boat": 99}}
+    assert refused(client.post("/api/lighthouse/position", json=body))["field"] == "position.boat"
+
+
 def test_lighthouse_kits(client: TestClient) -> None:
     answer = client.post("/api/lighthouse/kit", json={"players": 3}).json()
     assert answer == lighthouse.players_kit(3).to_dict()

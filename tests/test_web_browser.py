@@ -177,7 +177,7 @@ def test_lighthouse_position_advised(server: str, page: Page) -> None:
         lighthouse.Position((("red",), ()), boat=1, maurice=0),
         lighthouse.Roll.from_faces(kit, ("blue", "green")),
     ).to_dict()
-    expect(page.locator("#win")).to_have_text(f"{advice['win_probability']:.4f}", timeout=30_000)
+    expect(page.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
     assert page.locator("#alternatives tr").count() == 1 + len(advice["alternatives"])
     best = ", then ".join(f"{c} on island {i}" for c, i in advice["best"]["placements"])
     expect(page.locator("#best")).to_have_text(best)
@@ -202,6 +202,14 @@ def test_route_drawn_with_its_cost(server: str, page: Page) -> None:
     assert page.locator("line.road").count() == 1
     page.reload()
     expect(page.locator("polyline.route")).to_have_count(1)
+
+
+def test_a_stored_game_the_page_cannot_draw_starts_afresh(server: str, page: Page) -> None:
+    page.goto(f"{server}/plunder")
+    page.evaluate("""localStorage.setItem("isles.plunder", '{"record": {"players": 3}}')""")
+    page.reload()
+    expect(page.locator("#players")).to_have_value("4")
+    expect(page.locator("#add-turn")).to_be_visible()
 
 
 @pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])

@@ -26,7 +26,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import parse_json
 from isles.web.jobs import MAX_RUNNING, Busy, JobRunner, UnknownJob, error_json
-from isles.web.tasks import TASKS, check_board, layout_rules, lighthouse_kit
+from isles.web.tasks import (
+    TASKS,
+    check_board,
+    check_position,
+    check_record,
+    layout_rules,
+    lighthouse_kit,
+)
 
 __all__ = ["MAX_BODY", "PAGES", "STATIC", "create_app"]
 
@@ -238,6 +245,12 @@ def create_app(
     async def board(request: Request) -> dict[str, Any]:
         return check_board(await _body(request))
 
+    async def record(request: Request) -> dict[str, Any]:
+        return check_record(await _body(request))
+
+    async def position(request: Request) -> dict[str, Any]:
+        return check_position(await _body(request))
+
     async def kit(request: Request) -> dict[str, Any]:
         return lighthouse_kit(await _body(request))
 
@@ -272,7 +285,9 @@ def create_app(
         Route("/api/jobs/{job_id}", _answers(job_state), methods=["GET"]),
         Route("/api/jobs/{job_id}/cancel", _answers(cancel_job), methods=["POST"]),
         Route("/api/board", _answers(board), methods=["POST"]),
+        Route("/api/plunder/record", _answers(record), methods=["POST"]),
         Route("/api/lighthouse/kit", _answers(kit), methods=["POST"]),
+        Route("/api/lighthouse/position", _answers(position), methods=["POST"]),
         Route("/api/layout/rules", _answers(rules), methods=["GET"]),
         Route("/api/examples/{name}", _answers(example), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -20,6 +20,8 @@ __all__ = [
     "TASKS",
     "Task",
     "check_board",
+    "check_position",
+    "check_record",
     "layout_rules",
     "lighthouse_kit",
     "plunder_example",
@@ -79,6 +81,33 @@ def plunder_example() -> dict[str, Any]:
     return plunder.example_record().to_dict()
 
 
+def check_record(body: object) -> dict[str, Any]:
+    """An uploaded Plunder record, checked and written back (docs/plunder.md, "The record format").
+
+    Parameters
+    ----------
+    body : object
+        ``{"record": RECORD}``.
+
+    Returns
+    -------
+    dict
+        ``Record.to_dict()``.
+
+    Raises
+    ------
+    InvalidInput
+        As :meth:`Record.from_dict`, naming the field (``record.observations[2].answers``).
+
+    Examples
+    --------
+    >>> check_record({"record": {"players": 3}})
+    {'players': 3, 'observations': []}
+    """
+    raw = read_object(body, "request", ["record"])
+    return plunder.Record.from_dict(raw["record"]).to_dict()
+
+
 # Lighthouse -----------------------------------------------------------------------
 
 
@@ -123,6 +152,34 @@ def lighthouse_kit(body: object) -> dict[str, Any]:
     if "kit" in raw and "sea_cards" in raw:
         raise InvalidInput("sea_cards", raw["sea_cards"], "sea_cards inside the kit")
     return _read_kit(raw).to_dict()
+
+
+def check_position(body: object) -> dict[str, Any]:
+    """An uploaded lighthouse position, checked against its kit (docs/lighthouse.md, "Formats").
+
+    Parameters
+    ----------
+    body : object
+        The kit as for :func:`lighthouse_kit`, and ``position``.
+
+    Returns
+    -------
+    dict
+        ``Position.to_dict()``.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the field (``position.boat``).
+
+    Examples
+    --------
+    >>> check_position({"islands": 1, "position": {"discs": [[]], "boat": 0, "maurice": 0}})
+    {'discs': [[]], 'boat': 0, 'maurice': 0}
+    """
+    raw = read_object(body, "request", ["position"], ["players", "islands", "sea_cards", "kit"])
+    kit = _read_kit(raw)
+    return lighthouse.Position.from_dict(raw["position"], kit).to_dict()
 
 
 def _read_lighthouse(body: object) -> dict[str, Any]:

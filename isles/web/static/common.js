@@ -236,6 +236,6 @@ export function header(current) {
 
 /** A probability as the library writes it: the exact "p/q" when known, else the float. */
 export function probabilityText(p, exact) {
-  if (exact) return exact === "0/1" ? "0" : exact === "1/1" ? "1" : exact;
-  return p === null || p === undefined ? "–" : Number(p).toFixed(4);
+  if (exact) return exact.endsWith("/1") ? exact.slice(0, -2) : exact;
+  return p === null || p === undefined ? "–" : Number(p).toFixed(6);
 }

@@ -1,5 +1,5 @@
 // Boards as SVG (docs/boards.md: axial [q, r], pointy-top, row r = -2 at the top).
-import { svg } from "./common.js";
+import { el, svg } from "./common.js";
 
 const SIZE = 30;
 const ROOT3 = Math.sqrt(3);
@@ -107,4 +107,15 @@ export function boardSvg(board, options = {}) {
     root.append(svg("polyline", { points, class: "route" }));
   }
   return root;
+}
+
+/** The terrains' colours, named. */
+export function legend() {
+  return el(
+    "div",
+    { class: "legend" },
+    ...Object.entries(TERRAIN_COLOURS).map(([name, colour]) =>
+      el("span", {}, el("span", { class: "swatch", style: { background: colour } }), name),
+    ),
+  );
 }

@@ -13,7 +13,7 @@ const positionBox = el("div");
 const rollBox = el("div");
 const resultBox = el("div", { id: "result" });
 
-let state = load(KEY, null) || {
+const FRESH = {
   mode: "players",
   players: 3,
   islands: 6,
@@ -22,6 +22,7 @@ let state = load(KEY, null) || {
   position: null,
   roll: [null, null],
 };
+let state = load(KEY, null) || structuredClone(FRESH);
 let kit = null; // the kit the server read (Kit.to_dict())
 
 function kitRequest() {
@@ -49,13 +50,20 @@ async function loadKit() {
     kit = await postJSON("/api/lighthouse/kit", kitRequest());
   } catch (error) {
     kit = null;
+    if (state.mode === "kit") {
+      // A kit the server refuses (a stored one of an older version): back to players.
+      state.mode = "players";
+      render();
+    }
     showError(error);
   }
   const islands = kit ? kit.islands.length : 0;
   const position = state.position;
-  if (!position || position.discs.length !== islands || position.boat > (kit ? kit.sea_cards : 0)) {
+  const fits = position && Array.isArray(position.discs) && position.discs.every(Array.isArray);
+  if (!fits || position.discs.length !== islands || !(position.boat <= (kit ? kit.sea_cards : 0))) {
     state.position = { discs: Array.from({ length: islands }, () => []), boat: 0, maurice: 0 };
   }
+  if (!Array.isArray(state.roll) || state.roll.length !== 2) state.roll = [null, null];
   if (kit && !state.roll.every((face, d) => face === null || kit.dice[d].includes(face))) state.roll = [null, null];
   changed();
 }
@@ -180,9 +188,14 @@ function renderPosition() {
       "div",
       { class: "row" },
       el("button", { type: "button", onclick: () => download("position.json", state.position) }, "Download position"),
-      uploadButton("Load position", "position", (value) => {
-        state.position = value;
-        changed();
+      uploadButton("Load position", "position", async (value) => {
+        clearErrors();
+        try {
+          state.position = await postJSON("/api/lighthouse/position", { ...kitRequest(), position: value });
+          changed();
+        } catch (error) {
+          showError(error);
+        }
       }),
     ),
   );

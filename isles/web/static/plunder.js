@@ -2,14 +2,15 @@
 // state, in the record format; every change is analysed by isles.plunder.analyse.
 import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load,
-  probabilityText, save, select, showError, uploadButton,
+  postJSON, probabilityText, save, select, showError, uploadButton,
 } from "./common.js";
 
 const CATEGORIES = ["island", "marker", "trap"];
 const VALUES = [0, 1, 2, 3, 4, 5];
 const KEY = "plunder";
 
-let state = load(KEY, null) || { record: { players: 4, observations: [] }, advise: false };
+const FRESH = { record: { players: 4, observations: [] }, open: null };
+let state = load(KEY, null) || structuredClone(FRESH);
 const job = jobPanel();
 const setupBox = el("div");
 const turnsBox = el("div");
@@ -340,9 +341,15 @@ const tools = el(
   { class: "row" },
   el("button", { type: "button", class: "primary", id: "advise", onclick: () => analyse(true) }, "Advice: flip and dig"),
   el("button", { type: "button", onclick: () => download("plunder-record.json", record()) }, "Download record"),
-  uploadButton("Load record", "record", (value) => {
-    state.record = value;
-    changed();
+  uploadButton("Load record", "record", async (value) => {
+    clearErrors();
+    try {
+      state.record = await postJSON("/api/plunder/record", { record: value });
+      state.open = null;
+      changed();
+    } catch (error) {
+      showError(error);
+    }
   }),
   el(
     "button",
@@ -351,6 +358,7 @@ const tools = el(
       id: "example",
       onclick: async () => {
         state.record = await getJSON("/api/examples/plunder");
+        state.open = null;
         changed();
       },
     },
@@ -387,5 +395,10 @@ document.body.prepend(
     ),
   ),
 );
-render();
+try {
+  render();
+} catch {
+  state = structuredClone(FRESH); // a stored game this page cannot draw: start afresh
+  render();
+}
 analyseSoon();

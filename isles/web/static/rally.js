@@ -4,7 +4,7 @@ import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, postJSON,
   probabilityText, save, select, showError, uploadButton,
 } from "./common.js";
-import { adjacent, boardSvg, sameHex } from "./hexes.js";
+import { adjacent, boardSvg, legend, sameHex } from "./hexes.js";
 
 const KEY = "rally";
 const RESOURCES = ["lumber", "wool", "grain", "brick", "ore"];
@@ -18,7 +18,7 @@ const controls = el("div");
 const boardBox = el("div", { id: "board" });
 const resultBox = el("div", { id: "result" });
 
-let state = load(KEY, null) || {
+const FRESH = {
   source: "beginner",
   seed: 0,
   board: null,
@@ -32,6 +32,7 @@ let state = load(KEY, null) || {
   picked: null,
   route: null,
 };
+let state = load(KEY, null) || structuredClone(FRESH);
 
 function changed() {
   save(KEY, state);
@@ -206,10 +207,15 @@ document.body.prepend(
     el(
       "div",
       { class: "columns" },
-      el("section", { class: "card" }, boardBox, job, resultBox, fieldError("")),
+      el("section", { class: "card" }, boardBox, legend(), job, resultBox, fieldError("")),
       el("section", { class: "card" }, controls),
     ),
   ),
 );
-render();
+try {
+  render();
+} catch {
+  state = structuredClone(FRESH); // a stored plan this page cannot draw: start afresh
+  render();
+}
 if (!state.board) loadBoard("beginner");

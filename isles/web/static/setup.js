@@ -5,7 +5,7 @@ import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, save,
   select, showError,
 } from "./common.js";
-import { boardSvg, sameHex } from "./hexes.js";
+import { boardSvg, legend, sameHex } from "./hexes.js";
 
 const KEY = "setup";
 const TERRAINS = ["sea", "forest", "pasture", "fields", "hills", "mountains", "desert"];
@@ -16,7 +16,7 @@ const boardBox = el("div", { id: "board" });
 const resultBox = el("div", { id: "result" });
 let catalogue = null; // GET /api/layout/rules
 
-let state = load(KEY, null) || {
+const FRESH = {
   game: "ships",
   radius: 3,
   seed: 0,
@@ -27,6 +27,7 @@ let state = load(KEY, null) || {
   holding: ["sea", "forest"],
   next: null,
 };
+let state = load(KEY, null) || structuredClone(FRESH);
 
 function changed() {
   save(KEY, state);
@@ -200,7 +201,7 @@ document.body.prepend(
     el(
       "div",
       { class: "columns" },
-      el("section", { class: "card" }, boardBox, job, resultBox, fieldError("")),
+      el("section", { class: "card" }, boardBox, legend(), job, resultBox, fieldError("")),
       el("section", { class: "card" }, controls),
     ),
   ),
@@ -208,5 +209,11 @@ document.body.prepend(
 getJSON("/api/layout/rules").then((value) => {
   catalogue = value;
   if (!state.rules) state.rules = defaults(state.game);
-  render();
+  try {
+    render();
+  } catch {
+    state = structuredClone(FRESH); // a stored set-up this page cannot draw: start afresh
+    state.rules = defaults(state.game);
+    render();
+  }
 });
