@@ -77,6 +77,13 @@ def rejected(client: TestClient, kind: str, body: object) -> dict[str, Any]:
     return error
 
 
+SLOW = {  # 6 islands: about half a minute of dynamic programming
+    "islands": 6,
+    "position": {"discs": [[]] * 6, "boat": 0, "maurice": 0},
+    "roll": ["red", "blue"],
+}
+
+
 # Pages and files ------------------------------------------------------------------
 
 
@@ -282,6 +289,43 @@ def test_lighthouse_jobs_answer_as_the_library(client: TestClient) -> None:
     assert refused(client.post("/api/solve/lighthouse", json=bad))["field"] == "position.boat"
 
 
+def advice(islands: int, position: dict[str, Any], roll: list[str]) -> dict[str, Any]:
+    kit = lighthouse.default_kit(islands, 3)
+    return lighthouse.best_move(
+        kit, lighthouse.Position.from_dict(position, kit), lighthouse.Roll.from_faces(kit, roll)
+    ).to_dict()
+
+
+def test_lighthouse_tables_are_kept_and_dropped_safely() -> None:
+    """The resident process answers as best_move, position after position and kit after
+    kit; a second job while it works gets a process of its own; a cancel ends it."""
+    first = {"discs": [["red"], []], "boat": 1, "maurice": 0}
+    second = {"discs": [["red", "blue"], ["green"]], "boat": 2, "maurice": 1}
+    third = {"discs": [[], [], ["purple"]], "boat": 0, "maurice": 2}
+    with TestClient(create_app()) as fresh:
+        for islands, position, roll in [
+            (2, first, ["blue", "green"]),
+            (2, second, ["boat", "red"]),
+            (3, third, ["red", "purple"]),
+            (2, first, ["orange", "blue"]),
+        ]:
+            body = {"islands": islands, "sea_cards": 3, "position": position, "roll": roll}
+            assert solve(fresh, "lighthouse", body) == advice(islands, position, roll)
+        both = [
+            fresh.post("/api/solve/lighthouse", json=SLOW).json(),
+            fresh.post(
+                "/api/solve/lighthouse",
+                json={"islands": 2, "sea_cards": 3, "position": first, "roll": ["red", "red"]},
+            ).json(),
+        ]
+        assert finish(fresh, both[1])["result"] == advice(2, first, ["red", "red"])
+        assert fresh.post(f"/api/jobs/{both[0]['job']}/cancel", json={}).json()["state"] == (
+            "cancelled"
+        )
+        body = {"islands": 2, "sea_cards": 3, "position": second, "roll": ["red", "blue"]}
+        assert solve(fresh, "lighthouse", body) == advice(2, second, ["red", "blue"])
+
+
 def test_lighthouse_beyond_the_tables_is_a_job_error(client: TestClient) -> None:
     body = {"players": 2, "position": {"discs": [[]] * 8, "boat": 0, "maurice": 0}}
     response = client.post("/api/solve/lighthouse", json={**body, "roll": ["red", "red"]})
@@ -341,13 +385,6 @@ def test_layout_and_next_move_jobs_answer_as_the_library(client: TestClient) -> 
 def test_unknown_jobs(client: TestClient) -> None:
     assert refused(client.get("/api/jobs/0123"), 404)["field"] == "job"
     assert refused(client.post("/api/jobs/0123/cancel", json={}), 404)["field"] == "job"
-
-
-SLOW = {  # 6 islands: about half a minute of dynamic programming
-    "islands": 6,
-    "position": {"discs": [[]] * 6, "boat": 0, "maurice": 0},
-    "roll": ["red", "blue"],
-}
 
 
 def test_a_job_can_be_cancelled_and_the_slots_are_capped() -> None:

@@ -201,6 +201,12 @@ def create_app(
     Starlette
         An ASGI app; ``uvicorn.run(create_app())`` serves it.
 
+    Notes
+    -----
+    Solver calls run in processes of a multiprocessing fork server
+    (:mod:`isles.web.jobs`); as with any use of multiprocessing, a script that
+    serves the app starts it under ``if __name__ == "__main__":``.
+
     Examples
     --------
     >>> from starlette.testclient import TestClient
@@ -233,7 +239,7 @@ def create_app(
             return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(TASKS)}")
         body = await _body(request)
         task.read(body)  # bad input answers at once, in the library's words
-        job = runner.start(kind, body, limits[kind])
+        job = runner.start(kind, body, limits[kind], resident=task.resident is not None)
         return JSONResponse(job.to_dict(), status_code=202)
 
     async def job_state(request: Request) -> dict[str, Any]:

@@ -7,11 +7,14 @@ id; a process per job means a cancel or a time limit really stops the solver
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import secrets
+import signal
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
@@ -66,6 +69,7 @@ class Job:
     process: BaseProcess | None
     connection: Connection | None
     state: str = "running"
+    resident: bool = False
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     ended: float | None = field(default=None)
@@ -84,22 +88,52 @@ class Job:
         }
 
 
+def _answer(kind: str, call: Callable[[], dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """Run one call: its answer, or the library's error; a bug is logged, never sent."""
+    try:
+        return ("done", call())
+    except IslesError as exc:
+        return ("error", error_json(exc))
+    except MemoryError:
+        return ("error", {"field": None, "message": "out of memory for this request"})
+    except Exception:  # a bug: logged on the server's console, never sent to the page
+        _log.exception("job %s failed", kind)
+        return ("error", {"field": None, "message": "internal error (see the server's log)"})
+
+
 def _child(kind: str, body: object, connection: Connection) -> None:
     """The job's process: read the request, call the library, send the answer once."""
     from isles.web.tasks import TASKS  # loaded once by the fork server (preload)
 
-    try:
-        task = TASKS[kind]
-        answer: tuple[str, dict[str, Any]] = ("done", task.run(task.read(body)))
-    except IslesError as exc:
-        answer = ("error", error_json(exc))
-    except MemoryError:
-        answer = ("error", {"field": None, "message": "out of memory for this request"})
-    except Exception:  # a bug: logged on the server's console, never sent to the page
-        _log.exception("job %s failed", kind)
-        answer = ("error", {"field": None, "message": "internal error (see the server's log)"})
-    connection.send(answer)
+    # Ctrl-C in the server's terminal reaches every process of the group: the server
+    # stops its jobs itself, so a job ignores it rather than print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    task = TASKS[kind]
+    connection.send(_answer(kind, lambda: task.run(task.read(body))))
     connection.close()
+
+
+def _resident_child(kind: str, connection: Connection) -> None:
+    """A resident process: answers its kind's jobs one after another, keeping its cache."""
+    from isles.web.tasks import TASKS
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    factory = TASKS[kind].resident
+    assert factory is not None
+    serve = factory()
+    while True:
+        try:
+            body = connection.recv()
+        except (EOFError, OSError):
+            return  # the server went away
+        connection.send(_answer(kind, functools.partial(serve, body)))
+
+
+@dataclass
+class _Resident:
+    process: BaseProcess
+    connection: Connection
+    busy: bool = False
 
 
 def error_json(exc: IslesError) -> dict[str, Any]:
@@ -112,6 +146,16 @@ def error_json(exc: IslesError) -> dict[str, Any]:
     {'field': 'players', 'message': 'players: 9 is invalid; expected an integer in 2..6'}
     """
     return {"field": getattr(exc, "field", None), "message": str(exc)}
+
+
+def _end(process: BaseProcess, terminate: bool = False) -> None:
+    """Wait for a process to exit (after ``terminate()`` when asked), killing it past the grace."""
+    if terminate and process.is_alive():
+        process.terminate()
+    process.join(_GRACE)
+    if process.is_alive():
+        process.kill()
+        process.join()
 
 
 class JobRunner:
@@ -129,13 +173,23 @@ class JobRunner:
     def __init__(self, max_running: int = MAX_RUNNING) -> None:
         self.max_running = max_running
         self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._residents: dict[str, _Resident] = {}
         ctx = multiprocessing.get_context("forkserver")
         assert isinstance(ctx, ForkServerContext)
         ctx.set_forkserver_preload(["isles.web.tasks"])
         self._ctx = ctx
 
-    def start(self, kind: str, body: object, seconds: float) -> Job:
+    def start(self, kind: str, body: object, seconds: float, resident: bool = False) -> Job:
         """Start a job (the request already checked by the task's reader).
+
+        Parameters
+        ----------
+        kind, body, seconds
+            The task's name, the request, the time limit.
+        resident : bool
+            The task keeps a cache between jobs (``Task.resident``): the job goes
+            to its kind's resident process when that one is idle (started on
+            first use), else to a fresh process of its own.
 
         Raises
         ------
@@ -145,11 +199,26 @@ class JobRunner:
         self.poll_all()
         if sum(job.state == "running" for job in self._jobs.values()) >= self.max_running:
             raise Busy(f"{self.max_running} jobs are running; cancel one or wait")
-        receiver, sender = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(target=_child, args=(kind, body, sender), daemon=True)
-        process.start()
-        sender.close()
-        job = Job(secrets.token_hex(12), kind, seconds, time.monotonic(), process, receiver)
+        job_id = secrets.token_hex(12)
+        worker = self._residents.get(kind)
+        if resident and (worker is None or not worker.busy):
+            if worker is None or not worker.process.is_alive():
+                near, far = self._ctx.Pipe(duplex=True)
+                process = self._ctx.Process(target=_resident_child, args=(kind, far), daemon=True)
+                process.start()
+                far.close()
+                worker = _Resident(process, near)
+                self._residents[kind] = worker
+            worker.busy = True
+            worker.connection.send(body)
+            job = Job(job_id, kind, seconds, time.monotonic(), worker.process, worker.connection)
+            job.resident = True
+        else:
+            receiver, sender = self._ctx.Pipe(duplex=False)
+            process = self._ctx.Process(target=_child, args=(kind, body, sender), daemon=True)
+            process.start()
+            sender.close()
+            job = Job(job_id, kind, seconds, time.monotonic(), process, receiver)
         self._jobs[job.id] = job
         self._forget_old()
         return job
@@ -180,10 +249,19 @@ class JobRunner:
             self._poll(job)
 
     def shutdown(self) -> None:
-        """Stop every running job (the server is stopping)."""
+        """Stop every running job and resident process (the server is stopping)."""
         for job in self._jobs.values():
             if job.state == "running":
                 self._stop(job, "cancelled")
+        for kind in list(self._residents):
+            self._end_resident(kind)
+
+    def _end_resident(self, kind: str) -> None:
+        worker = self._residents.pop(kind, None)
+        if worker is None:
+            return
+        worker.connection.close()
+        _end(worker.process)
 
     def _poll(self, job: Job) -> None:
         if job.state != "running" or job.connection is None:
@@ -205,11 +283,12 @@ class JobRunner:
             self._stop(job, "timed_out")
 
     def _stop(self, job: Job, state: str) -> None:
-        if job.process is not None and job.process.is_alive():
-            job.process.terminate()
-            job.process.join(_GRACE)
-            if job.process.is_alive():
-                job.process.kill()
+        if job.resident:
+            # Its cache goes with it: the next job of its kind starts a fresh one.
+            job.process = job.connection = None
+            self._end_resident(job.kind)
+        elif job.process is not None:
+            _end(job.process, terminate=True)
         job.state = state
         if state == "timed_out":
             job.error = {
@@ -220,15 +299,20 @@ class JobRunner:
 
     def _finish(self, job: Job) -> None:
         job.ended = time.monotonic()
-        if job.connection is not None:
-            job.connection.close()
-            job.connection = None
-        if job.process is not None:
-            job.process.join(_GRACE)
-            if job.process.is_alive():
-                job.process.kill()
-                job.process.join()
-            job.process = None
+        if job.resident:
+            worker = self._residents.get(job.kind)
+            if worker is not None and job.state in ("done", "error"):
+                if worker.process.is_alive():
+                    worker.busy = False
+                else:
+                    self._end_resident(job.kind)
+        else:
+            if job.connection is not None:
+                job.connection.close()
+            if job.process is not None:
+                _end(job.process)
+        job.connection = None
+        job.process = None
 
     def _forget_old(self) -> None:
         finished = [jid for jid, job in self._jobs.items() if job.state != "running"]

@@ -18,6 +18,7 @@ from isles.models.jsonio import read_bool, read_edge, read_hex, read_int, read_l
 __all__ = [
     "BOARD_SOURCES",
     "TASKS",
+    "LighthouseTables",
     "Task",
     "check_board",
     "check_position",
@@ -49,11 +50,15 @@ class Task:
         The library call on those arguments, returning ``to_dict()``.
     seconds : float
         The job's time limit: past it the job is stopped and answers ``timed_out``.
+    resident : callable, optional
+        Makes the callable (request -> ``to_dict()``) of a process that stays
+        between jobs and keeps a cache (:class:`LighthouseTables`).
     """
 
     read: Callable[[object], dict[str, Any]]
     run: Callable[[dict[str, Any]], dict[str, Any]]
     seconds: float
+    resident: Callable[[], Callable[[object], dict[str, Any]]] | None = None
 
 
 # Plunder --------------------------------------------------------------------------
@@ -199,6 +204,40 @@ def _read_lighthouse(body: object) -> dict[str, Any]:
 
 def _run_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
     return lighthouse.best_move(args["kit"], args["position"], args["roll"]).to_dict()
+
+
+class LighthouseTables:
+    """Lighthouse advice that keeps the last kit's solved tables between requests.
+
+    :func:`isles.lighthouse.best_move` solves every position of the kit, then
+    ranks the roll's decisions; at the table the kit stays and the positions
+    change, so the solution (:func:`isles.lighthouse.solve`, optimal play) is
+    kept and each request only ranks (:func:`isles.lighthouse.advise`): the same
+    answer as ``best_move``.
+
+    Examples
+    --------
+    >>> tables = LighthouseTables()
+    >>> body = {"islands": 1, "sea_cards": 2, "roll": ["red", "red"],
+    ...         "position": {"discs": [[]], "boat": 0, "maurice": 0}}
+    >>> kit = lighthouse.default_kit(1, 2)
+    >>> roll = lighthouse.Roll.from_faces(kit, ("red", "red"))
+    >>> same = lighthouse.best_move(kit, lighthouse.Position(((),), boat=0, maurice=0), roll)
+    >>> tables(body) == same.to_dict() and tables(body) == same.to_dict()
+    True
+    """
+
+    def __init__(self) -> None:
+        self._kit: lighthouse.Kit | None = None
+        self._solution: lighthouse.LighthouseSolution | None = None
+
+    def __call__(self, body: object) -> dict[str, Any]:
+        args = _read_lighthouse(body)
+        if self._solution is None or args["kit"] != self._kit:
+            self._solution = None  # the old tables go before the new ones are built
+            self._solution = lighthouse.solve(args["kit"], "optimal")
+            self._kit = args["kit"]
+        return lighthouse.advise(self._solution, args["position"], args["roll"]).to_dict()
 
 
 # Rally ----------------------------------------------------------------------------
@@ -370,7 +409,7 @@ def _run_next_move(args: dict[str, Any]) -> dict[str, Any]:
 #: Every kind of job, by the name in its endpoint (``POST /api/solve/<name>``).
 TASKS: dict[str, Task] = {
     "plunder": Task(_read_plunder, _run_plunder, 60.0),
-    "lighthouse": Task(_read_lighthouse, _run_lighthouse, 300.0),
+    "lighthouse": Task(_read_lighthouse, _run_lighthouse, 300.0, LighthouseTables),
     "route": Task(_read_route, _run_route, 60.0),
     "layout": Task(_read_layout, _run_layout, 120.0),
     "next-move": Task(_read_next_move, _run_next_move, 120.0),
