@@ -212,6 +212,22 @@ def test_a_stored_game_the_page_cannot_draw_starts_afresh(server: str, page: Pag
     expect(page.locator("#add-turn")).to_be_visible()
 
 
+def test_names_are_shown_as_text_never_as_html(server: str, page: Page) -> None:
+    names = {
+        category: [f'<img src=x onerror="window.owned=1">{category}{k}' for k in range(6)]
+        for category in ("island", "marker", "trap")
+    }
+    record = {**plunder.example_record().to_dict(), "names": names}
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+    expect(page.locator("#deals")).to_have_text("162", timeout=20_000)
+    assert page.locator("img").count() == 0
+    assert page.evaluate("window.owned === undefined")
+    expect(page.get_by_text(names["island"][2]).first).to_be_visible()
+
+
 @pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])
 def test_phone_screen_needs_no_sideways_scrolling(server: str, browser: Browser, path: str) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
