@@ -1,6 +1,6 @@
 """Can a player's whole fleet stand on scoring edges at once, and how should it be steered?
 
-Implements docs/fleet.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
+Implements docs/ships.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
 the game): dynamic programming over the joint positions of 1 to 3 ships under one roll.
 """
 
@@ -142,7 +142,7 @@ class FleetSpace:
     ships : int
         Ships in the fleet, 1..3.
     rollers : Rollers
-        The collision reading (docs/fleet.md).
+        The collision reading (docs/ships.md).
     states : ndarray of int, shape (S, ships)
         ``states[i]`` = the sorted edge indices of joint state ``i``.
     collision_rolls : ndarray of int, shape (S,)
@@ -244,7 +244,7 @@ def fleet_space(
     board: Board | WindGraph,
     ships: int,
     may_stay: bool = False,
-    rollers: Rollers = Rollers.ALL,
+    rollers: Rollers = Rollers.EXCESS,
 ) -> FleetSpace:
     """Tabulate the joint positions of ``ships`` ships and the owner's choices after each roll.
 
@@ -258,7 +258,7 @@ def fleet_space(
     may_stay : bool
         The seed's variant: a ship along a coast may stay. Ignored for a graph.
     rollers : Rollers
-        Which ships on a crowded edge roll for a collision (docs/fleet.md).
+        Which ships on a crowded edge roll for a collision (docs/ships.md).
 
     Returns
     -------
@@ -386,7 +386,7 @@ def _space(
         return board
     if isinstance(board, WindGraph) and may_stay is not None and may_stay != board.may_stay:
         raise InvalidInput("may_stay", may_stay, f"{board.may_stay}, as the graph was built")
-    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.ALL)
+    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.EXCESS)
 
 
 # -- the chance to win within R rolls: finite-horizon dynamic programming -----------------
@@ -630,7 +630,7 @@ def fleet_odds(
     (unordered: ships of one player are interchangeable). One roll of 2d6 moves
     every ship whose wind blows (seed rule 6); the owner then places each ship
     on one of its allowed edges; the collision rolls of seed rule 11 follow on
-    every crowded edge, and a sunk ship ends the attempt (docs/fleet.md). The
+    every crowded edge, and a sunk ship ends the attempt (docs/ships.md). The
     attempt succeeds as soon as every ship stands on a scoring edge after a
     roll (or at the start).
 
@@ -648,7 +648,7 @@ def fleet_odds(
         The seed's variant (a ship along a coast may stay); default False, or
         the prebuilt graph's or table's setting.
     rollers : Rollers, optional
-        Which ships on a crowded edge roll (default ``Rollers.ALL``, or the table's).
+        Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     exact : bool
         Fractions instead of floats (at most ``MAX_EXACT_STATES`` joint states).
 
@@ -690,7 +690,7 @@ def fleet_odds(
     ----------
     Puterman, M. L. (1994). *Markov Decision Processes: Discrete Stochastic
     Dynamic Programming*, ch. 4 (finite-horizon models, backward induction).
-    Rules: docs/fleet.md and docs/ships.md; seed 004_644cf972d8964df4.txt.
+    Rules: docs/ships.md ("The fleet"); seed 004_644cf972d8964df4.txt.
 
     Examples
     --------
@@ -948,7 +948,7 @@ def fleet_navigate(
     may_stay : bool, optional
         The seed's variant; default False, or the prebuilt graph's or table's.
     rollers : Rollers, optional
-        Which ships on a crowded edge roll (default ``Rollers.ALL``, or the table's).
+        Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
 
@@ -985,7 +985,7 @@ def fleet_navigate(
     de Alfaro, L. (1997). *Formal Verification of Probabilistic Systems*
     (almost-sure reachability). Puterman (1994), ch. 6-7 (policy iteration).
     van der Vorst, H. A. (1992). Bi-CGSTAB. *SIAM J. Sci. Stat. Comput.* 13(2).
-    Rules: docs/fleet.md; seed 004_644cf972d8964df4.txt.
+    Rules: docs/ships.md; seed 004_644cf972d8964df4.txt.
 
     Examples
     --------
