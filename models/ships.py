@@ -42,14 +42,18 @@ __all__ = [
     "Waters",
     "as_corner",
     "as_edge",
+    "building_owners",
     "capacity",
     "cargo_after",
     "check_players",
     "check_ship_edge",
+    "corner_edges",
     "demo_board",
     "edge_vertices",
     "harvest",
+    "harvest_refusal",
     "is_ship_edge",
+    "land_hex",
     "outcome_rolls",
     "outcome_table",
     "parse_settlement",
@@ -784,13 +788,50 @@ def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
     >>> [str(e) for e in settlement_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2']
     """
-    return [e for e in _corner_edges(board, settlement) if waters(board, e) is Waters.COAST]
+    return [e for e in corner_edges(board, settlement) if waters(board, e) is Waters.COAST]
 
 
-def _corner_edges(board: Board, settlement: Vertex) -> list[Edge]:
-    hs = (settlement.a, settlement.b, settlement.c)
+def corner_edges(board: Board, corner: Vertex) -> list[Edge]:
+    """The ship edges at ``corner`` (high sea and coast alike): where a ship is next to it.
+
+    A ship on one of these edges scores for a building or road end at ``corner``
+    (the end of the game) and may be launched from a settlement there (rule 3).
+
+    Parameters
+    ----------
+    board : Board
+    corner : Vertex
+
+    Returns
+    -------
+    list of Edge
+        Sorted; at most three, empty when the corner touches no sea.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> [str(e) for e in corner_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
+    ['0,2:0,3', '0,2:1,2', '0,3:1,2']
+    """
+    hs = (corner.a, corner.b, corner.c)
     out = [edge(hs[i], hs[j]) for i in range(3) for j in range(i + 1, 3)]
     return sorted(e for e in out if is_ship_edge(board, e))
+
+
+def building_owners(board: Board) -> dict[Vertex, str]:
+    """Every building's corner and owner (settlements and cities alike), from the board file.
+
+    The form the rules of harvest and scoring take (:func:`harvest`,
+    :func:`scoring_ship`).
+
+    Examples
+    --------
+    >>> from isles.models.catan import Building, beginner_board
+    >>> v = parse_settlement("0,2:0,3:1,2")
+    >>> building_owners(beginner_board().replace(buildings={v: Building("red")})) == {v: "red"}
+    True
+    """
+    return {v: b.player for v, b in board.buildings.items()}
 
 
 def placement_edges(
@@ -823,7 +864,7 @@ def placement_edges(
     >>> [str(e) for e in placement_edges(beginner_board(), v, "red", blue_road)]
     ['0,2:1,2', '0,3:1,2']
     """
-    return [e for e in _corner_edges(board, settlement) if roads.get(e, player) == player]
+    return [e for e in corner_edges(board, settlement) if roads.get(e, player) == player]
 
 
 def harvest(
@@ -871,21 +912,88 @@ def harvest(
     >>> harvest(b, edge((0, 2), (0, 3)), 11, "red", {}, {})
     <Terrain.PASTURE: 'pasture'>
     """
+    if harvest_refusal(board, e, roll, player, buildings, roads) is not None:
+        return None
+    h = land_hex(board, e)
+    assert h is not None  # a ship that takes a card lies along land
+    return board.terrain(h)
+
+
+def land_hex(board: Board, e: Edge) -> Hex | None:
+    """The land hex a ship on ``e`` lies along, or None on the high sea.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> land_hex(beginner_board(), edge((0, 2), (0, 3)))
+    Hex(q=0, r=2)
+    """
+    check_ship_edge(board, e)
+    land = [h for h in (e.a, e.b) if board.terrain(h) is not Terrain.SEA]
+    return land[0] if land else None
+
+
+def harvest_refusal(
+    board: Board,
+    e: Edge,
+    roll: int,
+    player: str,
+    buildings: Mapping[Vertex, str],
+    roads: Mapping[Edge, str],
+) -> str | None:
+    """Why a ship of ``player`` on ``e`` takes no card after ``roll`` (rule 7); None if it does.
+
+    The one definition of the harvest rule (docs/ships.md, "Harvest"): the ship
+    lies along a producing land hex carrying ``roll``; no enemy road runs along
+    ``e``; no enemy building touches the hex; at most one building stands
+    around it.
+
+    Parameters
+    ----------
+    board, e, roll, player, buildings, roads
+        As :func:`harvest`.
+
+    Returns
+    -------
+    str or None
+        The reason in words, or None when the ship takes a card.
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> b = beginner_board()
+    >>> harvest_refusal(b, edge((0, 2), (0, 3)), 11, "red", {}, {}) is None
+    True
+    >>> harvest_refusal(b, edge((0, 2), (0, 3)), 11, "red", {}, {edge((0, 2), (0, 3)): "blue"})
+    "an enemy road (blue's) runs along 0,2:0,3"
+    """
     check_ship_edge(board, e)
     pips(roll)
-    land = [h for h in (e.a, e.b) if board.terrain(h) is not Terrain.SEA]
-    if not land:
-        return None
-    h = land[0]
+    if roll == 7:
+        return "a 7 hands out no resources"
+    h = land_hex(board, e)
+    if h is None:
+        return f"{e} lies on the high sea, along no land hex"
     tile = board[h]
-    if not tile.terrain.produces or tile.number != roll:
-        return None
-    if roads.get(e, player) != player:
-        return None
-    around = [owner for v, owner in buildings.items() if h in (v.a, v.b, v.c)]
-    if len(around) > 1 or any(owner != player for owner in around):
-        return None
-    return tile.terrain
+    if not tile.terrain.produces:
+        return f"the land hex {h} ({tile.terrain.value}) produces nothing"
+    if tile.number != roll:
+        return f"the land hex {h} ({tile.terrain.value}) carries {tile.number}, not {roll}"
+    owner = roads.get(e, player)
+    if owner != player:
+        return f"an enemy road ({owner}'s) runs along {e}"
+    around = sorted(owner for v, owner in buildings.items() if h in (v.a, v.b, v.c))
+    enemies = [o for o in around if o != player]
+    if enemies:
+        return f"an enemy building ({enemies[0]}'s) touches {h}"
+    if len(around) > 1:
+        return f"{len(around)} buildings stand around {h}: more than one, the hex is worked out"
+    return None
 
 
 def scoring_ship(

@@ -799,6 +799,14 @@ class FleetNavigation:
         s = self.space.index(self.start if fleet is None else fleet, "fleet")
         return float_or_none(float(self.values[s]))
 
+    @property
+    def error_bound(self) -> float:
+        """Largest error of any finite expected rolls, in rolls: the Bellman residual times
+        the largest finite value (the expected rolls of a proper steering bound how often a
+        per-roll error can add up)."""
+        finite = self.values[np.isfinite(self.values)]
+        return self.bellman_residual * float(finite.max()) if len(finite) else 0.0
+
     def steer(self, fleet: Sequence[Edge], roll: int) -> tuple[ShipMove, ...]:
         """Where to put the ships of ``fleet`` after ``roll`` under the optimal steering.
 
@@ -828,8 +836,7 @@ class FleetNavigation:
         ``error_bound`` (the bound on ``expected_rolls``, null with it).
         """
         expected = self.expected_rolls()
-        finite = self.values[np.isfinite(self.values)]
-        bound = self.bellman_residual * float(finite.max()) if len(finite) else 0.0
+        bound = self.error_bound
         return {
             "status": str(self.status),
             "ships": [edge_json(e) for e in self.start],
