@@ -19,8 +19,10 @@ from isles.models.ships import (
     MAX_SHIPS,
     Encounter,
     Outcome,
+    as_corner,
     capacity,
     check_ship_edge,
+    corner_edges,
     outcome_table,
     scoring_ship,
     ship_edges,
@@ -28,14 +30,19 @@ from isles.models.ships import (
 )
 
 __all__ = [
+    "MAX_FLEET_ROLLS",
     "Rollers",
     "check_fleet",
     "collision_rollers",
     "edge_rollers",
     "fleet_options",
+    "fleet_targets",
     "scoring_edges",
     "survival_probability",
 ]
+
+#: Most rolls a fleet's finite-horizon table covers (``isles sail --within``).
+MAX_FLEET_ROLLS = 1_000
 
 
 class Rollers(StrEnum):
@@ -215,3 +222,49 @@ def scoring_edges(
     ['0,1:0,2', '0,1:1,1', '0,2:1,1']
     """
     return frozenset(e for e in ship_edges(board) if scoring_ship(e, player, buildings, roads))
+
+
+def fleet_targets(
+    board: Board, targets: Iterable[object] = (), near: Iterable[object] = ()
+) -> frozenset[Edge]:
+    """The scoring edges of a fleet question: the given ship edges plus the ship edges at corners.
+
+    A ship scores next to its owner's building (the seed's end of the game):
+    every ship edge at the building's corner counts, the high-sea one included
+    (:func:`isles.models.ships.corner_edges`; unloading, by contrast, needs the
+    coast, :func:`isles.models.ships.settlement_edges`).
+
+    Parameters
+    ----------
+    board : Board
+    targets : iterable of Edge
+        Scoring ship edges (an ``Edge`` or a pair of hexes each).
+    near : iterable of Vertex
+        Corners of the player's buildings (a ``Vertex`` or three hexes each).
+
+    Returns
+    -------
+    frozenset of Edge
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``targets[i]`` or ``near[i]``: not a ship edge, a corner touching
+        no ship edge; or both empty.
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> sorted(map(str, fleet_targets(demo_board(), near=[((0, 3), (0, 2), (1, 2))])))
+    ['0,2:0,3', '0,2:1,2', '0,3:1,2']
+    """
+    out = {check_ship_edge(board, e, f"targets[{i}]") for i, e in enumerate(targets)}
+    for i, value in enumerate(near):
+        v = as_corner(value, f"near[{i}]")
+        found = corner_edges(board, v)
+        if not found:
+            raise InvalidInput(f"near[{i}]", ":".join(map(str, v)), "a corner next to the sea")
+        out.update(found)
+    if not out:
+        raise InvalidInput("targets", [], "at least one target edge or corner (near)")
+    return frozenset(out)

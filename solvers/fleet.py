@@ -21,10 +21,25 @@ from scipy.sparse.linalg import lgmres, spsolve
 
 from isles.models.catan import Board, roll_probability
 from isles.models.errors import InvalidInput
-from isles.models.fleet import Rollers, check_fleet, edge_rollers, survival_probability
-from isles.models.hexgrid import Edge
-from isles.models.jsonio import edge_json, float_or_none, probability_json
-from isles.models.ships import MAX_SHIPS, ROLLS, capacity, check_ship_edge
+from isles.models.fleet import (
+    MAX_FLEET_ROLLS,
+    Rollers,
+    check_fleet,
+    edge_rollers,
+    fleet_targets,
+    survival_probability,
+)
+from isles.models.hexgrid import Edge, Vertex
+from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
+from isles.models.ships import (
+    MAX_SHIPS,
+    ROLLS,
+    Port,
+    as_corner,
+    capacity,
+    check_ship_edge,
+    ports,
+)
 from isles.models.status import Status
 from isles.solvers.sailing import Reach, WindGraph, wind_graph
 
@@ -37,7 +52,9 @@ __all__ = [
     "FleetNavigation",
     "FleetOdds",
     "FleetSpace",
+    "FleetVoyage",
     "ShipMove",
+    "fleet",
     "fleet_navigate",
     "fleet_odds",
     "fleet_space",
@@ -54,8 +71,6 @@ BoolArray = npt.NDArray[np.bool_]
 MAX_JOINT_STATES = 400_000
 #: Largest joint table for exact Fractions (their size grows with every roll).
 MAX_EXACT_STATES = 5_000
-#: Most rolls a finite-horizon table covers.
-MAX_FLEET_ROLLS = 1_000
 #: Most values a finite-horizon table keeps (one per joint state and rolls left,
 #: 8 bytes each): the steering of every position for every horizon.
 MAX_TABLE_CELLS = 40_000_000
@@ -1106,4 +1121,144 @@ def fleet_navigate(
         values=values,
         reach_codes=reach_codes,
         choice=choice,
+    )
+
+
+# -- the one call behind ``isles sail`` with several ships ------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class FleetVoyage:
+    """Every ship home at once: the odds within R rolls, the fewest expected rolls, the ports.
+
+    Attributes
+    ----------
+    status : Status
+        ``OPTIMAL`` (the odds are those of the best steering) unless no sequence of
+        rolls brings every ship home: ``UNREACHABLE``.
+    odds : FleetOdds
+        The best chance within every horizon 0..R and the first move's advice.
+    navigation : FleetNavigation
+        The fewest expected rolls (finite only where ``reach`` is reachable).
+    near : tuple of Vertex
+        The corners given; their ship edges are among the scoring edges.
+    ports : tuple of Port
+        The harbours among the scoring edges and what the cargo may be traded for there.
+    """
+
+    status: Status
+    odds: FleetOdds
+    navigation: FleetNavigation
+    near: tuple[Vertex, ...]
+    ports: tuple[Port, ...]
+
+    @property
+    def reach(self) -> Reach:
+        """Reachable (surely), trapped (possibly, not surely) or unreachable from the start."""
+        return self.navigation.reach()
+
+    @property
+    def expected_rolls(self) -> float | None:
+        """Fewest expected rolls until every ship scores at once; None unless reachable."""
+        return self.navigation.expected_rolls()
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``isles sail --json`` prints with several ``--from``.
+
+        Members: ``status``, ``ships``, ``to`` (every scoring edge, sorted),
+        ``near`` (corners), ``rolls`` (R), ``may_stay``, ``collision_rollers``,
+        ``joint_states``, ``reach``, ``expected_rolls`` (null unless reachable),
+        ``ports`` (:meth:`isles.models.ships.Port.to_dict` each), ``odds``
+        (:meth:`FleetOdds.to_dict`) and ``navigation`` (:meth:`FleetNavigation.to_dict`).
+        """
+        return {
+            "status": str(self.status),
+            "ships": [edge_json(e) for e in self.odds.start],
+            "to": [edge_json(e) for e in sorted(self.odds.scoring)],
+            "near": [corner_json(v) for v in self.near],
+            "rolls": self.odds.rolls,
+            "may_stay": self.odds.space.may_stay,
+            "collision_rollers": str(self.odds.space.rollers),
+            "joint_states": self.odds.joint_states,
+            "reach": str(self.reach),
+            "expected_rolls": self.expected_rolls,
+            "ports": [p.to_dict() for p in self.ports],
+            "odds": self.odds.to_dict(),
+            "navigation": self.navigation.to_dict(),
+        }
+
+
+def fleet(
+    board: Board | WindGraph | FleetSpace,
+    ships: Sequence[object],
+    targets: Iterable[object] = (),
+    *,
+    near: Iterable[object] = (),
+    within: int = 10,
+    may_stay: bool | None = None,
+    rollers: Rollers | None = None,
+    exact: bool = False,
+) -> FleetVoyage:
+    """Bring every ship of a fleet onto a scoring edge at once: the one call of ``isles sail``.
+
+    The scoring edges are ``targets`` plus every ship edge at the ``near``
+    corners (:func:`isles.models.fleet.fleet_targets`); harbours among them are
+    ports (seed rule 8). One joint table serves :func:`fleet_odds` (the best
+    chance within every horizon up to ``within`` rolls, and the first move) and
+    :func:`fleet_navigate` (the fewest expected rolls, reachable or trapped).
+
+    Parameters
+    ----------
+    board : Board, WindGraph or FleetSpace
+        The board (its harbours are the ports), or a prebuilt graph or joint table.
+    ships : sequence of Edge
+        1..3 ship edges (each an ``Edge`` or a pair of hexes).
+    targets : iterable of Edge
+        Scoring edges.
+    near : iterable of Vertex
+        Corners of the player's buildings (each a ``Vertex`` or three hexes).
+    within : int
+        The horizon R, 0..MAX_FLEET_ROLLS.
+    may_stay, rollers, exact
+        As :func:`fleet_odds`.
+
+    Returns
+    -------
+    FleetVoyage
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`fleet_odds` (``ships[i]``, ``targets[i]``, ``near[i]``,
+        ``within``, a board too big for the joint table with its count and the limit).
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> v = fleet(demo_board(), [((0, 0), (0, 1)), ((1, 1), (1, 2))],
+    ...           near=[((0, 1), (0, 2), (1, 1)), ((-1, 0), (0, 0), (-1, 1))], within=10)
+    >>> v.status, v.reach, round(v.odds.probability(), 4), round(v.expected_rolls, 2)
+    (<Status.OPTIMAL: 'optimal'>, <Reach.REACHABLE: 'reachable'>, 0.1214, 42.56)
+    """
+    plain = _board_of(board)
+    fleet_edges = [check_ship_edge(plain, e, f"ships[{i}]") for i, e in enumerate(ships)]
+    corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
+    scoring = fleet_targets(plain, targets, corners)
+    if isinstance(within, bool) or not isinstance(within, int):
+        raise InvalidInput("within", within, f"an integer in 0..{MAX_FLEET_ROLLS}")
+    space = _space(board, len(check_fleet(plain, fleet_edges)), may_stay, rollers)
+    try:
+        odds = fleet_odds(space, fleet_edges, scoring, within, exact=exact)
+    except InvalidInput as exc:
+        if exc.field != "rolls":
+            raise
+        raise InvalidInput("within", exc.value, exc.expected) from None
+    navigation = fleet_navigate(space, fleet_edges, scoring)
+    status = Status.UNREACHABLE if navigation.reach() is Reach.UNREACHABLE else Status.OPTIMAL
+    return FleetVoyage(
+        status=status,
+        odds=odds,
+        navigation=navigation,
+        near=corners,
+        ports=ports(plain, scoring),
     )

@@ -200,7 +200,7 @@ def test_sail_from_the_target_is_zero_rolls_no_steering(
         (["sail", "--from", "0,0:1,0", "--to", "0,2:0,3", "--players", "2"], "3..6"),
         (["sail", "--from", "0,0:1,0", "--to", "0,2:0,3", "--png", "x.gif"], "--png"),
         (["sail", "--from", "x", "--to", "0,2:0,3"], "--from"),
-        (["sail", "--from", "0,0:1,0", "--from", "0,0:1,0", "--to", "0,2:0,3"], "twice"),
+        (["sail", "--from", "0,0:1,0", "--from", "0,0:1,0", "--to", "0,2:0,3"], "--within"),
         (
             ["sail", "--board", "/nonexistent/board.json", "--from", "0,0:1,0", "--to", "0,2:0,3"],
             "board file",

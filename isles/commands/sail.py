@@ -18,19 +18,23 @@ from typing import TYPE_CHECKING
 from isles.cli import check_output, count_type, emit_json, only_with
 from isles.models.catan import Board
 from isles.models.errors import InvalidInput
+from isles.models.fleet import MAX_FLEET_ROLLS, Rollers
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
 from isles.models.ships import (
     MAX_ENCOUNTERS,
     MAX_PLAYERS,
     MAX_REACH_ROLLS,
+    MAX_SHIPS,
     MIN_PLAYERS,
     parse_settlement,
+    port_edges,
 )
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
+    from isles.solvers.fleet import FleetVoyage
     from isles.solvers.sailing import Navigation, RiskReport, Voyage
 
 ORDER = 50
@@ -42,6 +46,15 @@ _SAIL_OPTIONS = {
     "near": "--near",
     "players": "--players",
     "may_stay": "--may-stay",
+}
+_FLEET_OPTIONS = {
+    "ships": "--from",
+    "targets": "--to",
+    "near": "--near",
+    "within": "--within",
+    "board": "--board",
+    "may_stay": "--may-stay",
+    "rollers": "--rollers",
 }
 _RISK_OPTIONS = {
     "cargo": "--cargo",
@@ -59,37 +72,70 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
     sail = subparsers.add_parser(
         "sail",
-        help="steer a ship to a target edge: minimal expected rolls under the winds",
+        help="steer a ship (or a fleet of 2-3 ships) home under the winds",
         description=(
-            "Minimal expected number of 2d6 rolls for a ship to reach a target edge "
-            "(or the coast next to a settlement), the steering at the start, and the "
-            "exact chance to arrive within 5, 10 and 20 rolls (seed 004; docs/ships.md). "
-            "Edges are Q,R:Q,R, settlements Q,R:Q,R:Q,R. Exit status: 0 answered, "
-            "1 the target cannot be reached surely, 2 bad input."
+            "One --from: minimal expected number of 2d6 rolls for a ship to reach a "
+            "target edge (or the coast next to a settlement), the steering at the start, "
+            "and the exact chance to arrive within 5, 10 and 20 rolls. Two or three "
+            "--from with --within R: the best chance that every ship stands on a "
+            "scoring edge at once within r rolls (r = 1..R; --near: every ship edge at "
+            "the corner scores), the fewest expected rolls to that moment, and the first "
+            "move per roll (seed 004; docs/ships.md). --port adds the board's harbours "
+            "as targets. Edges are Q,R:Q,R, corners Q,R:Q,R:Q,R. Exit status: 0 "
+            "answered, 1 the target cannot be reached (one ship: surely), 2 bad input."
         ),
     )
     sail.add_argument(
         "--board", metavar="FILE", help="board JSON file, - for stdin (default: the demo board)"
     )
-    sail.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    sail.add_argument(
+        "--from",
+        dest="start",
+        action="append",
+        required=True,
+        metavar="Q,R:Q,R",
+        help="ship edge (repeat for a fleet of 2 or 3 ships)",
+    )
     sail.add_argument("--to", action="append", metavar="Q,R:Q,R", help="target edge (repeatable)")
     sail.add_argument(
         "--near",
         action="append",
         metavar="Q,R:Q,R:Q,R",
-        help="target: the coast edges next to this settlement corner (repeatable)",
+        help="target: the edges next to this building's corner (repeatable; one ship: the coast)",
+    )
+    sail.add_argument(
+        "--port",
+        action="append",
+        metavar="KIND",
+        help="target: the board's harbours of this kind (generic, wool, ..., or any; repeatable)",
     )
     sail.add_argument(
         "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
     )
     sail.add_argument(
+        "--within",
+        type=count_type(0, MAX_FLEET_ROLLS),
+        metavar="R",
+        help=f"fleet: the horizon in rolls (0..{MAX_FLEET_ROLLS}; needed with 2-3 --from)",
+    )
+    sail.add_argument(
+        "--rollers",
+        choices=[r.value for r in Rollers],
+        help="fleet: who rolls in a collision: each ship over the limit (excess, default) "
+        "or every ship on the edge (all, a variant)",
+    )
+    sail.add_argument(
         "--players",
         type=count_type(MIN_PLAYERS, MAX_PLAYERS),
-        default=4,
-        help=f"players, to turn rolls into rounds ({MIN_PLAYERS}..{MAX_PLAYERS}; default 4)",
+        help=f"one ship: players, to turn rolls into rounds ({MIN_PLAYERS}..{MAX_PLAYERS}; "
+        "default 4)",
     )
     sail.add_argument("--json", action="store_true", help="print one JSON object")
-    sail.add_argument("--png", metavar="FILE", help="draw the expected-rolls field (.png/.svg)")
+    sail.add_argument(
+        "--png",
+        metavar="FILE",
+        help="draw the expected-rolls field, or the fleet and its first moves (.png/.svg)",
+    )
     sail.set_defaults(func=_sail)
 
     risk = subparsers.add_parser(
@@ -154,17 +200,28 @@ def _sail(args: argparse.Namespace) -> int:
     from isles.solvers.sailing import sail
 
     png = check_output("--png", args.png, (".png", ".svg"))
-    start = parse_edge(args.start, "--from")
+    if len(args.start) > 1:
+        return _fleet(args, png)
+    for option, value in (("--within", args.within), ("--rollers", args.rollers)):
+        if value is not None:
+            only_with(option, value, False, "two or three --from (a fleet)")
+    start = parse_edge(args.start[0], "--from")
     targets = [parse_edge(t, "--to") for t in args.to or []]
     near = [parse_settlement(v, "--near") for v in args.near or []]
-    if not targets and not near:
+    if not targets and not near and not args.port:
         raise InvalidInput(
-            "--to", None, "at least one --to edge or --near settlement", problem="missing"
+            "--to", None, "at least one --to edge, --near settlement or --port", problem="missing"
         )
     board = _board(args.board)
+    targets += sorted(port_edges(board, args.port or [], "--port"))
     with _options(_SAIL_OPTIONS):
         voyage = sail(
-            board, start, targets, near=near, may_stay=args.may_stay, players=args.players
+            board,
+            start,
+            targets,
+            near=near,
+            may_stay=args.may_stay,
+            players=4 if args.players is None else args.players,
         )
     if png is not None:
         _picture(voyage.navigation, start, png, voyage.expected_rolls)
@@ -176,6 +233,108 @@ def _sail(args: argparse.Namespace) -> int:
         if png is not None:
             print(f"picture: {png}")
     return 0 if voyage.status.answered else 1
+
+
+def _fleet(args: argparse.Namespace, png: Path | None) -> int:
+    from isles.solvers.fleet import fleet
+
+    if args.players is not None:
+        only_with("--players", args.players, False, "one --from (rounds of a single ship)")
+    if args.within is None:
+        raise InvalidInput(
+            "--within",
+            None,
+            f"a horizon in 0..{MAX_FLEET_ROLLS} rolls with 2 or 3 --from",
+            problem="missing",
+        )
+    if len(args.start) > MAX_SHIPS:
+        raise InvalidInput("--from", len(args.start), f"1..{MAX_SHIPS} ships (seed rule 2)")
+    ships = [parse_edge(e, "--from") for e in args.start]
+    targets = [parse_edge(t, "--to") for t in args.to or []]
+    near = [parse_settlement(v, "--near") for v in args.near or []]
+    if not targets and not near and not args.port:
+        raise InvalidInput(
+            "--to", None, "at least one --to edge, --near corner or --port", problem="missing"
+        )
+    board = _board(args.board)
+    targets += sorted(port_edges(board, args.port or [], "--port"))
+    with _options(_FLEET_OPTIONS):
+        voyage = fleet(
+            board,
+            ships,
+            targets,
+            near=near,
+            within=args.within,
+            may_stay=args.may_stay,
+            rollers=None if args.rollers is None else Rollers(args.rollers),
+        )
+    if png is not None:
+        _fleet_picture(voyage, png)
+    if args.json:
+        emit_json(voyage.to_dict())
+    else:
+        for line in _fleet_lines(voyage):
+            print(line)
+        if png is not None:
+            print(f"picture: {png}")
+    return 0 if voyage.status.answered else 1
+
+
+def _fleet_lines(voyage: FleetVoyage) -> list[str]:
+    """The text answer of ``isles sail`` with several ``--from``."""
+    odds, nav = voyage.odds, voyage.navigation
+    rollers = {
+        "excess": "each ship over the limit rolls",
+        "all": "every ship on a crowded edge rolls (variant)",
+    }[odds.space.rollers.value]
+    rule = "a ship along a coast may stay (variant)" if odds.space.may_stay else "moves compulsory"
+    lines = [
+        f"Fleet of {len(odds.start)} ships at {', '.join(map(str, odds.start))}",
+        f"scoring edges: {', '.join(map(str, sorted(odds.scoring)))}",
+        f"{odds.joint_states:,} joint positions; {rule}; collisions: {rollers}",
+    ]
+    for port in voyage.ports:
+        lines.append(f"port at {port.edge} ({port.kind.value}): trade {port.trade}")
+    lines.append(
+        f"best chance that every ship scores at once within r rolls "
+        f"(float, error at most {odds.error_bound:.0e}):"
+    )
+    within = odds.within
+    for row in range(1, odds.rolls + 1, 6):
+        cells = [
+            f"{t:>3} {float(within[t]):6.1%}" for t in range(row, min(row + 6, odds.rolls + 1))
+        ]
+        lines.append("  " + "   ".join(cells))
+    if odds.rolls == 0:
+        lines.append(f"  0 rolls: {float(within[0]):.1%}")
+    expected = voyage.expected_rolls
+    if expected is not None:
+        lines.append(
+            f"fewest expected rolls until every ship scores at once: {expected:.2f} "
+            f"(error at most {nav.error_bound:.1e}; {nav.iterations} policy-iteration rounds)"
+        )
+    elif voyage.reach.value == "trapped":
+        lines.append(
+            "trapped: possible but not sure under any steering (a collision risks a ship, "
+            "or a roll can strand the fleet), so the expected rolls are infinite"
+        )
+    else:
+        lines.append("unreachable: no sequence of rolls brings every ship home at once")
+    advice = odds.advice()
+    if advice:
+        lines.append(f"first move with {odds.rolls} rolls to go:")
+        still = []
+        for a in advice:
+            if all(src == dst for src, dst in a.moves):
+                still.append(str(a.roll))
+                continue
+            moves = ", ".join(
+                f"{src} stays" if src == dst else f"{src} -> {dst}" for src, dst in a.moves
+            )
+            lines.append(f"  on {a.roll:>2}: {moves}  (then {float(a.probability):.1%})")
+        if still:
+            lines.append(f"  on {', '.join(still)}: no ship moves")
+    return lines
 
 
 def _fmt(x: float | None) -> str:
@@ -366,6 +525,54 @@ def _picture(nav: Navigation, start: Edge | None, path: str | Path, expected: fl
         title += f"\nfrom the circled edge: {expected:.1f} rolls on average"
     fig, ax = board_figure(nav.graph.board, title=title, legend=False)
     _overlay(ax, nav, start)
+    return save_figure(fig, path)
+
+
+def _fleet_picture(voyage: FleetVoyage, path: str | Path) -> Path:
+    """The board, the scoring edges (stars), the ships (circles) and the advised first moves
+    (arrows labelled with the rolls that call for them)."""
+    from isles.draw import board_figure, save_figure
+
+    odds = voyage.odds
+    p = float(odds.probability())
+    title = (
+        f"Fleet of {len(odds.start)}: every ship home at once within {odds.rolls} rolls: "
+        f"{p:.1%}\ncircles: ships; stars: scoring edges; arrows: first move, by roll"
+    )
+    fig, ax = board_figure(odds.space.graph.board, title=title, legend=False)
+    for e in sorted(odds.scoring):
+        (x0, y0), (x1, y1) = _segment(e)
+        ax.plot([x0, x1], [y0, y1], color="gold", lw=5, solid_capstyle="butt", zorder=5)
+        ax.plot(*_midpoint(e), marker="*", markersize=13, color="gold", mec="black", zorder=8)
+    for e in odds.start:
+        ax.plot(
+            *_midpoint(e), marker="o", markersize=13, mfc="none", mec="black", mew=2.5, zorder=9
+        )
+    arrows: dict[tuple[Edge, Edge], list[int]] = {}
+    for a in odds.advice():
+        for src, dst in a.moves:
+            if src != dst:
+                arrows.setdefault((src, dst), []).append(a.roll)
+    for (src, dst), rolls in sorted(arrows.items()):
+        (sx, sy), (dx, dy) = _midpoint(src), _midpoint(dst)
+        tip = (sx + 0.8 * (dx - sx), sy + 0.8 * (dy - sy))
+        ax.annotate(
+            "",
+            xy=tip,
+            xytext=(sx, sy),
+            zorder=10,
+            arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5, "shrinkA": 0},
+        )
+        ax.text(
+            (sx + tip[0]) / 2,
+            (sy + tip[1]) / 2,
+            ",".join(map(str, rolls)),
+            fontsize=8,
+            zorder=11,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
     return save_figure(fig, path)
 
 
