@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from isles.cli import OneLineParser
     from isles.solvers.fleet import FleetVoyage
+    from isles.solvers.logbook import LogReplay
     from isles.solvers.sailing import Navigation, RiskReport, Voyage
 
 ORDER = 50
@@ -174,6 +175,30 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     risk.add_argument("--json", action="store_true", help="print one JSON object")
     risk.set_defaults(func=_risk)
+
+    ships = subparsers.add_parser(
+        "ships",
+        help="ships' log book check, conversion to a settlement, harvest on a course",
+        description="Questions about a player's ships (seed 004; docs/ships.md).",
+    )
+    tasks = ships.add_subparsers(dest="task", metavar="TASK", required=True)
+    check = tasks.add_parser(
+        "check",
+        help="replay a log book against the rules",
+        description=(
+            'Replay a ships\' log book (JSON, docs/ships.md "The log book") against the '
+            "rules and name the first entry that breaks one; a valid log prints each "
+            "ship's state after each roll. Exit status: 0 valid, 1 a rule broken, 2 bad input."
+        ),
+    )
+    check.add_argument("log", metavar="LOG", help="log book JSON file, - for stdin")
+    check.add_argument(
+        "--board",
+        metavar="FILE",
+        help="board JSON file with the players' buildings and roads (default: the demo board)",
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(func=_check_log)
 
 
 def _board(path: str | None) -> Board:
@@ -418,6 +443,33 @@ def _risk(args: argparse.Namespace) -> int:
         for line in _risk_lines(report):
             print(line)
     return 0
+
+
+def _check_log(args: argparse.Namespace) -> int:
+    from isles.models.logbook import LogBook
+    from isles.solvers.logbook import check_log
+
+    board = _board(args.board)
+    replay = check_log(board, LogBook.load(args.log))
+    if args.json:
+        emit_json(replay.to_dict())
+    else:
+        for line in _replay_lines(replay):
+            print(line)
+    return 0 if replay.status.answered else 1
+
+
+def _replay_lines(replay: LogReplay) -> list[str]:
+    """The text answer of ``isles ships check``."""
+    lines = [f"log book of {replay.player}: {len(replay.start)} ships at the start"]
+    lines.append("start: " + ("; ".join(map(str, replay.start)) or "no ship"))
+    for i, (roll, ships) in enumerate(zip(replay.rolls, replay.after, strict=True)):
+        lines.append(f"roll {i + 1} ({roll}): " + ("; ".join(map(str, ships)) or "no ship"))
+    if replay.breach is None:
+        lines.append(f"every entry keeps the rules ({len(replay.rolls)} rolls)")
+    else:
+        lines.append(f"rule broken: {replay.breach}")
+    return lines
 
 
 _ENCOUNTER_WORDS = {"collision": "collision", "pirate": "pirate attack"}
