@@ -50,6 +50,8 @@ __all__ = [
     "cargo_after",
     "check_players",
     "check_ship_edge",
+    "conversion_edges",
+    "converts",
     "corner_edges",
     "demo_board",
     "edge_vertices",
@@ -999,6 +1001,56 @@ def harvest_refusal(
     if len(around) > 1:
         return f"{len(around)} buildings stand around {h}: more than one, the hex is worked out"
     return None
+
+
+# -- a ship becomes a settlement (rule 10) --------------------------------------------
+
+
+def _yields(board: Board, h: Hex, missing: Resource) -> bool:
+    terrain = board.terrain(h)
+    return terrain is Terrain.GOLD or terrain.resource is missing
+
+
+def conversion_edges(board: Board, missing: Resource) -> list[Edge]:
+    """The ship edges where a paid ship can become a settlement lacking ``missing`` (rule 10).
+
+    The ship must lie along a land hex that yields the missing resource (a gold
+    hex yields any) and carries a number: the coast edges of such hexes
+    (docs/ships.md, "A ship becomes a settlement").
+
+    Examples
+    --------
+    >>> [str(e) for e in conversion_edges(demo_board(), Resource.BRICK)]
+    ['-1,3:0,3', '0,2:0,3', '0,3:1,2', '2,-1:3,-1', '3,-1:3,0']
+    """
+    missing = Resource(missing)
+    out = []
+    for e in ship_edges(board):
+        h = land_hex(board, e)
+        if h is not None and board[h].number is not None and _yields(board, h, missing):
+            out.append(e)
+    return out
+
+
+def converts(board: Board, e: Edge, roll: int, missing: Resource) -> bool:
+    """Whether a paid ship on ``e`` becomes a settlement on ``roll`` (rule 10).
+
+    The roll must be the number of the land hex the ship lies along, and that
+    hex must yield ``missing``. Resources come before the ships move (rule 6),
+    so the roll finds the ship on ``e``, where it stood before the roll.
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> converts(demo_board(), edge((0, 2), (0, 3)), 5, Resource.BRICK)
+    True
+    >>> converts(demo_board(), edge((0, 2), (0, 3)), 5, Resource.ORE)
+    False
+    """
+    check_ship_edge(board, e)
+    pips(roll)
+    h = land_hex(board, e)
+    return h is not None and board[h].number == roll and _yields(board, h, Resource(missing))
 
 
 # -- ports (rule 8) ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isles.cli import check_output, count_type, emit_json, only_with
-from isles.models.catan import Board
+from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.fleet import MAX_FLEET_ROLLS, Rollers
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
@@ -25,6 +25,7 @@ from isles.models.ships import (
     MAX_PLAYERS,
     MAX_REACH_ROLLS,
     MAX_SHIPS,
+    MAX_WITHIN,
     MIN_PLAYERS,
     parse_settlement,
     port_edges,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
+    from isles.solvers.conversion import Conversion
     from isles.solvers.fleet import FleetVoyage
     from isles.solvers.logbook import LogReplay
     from isles.solvers.sailing import Navigation, RiskReport, Voyage
@@ -199,6 +201,57 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(func=_check_log)
+
+    conv = tasks.add_parser(
+        "convert",
+        help="steer a paid ship to become a settlement in the fewest expected rolls",
+        description=(
+            "Three of the four settlement cards are paid: the ship becomes a settlement "
+            "when the number of the land hex it lies along is rolled and that hex yields "
+            "the missing card (seed 004 rule 10; docs/ships.md). The best spot, the "
+            "steering at the start, the expected rolls with and without the variant "
+            "'automatic on my turn', and the exact chance within R rolls."
+        ),
+    )
+    conv.add_argument(
+        "--board", metavar="FILE", help="board JSON file, - for stdin (default: the demo board)"
+    )
+    conv.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    conv.add_argument(
+        "--missing",
+        required=True,
+        choices=[r.value for r in Resource],
+        help="the settlement card not paid",
+    )
+    conv.add_argument(
+        "--on-turn",
+        action="store_true",
+        help="variant: on its owner's turn a ship on a spot converts at once",
+    )
+    conv.add_argument(
+        "--players",
+        type=count_type(MIN_PLAYERS, MAX_PLAYERS),
+        default=4,
+        help=f"players, one roll each ({MIN_PLAYERS}..{MAX_PLAYERS}; default 4)",
+    )
+    conv.add_argument(
+        "--rolls-to-turn",
+        type=count_type(0, MAX_PLAYERS - 1),
+        default=0,
+        help="rolls before the owner's own roll (0: the next roll; default 0)",
+    )
+    conv.add_argument(
+        "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
+    )
+    conv.add_argument(
+        "--within",
+        type=count_type(0, MAX_WITHIN),
+        default=10,
+        metavar="R",
+        help=f"horizon of the exact odds (0..{MAX_WITHIN}; default 10)",
+    )
+    conv.add_argument("--json", action="store_true", help="print one JSON object")
+    conv.set_defaults(func=_convert)
 
 
 def _board(path: str | None) -> Board:
@@ -443,6 +496,75 @@ def _risk(args: argparse.Namespace) -> int:
         for line in _risk_lines(report):
             print(line)
     return 0
+
+
+_CONVERT_OPTIONS = {
+    "start": "--from",
+    "missing": "--missing",
+    "players": "--players",
+    "rolls_to_turn": "--rolls-to-turn",
+    "within": "--within",
+    "may_stay": "--may-stay",
+}
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from isles.solvers.conversion import convert
+
+    start = parse_edge(args.start, "--from")
+    board = _board(args.board)
+    settings = {
+        "players": args.players,
+        "rolls_to_turn": args.rolls_to_turn,
+        "may_stay": args.may_stay,
+    }
+    with _options(_CONVERT_OPTIONS):
+        answer = convert(
+            board, start, args.missing, on_turn=args.on_turn, within=(args.within,), **settings
+        )
+    if args.json:
+        emit_json(answer.to_dict())
+        return 0 if answer.status.answered else 1
+    with _options(_CONVERT_OPTIONS):
+        other = convert(board, start, args.missing, on_turn=not args.on_turn, within=(), **settings)
+    for line in _conversion_lines(answer, other):
+        print(line)
+    return 0 if answer.status.answered else 1
+
+
+def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
+    """The text answer of ``isles ships convert``."""
+    rule = "variant: converts at once on its owner's turn" if answer.on_turn else "rule 10"
+    lines = [
+        f"Ship at {answer.start}, settlement lacking {answer.missing.value} ({rule}; "
+        f"{answer.players} players, {answer.rolls_to_turn} rolls before the owner's)"
+    ]
+    if answer.expected_rolls is None:
+        lines.append(f"{answer.reach.value}: no spot can be reached")
+        return lines
+    lines.append(
+        f"fewest expected rolls until it converts: {answer.expected_rolls:.2f} "
+        f"(error at most {answer.error_bound or 0.0:.1e})"
+    )
+    if other.expected_rolls is not None:
+        name = "with the variant" if other.on_turn else "without the variant"
+        lines.append(f"  {name}: {other.expected_rolls:.2f}")
+    for k, p in answer.within:
+        lines.append(f"converts within {k} rolls: {_show(p, '.1%')}")
+    lines.append("spots (aiming at one only):")
+    best = answer.best_spot
+    for spot in answer.spots:
+        mark = "  <- best" if best is not None and spot.edge == best.edge else ""
+        lines.append(
+            f"  {spot.edge} (number {spot.number}): {_fmt(spot.expected_rolls)} rolls{mark}"
+        )
+    if answer.steering:
+        lines.append(f"steering at {answer.start}:")
+        for st in answer.steering:
+            lines.append(
+                f"  on {st.roll:>2}: go to {st.go_to}  (choices {', '.join(map(str, st.options))})"
+            )
+    return lines
 
 
 def _check_log(args: argparse.Namespace) -> int:
