@@ -253,6 +253,46 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     conv.add_argument("--json", action="store_true", help="print one JSON object")
     conv.set_defaults(func=_convert)
 
+    crop = tasks.add_parser(
+        "harvest",
+        help="expected cargo after R rolls on the course to a target",
+        description=(
+            "The exact cargo of a ship steered to a target (the fewest-expected-rolls "
+            "course of isles sail) after R rolls: it takes a card when the land hex it "
+            "lies along is rolled, unless rule 7 forbids it (an enemy building or road, "
+            "more than one building around the hex: read from the board file's "
+            "buildings and roads). Seed 004 rules 4, 6, 7; docs/ships.md."
+        ),
+    )
+    crop.add_argument(
+        "--board",
+        metavar="FILE",
+        help="board JSON file with buildings and roads, - for stdin (default: the demo board)",
+    )
+    crop.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    crop.add_argument("--to", action="append", metavar="Q,R:Q,R", help="target edge (repeatable)")
+    crop.add_argument(
+        "--near",
+        action="append",
+        metavar="Q,R:Q,R:Q,R",
+        help="target: the coast edges next to this settlement corner (repeatable)",
+    )
+    crop.add_argument("--player", required=True, help="the ship's owner (as in the board file)")
+    crop.add_argument(
+        "--rolls",
+        type=count_type(0, MAX_WITHIN),
+        required=True,
+        help=f"rolls to follow the course (0..{MAX_WITHIN})",
+    )
+    crop.add_argument(
+        "--cargo", type=count_type(0, 3), default=0, help="cards on board at the start (0..3)"
+    )
+    crop.add_argument(
+        "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
+    )
+    crop.add_argument("--json", action="store_true", help="print one JSON object")
+    crop.set_defaults(func=_harvest)
+
 
 def _board(path: str | None) -> Board:
     from isles.models.ships import demo_board
@@ -565,6 +605,53 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
                 f"  on {st.roll:>2}: go to {st.go_to}  (choices {', '.join(map(str, st.options))})"
             )
     return lines
+
+
+_HARVEST_OPTIONS = {
+    "start": "--from",
+    "targets": "--to",
+    "near": "--near",
+    "player": "--player",
+    "rolls": "--rolls",
+    "start_cargo": "--cargo",
+}
+
+
+def _harvest(args: argparse.Namespace) -> int:
+    from isles.solvers.harvest import harvest_course
+
+    start = parse_edge(args.start, "--from")
+    targets = [parse_edge(t, "--to") for t in args.to or []]
+    near = [parse_settlement(v, "--near") for v in args.near or []]
+    if not targets and not near:
+        raise InvalidInput(
+            "--to", None, "at least one --to edge or --near settlement", problem="missing"
+        )
+    board = _board(args.board)
+    with _options(_HARVEST_OPTIONS):
+        out = harvest_course(
+            board,
+            start,
+            targets,
+            near=near,
+            player=args.player,
+            rolls=args.rolls,
+            start_cargo=args.cargo,
+            may_stay=args.may_stay,
+        )
+    if args.json:
+        emit_json(out.to_dict())
+        return 0
+    print(
+        f"Ship of {out.player} from {out.start} to {', '.join(map(str, out.targets))}, "
+        f"{out.rolls} rolls, {out.start_cargo} cards on board"
+    )
+    print(f"expected cargo: {_show(out.expected_cargo, '.3f')} cards (at most 3)")
+    print("cards on board: " + ", ".join(f"{c}: {float(p):.1%}" for c, p in enumerate(out.cargo)))
+    taken = ", ".join(f"{r} {float(x):.3f}" for r, x in out.taken.items()) or "nothing"
+    print(f"expected cards taken on the way: {taken}")
+    print(f"arrived within {out.rolls} rolls: {_show(out.arrived, '.1%')}")
+    return 0
 
 
 def _check_log(args: argparse.Namespace) -> int:
