@@ -171,3 +171,11 @@ def test_fuzz_mutations_never_traceback() -> None:
         json.dumps(replay.to_dict(), allow_nan=False)
         verdicts[replay.status] += 1
     assert all(verdicts.values())
+
+
+def test_shipped_example_is_valid_on_the_demo_board() -> None:
+    from isles.models.ships import demo_board
+
+    example = Path(__file__).parent.parent / "models" / "data" / "ships_log_example.json"
+    replay = check_log(demo_board(), LogBook.load(example))
+    assert replay.status is Status.EXACT and len(replay.rolls) == 8
