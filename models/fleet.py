@@ -47,7 +47,7 @@ MAX_FLEET_ROLLS = 1_000
 
 class Rollers(StrEnum):
     """Which ships on a crowded edge roll 2d6 for their fate (seed rule 11; docs/ships.md,
-    "Collisions between a player's own ships").
+    "Collisions (rule 11): the reading implemented").
 
     Values
     ------
