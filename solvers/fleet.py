@@ -1162,12 +1162,18 @@ class FleetVoyage:
         """Fewest expected rolls until every ship scores at once; None unless reachable."""
         return self.navigation.expected_rolls()
 
+    @property
+    def at_target(self) -> bool:
+        """Whether every ship already stands on a scoring edge (0 rolls: the moment is now)."""
+        return all(e in self.odds.scoring for e in self.odds.start)
+
     def to_dict(self) -> dict[str, Any]:
         """What ``isles sail --json`` prints with several ``--from``.
 
         Members: ``status``, ``ships``, ``to`` (every scoring edge, sorted),
         ``near`` (corners), ``rolls`` (R), ``may_stay``, ``collision_rollers``,
-        ``joint_states``, ``reach``, ``expected_rolls`` (null unless reachable),
+        ``joint_states``, ``reach``, ``at_target`` (every ship already scores),
+        ``expected_rolls`` (null unless reachable),
         ``ports`` (:meth:`isles.models.ships.Port.to_dict` each), ``odds``
         (:meth:`FleetOdds.to_dict`) and ``navigation`` (:meth:`FleetNavigation.to_dict`).
         """
@@ -1181,6 +1187,7 @@ class FleetVoyage:
             "collision_rollers": str(self.odds.space.rollers),
             "joint_states": self.odds.joint_states,
             "reach": str(self.reach),
+            "at_target": self.at_target,
             "expected_rolls": self.expected_rolls,
             "ports": [p.to_dict() for p in self.ports],
             "odds": self.odds.to_dict(),

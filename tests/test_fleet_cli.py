@@ -192,3 +192,13 @@ def test_library_fleet_settings() -> None:
     assert voyage.odds.space.rollers is Rollers.ALL
     with pytest.raises(Exception, match="within"):
         fleet(demo_board(), SHIPS, near=CORNERS, within=-1)
+
+
+def test_fleet_already_home(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sail", "--from", "0,1:0,2", "--from", "0,1:1,1", "--near", "0,1:0,2:1,1"]
+    status, out, _ = run(capsys, *argv, "--within", "3")
+    assert status == 0 and "already stands on a scoring edge: 0 rolls" in out
+    status, out, _ = run(capsys, *argv, "--within", "3", "--json")
+    got = json.loads(out)
+    assert got["at_target"] is True and got["expected_rolls"] == 0.0
+    assert got["odds"]["probability"] == 1.0

@@ -413,6 +413,9 @@ def _fleet_lines(voyage: FleetVoyage) -> list[str]:
     ]
     for port in voyage.ports:
         lines.append(f"port at {port.edge} ({port.kind.value}): trade {port.trade}")
+    if voyage.at_target:
+        lines.append("every ship already stands on a scoring edge: 0 rolls, no steering")
+        return lines
     lines.append(
         f"best chance that every ship scores at once within r rolls "
         f"(float, error at most {odds.error_bound:.0e}):"
