@@ -11,6 +11,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from isles.models.catan import Board, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
@@ -278,3 +280,26 @@ def test_cli_convert(capsys: pytest.CaptureFixture[str]) -> None:
         status = int(exc.code or 0)
     _, err = capsys.readouterr()
     assert status == 2 and err.count("\n") == 1 and "--rolls-to-turn" in err
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(3, 6), may_stay=st.booleans())
+def test_properties_on_random_boards(seed: int, players: int, may_stay: bool) -> None:
+    """The variant never makes it slower; any spot is at least as good as the best one
+    alone; the odds grow with the horizon and stay below 1."""
+    board = tiny_board(seed)
+    if not conversion_edges(board, Resource.BRICK):
+        return
+    start = ship_edges(board)[seed % len(ship_edges(board))]
+    plain = convert(board, start, Resource.BRICK, may_stay=may_stay, within=(1, 3, 6))
+    turn = convert(board, start, Resource.BRICK, on_turn=True, players=players, may_stay=may_stay)
+    if plain.expected_rolls is None:
+        assert plain.reach is Reach.UNREACHABLE and all(p == 0 for _, p in plain.within)
+        return
+    assert turn.expected_rolls is not None
+    assert turn.expected_rolls <= plain.expected_rolls * (1 + 1e-9)
+    best = plain.best_spot
+    assert best is not None and best.expected_rolls is not None
+    assert plain.expected_rolls <= best.expected_rolls * (1 + 1e-9)
+    odds = [p for _, p in plain.within]
+    assert odds == sorted(odds) and odds[-1] <= 1

@@ -8,6 +8,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from isles.cli import main
 from isles.models.catan import Board, pips
@@ -85,3 +87,24 @@ def test_cli_json_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
         harvest_course(
             demo_board(), edge((1, 1), (1, 2)), [edge((0, 2), (0, 3))], player="red", rolls=101
         )
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    start=st.sampled_from(["-1,0:-1,1", "1,1:1,2", "0,1:0,2", "2,-2:2,-1"]),
+    rolls=st.integers(0, 12),
+    cargo=st.integers(0, 3),
+    player=st.sampled_from(["red", "blue", "green"]),
+)
+def test_properties(start: str, rolls: int, cargo: int, player: str) -> None:
+    """A distribution over 0..3 cards; never fewer cards than at the start (no loss on the
+    way); at most one card per roll; more rolls never lower the expected cargo."""
+    board = Board.load(BOARD)
+    e = edge(*[tuple(int(x) for x in h.split(",")) for h in start.split(":")])  # type: ignore[arg-type]
+    corner = [parse_settlement("0,2:0,3:1,2")]
+    out = harvest_course(board, e, near=corner, player=player, rolls=rolls, start_cargo=cargo)
+    assert sum(out.cargo) == 1 and all(p >= 0 for p in out.cargo)
+    assert all(p == 0 for p in out.cargo[:cargo])
+    assert out.expected_cargo <= min(3, cargo + rolls)
+    more = harvest_course(board, e, near=corner, player=player, rolls=rolls + 1, start_cargo=cargo)
+    assert more.expected_cargo >= out.expected_cargo and more.arrived >= out.arrived
