@@ -179,3 +179,26 @@ def test_shipped_example_is_valid_on_the_demo_board() -> None:
     example = Path(__file__).parent.parent / "models" / "data" / "ships_log_example.json"
     replay = check_log(demo_board(), LogBook.load(example))
     assert replay.status is Status.EXACT and len(replay.rolls) == 8
+
+
+def test_harvest_refused_on_a_worked_out_hex() -> None:
+    """Rule 7's second condition: more than one building around the hex, even the owner's."""
+    from isles.models.catan import Building
+    from isles.models.ships import parse_settlement
+
+    board = Board.load(BOARD)
+    second = parse_settlement("1,1:2,0:2,1")
+    crowded = board.replace(buildings={**board.buildings, second: Building("red")})
+    log = read_log(
+        {
+            "player": "red",
+            "ships": [{"ship": 1, "edge": [[1, 1], [1, 2]]}],
+            "rolls": [
+                {"roll": 10, "events": [{"event": "harvest", "ship": 1, "resource": "lumber"}]}
+            ],
+        }
+    )
+    assert check_log(board, log).status is Status.EXACT
+    replay = check_log(crowded, log)
+    assert replay.breach is not None and replay.breach.rule == 7
+    assert "2 buildings stand around 1,1" in replay.breach.message

@@ -308,3 +308,6 @@ def test_demo_section(tmp_path: Path) -> None:
     assert not any("RULES" in line for line in lines)
     assert (tmp_path / "ships_field.png").exists()
     assert any("0,2:1,2" in line and "7.20" in line for line in lines)
+    assert (tmp_path / "ships_fleet.png").exists()
+    assert any("47.2% within 30 rolls" in line for line in lines)
+    assert any("42.87 rolls expected (31.59 with the variant" in line for line in lines)

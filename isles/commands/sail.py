@@ -846,6 +846,8 @@ def _fleet_picture(voyage: FleetVoyage, path: str | Path) -> Path:
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """Ships section of ``isles demo``: a navigation table, risk tables, one picture."""
     from isles.models.ships import demo_board
+    from isles.solvers.conversion import convert
+    from isles.solvers.fleet import fleet
     from isles.solvers.sailing import risk, sail
 
     board = demo_board()
@@ -893,3 +895,18 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         shown.navigation, shown.start, out_dir / "ships_field.png", shown.expected_rolls
     )
     echo(f"picture: {path.name}")
+    home = [parse_settlement("0,1:0,2:1,1"), parse_settlement("-1,0:0,0:-1,1")]
+    pair = [parse_edge("0,0:0,1", "ship"), parse_edge("1,1:1,2", "ship")]
+    both = fleet(board, pair, near=home, within=30)
+    echo(
+        f"fleet of 2 at 0,0:0,1 and 1,1:1,2, home next to 0,1:0,2:1,1 or -1,0:0,0:-1,1: "
+        f"{float(both.odds.probability()):.1%} within 30 rolls, "
+        f"{_fmt(both.expected_rolls)} rolls expected ({both.odds.joint_states:,} joint positions)"
+    )
+    echo(f"fleet picture: {_fleet_picture(both, out_dir / 'ships_fleet.png').name}")
+    paid = convert(board, parse_edge("0,1:0,2", "ship"), "brick")
+    variant = convert(board, parse_edge("0,1:0,2", "ship"), "brick", on_turn=True)
+    echo(
+        f"a ship at 0,1:0,2 lacking brick becomes a settlement in {_fmt(paid.expected_rolls)} "
+        f"rolls expected ({_fmt(variant.expected_rolls)} with the variant 'on my turn')"
+    )
