@@ -46,6 +46,7 @@ __all__ = [
     "Seat",
     "deal_cards",
     "play_game",
+    "play_turns",
 ]
 
 TURN_LIMIT = 15
@@ -601,8 +602,7 @@ def play_game(
     ------
     InvalidInput
         A policy that breaks a rule (a flip from an empty deck, a crew card on
-        its own treasure, out of range or beyond its cards), naming the seat
-        and the policy.
+        its own treasure, out of range or beyond its cards), naming the policy.
 
     Notes
     -----
@@ -638,24 +638,77 @@ def play_game(
         pol.seat(n, p, deal[p], np.random.default_rng(children[p + 1]))
         for p, pol in enumerate(policies)
     ]
-    top = [1, 1, 1]  # next card of each deck
     table = Code(*(d[0] for d in decks))
-    clue = table
-    seen = [[0] * VALUES for _ in CATEGORIES]
-    for k, v in enumerate(table.values):
-        seen[k][v] += 1
-    observations: list[Observation] = []
-    flips: list[Category | None] = []
-    senders: list[tuple[int, ...]] = []
+    start = GameRecord(n, deal, table, (), turn_limit)
+    rest = tuple(d[1:] for d in decks)
+    turns = play_turns(
+        start, rest, seats, [f"seat {p} ({pol.name})" for p, pol in enumerate(policies)]
+    )
+    return GameRecord(n, deal, table, turns, turn_limit)
+
+
+def play_turns(
+    game: GameRecord,
+    decks: Sequence[Sequence[int]],
+    seats: Sequence[Seat],
+    labels: Sequence[str] | None = None,
+) -> tuple[GameTurn, ...]:
+    """Play a game on from a position to its end: every turn, the old ones first.
+
+    Parameters
+    ----------
+    game : GameRecord
+        The game so far (the deal, the first clue, the turns played).
+    decks : three sequences of int
+        The cards still in each deck (island, marker, trap), in the order they
+        will come up.
+    seats : sequence of Seat
+        One per player. A seat sees only its player's :class:`PlayerView`.
+    labels : sequence of str, optional
+        Names of the seats' policies, for errors.
+
+    Returns
+    -------
+    tuple of GameTurn
+        ``game.turns`` and the turns played on, until ``game.turn_limit`` turns
+        or every crew card is sent.
+
+    Raises
+    ------
+    InvalidInput
+        A seat that breaks a rule, named with its label.
+
+    Examples
+    --------
+    >>> class Patient:
+    ...     def flip(self, view):
+    ...         return Category.TRAP
+    ...     def crew(self, view):
+    ...         return []
+    >>> g = GameRecord(2, (Code(0, 0, 0), Code(1, 1, 1)), Code(2, 2, 2), turn_limit=2)
+    >>> [t.observation.clue.trap for t in play_turns(g, ((), (), (4, 5)), [Patient()] * 2)]
+    [4, 5]
+    """
+    n = game.players
+    names = list(labels) if labels is not None else [f"seat {p}" for p in range(n)]
+    deal = game.deal
+    top = [0, 0, 0]
+    clue = game.clue()
+    seen = [list(row) for row in game.seen()]
+    observations = list(game.observations)
+    flips: list[Category | None] = [t.flip for t in game.turns]
+    senders = [tuple(c.proposer for c in t.crew) for t in game.turns]
     cards: list[list[CrewCard]] = [[] for _ in range(n)]
-    turns: list[GameTurn] = []
+    for card in game.chest:
+        cards[card.proposer].append(card)
+    turns = list(game.turns)
 
     def view(p: int) -> PlayerView:
         return PlayerView(
             n,
             p,
             deal[p],
-            turn_limit,
+            game.turn_limit,
             clue,
             tuple(observations),
             tuple(flips),
@@ -664,13 +717,16 @@ def play_game(
             tuple(tuple(r) for r in seen),
         )
 
-    for i in range(turn_limit):
+    for i in range(len(turns), game.turn_limit):
+        if all(len(c) >= n for c in cards):
+            break
         active = i % n
-        who = f"seat {active} ({policies[active].name})"
-        flip = _check_flip(f"{who}: flip", seats[active].flip(view(active)), seen)
+        flip = _check_flip(f"{names[active]}: flip", seats[active].flip(view(active)), seen)
         if flip is not None:
             k = CATEGORIES.index(flip)
-            v = decks[k][top[k]]
+            if top[k] >= len(decks[k]):
+                raise InvalidInput(f"{names[active]}: flip", flip.value, "a deck with a card left")
+            v = int(decks[k][top[k]])
             top[k] += 1
             seen[k][v] += 1
             clue = clue.replace(flip, v)
@@ -682,7 +738,7 @@ def play_game(
         for j in range(n):
             p = (active + j) % n
             chosen = list(seats[p].crew(view(p)))
-            who = f"seat {p} ({policies[p].name}): crew"
+            who = f"{names[p]}: crew"
             if len(chosen) > n - len(cards[p]):
                 raise InvalidInput(who, len(chosen), f"at most {n - len(cards[p])} cards (left)")
             for target, code in chosen:
@@ -695,6 +751,4 @@ def play_game(
                 sent.append(card)
                 senders[-1] = (*senders[-1], p)
         turns.append(GameTurn(obs, flip, tuple(sent)))
-        if all(len(c) >= n for c in cards):
-            break
-    return GameRecord(n, deal, table, tuple(turns), turn_limit)
+    return tuple(turns)

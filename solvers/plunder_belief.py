@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -33,7 +33,7 @@ from isles.solvers.plunder import Posterior
 
 __all__ = ["Belief"]
 
-IndexArray = npt.NDArray[np.int32]
+IndexArray = npt.NDArray[np.intp]
 BitArray = npt.NDArray[np.uint8]
 
 
@@ -50,25 +50,26 @@ def _partial_permutations(opponents: int) -> npt.NDArray[np.int8]:
 
 @dataclass(frozen=True)
 class _Tables:
-    """Per category: each partial permutation's real values and holder bits."""
+    """Per category, rows contiguous for ``take``: each partial permutation's part of
+    opponent j's code index, and which opponent holds value v (one bit each)."""
 
-    values: tuple[npt.NDArray[np.int64], ...]  # (perms, opponents): real value of opponent j
-    holder: tuple[BitArray, ...]  # (perms, 6): bit j set when opponent j holds value v
+    code_part: tuple[npt.NDArray[np.intp], ...]  # (opponents, perms): value * 36, * 6 or * 1
+    holder: tuple[BitArray, ...]  # (6, perms): bit j set when opponent j holds value v
 
 
 @cache
 def _tables(opponents: int, code: Code) -> _Tables:
-    perms = _partial_permutations(opponents).astype(np.int64)
-    values, holder = [], []
+    perms = _partial_permutations(opponents).astype(np.intp)
+    parts, holder = [], []
     for k in range(len(CATEGORIES)):
-        rest = np.array([v for v in range(VALUES) if v != code.values[k]], dtype=np.int64)
-        real = rest[perms]
-        bits = np.zeros((len(perms), VALUES), dtype=np.uint8)
+        rest = np.array([v for v in range(VALUES) if v != code.values[k]], dtype=np.intp)
+        real = rest[perms]  # (perms, opponents)
+        bits = np.zeros((VALUES, len(perms)), dtype=np.uint8)
         for j in range(opponents):
-            bits[np.arange(len(perms)), real[:, j]] |= np.uint8(1 << j)
-        values.append(real)
+            bits[real[:, j], np.arange(len(perms))] |= np.uint8(1 << j)
+        parts.append(np.ascontiguousarray(real.T * VALUES ** (2 - k)))
         holder.append(bits)
-    return _Tables(tuple(values), tuple(holder))
+    return _Tables(tuple(parts), tuple(holder))
 
 
 def _entropy(counts: npt.NDArray[np.int64]) -> float:
@@ -121,6 +122,9 @@ class Belief:
     code: Code
     turns: int
     _abc: tuple[IndexArray, IndexArray, IndexArray] | None  # None: every triple
+    # The opponents' code indices per stored deal, (opponents, deals), once asked for:
+    # a later turn filters it instead of looking every code up again.
+    _codes: list[npt.NDArray[np.int16]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def start(cls, players: int, player: int, code: Code) -> Belief:
@@ -181,7 +185,8 @@ class Belief:
         assert self._abc is not None
         h = self._t.holder
         a, b, c = self._abc
-        out: BitArray = h[0][a, clue.island] | h[1][b, clue.marker] | h[2][c, clue.trap]
+        out: BitArray = h[0][clue.island].take(a) | h[1][clue.marker].take(b)
+        out |= h[2][clue.trap].take(c)
         return out
 
     # -- turns ----------------------------------------------------------------
@@ -213,6 +218,15 @@ class Belief:
             keep = np.flatnonzero((self._bits(obs.clue) & mask) == target)
             a, b, c = self._abc
             abc = (a[keep], b[keep], c[keep])
+            if self._codes:
+                return Belief(
+                    self.players,
+                    self.player,
+                    self.code,
+                    self.turns + 1,
+                    abc,
+                    [self._codes[0][:, keep]],
+                )
         return Belief(self.players, self.player, self.code, self.turns + 1, abc)
 
     def _first_filter(
@@ -221,10 +235,8 @@ class Belief:
         """The triples agreeing with the first turn, built group by group (no full product)."""
         groups = []
         for k in range(len(CATEGORIES)):
-            col = self._t.holder[k][:, clue.values[k]].astype(np.int64)
-            groups.append(
-                {int(x): np.flatnonzero(col == x).astype(np.int32) for x in np.unique(col)}
-            )
+            col = self._t.holder[k][clue.values[k]].astype(np.int64)
+            groups.append({int(x): np.flatnonzero(col == x) for x in np.unique(col)})
         parts: list[tuple[IndexArray, ...]] = []
         for x, y, z in itertools.product(*(sorted(g) for g in groups)):
             if (x | y | z) & mask != target:
@@ -235,7 +247,7 @@ class Belief:
             c = np.tile(gc, len(ga) * len(gb))
             parts.append((a, b, c))
         if not parts:
-            empty = np.zeros(0, dtype=np.int32)
+            empty = np.zeros(0, dtype=np.intp)
             return (empty, empty, empty)
         a, b, c = (np.concatenate([p[k] for p in parts]) for k in range(3))
         return (a, b, c)
@@ -254,14 +266,22 @@ class Belief:
             out[self.code.index] = self.deals
             return out
         j = self.opponents.index(player)
-        v = self._t.values
+        part = self._t.code_part
         if self._abc is None:
-            counts = [np.bincount(v[k][:, j], minlength=VALUES) for k in range(3)]
-            full: npt.NDArray[np.int64] = np.einsum("i,m,t->imt", *counts).astype(np.int64)
-            return full.reshape(CODES)
-        a, b, c = self._abc
-        idx = (v[0][a, j] * VALUES + v[1][b, j]) * VALUES + v[2][c, j]
-        return np.bincount(idx, minlength=CODES).astype(np.int64)
+            counts = [np.bincount(part[k][j], minlength=CODES) for k in range(3)]
+            out = np.zeros(CODES, dtype=np.int64)
+            for x in np.flatnonzero(counts[0]):
+                for y in np.flatnonzero(counts[1]):
+                    for z in np.flatnonzero(counts[2]):
+                        out[x + y + z] = counts[0][x] * counts[1][y] * counts[2][z]
+            return out
+        if not self._codes:
+            a, b, c = self._abc
+            codes = np.empty((self.players - 1, len(a)), dtype=np.int16)
+            for i in range(self.players - 1):
+                codes[i] = part[0][i].take(a) + part[1][i].take(b) + part[2][i].take(c)
+            self._codes.append(codes)
+        return np.bincount(self._codes[0][j], minlength=CODES).astype(np.int64)
 
     def best_code(self, player: int) -> tuple[Code, int]:
         """The most likely code of ``player`` (ties by code index) and its deal count."""
@@ -282,8 +302,7 @@ class Belief:
             return np.bincount(self._bits(clue) & mask, minlength=size).astype(np.int64)
         # Every triple possible: the three categories are independent, OR-convolve them.
         dists = [
-            np.bincount(self._t.holder[k][:, clue.values[k]] & mask, minlength=size)
-            for k in range(3)
+            np.bincount(self._t.holder[k][clue.values[k]] & mask, minlength=size) for k in range(3)
         ]
         out = np.zeros(size, dtype=np.int64)
         nz = [np.flatnonzero(d) for d in dists]
@@ -359,7 +378,7 @@ class Belief:
         """
         if not self.deals:
             raise InvalidInput("belief", "inconsistent", "a consistent record to sample from")
-        v = self._t.values
+        part = self._t.code_part
         rows = rng.integers(0, self.deals, size=size)
         out = []
         for r in rows:
@@ -368,9 +387,8 @@ class Belief:
                 a, b, c = int(r) // (p * p), int(r) // p % p, int(r) % p
             else:
                 a, b, c = (int(x[r]) for x in self._abc)
-            codes = list(self.opponents)
             deal: list[Code] = [self.code] * self.players
-            for j, q in enumerate(codes):
-                deal[q] = Code(int(v[0][a, j]), int(v[1][b, j]), int(v[2][c, j]))
+            for j, q in enumerate(self.opponents):
+                deal[q] = Code.from_index(int(part[0][j, a] + part[1][j, b] + part[2][j, c]))
             out.append(tuple(deal))
         return out
