@@ -230,6 +230,71 @@ class GameRecord:
         """The scores from the deal and the chest, read in order (docs/plunder.md)."""
         return score_game(self.deal, self.chest)
 
+    @classmethod
+    def from_record(
+        cls, record: Record, deal: Sequence[Code], turn_limit: int = TURN_LIMIT
+    ) -> GameRecord:
+        """The game a deduction record describes, given the deal (no crew card yet).
+
+        The first clue is the first turn's (taken as the cards first turned up);
+        a clue that differs from the one before in one deck is a flip of that
+        deck, an unchanged clue no flip.
+
+        Parameters
+        ----------
+        record : Record
+            The deduction record.
+        deal : sequence of Code
+            Every player's code.
+        turn_limit : int, default TURN_LIMIT (15)
+
+        Returns
+        -------
+        GameRecord
+
+        Raises
+        ------
+        InvalidInput
+            A clue that changes in two decks at once, or any check of
+            :class:`GameRecord` (turns out of seat order, answers that the deal
+            contradicts), naming the record's field.
+
+        Examples
+        --------
+        >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),
+        ...                Observation(1, Code(1, 2, 4), {0: False})))
+        >>> g = GameRecord.from_record(r, (Code(0, 0, 0), Code(1, 1, 1)))
+        >>> [t.flip for t in g.turns]
+        [None, <Category.TRAP: 'trap'>]
+        """
+        if not record.observations:
+            raise InvalidInput("record.observations", [], "at least one turn (the first clue)")
+        turns = []
+        before = record.observations[0].clue
+        for i, obs in enumerate(record.observations):
+            changed = [c for c in CATEGORIES if obs.clue.value(c) != before.value(c)]
+            if len(changed) > 1:
+                raise InvalidInput(
+                    f"record.observations[{i}].clue",
+                    obs.clue.to_dict(),
+                    f"at most one card changed since the clue before ({before.to_dict()})",
+                )
+            turns.append(GameTurn(obs, changed[0] if changed else None))
+            before = obs.clue
+        try:
+            return cls(
+                record.players,
+                tuple(deal),
+                record.observations[0].clue,
+                tuple(turns),
+                turn_limit,
+                record.names,
+            )
+        except InvalidInput as exc:
+            raise InvalidInput(
+                exc.field.replace("game.turns", "record.observations"), exc.value, exc.expected
+            ) from None
+
     # -- JSON ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -652,6 +717,7 @@ def play_turns(
     decks: Sequence[Sequence[int]],
     seats: Sequence[Seat],
     labels: Sequence[str] | None = None,
+    until: int | None = None,
 ) -> tuple[GameTurn, ...]:
     """Play a game on from a position to its end: every turn, the old ones first.
 
@@ -666,6 +732,9 @@ def play_turns(
         One per player. A seat sees only its player's :class:`PlayerView`.
     labels : sequence of str, optional
         Names of the seats' policies, for errors.
+    until : int, optional
+        Stop before this turn (the views still show ``game.turn_limit``):
+        for look-ahead that needs only the next few turns.
 
     Returns
     -------
@@ -717,7 +786,8 @@ def play_turns(
             tuple(tuple(r) for r in seen),
         )
 
-    for i in range(len(turns), game.turn_limit):
+    stop = game.turn_limit if until is None else min(until, game.turn_limit)
+    for i in range(len(turns), stop):
         if all(len(c) >= n for c in cards):
             break
         active = i % n

@@ -9,7 +9,7 @@ random baseline, each a :class:`~isles.models.plunder_game.Policy`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -198,15 +198,20 @@ class ExpectedPointsPolicy(_SolverPolicy):
         return probability * points_for(k) >= points_for(k + 1) and probability > 0
 
 
+@cache
+def _codes_apart(code: Code) -> tuple[int, ...]:
+    """The codes that share no card with ``code``: the ones an opponent can hold."""
+    return tuple(
+        c
+        for c in range(CODES)
+        if all(a != b for a, b in zip(Code.from_index(c).values, code.values, strict=True))
+    )
+
+
 class _RandomSeat:
     def __init__(self, players: int, player: int, code: Code, rng: np.random.Generator) -> None:
         self.rng = rng
-        # Codes that share no card with mine: the ones an opponent can hold.
-        self.codes = [
-            c
-            for c in range(CODES)
-            if all(a != b for a, b in zip(Code.from_index(c).values, code.values, strict=True))
-        ]
+        self.codes = _codes_apart(code)
 
     def flip(self, view: PlayerView) -> Category | None:
         decks: list[Category | None] = [None]
