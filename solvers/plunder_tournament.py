@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest
 
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.plunder import MAX_PLAYERS, MIN_PLAYERS
@@ -130,6 +129,9 @@ def play_games(
 def _wilson(k: int, n: int) -> tuple[float, float]:
     if n == 0:
         return (0.0, 1.0)
+    # scipy.stats takes seconds to import: only a finished tournament needs it.
+    from scipy.stats import binomtest
+
     ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     return (float(ci.low), float(ci.high))
 
