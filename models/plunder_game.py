@@ -112,13 +112,15 @@ class GameRecord:
         Turns after which the game ends.
     names : Names or None
         Display names of the values.
+    first : int, default 0
+        The player who plays the first turn.
 
     Raises
     ------
     InvalidInput
         The first bad entry, by its field path (``game.turns[3].answers.2``):
-        an illegal deal; an active player out of turn (player ``i % players``
-        plays turn ``i``); a clue that differs from the one before in another
+        an illegal deal; an active player out of turn (player ``(first + i) %
+        players`` plays turn ``i``); a clue that differs from the one before in another
         deck than the flipped one (or at all without a flip); a fourth copy of
         a value out of a deck; an untruthful or missing answer; a crew card
         on one's own treasure, out of range, or beyond a player's
@@ -149,6 +151,7 @@ class GameRecord:
     turns: tuple[GameTurn, ...] = ()
     turn_limit: int = TURN_LIMIT
     names: Names | None = None
+    first: int = 0
 
     def __post_init__(self) -> None:
         n = self.players
@@ -156,6 +159,8 @@ class GameRecord:
             raise InvalidInput("game.players", n, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
         if not _is_int(self.turn_limit) or self.turn_limit < 1:
             raise InvalidInput("game.turn_limit", self.turn_limit, "an integer >= 1")
+        if not _is_int(self.first) or not 0 <= self.first < n:
+            raise InvalidInput("game.first", self.first, f"a player index in 0..{n - 1}")
         object.__setattr__(self, "deal", tuple(self.deal))
         object.__setattr__(self, "turns", tuple(self.turns))
         for p, code in enumerate(self.deal):
@@ -289,6 +294,7 @@ class GameRecord:
                 tuple(turns),
                 turn_limit,
                 record.names,
+                record.observations[0].active,
             )
         except InvalidInput as exc:
             raise InvalidInput(
@@ -307,6 +313,8 @@ class GameRecord:
         out: dict[str, Any] = {"players": self.players}
         if self.turn_limit != TURN_LIMIT:
             out["turn_limit"] = self.turn_limit
+        if self.first:
+            out["first"] = self.first
         if self.names is not None:
             out["names"] = {c.value: list(self.names.of(c)) for c in CATEGORIES}
         out["deal"] = [c.to_dict() for c in self.deal]
@@ -353,7 +361,7 @@ class GameRecord:
         isles.models.errors.InvalidInput: game.deal: 0 is invalid; expected one code per player (2)
         """
         obj = read_object(
-            data, "game", ["players", "deal", "table", "turns"], ["turn_limit", "names"]
+            data, "game", ["players", "deal", "table", "turns"], ["turn_limit", "names", "first"]
         )
         players = read_int(obj["players"], "game.players", MIN_PLAYERS, MAX_PLAYERS)
         limit = TURN_LIMIT if obj.get("turn_limit") is None else obj["turn_limit"]
@@ -386,7 +394,8 @@ class GameRecord:
                     )
                 )
             turns.append(GameTurn(observation, flip, tuple(crew)))
-        return cls(players, deal, table, tuple(turns), turn_limit, names)
+        first = read_int(obj.get("first") or 0, "game.first", 0, players - 1)
+        return cls(players, deal, table, tuple(turns), turn_limit, names, first)
 
     @classmethod
     def from_json(cls, text: str, source: str = "game") -> GameRecord:
@@ -439,9 +448,9 @@ def _check_turns(game: GameRecord) -> None:
         if all(u >= n for u in used):
             raise InvalidInput(where, "a turn", "no turn once every crew card is sent", "game over")
         obs = turn.observation
-        if obs.active != i % n:
+        if obs.active != (game.first + i) % n:
             raise InvalidInput(
-                f"{where}.active", obs.active, f"player {i % n} (turns go 0, 1, ...)"
+                f"{where}.active", obs.active, f"player {(game.first + i) % n} (in seat order)"
             )
         for k, cat in enumerate(CATEGORIES):
             if cat is turn.flip:
@@ -790,7 +799,7 @@ def play_turns(
     for i in range(len(turns), stop):
         if all(len(c) >= n for c in cards):
             break
-        active = i % n
+        active = (game.first + i) % n
         flip = _check_flip(f"{names[active]}: flip", seats[active].flip(view(active)), seen)
         if flip is not None:
             k = CATEGORIES.index(flip)

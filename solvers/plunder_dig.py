@@ -237,7 +237,7 @@ def dig_advice(
     ----------
     record : Record
         The record, with ``me`` (whose cards these are). Turns in seat order
-        (player ``i % players`` plays turn ``i``), at most one card changed a turn.
+        (from the first turn's player on), at most one card changed a turn.
     policy : Policy or str, default "threshold"
         What the others do (flips and crew cards) in the games played on, and
         how I flip meanwhile; a name of :func:`policy_by_name` or a Policy.

@@ -86,9 +86,11 @@ def test_dig_advice_is_reproducible_and_checks_its_input() -> None:
         dig_advice(Record(2, record.observations), samples=5)
     with pytest.raises(InvalidInput, match="samples: 0 is invalid"):
         dig_advice(record, samples=0)
-    late = Record(2, record.observations[1:], record.me)
-    with pytest.raises(InvalidInput, match=r"record.observations\[0\].active"):
-        dig_advice(late, samples=5)
+    skipped = Record(2, (record.observations[0],) * 2, record.me)
+    with pytest.raises(InvalidInput, match=r"record.observations\[1\].active: 0 is invalid"):
+        dig_advice(skipped, samples=5)
+    # Turns may start with any player, then go round in seat order.
+    assert dig_advice(Record(2, record.observations[1:], record.me), samples=5).turn == 2
 
 
 def test_others_digging_first_lower_the_points() -> None:

@@ -139,6 +139,13 @@ def test_players_take_turns_in_seat_order() -> None:
         GameRecord(3, DEAL, table, (late,))
 
 
+def test_a_game_may_start_with_another_player() -> None:
+    table = Code(3, 4, 5)
+    game = GameRecord(3, DEAL, table, (_turn(DEAL, 1, table, None),), first=1)
+    assert GameRecord.from_dict(game.to_dict()) == game
+    assert game.to_dict()["first"] == 1
+
+
 def test_a_fourth_copy_out_of_a_deck_is_refused() -> None:
     table = Code(0, 4, 5)
     deal = DEAL[:2]
