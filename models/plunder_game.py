@@ -57,6 +57,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _renamed(exc: InvalidInput, old: str, new: str) -> InvalidInput:
+    """The same error with its field path's prefix ``old`` written ``new``."""
+    text = str(exc)[len(exc.field) + 2 :]
+    said = text[: text.index("; expected ")] if "; expected " in text else None
+    return InvalidInput(exc.field.replace(old, new, 1), exc.value, exc.expected, problem=said)
+
+
 @dataclass(frozen=True)
 class GameTurn:
     """One turn of a played game: the flip, the clue and answers, the crew cards sent.
@@ -169,7 +176,7 @@ class GameRecord:
         try:
             check_deal(n, self.deal)
         except InvalidInput as exc:
-            raise InvalidInput(f"game.{exc.field}", exc.value, exc.expected) from None
+            raise _renamed(exc, "deal", "game.deal") from None
         if not isinstance(self.table, Code):
             raise InvalidInput("game.table", self.table, "a Code")
         if self.names is not None and not isinstance(self.names, Names):
@@ -297,9 +304,7 @@ class GameRecord:
                 record.observations[0].active,
             )
         except InvalidInput as exc:
-            raise InvalidInput(
-                exc.field.replace("game.turns", "record.observations"), exc.value, exc.expected
-            ) from None
+            raise _renamed(exc, "game.turns", "record.observations") from None
 
     # -- JSON ---------------------------------------------------------------
 
@@ -368,7 +373,10 @@ class GameRecord:
         turn_limit = read_int(limit, "game.turn_limit", 1)
         names = None
         if obj.get("names") is not None:
-            names = Record.from_dict({"players": 2, "names": obj["names"]}).names
+            try:  # the deduction record's reader, with this record's field names
+                names = Record.from_dict({"players": 2, "names": obj["names"]}).names
+            except InvalidInput as exc:
+                raise _renamed(exc, "record.", "game.") from None
         raw_deal = read_list(obj["deal"], "game.deal")
         if len(raw_deal) != players:
             raise InvalidInput("game.deal", len(raw_deal), f"one code per player ({players})")
@@ -423,9 +431,7 @@ def _observation(
             }
         )
     except InvalidInput as exc:
-        raise InvalidInput(
-            exc.field.replace("record.observations[0]", where), exc.value, exc.expected
-        ) from None
+        raise _renamed(exc, "record.observations[0]", where) from None
     return record.observations[0]
 
 
