@@ -60,10 +60,15 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
             "probability of every value (forced values marked *, each with a smallest set "
             "of answers that proves it), or a smallest set of conflicting answers when the "
             "record is inconsistent (exit status 1). Past --time-limit, proofs are minimal "
-            "(no answer can be dropped) and the answer says so."
+            "(no answer can be dropped) and the answer says so. With --dig-advice: dig now "
+            "or wait. 'isles plunder tournament --players N ...' plays games between "
+            "policies (on Dask) instead of reading a record."
         ),
     )
-    p.add_argument("record", help="the record JSON file ('-' reads standard input)")
+    p.add_argument(
+        "record",
+        help="the record JSON file ('-' reads standard input), or the word 'tournament'",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--advise", action="store_true", help="add flip and guess advice")
     p.add_argument(
@@ -122,7 +127,8 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         "--scheduler",
         metavar="ADDRESS",
         help="tournament: a running Dask scheduler (tcp://host:8786; start it with "
-        "'dask scheduler' and workers with 'dask worker ADDRESS'); default a local cluster",
+        "'dask scheduler' and workers with 'dask worker ADDRESS --no-nanny'); default a "
+        "local cluster",
     )
     tour.add_argument(
         "--workers",
