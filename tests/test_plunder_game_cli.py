@@ -79,7 +79,7 @@ def test_tournament_json_text_and_picture(
         (("RECORD", "--games", "3"), "--games: 3 is invalid; expected --games only with isles"),
         (("RECORD", "--waits", "3"), "--waits only with --dig-advice"),
         (("RECORD", "--seed", "3"), "--seed only with --dig-advice or tournament"),
-        (("RECORD", "--dig-advice", "--advise"), "--advise: True is invalid"),
+        (("RECORD", "--dig-advice", "--advise"), "--advise: given; expected --advise only"),
     ],
 )
 def test_options_that_do_nothing_are_refused(
