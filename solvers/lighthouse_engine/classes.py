@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import DISCS_PER_LIGHTHOUSE
-from isles.solvers.lighthouse_engine.compiled import HAVE_NUMBA, compiled, prange
+from isles.solvers.lighthouse_engine.compiled import HAVE_NUMBA, compiled, in_parallel
 from isles.solvers.lighthouse_engine.symmetry import POOLED, ClassCoding
 
 __all__ = ["ClassGraph", "ClassIndex", "ClassLayer", "class_graph"]
@@ -264,23 +264,40 @@ def _expand_numpy(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
 def _expand_numba(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion:
     """The same as :func:`_expand_numpy`, compiled: candidates in parallel, then a hash."""
     colour_ptr, colour_island, colour_side = _colour_lists(coding)
-    out = _candidates_kernel(
-        keys,
-        coding.n,
-        coding.colours,
-        coding.radix,
-        coding.caps,
-        coding.open_weight,
-        coding.pool_weight,
-        coding.pairs,
-        colour_ptr,
-        colour_island,
-        colour_side,
-        _LAY_TABLE,
-    )
-    cand_key, cand_frame, counts = out
-    nxt, ptr, succ, frame = _assemble_kernel(cand_key, cand_frame, counts, coding.colours)
-    return nxt, ptr, succ, frame
+    # Slots per class: at most one per (island, side) and one per pool colour.
+    slots = int(colour_ptr[-1]) + coding.colours
+    cand_key = np.empty(keys.size * slots, dtype=np.int64)
+    cand_frame = np.empty(keys.size * slots, dtype=np.int8)
+    counts = np.zeros(keys.size * coding.colours, dtype=np.int64)
+
+    def body(lo: int, hi: int) -> None:
+        _candidates_kernel(
+            lo,
+            hi,
+            keys,
+            coding.n,
+            coding.colours,
+            coding.radix,
+            coding.caps,
+            coding.open_weight,
+            coding.pool_weight,
+            coding.pairs,
+            colour_ptr,
+            colour_island,
+            colour_side,
+            _LAY_TABLE,
+            cand_key,
+            cand_frame,
+            counts,
+        )
+
+    in_parallel(keys.size, body)
+    found, ident, ptr, frame = _assemble_kernel(cand_key, cand_frame, counts, coding.colours)
+    # Rank the distinct keys (NumPy's sort: compiling numba's would cost seconds).
+    order = np.argsort(found)
+    rank = np.empty(found.size, dtype=np.int32)
+    rank[order] = np.arange(found.size, dtype=np.int32)
+    return found[order], ptr, rank[ident], frame
 
 
 # _LAY as a table: _LAY_TABLE[side, before] = after, or -1 when the lighthouse cannot take it.
@@ -311,10 +328,9 @@ def _colour_lists(
     )
 
 
-_CHUNK = 256  # classes per parallel task (scratch arrays allocated once per task)
-
-
 def _candidates(  # pragma: no cover - compiled by numba
+    lo: int,
+    hi: int,
     keys: Any,
     n: int,
     colours: int,
@@ -327,76 +343,76 @@ def _candidates(  # pragma: no cover - compiled by numba
     colour_island: Any,
     colour_side: Any,
     lay: Any,
-) -> Any:
-    """Every distinct (successor key, frame) per (class, colour), in fixed-size slots."""
-    size = keys.size
+    cand_key: Any,
+    cand_frame: Any,
+    counts: Any,
+) -> None:
+    """Every distinct (successor key, frame) per (class, colour) of classes lo..hi-1.
+
+    Class ``j``'s candidates fill ``cand_*[j * slots ...]``, colour by colour;
+    ``counts[j * colours + c]`` says how many colour ``c`` has.
+    """
     groups = ow.shape[0]
-    slots = colour_ptr[colours] + colours  # at most one per (island, side), one per pool colour
-    cand_key = np.empty(size * slots, dtype=np.int64)
-    cand_frame = np.empty(size * slots, dtype=np.int8)
-    counts = np.zeros(size * colours, dtype=np.int64)
-    tasks = (size + _CHUNK - 1) // _CHUNK
-    for task in prange(tasks):
-        open_states = np.empty(n, dtype=np.int64)
-        pool = np.empty(colours, dtype=np.int64)
-        seen = np.empty(groups, dtype=np.int64)
-        for j in range(task * _CHUNK, min(size, (task + 1) * _CHUNK)):
-            rest = keys[j]
+    slots = colour_ptr[colours] + colours
+    open_states = np.empty(n, dtype=np.int64)
+    pool = np.empty(colours, dtype=np.int64)
+    seen = np.empty(groups, dtype=np.int64)
+    for j in range(lo, hi):
+        rest = keys[j]
+        for i in range(n):
+            open_states[i] = rest % 6
+            rest //= 6
+        for c in range(colours):
+            pool[c] = (rest // radix[c]) % (caps[c] + 1)
+        for g in range(groups):
+            total = 0
             for i in range(n):
-                open_states[i] = rest % 6
-                rest //= 6
+                total += ow[g, i, open_states[i]]
             for c in range(colours):
-                pool[c] = (rest // radix[c]) % (caps[c] + 1)
-            for g in range(groups):
-                total = 0
-                for i in range(n):
-                    total += ow[g, i, open_states[i]]
-                for c in range(colours):
-                    total += pw[g, c] * pool[c]
-                seen[g] = total
-            at = j * slots
-            for c in range(colours):
-                first = at
-                for k in range(colour_ptr[c], colour_ptr[c + 1] + 1):
-                    best = -1
-                    frame = 0
-                    if k < colour_ptr[c + 1]:
-                        i, side = colour_island[k], colour_side[k]
-                        before = open_states[i]
-                        after = lay[side, before]
-                        if after < 0:
-                            continue
-                        other = pairs[i, 1 - side]
-                        for g in range(groups):
-                            shift = ow[g, i, after] - ow[g, i, before]
-                            if after == 5:
-                                shift += pw[g, other]
-                            key = seen[g] + shift
-                            if best < 0 or key < best:
-                                best, frame = key, g
-                    else:
-                        if pool[c] == 0:
-                            continue
-                        for g in range(groups):
-                            key = seen[g] - pw[g, c]
-                            if best < 0 or key < best:
-                                best, frame = key, g
-                    duplicate = False
-                    for e in range(first, at):
-                        if cand_key[e] == best and cand_frame[e] == frame:
-                            duplicate = True
-                    if not duplicate:
-                        cand_key[at] = best
-                        cand_frame[at] = frame
-                        at += 1
-                counts[j * colours + c] = at - first
-    return cand_key, cand_frame, counts
+                total += pw[g, c] * pool[c]
+            seen[g] = total
+        at = j * slots
+        for c in range(colours):
+            first = at
+            for k in range(colour_ptr[c], colour_ptr[c + 1] + 1):
+                best = -1
+                frame = 0
+                if k < colour_ptr[c + 1]:
+                    i, side = colour_island[k], colour_side[k]
+                    before = open_states[i]
+                    after = lay[side, before]
+                    if after < 0:
+                        continue
+                    other = pairs[i, 1 - side]
+                    for g in range(groups):
+                        shift = ow[g, i, after] - ow[g, i, before]
+                        if after == 5:
+                            shift += pw[g, other]
+                        key = seen[g] + shift
+                        if best < 0 or key < best:
+                            best, frame = key, g
+                else:
+                    if pool[c] == 0:
+                        continue
+                    for g in range(groups):
+                        key = seen[g] - pw[g, c]
+                        if best < 0 or key < best:
+                            best, frame = key, g
+                duplicate = False
+                for e in range(first, at):
+                    if cand_key[e] == best and cand_frame[e] == frame:
+                        duplicate = True
+                if not duplicate:
+                    cand_key[at] = best
+                    cand_frame[at] = frame
+                    at += 1
+            counts[j * colours + c] = at - first
 
 
 def _assemble(
     cand_key: Any, cand_frame: Any, counts: Any, colours: int
 ) -> Any:  # pragma: no cover - compiled by numba
-    """(next keys sorted, ptr, succ ranks, frames) from the candidate slots, by hashing."""
+    """(distinct keys as found, each entry's index among them, ptr, frames), by hashing."""
     size = counts.size // colours if colours else 0
     slots = cand_key.size // size if size else 0
     ptr = np.zeros(counts.size + 1, dtype=np.int64)
@@ -430,17 +446,8 @@ def _assemble(
             ident[out] = table[h, 1]
             frame[out] = cand_frame[e]
             out += 1
-    nxt = found[:distinct].copy()
-    order = np.argsort(nxt)
-    nxt = nxt[order]
-    rank = np.empty(distinct, dtype=np.int64)
-    for r in range(distinct):
-        rank[order[r]] = r
-    succ = np.empty(total, dtype=np.int32)
-    for e in range(total):
-        succ[e] = rank[ident[e]]
-    return nxt, ptr, succ, frame
+    return found[:distinct].copy(), ident, ptr, frame
 
 
-_candidates_kernel = compiled(_candidates, parallel=True)
+_candidates_kernel = compiled(_candidates)
 _assemble_kernel = compiled(_assemble)

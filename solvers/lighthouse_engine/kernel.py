@@ -19,7 +19,7 @@ import numpy.typing as npt
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import Kit, roll_outcomes
 from isles.solvers.lighthouse_engine.classes import ClassLayer
-from isles.solvers.lighthouse_engine.compiled import HAVE_NUMBA, compiled, prange
+from isles.solvers.lighthouse_engine.compiled import HAVE_NUMBA, compiled, in_parallel
 
 __all__ = [
     "BACKENDS",
@@ -152,22 +152,30 @@ def layer_values(
     use = _pick(backend, v_out.dtype)
     if use == "numba":
         g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), np.float64)
-        _layer_kernel(
-            layer.ptr,
-            layer.succ,
-            layer.frame,
-            perms,
-            rolls.kind,
-            rolls.first,
-            rolls.second,
-            rolls.probability,
-            v_next,
-            g0_next.reshape(g0_next.shape[0], -1),
-            n,
-            colours,
-            v_out,
-            g0.reshape(layer.size, -1),
-        )
+        flat_next = g0_next.reshape(g0_next.shape[0], -1)
+        flat = g0.reshape(layer.size, -1)
+
+        def body(lo: int, hi: int) -> None:
+            _layer_kernel(
+                lo,
+                hi,
+                layer.ptr,
+                layer.succ,
+                layer.frame,
+                perms,
+                rolls.kind,
+                rolls.first,
+                rolls.second,
+                rolls.probability,
+                v_next,
+                flat_next,
+                n,
+                colours,
+                v_out,
+                flat,
+            )
+
+        in_parallel(layer.size, body, grain=2048)
         return cast(npt.NDArray[Any], g0)
     g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), v_out.dtype)
     _numpy_layer(layer, perms, rolls, v_next, g0_next, v_out, n, colours, g0)
@@ -323,8 +331,6 @@ def _numpy_layer(
 
 # --- numba: one class per iteration, parallel over chunks of the layer ------------------------
 
-_CHUNK = 64  # classes per parallel task: the scratch vectors are allocated once per chunk
-
 
 def _copy_row(out: Any, src: Any, row: int, off: int) -> None:  # pragma: no cover - numba
     line = src[row, off : off + out.size]
@@ -355,6 +361,8 @@ def _best_of(
 
 
 def _layer_loop(  # pragma: no cover - compiled by numba
+    lo: int,
+    hi: int,
     ptr: Any,
     succ: Any,
     frame: Any,
@@ -370,115 +378,113 @@ def _layer_loop(  # pragma: no cover - compiled by numba
     v_out: Any,
     g0_out: Any,
 ) -> None:
-    size, width = v_out.shape
+    width = v_out.shape[1]
     boats = width // n
     null = colours
-    tasks = (size + _CHUNK - 1) // _CHUNK
-    for task in prange(tasks):
-        acc = np.empty(width)
-        best = np.empty(width)
-        other = np.empty(width)
-        bonus = np.empty(width)
-        alone = np.empty((colours, width))
-        have_alone = np.zeros(colours, dtype=np.bool_)
-        takeable = np.zeros(colours + 1, dtype=np.bool_)
-        for j in range(task * _CHUNK, min(size, (task + 1) * _CHUNK)):
-            base = j * colours
-            for e in range(width):
-                acc[e] = 0.0
-                bonus[e] = -1.0
-            for c in range(colours):
-                lo, hi = ptr[base + c], ptr[base + c + 1]
-                takeable[c] = lo < hi
-                have_alone[c] = False
-                if lo < hi:
-                    row = g0_out[j, c * width : (c + 1) * width]
-                    _best_of(row, lo, hi, succ, frame, perms, -1, width, v_next)
-                    for e in range(width):
-                        x = row[e]
-                        y = bonus[e]
-                        bonus[e] = (y if y >= x else x) + 0.0
-            q0 = 0.0
-            q1 = 0.0
-            q2 = 0.0
-            for r in range(kind.size):
-                p = prob[r]
-                if kind[r] == 0:
-                    q0 += p
-                elif kind[r] == 1:
-                    c = first[r]
-                    if takeable[c]:
-                        off = c * width + n
-                        for e in range(width - n):
-                            acc[e] += p * g0_out[j, off + e]
-                    else:
-                        q1 += p
+    acc = np.empty(width)
+    best = np.empty(width)
+    other = np.empty(width)
+    bonus = np.empty(width)
+    alone = np.empty((colours, width))
+    have_alone = np.zeros(colours, dtype=np.bool_)
+    takeable = np.zeros(colours + 1, dtype=np.bool_)
+    for j in range(lo, hi):
+        base = j * colours
+        for e in range(width):
+            acc[e] = 0.0
+            bonus[e] = -1.0
+        for c in range(colours):
+            start, stop = ptr[base + c], ptr[base + c + 1]
+            takeable[c] = start < stop
+            have_alone[c] = False
+            if start < stop:
+                row = g0_out[j, c * width : (c + 1) * width]
+                _best_of(row, start, stop, succ, frame, perms, -1, width, v_next)
+                for e in range(width):
+                    x = row[e]
+                    y = bonus[e]
+                    bonus[e] = (y if y >= x else x) + 0.0
+        q0 = 0.0
+        q1 = 0.0
+        q2 = 0.0
+        for r in range(kind.size):
+            p = prob[r]
+            if kind[r] == 0:
+                q0 += p
+            elif kind[r] == 1:
+                c = first[r]
+                if takeable[c]:
+                    off = c * width + n
+                    for e in range(width - n):
+                        acc[e] += p * g0_out[j, off + e]
                 else:
-                    u, v = first[r], second[r]
-                    found = _ordered(
-                        j,
-                        u,
-                        v,
-                        takeable,
-                        have_alone,
-                        alone,
-                        ptr,
-                        succ,
-                        frame,
-                        perms,
-                        g0_next,
-                        colours,
-                        best,
-                    )
-                    if u != v and _ordered(
-                        j,
-                        v,
-                        u,
-                        takeable,
-                        have_alone,
-                        alone,
-                        ptr,
-                        succ,
-                        frame,
-                        perms,
-                        g0_next,
-                        colours,
-                        other,
-                    ):
-                        if found:
-                            for e in range(width):
-                                x = other[e]
-                                y = best[e]
-                                best[e] = (y if y >= x else x) + 0.0
-                        else:
-                            for e in range(width):
-                                best[e] = other[e]
-                            found = True
+                    q1 += p
+            else:
+                u, v = first[r], second[r]
+                found = _ordered(
+                    j,
+                    u,
+                    v,
+                    takeable,
+                    have_alone,
+                    alone,
+                    ptr,
+                    succ,
+                    frame,
+                    perms,
+                    g0_next,
+                    colours,
+                    best,
+                )
+                if u != v and _ordered(
+                    j,
+                    v,
+                    u,
+                    takeable,
+                    have_alone,
+                    alone,
+                    ptr,
+                    succ,
+                    frame,
+                    perms,
+                    g0_next,
+                    colours,
+                    other,
+                ):
                     if found:
                         for e in range(width):
-                            acc[e] += p * best[e]
+                            x = other[e]
+                            y = best[e]
+                            best[e] = (y if y >= x else x) + 0.0
                     else:
-                        q2 += p
-            for b in range(boats - 1, -1, -1):
-                for m in range(n - 1, -1, -1):
-                    stay = 0.0
-                    w1 = 0.0
-                    if b + 1 < boats:
-                        stay = v_out[j, (b + 1) * n + m]
-                        if m + 1 < n:
-                            w1 = v_out[j, (b + 1) * n + m + 1]
-                        else:
-                            w1 = bonus[(b + 1) * n + (m + 1) % n]
-                    w2 = v_out[j, b * n + m + 2] if m + 2 < n else bonus[b * n + (m + 2) % n]
-                    v_out[j, b * n + m] = acc[b * n + m] + q0 * stay + q1 * w1 + q2 * w2
-            for c in range(colours + 1):
-                if c < null and takeable[c]:
-                    continue
-                off = c * width
-                for b in range(boats):
-                    for m in range(n - 1):
-                        g0_out[j, off + b * n + m] = v_out[j, b * n + m + 1]
-                    g0_out[j, off + b * n + n - 1] = bonus[b * n]
+                        for e in range(width):
+                            best[e] = other[e]
+                        found = True
+                if found:
+                    for e in range(width):
+                        acc[e] += p * best[e]
+                else:
+                    q2 += p
+        for b in range(boats - 1, -1, -1):
+            for m in range(n - 1, -1, -1):
+                stay = 0.0
+                w1 = 0.0
+                if b + 1 < boats:
+                    stay = v_out[j, (b + 1) * n + m]
+                    if m + 1 < n:
+                        w1 = v_out[j, (b + 1) * n + m + 1]
+                    else:
+                        w1 = bonus[(b + 1) * n + (m + 1) % n]
+                w2 = v_out[j, b * n + m + 2] if m + 2 < n else bonus[b * n + (m + 2) % n]
+                v_out[j, b * n + m] = acc[b * n + m] + q0 * stay + q1 * w1 + q2 * w2
+        for c in range(colours + 1):
+            if c < null and takeable[c]:
+                continue
+            off = c * width
+            for b in range(boats):
+                for m in range(n - 1):
+                    g0_out[j, off + b * n + m] = v_out[j, b * n + m + 1]
+                g0_out[j, off + b * n + n - 1] = bonus[b * n]
 
 
 def _ordered_loop(  # pragma: no cover - compiled by numba
@@ -536,4 +542,4 @@ _copy_row = compiled(_copy_row, inline=True)
 _max_row = compiled(_max_row, inline=True)
 _best_of = compiled(_best_of, inline=True)
 _ordered = compiled(_ordered_loop, inline=True)
-_layer_kernel = compiled(_layer_loop, parallel=True)
+_layer_kernel = compiled(_layer_loop)

@@ -6,6 +6,7 @@ game of docs/lighthouse.md (seed 000_aeb701e368f40145.txt).
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -383,13 +384,13 @@ def _run(
     rolls = roll_table(kit, coding.group.colours)
     perms = coding.group.colour_perms
     offsets = graph.index.offsets
-    values = np.empty((graph.size, width), dtype=dtype)
+    values = _table((graph.size, width), dtype)
     last = len(graph.layers) - 1
     top = slice(int(offsets[last]), int(offsets[last + 1]))
     values[top] = Fraction(1) if exact else 1.0
     # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
     widest = max(layer.size for layer in graph.layers)
-    scratch = [np.empty(widest * (colours + 1) * width, dtype=dtype) for _ in range(2)]
+    scratch = [_table((widest * (colours + 1) * width,), dtype) for _ in range(2)]
     g0 = finished_layer(graph.layers[last].size, colours, width, dtype)
     if tick is not None:
         tick(graph.layers[last].size)
@@ -402,3 +403,24 @@ def _run(
             tick(layer.size)
     del g0, scratch
     return values.reshape(graph.size, boats, n)
+
+
+def _table(shape: tuple[int, ...], dtype: Any) -> npt.NDArray[Any]:
+    """A table of values or a scratch buffer (zeros, or Nones for object arrays).
+
+    Large float tables come from a private anonymous mapping, not from NumPy's
+    allocator, which asks the kernel for transparent huge pages: on a machine
+    whose memory is fragmented, faulting those in ran into compaction (5 s of
+    system time in the 8-island solve), and the tables gain nothing from them
+    in user time (each row is read a few times per layer, measured).
+    """
+    count = int(np.prod(shape, dtype=np.int64))
+    if np.dtype(dtype).kind == "O" or count * 8 < 2**24 or not hasattr(mmap, "MAP_PRIVATE"):
+        return (
+            np.zeros(shape, dtype=dtype)
+            if np.dtype(dtype).kind != "O"
+            else np.empty(shape, dtype=dtype)
+        )
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+    memory = mmap.mmap(-1, count * 8, flags=flags)
+    return np.frombuffer(memory, dtype=np.float64, count=count).reshape(shape)
