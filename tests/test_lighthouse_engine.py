@@ -62,7 +62,8 @@ def engine_table(sol: EngineSolution) -> npt.NDArray[np.float64]:
 
 def finished(n: int) -> npt.NDArray[np.bool_]:
     """Codes whose every lighthouse is full (the full tables keep 1 there, the engine too)."""
-    return np.arange(8**n) == sum(7 * 8**i for i in range(n))
+    full: npt.NDArray[np.bool_] = np.arange(8**n) == sum(7 * 8**i for i in range(n))
+    return full
 
 
 def brute_force(kit: Kit) -> Callable[[Position], Fraction]:
