@@ -45,9 +45,16 @@ CACHE_FORMAT = 1
 def cache_dir() -> Path:
     """The user's cache directory for isles.
 
-    ``$ISLES_CACHE_DIR`` if set; else ``$XDG_CACHE_HOME/isles``; else
-    ``~/.cache/isles`` (``%LOCALAPPDATA%\\isles\\Cache`` on Windows,
-    ``~/Library/Caches/isles`` on macOS).
+    Returns
+    -------
+    Path
+        ``$ISLES_CACHE_DIR`` if set; else ``$XDG_CACHE_HOME/isles``; else
+        ``~/.cache/isles`` (``%LOCALAPPDATA%\\isles\\Cache`` on Windows,
+        ``~/Library/Caches/isles`` on macOS). Not created here.
+
+    References
+    ----------
+    .. [1] XDG Base Directory Specification, freedesktop.org (``XDG_CACHE_HOME``).
 
     Examples
     --------
@@ -77,8 +84,18 @@ def _fingerprint(kit: Kit) -> dict[str, Any]:
 def table_path(kit: Kit, directory: str | Path | None = None) -> Path:
     """The folder that holds (or would hold) ``kit``'s optimal table.
 
-    Named by a digest of the kit (islands in order, dice, sea cards) and of
-    :data:`CACHE_FORMAT`, under ``directory/lighthouse`` (default :func:`cache_dir`).
+    Parameters
+    ----------
+    kit : Kit
+        The kit; its islands in order, dice and sea cards make the key.
+    directory : str or Path, optional
+        The cache directory (default :func:`cache_dir`).
+
+    Returns
+    -------
+    Path
+        ``directory/lighthouse/optimal-<islands>x<cards>-<digest>``, the digest
+        (SHA-256) of the kit and of :data:`CACHE_FORMAT`.
 
     Examples
     --------
@@ -95,15 +112,39 @@ def table_path(kit: Kit, directory: str | Path | None = None) -> Path:
 def save_table(solution: EngineSolution, directory: str | Path | None = None) -> Path:
     """Write a full float table (solved from the start) to the cache; return its folder.
 
-    Files: ``meta.json`` (the kit, the format, the group size, the error
-    bound), ``keys.npy`` and ``offsets.npy`` (the classes), ``values.npy``
-    (float64, ``classes x boats x islands``). Written to a temporary folder
-    renamed into place, so a reader never sees half a table.
+    Parameters
+    ----------
+    solution : EngineSolution
+        A float table solved from the start (:func:`solve`).
+    directory : str or Path, optional
+        The cache directory (default :func:`cache_dir`).
+
+    Returns
+    -------
+    Path
+        The table's folder (:func:`table_path`). If it exists already, it is kept.
 
     Raises
     ------
     InvalidInput
         A Fraction table, or one solved from a later position.
+
+    Notes
+    -----
+    Files: ``meta.json`` (the kit, the format, the group size, the error
+    bound), ``keys.npy`` and ``offsets.npy`` (the classes), ``values.npy``
+    (float64, ``classes x boats x islands``; 0.93 GB for 8 islands). Written
+    to a temporary folder renamed into place, so a reader never sees half a
+    table.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from isles.models.lighthouse import default_kit
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     where = save_table(solve(default_kit(2, 2)), folder)
+    ...     sorted(p.name for p in where.iterdir())
+    ['keys.npy', 'meta.json', 'offsets.npy', 'values.npy']
     """
     if solution.exact:
         raise InvalidInput("solution", "exact", "a float table (Fraction tables are not cached)")
@@ -136,8 +177,19 @@ def save_table(solution: EngineSolution, directory: str | Path | None = None) ->
 def load_table(kit: Kit, directory: str | Path | None = None) -> EngineSolution | None:
     """The cached optimal table of ``kit``, memory-mapped, or None when there is none.
 
-    A folder whose ``meta.json`` does not match the kit and format (or whose
-    files are unreadable) counts as absent.
+    Parameters
+    ----------
+    kit : Kit
+        The kit whose table to read.
+    directory : str or Path, optional
+        The cache directory (default :func:`cache_dir`).
+
+    Returns
+    -------
+    EngineSolution or None
+        The table (values memory-mapped: reading a position touches a few
+        pages), or None: no folder, a ``meta.json`` that does not match the
+        kit and format, or unreadable files.
 
     Examples
     --------

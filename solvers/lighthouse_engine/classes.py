@@ -193,6 +193,11 @@ def class_graph(
     ClassGraph
         Layers ``first_discs .. 4n``.
 
+    Raises
+    ------
+    InvalidInput
+        An unknown backend, or ``numba`` where numba is missing.
+
     Notes
     -----
     Every lighthouse configuration is built by laying discs one at a time, so
@@ -202,6 +207,11 @@ def class_graph(
     form, it carries ``S`` plus a disc of colour ``c`` to the canonical form
     plus a disc of ``g(c)``, so canonical forms of successors are successors of
     canonical forms (orbits of a group, not of an arbitrary set of maps).
+
+    References
+    ----------
+    .. [1] W. Burnside, *Theory of Groups of Finite Order*, 1897 (orbits of a
+       permutation group acting on configurations).
 
     Examples
     --------

@@ -68,6 +68,11 @@ def solve_from(
     a few classes: milliseconds; after four turns of 8 islands, about a
     quarter of the table (docs/lighthouse-engine.md, "Measured").
 
+    References
+    ----------
+    .. [1] R. Bellman, *Dynamic Programming*, Princeton University Press, 1957
+       (backward induction, here over the sub-DAG below one position).
+
     Examples
     --------
     >>> from isles.models.lighthouse import default_kit
@@ -134,7 +139,14 @@ def advise(
     With a table (given or cached) this reads a few rows: well under a
     second even from the 0.93 GB 8-island file, which is memory-mapped.
     Without one, it solves the classes reachable from ``position``
-    (:func:`solve_from`) and reads the answer from them.
+    (:func:`solve_from`) and reads the answer from them. The win probability
+    of a decision is that of the position it leads to (1 when it wins, 0 when
+    the boat lands), under optimal play from then on.
+
+    References
+    ----------
+    .. [1] R. Bellman, *Dynamic Programming*, Princeton University Press, 1957
+       (the optimal decision is the one whose successor value is highest).
 
     Examples
     --------

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
+from isles.models.jsonio import probability_json
 from isles.models.lighthouse import BOAT, Kit, Outcome, Position, Roll, legal_decisions, play_turn
 from isles.models.status import Status
 from isles.solvers.lighthouse import Advice
@@ -171,8 +172,48 @@ class EngineSolution:
         return Fraction(self._start(sea_cards)) if self.exact else None
 
     def by_sea_cards(self) -> tuple[float, ...]:
-        """Win probabilities from the start for ``1..kit.sea_cards`` sea cards, as floats."""
+        """Win probabilities from the start for ``1..kit.sea_cards`` sea cards, as floats.
+
+        Examples
+        --------
+        >>> from isles.models.lighthouse import default_kit
+        >>> [round(p, 4) for p in solve(default_kit(3, 3)).by_sea_cards()]
+        [0.1603, 0.3785, 0.5777]
+        """
         return tuple(self.win_probability(k) for k in range(1, self.kit.sea_cards + 1))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answer in the JSON dialect of docs/json.md.
+
+        ``status`` ``optimal``; the kit; the classes and the group size; the
+        ``error_bound`` of the floats; ``by_sea_cards``: for each number of sea
+        cards ``1..K``, the win probability from the start (with its exact
+        ``"p/q"`` text for Fraction tables, else null). A table solved from a
+        later position has no start values: ``by_sea_cards`` is then empty.
+
+        Examples
+        --------
+        >>> from isles.models.lighthouse import default_kit
+        >>> answer = solve(default_kit(1, 1), exact=True).to_dict()
+        >>> answer["status"], answer["by_sea_cards"][0]["win_probability_exact"]
+        ('optimal', '1226471/1679616')
+        """
+        starts: list[dict[str, Any]] = []
+        if self.index.first_discs == 0 and self.first_boat == 0:
+            for k in range(1, self.kit.sea_cards + 1):
+                p: Fraction | float = (
+                    Fraction(self._start(k)) if self.exact else float(self._start(k))
+                )
+                starts.append({"sea_cards": k, **probability_json("win_probability", p)})
+        return {
+            "status": str(self.status),
+            "policy": "optimal",
+            "kit": self.kit.to_dict(),
+            "classes": self.classes,
+            "group_size": self.group.size,
+            "error_bound": self.error_bound,
+            "by_sea_cards": starts,
+        }
 
     def _start(self, sea_cards: int | None) -> Any:
         k = self.kit.sea_cards if sea_cards is None else sea_cards
@@ -241,10 +282,29 @@ class EngineSolution:
 def error_bound(kit: Kit, rolls: int) -> float:
     """Bound on the float error of every value (docs/lighthouse.md, "The dynamic programme").
 
+    Parameters
+    ----------
+    kit : Kit
+        The kit (its islands ``n`` and sea cards ``K``).
+    rolls : int
+        The number of distinct roll outcomes ``R`` (21 for the default dice).
+
+    Returns
+    -------
+    float
+        The bound on ``|float value - exact value|`` for every position.
+
+    Notes
+    -----
     Each value is a sum of at most ``R + 5`` non-negative terms of values in
     [0, 1] (``R`` roll outcomes); maxima are exact; so the error grows by at
     most ``(R + 5) 2**-53`` per turn along the longest chain of turns,
     ``(4n + 1)(K + 2)(n // 2 + 1)``; the bound is twice that product.
+
+    References
+    ----------
+    .. [1] N. J. Higham, *Accuracy and Stability of Numerical Algorithms*,
+       2nd ed., SIAM, 2002, ch. 4 (error of sums of non-negative terms).
 
     Examples
     --------

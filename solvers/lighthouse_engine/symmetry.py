@@ -72,6 +72,15 @@ class ColourGroup:
     matters to the greedy policy's tie-breaks (docs/lighthouse.md, "The simple
     policies"): the group is for optimal play only. Islands with the same
     pair are matched in their order, which keeps the set closed under composition.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> group = colour_group(default_kit(2))
+    >>> group.size, group.colours
+    (8, ('red', 'blue', 'green', 'orange'))
+    >>> group.island_perms[group.size - 1].tolist()  # the last element swaps the islands
+    [1, 0]
     """
 
     colours: tuple[str, ...]
@@ -267,6 +276,25 @@ class ClassCoding:
     ----------
     group : ColourGroup
         The symmetries used (the identity group gives no merging beyond the pool).
+
+    Raises
+    ------
+    InvalidInput
+        A kit whose keys would not fit in 62 bits (never up to 8 islands).
+
+    References
+    ----------
+    .. [1] B. D. McKay, "Isomorph-free exhaustive generation", J. Algorithms 26
+       (1998): canonical forms as the least image under a group.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> kit = default_kit(2)
+    >>> coding = ClassCoding(colour_group(kit))
+    >>> open_states, pool = coding.state_of(kit, (("red", "blue", "red"), ("green",)))
+    >>> open_states.tolist(), pool.tolist()  # island 0 pooled: it needs blue
+    ([5, 1], [0, 1, 0, 0])
     """
 
     group: ColourGroup
