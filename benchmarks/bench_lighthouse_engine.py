@@ -61,7 +61,7 @@ def child(what: str, n: int) -> dict[str, Any]:
     """One measurement in this process: what it answers and what it cost."""
     t0 = time.perf_counter()
     out: dict[str, Any] = {}
-    kit = default_kit(n, 8)
+    kit = default_kit(min(n, 8), 8)
     if what == "sweep":
         from isles.solvers.lighthouse import win_probability
 
@@ -88,13 +88,17 @@ def child(what: str, n: int) -> dict[str, Any]:
         out["advice_s"] = (time.perf_counter() - t1) / len(best)
         out["alternatives"] = max(len(a.alternatives) for a in best)
     elif what == "advise":
-        from isles.solvers.lighthouse_engine import advise
+        from isles.solvers.lighthouse_engine import advise, solve_from
 
+        kit = default_kit(8, 8)
         pos = _position_after(n)  # n = turns played before asking
-        roll = rolls_of(default_kit(8, 8))[3]
-        advice = advise(default_kit(8, 8), pos, roll, cache=False, progress=False)
+        t1, c1 = time.perf_counter(), _cpu()
+        advice = advise(kit, pos, rolls_of(kit)[3], cache=False, progress=False)
+        out["advice_wall"], out["advice_cpu"] = time.perf_counter() - t1, _cpu() - c1
         out["values"] = [advice.win_probability]
         out["alternatives"] = len(advice.alternatives)
+        out["discs"] = pos.discs_laid
+        out["classes"] = solve_from(kit, pos).classes
     out["wall"] = time.perf_counter() - t0
     out["cpu"] = _cpu()  # the whole process: start-up, imports, compiling, all threads
     out["peak_mib"] = _peak_mib()
@@ -160,6 +164,10 @@ def main() -> None:
     for turns in (4, 8, 16):
         one = measure("advise", turns, env)
         print(row(f"8 islands: advice after {turns} turns, no table", one))
+        print(
+            f"{'':<46} {one['discs']} discs laid, {one['classes']:,} classes: "
+            f"{one['advice_wall']:.2f} s wall, {one['advice_cpu']:.2f} s CPU in advise"
+        )
     values = first["values"]
     print("8 islands, win probability by sea cards 1..8:")
     print("  " + " ".join(f"{v:.6f}" for v in values))
