@@ -351,7 +351,8 @@ def solve(
         Fractions (NumPy kernel, at most 4 islands) instead of floats with
         ``error_bound``.
     backend : {"auto", "numba", "numpy"}
-        The layer kernel: ``auto`` is numba when installed (floats).
+        The compiled loops (class graph and layer kernel) or the NumPy ones:
+        ``auto`` is numba when installed (and NumPy for Fractions' kernel).
     progress : bool
         Show a tqdm progress bar over the classes valued.
 
@@ -412,7 +413,7 @@ def _solve_from_class(
 ) -> EngineSolution:
     """The class DP over the classes reachable from one class, boats ``first_boat..K``."""
     coding = ClassCoding(group)
-    graph = class_graph(coding, first_key, first_discs)
+    graph = class_graph(coding, first_key, first_discs, backend=backend)
     show = progress if progress is not None else graph.size >= auto_progress_classes
     bar: Any = None
     if show:
