@@ -1,0 +1,179 @@
+"""Benchmark: the lighthouse class engine against the full-state sweep, and the real game.
+
+Side by side for 6 and 7 islands (default kit, 8 sea cards, optimal play): the
+memory-bounded sweep of ``isles.solvers.lighthouse.win_probability`` and the
+class engine ``isles.solvers.lighthouse_engine.solve`` (same values: the
+difference is printed), wall time, CPU time (all threads) and peak resident
+memory, with the ratio. Then the real game, 8 islands: a first run (an empty
+numba cache: compiling included), a second run (kernels compiled), the table
+read back from the cache, and the best move with every alternative's odds
+from the cached table and, without it, from the reachable classes after four
+turns. Each measurement runs in a fresh process (peak memory is its own).
+Run: ``python benchmarks/bench_lighthouse_engine.py [--quick] [--no-sweep]``.
+Timings are wall-clock on a shared machine: compare CPU times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
+
+from isles.models.lighthouse import Outcome, Position, default_kit, legal_decisions, play_turn
+from isles.models.lighthouse import roll_outcomes as rolls_of
+
+KNOWN = {7: 0.6989768769580588, 8: 0.5745461897731887}
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+def _position_after(turns: int, seed: int = 4) -> Position:
+    kit = default_kit(8, 8)
+    rng = random.Random(seed)
+    rolls = rolls_of(kit)
+    pos = Position.start(kit)
+    for _ in range(turns):
+        roll = rng.choices(rolls, [float(r.probability) for r in rolls])[0]
+        res = play_turn(kit, pos, roll, rng.choice(legal_decisions(kit, pos, roll)), check=False)
+        if res.outcome is Outcome.PLAYING:
+            pos = res.position
+    return pos
+
+
+def child(what: str, n: int) -> dict[str, Any]:
+    """One measurement in this process: what it answers and what it cost."""
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {}
+    kit = default_kit(min(n, 8), 8)
+    if what == "sweep":
+        from isles.solvers.lighthouse import win_probability
+
+        out["values"] = list(win_probability(kit).by_sea_cards)
+    elif what == "engine":
+        from isles.solvers.lighthouse_engine import solve
+
+        sol = solve(kit)
+        out["values"] = list(sol.by_sea_cards())
+        out["classes"] = sol.classes
+    elif what == "cached":
+        from isles.solvers.lighthouse_engine import solve_cached
+
+        out["values"] = list(solve_cached(kit).by_sea_cards())
+    elif what == "table":
+        from isles.solvers.lighthouse_engine import advise, load_table
+
+        table = load_table(kit)
+        assert table is not None, "run 'cached' first"
+        out["values"] = list(table.by_sea_cards())
+        pos = _position_after(4)
+        t1 = time.perf_counter()
+        best = [advise(kit, pos, roll, table=table) for roll in rolls_of(kit)]
+        out["advice_s"] = (time.perf_counter() - t1) / len(best)
+        out["alternatives"] = max(len(a.alternatives) for a in best)
+    elif what == "advise":
+        from isles.solvers.lighthouse_engine import advise, solve_from
+
+        kit = default_kit(8, 8)
+        pos = _position_after(n)  # n = turns played before asking
+        t1, c1 = time.perf_counter(), _cpu()
+        advice = advise(kit, pos, rolls_of(kit)[3], cache=False, progress=False)
+        out["advice_wall"], out["advice_cpu"] = time.perf_counter() - t1, _cpu() - c1
+        out["values"] = [advice.win_probability]
+        out["alternatives"] = len(advice.alternatives)
+        out["discs"] = pos.discs_laid
+        out["classes"] = solve_from(kit, pos).classes
+    out["wall"] = time.perf_counter() - t0
+    out["cpu"] = _cpu()  # the whole process: start-up, imports, compiling, all threads
+    out["peak_mib"] = _peak_mib()
+    return out
+
+
+def measure(what: str, n: int, env: dict[str, str]) -> dict[str, Any]:
+    """Run :func:`child` in a fresh Python (its wall time includes start-up and imports)."""
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", what, str(n)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+    )
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["process_wall"] = time.perf_counter() - t0
+    return result
+
+
+def row(label: str, r: dict[str, Any]) -> str:
+    return f"{label:<46} {r['process_wall']:>8.1f} {r['cpu']:>8.1f} {r['peak_mib'] / 1024:>8.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 and 6 islands only, no 8")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the old sweep (7: ~3 min)")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child[0], int(args.child[1]))))
+        return
+    scratch = Path(tempfile.mkdtemp(prefix="isles-bench-"))
+    env = {"NUMBA_CACHE_DIR": str(scratch / "numba"), "ISLES_CACHE_DIR": str(scratch / "tables")}
+    warm = {"ISLES_CACHE_DIR": str(scratch / "tables")}  # numba's default cache: compiled
+    measure("engine", 2, warm)  # compile once into the default cache for the side by side
+    print("Lighthouses, default kit, 8 sea cards, optimal play (fresh process per row)")
+    print(f"{'':<46} {'wall s':>8} {'CPU s':>8} {'peak GiB':>8}")
+    for n in [5, 6] if args.quick else [6, 7]:
+        new = measure("engine", n, warm)
+        print(row(f"{n} islands: class engine ({new['classes']:,} classes)", new))
+        if args.no_sweep:
+            continue
+        old = measure("sweep", n, warm)
+        print(row(f"{n} islands: full-state sweep", old))
+        diff = max(abs(a - b) for a, b in zip(old["values"], new["values"], strict=True))
+        print(
+            f"{'':<46} ratio: wall {old['process_wall'] / new['process_wall']:.1f}x, "
+            f"CPU {old['cpu'] / new['cpu']:.1f}x, memory {old['peak_mib'] / new['peak_mib']:.1f}x;"
+            f" values differ by {diff:.1e}"
+        )
+    if args.quick:
+        return
+    first = measure("engine", 8, env)
+    print(row("8 islands: first run (compiling)", first))
+    second = measure("cached", 8, env)
+    print(row("8 islands: second run (+ saving table)", second))
+    table = measure("table", 8, env)
+    print(row("8 islands: table from the cache", table))
+    print(f"{'':<46} advice from the cached table: {table['advice_s'] * 1000:.0f} ms per roll")
+    for turns in (4, 8, 16):
+        one = measure("advise", turns, env)
+        print(row(f"8 islands: advice after {turns} turns, no table", one))
+        print(
+            f"{'':<46} {one['discs']} discs laid, {one['classes']:,} classes: "
+            f"{one['advice_wall']:.2f} s wall, {one['advice_cpu']:.2f} s CPU in advise"
+        )
+    values = first["values"]
+    print("8 islands, win probability by sea cards 1..8:")
+    print("  " + " ".join(f"{v:.6f}" for v in values))
+    gap = abs(values[-1] - KNOWN[8])
+    print(f"  8 cards: {values[-1]!r} (known {KNOWN[8]!r}, differs by {gap:.1e})")
+
+
+if __name__ == "__main__":
+    main()
