@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
 from isles.lighthouse import MAX_EXACT_ISLANDS, default_kit, odds, odds_method, simulate
-from isles.solvers.lighthouse import N_STATES
+from isles.solvers.lighthouse.codes import N_STATES
 
 TARGET = 0.001
 

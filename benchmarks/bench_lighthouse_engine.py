@@ -2,7 +2,7 @@
 
 Side by side for 6 and 7 islands (default kit, 8 sea cards, optimal play): the
 memory-bounded sweep of ``isles.solvers.lighthouse.win_probability`` and the
-class engine ``isles.solvers.lighthouse_engine.solve`` (same values: the
+class engine ``isles.solvers.lighthouse.solve`` (same values: the
 difference is printed), wall time, CPU time (all threads) and peak resident
 memory, with the ratio. Then the real game, 8 islands: a first run (an empty
 numba cache: compiling included), a second run (kernels compiled), the table
@@ -63,37 +63,37 @@ def child(what: str, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     kit = default_kit(min(n, 8), 8)
     if what == "sweep":
-        from isles.solvers.lighthouse import win_probability
+        from isles.solvers.lighthouse.reference import win_probability
 
         out["values"] = list(win_probability(kit).by_sea_cards)
     elif what == "engine":
-        from isles.solvers.lighthouse_engine import solve
+        from isles.solvers.lighthouse import solve
 
         sol = solve(kit)
-        out["values"] = list(sol.by_sea_cards())
+        out["values"] = list(sol.by_sea_cards)
         out["classes"] = sol.classes
     elif what == "cached":
-        from isles.solvers.lighthouse_engine import solve_cached
+        from isles.solvers.lighthouse import solve_cached
 
-        out["values"] = list(solve_cached(kit).by_sea_cards())
+        out["values"] = list(solve_cached(kit).by_sea_cards)
     elif what == "table":
-        from isles.solvers.lighthouse_engine import advise, load_table
+        from isles.solvers.lighthouse import advise, load_table
 
         table = load_table(kit)
         assert table is not None, "run 'cached' first"
-        out["values"] = list(table.by_sea_cards())
+        out["values"] = list(table.by_sea_cards)
         pos = _position_after(4)
         t1 = time.perf_counter()
-        best = [advise(kit, pos, roll, table=table) for roll in rolls_of(kit)]
+        best = [advise(table, pos, roll) for roll in rolls_of(kit)]
         out["advice_s"] = (time.perf_counter() - t1) / len(best)
         out["alternatives"] = max(len(a.alternatives) for a in best)
     elif what == "advise":
-        from isles.solvers.lighthouse_engine import advise, solve_from
+        from isles.solvers.lighthouse import best_move, solve_from
 
         kit = default_kit(8, 8)
         pos = _position_after(n)  # n = turns played before asking
         t1, c1 = time.perf_counter(), _cpu()
-        advice = advise(kit, pos, rolls_of(kit)[3], cache=False, progress=False)
+        advice = best_move(kit, pos, rolls_of(kit)[3], cache=False, progress=False)
         out["advice_wall"], out["advice_cpu"] = time.perf_counter() - t1, _cpu() - c1
         out["values"] = [advice.win_probability]
         out["alternatives"] = len(advice.alternatives)

@@ -2,11 +2,12 @@
 
 The public entry points, one call per question:
 
-- :func:`odds`: the odds of a kit under optimal, greedy or random play; the
-  method is chosen by size (every position, the start-value sweep, or Monte
-  Carlo beside certified bounds) and the answer (:class:`Odds`) says which;
-- :func:`best_move`: the best decision for a roll, with every alternative's odds;
-- :func:`difficulty_table`: the odds by islands in play and sea cards;
+- :func:`odds`: the odds of a kit under optimal, greedy or random play, exact
+  for every sea-card count up to 8 islands (the real game: :func:`players_kit`),
+  Monte Carlo beside certified bounds beyond; the answer (:class:`Odds`) says how;
+- :func:`best_move`: the best decision for a roll in any position, with every
+  alternative's odds (from the cached table, or the positions that can follow);
+- :func:`difficulty_table`: the odds by players, policy and sea cards;
 - :func:`competitive_odds`: each seat's chance in the competitive variant;
 - the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
   :func:`default_kit`), and the building blocks behind the calls (:func:`solve`,
@@ -34,6 +35,8 @@ from isles.models.lighthouse import (
     MAX_ISLANDS,
     MAX_SEA_CARDS,
     MAX_SWEEP_ISLANDS,
+    MAX_TABLE_ISLANDS,
+    PLAYER_ISLANDS,
     POLICIES,
     Decision,
     Kit,
@@ -44,10 +47,10 @@ from isles.models.lighthouse import (
     default_kit,
     legal_decisions,
     play_turn,
+    players_kit,
     roll_outcomes,
 )
 from isles.solvers.lighthouse import (
-    FULL_TABLES_BYTES,
     MAX_DP_BYTES,
     Advice,
     CompetitiveExact,
@@ -75,6 +78,8 @@ from isles.solvers.lighthouse import (
     simulate,
     simulate_competitive,
     solve,
+    solve_cached,
+    solve_from,
     upper_bound_by_disc_count,
     wilson_interval,
     win_probability,
@@ -83,7 +88,6 @@ from isles.solvers.lighthouse import (
 __all__ = [
     "DEFAULT_GAMES",
     "EXACT_COMPETITIVE_ISLANDS",
-    "FULL_TABLES_BYTES",
     "MAX_DP_BYTES",
     "MAX_EXACT_ISLANDS",
     "MAX_FACES",
@@ -92,6 +96,8 @@ __all__ = [
     "MAX_ISLANDS",
     "MAX_SEA_CARDS",
     "MAX_SWEEP_ISLANDS",
+    "MAX_TABLE_ISLANDS",
+    "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
     "CompetitiveExact",
@@ -125,10 +131,13 @@ __all__ = [
     "odds_method",
     "outcome_distribution",
     "play_turn",
+    "players_kit",
     "roll_outcomes",
     "simulate",
     "simulate_competitive",
     "solve",
+    "solve_cached",
+    "solve_from",
     "upper_bound_by_disc_count",
     "wilson_interval",
     "win_probability",

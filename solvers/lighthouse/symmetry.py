@@ -1,6 +1,6 @@
 """Lighthouses: which positions have the same value? A kit's colour group, canonical classes.
 
-Implements docs/lighthouse-engine.md ("The colour group", "Classes") for the
+Implements docs/lighthouse.md ("The colour group", "Classes") for the
 cooperative game of docs/lighthouse.md (seed 000_aeb701e368f40145.txt).
 """
 
@@ -202,7 +202,7 @@ def colour_group(
     .. [1] B. D. McKay and A. Piperno, "Practical graph isomorphism, II",
        J. Symbolic Computation 60 (2014): automorphism groups by backtracking
        with refinement (here the plain backtracking, graphs of a few vertices).
-    .. [2] docs/lighthouse-engine.md, "The colour group".
+    .. [2] docs/lighthouse.md, "The colour group".
 
     Examples
     --------
@@ -259,7 +259,7 @@ class ClassCoding:
     """Integer keys of lighthouse classes, their decoding and their canonical form.
 
     A class describes the lighthouses of a position up to what can matter for
-    optimal play (docs/lighthouse-engine.md, "Classes"): the *open* state of
+    optimal play (docs/lighthouse.md, "Classes"): the *open* state of
     each lighthouse with at most two discs (:data:`OPEN_STATES`), and for the
     others only the *pool*: how many lighthouses with one disc left need each
     colour (a lighthouse with three discs needs exactly the colour opposite

@@ -1,6 +1,6 @@
 """Lighthouses, the class engine: the colour group, canonical classes and successors' frames.
 
-docs/lighthouse-engine.md ("The colour group", "Classes", "Successors and
+docs/lighthouse.md ("The colour group", "Classes", "Successors and
 their frame"), checked position by position through the model's own rules
 (``can_take``), not through the engine's codes.
 """
@@ -22,11 +22,11 @@ from isles.models.lighthouse import (
     default_kit,
     roll_outcomes,
 )
-from isles.solvers.lighthouse import solve as full_table
-from isles.solvers.lighthouse_engine import ColourGroup, colour_group, solve
-from isles.solvers.lighthouse_engine.classes import class_graph
-from isles.solvers.lighthouse_engine.symmetry import ClassCoding
-from tests.test_lighthouse_engine import playout
+from isles.solvers.lighthouse import ColourGroup, colour_group, solve
+from isles.solvers.lighthouse.classes import class_graph
+from isles.solvers.lighthouse.reference import solve as full_table
+from isles.solvers.lighthouse.symmetry import ClassCoding
+from tests.test_lighthouse_classes import playout
 
 
 def image(kit: Kit, group: ColourGroup, g: int, position: Position) -> Position:

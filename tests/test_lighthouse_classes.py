@@ -1,6 +1,6 @@
 """Lighthouses, the class engine: every position against the full-table DP and a plain recursion.
 
-docs/lighthouse-engine.md (seed 000_aeb701e368f40145.txt): the engine's value
+docs/lighthouse.md (seed 000_aeb701e368f40145.txt): the engine's value
 of a position must be the full tables' (tests/test_lighthouse*.py check those
 against their own brute force), element for element, and a memoised recursion
 over ``legal_decisions`` / ``play_turn`` on tiny kits, with and without the
@@ -34,28 +34,30 @@ from isles.models.lighthouse import (
     play_turn,
     roll_outcomes,
 )
-from isles.solvers.lighthouse import LighthouseSolution
-from isles.solvers.lighthouse import solve as full_table
-from isles.solvers.lighthouse_engine import (
+from isles.solvers.lighthouse import (
     HAVE_NUMBA,
-    EngineSolution,
+    LighthouseSolution,
     colour_group,
     error_bound,
     solve,
     solve_from,
 )
-from isles.solvers.lighthouse_engine.symmetry import ClassCoding
+from isles.solvers.lighthouse.classes import ClassIndex
+from isles.solvers.lighthouse.reference import FullTables
+from isles.solvers.lighthouse.reference import solve as full_table
 
 BACKENDS = ["numpy", "numba"] if HAVE_NUMBA else ["numpy"]
 
 
-def engine_table(sol: EngineSolution) -> npt.NDArray[np.float64]:
+def engine_table(sol: LighthouseSolution) -> npt.NDArray[np.float64]:
     """The engine's values in the full tables' layout: (8**n codes, sea_cards + 1, n)."""
     n = len(sol.kit.islands)
-    coding = ClassCoding(sol.group)
+    index = sol.index
+    assert isinstance(index, ClassIndex)
+    coding = index.coding
     open_states, pool = coding.codes_to_state(np.arange(8**n))
     keys, _ = coding.canonical(open_states, pool)
-    rows = sol.index.indices(keys, coding.discs_laid(open_states, pool))
+    rows = index.indices(keys, coding.discs_laid(open_states, pool))
     assert (rows >= 0).all()
     return np.asarray(sol.values[rows])
 
@@ -127,23 +129,21 @@ def playout(kit: Kit, turns: int, seed: int) -> Position:
 
 
 @pytest.fixture(scope="module")
-def six() -> tuple[LighthouseSolution, EngineSolution]:
+def six() -> tuple[FullTables, LighthouseSolution]:
     kit = default_kit(6, 3)
     return full_table(kit), solve(kit)
 
 
 def test_six_islands_every_position_equals_the_full_tables(
-    six: tuple[LighthouseSolution, EngineSolution],
+    six: tuple[FullTables, LighthouseSolution],
 ) -> None:
     old, new = six
     mine = engine_table(new)
     theirs = old.values[:, : new.kit.sea_cards + 1]
     play = ~finished(6)
     assert np.abs(mine[play] - theirs[play]).max() <= 1e-15
-    assert new.by_sea_cards() == pytest.approx(
-        [old.win_probability(k) for k in (1, 2, 3)], abs=1e-15
-    )
-    assert new.classes == 114_111 and new.group.size == 2
+    assert new.by_sea_cards == pytest.approx([old.win_probability(k) for k in (1, 2, 3)], abs=1e-15)
+    assert new.classes == 114_111 and new.index.group_size == 2
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -266,7 +266,7 @@ def test_start_values_for_every_sea_card_count_from_one_solve() -> None:
     kit = default_kit(4, 8)
     sol = solve(kit)
     old = full_table(kit)
-    assert sol.by_sea_cards() == pytest.approx(
+    assert sol.by_sea_cards == pytest.approx(
         [old.win_probability(k) for k in range(1, 9)], abs=1e-15
     )
     assert round(sol.win_probability(), 6) == 0.961347
@@ -311,12 +311,12 @@ NINE = Kit(
 @pytest.mark.parametrize(
     ("call", "field"),
     [
-        (lambda: solve(NINE), "islands"),
+        (lambda: solve(NINE), "kit.islands"),
         (lambda: solve(default_kit(5, 2), exact=True), "exact"),
         (lambda: solve(default_kit(2, 2), backend="fortran"), "backend"),  # type: ignore[arg-type]
         (lambda: solve(default_kit(2, 2)).win_probability(3), "sea_cards"),
         (lambda: solve(default_kit(2, 2)).win_probability(0), "sea_cards"),
-        (lambda: solve(default_kit(2, 2)).value(Position(((), ()), 5, 0)), "boat"),
+        (lambda: solve(default_kit(2, 2)).value(Position(((), ()), 5, 0)), "position.boat"),
         (lambda: solve(default_kit(2, 2), exact=True, backend="numba"), "backend"),
     ],
 )

@@ -1,7 +1,7 @@
-"""Lighthouses: keep a kit's optimal table on disk, so that advice takes a file read.
+"""Lighthouses: keep a kit's table on disk, so that odds and advice take a file read.
 
-Implements docs/lighthouse-engine.md ("The cached table") for the engine's
-solutions of docs/lighthouse.md's game (seed 000_aeb701e368f40145.txt).
+Implements docs/lighthouse.md ("The cached table"; seed 000_aeb701e368f40145.txt)
+for the class DP's tables (optimal and random play).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse import Kit
-from isles.solvers.lighthouse_engine.classes import ClassIndex
-from isles.solvers.lighthouse_engine.kernel import Backend
-from isles.solvers.lighthouse_engine.solve import EngineSolution, solve
-from isles.solvers.lighthouse_engine.symmetry import ClassCoding, colour_group
+from isles.models.lighthouse import Kit, Policy
+from isles.solvers.lighthouse.classes import ClassIndex
+from isles.solvers.lighthouse.dp import LighthouseSolution, solve
+from isles.solvers.lighthouse.kernel import Backend
+from isles.solvers.lighthouse.policies import check_policy
+from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
 
 __all__ = [
     "CACHE_ENV",
@@ -38,8 +39,12 @@ __all__ = [
 CACHE_ENV = "ISLES_CACHE_DIR"
 """Environment variable naming the cache directory (it overrides the default)."""
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 """Version of the table files; a change of layout or of the class keys bumps it."""
+
+CACHED_POLICIES: tuple[Policy, ...] = ("optimal", "random")
+"""Policies whose tables are cached (greedy play's are per lighthouse code, and its
+8-island values are swept without a table)."""
 
 
 def cache_dir() -> Path:
@@ -77,12 +82,19 @@ def cache_dir() -> Path:
     return Path.home() / ".cache" / "isles"
 
 
-def _fingerprint(kit: Kit) -> dict[str, Any]:
-    return {"format": CACHE_FORMAT, "game": "lighthouse", "kit": kit.to_dict()}
+def _policy(policy: str) -> Policy:
+    pol = check_policy(policy)
+    if pol not in CACHED_POLICIES:
+        raise InvalidInput("policy", policy, "optimal or random (their tables are cached)")
+    return pol
 
 
-def table_path(kit: Kit, directory: str | Path | None = None) -> Path:
-    """The folder that holds (or would hold) ``kit``'s optimal table.
+def _fingerprint(kit: Kit, policy: Policy) -> dict[str, Any]:
+    return {"format": CACHE_FORMAT, "game": "lighthouse", "policy": policy, "kit": kit.to_dict()}
+
+
+def table_path(kit: Kit, directory: str | Path | None = None, policy: str = "optimal") -> Path:
+    """The folder that holds (or would hold) ``kit``'s table under ``policy``.
 
     Parameters
     ----------
@@ -90,12 +102,14 @@ def table_path(kit: Kit, directory: str | Path | None = None) -> Path:
         The kit; its islands in order, dice and sea cards make the key.
     directory : str or Path, optional
         The cache directory (default :func:`cache_dir`).
+    policy : {"optimal", "random"}
+        The policy of the table.
 
     Returns
     -------
     Path
-        ``directory/lighthouse/optimal-<islands>x<cards>-<digest>``, the digest
-        (SHA-256) of the kit and of :data:`CACHE_FORMAT`.
+        ``directory/lighthouse/<policy>-<islands>x<cards>-<digest>``, the digest
+        (SHA-256) of the kit, the policy and :data:`CACHE_FORMAT`.
 
     Examples
     --------
@@ -103,19 +117,21 @@ def table_path(kit: Kit, directory: str | Path | None = None) -> Path:
     >>> table_path(default_kit(8), "/tmp/c").parent
     PosixPath('/tmp/c/lighthouse')
     """
-    text = json.dumps(_fingerprint(kit), sort_keys=True, separators=(",", ":"))
+    pol = _policy(policy)
+    text = json.dumps(_fingerprint(kit, pol), sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode()).hexdigest()[:24]
     root = cache_dir() if directory is None else Path(directory)
-    return root / "lighthouse" / f"optimal-{len(kit.islands)}x{kit.sea_cards}-{digest}"
+    return root / "lighthouse" / f"{pol}-{len(kit.islands)}x{kit.sea_cards}-{digest}"
 
 
-def save_table(solution: EngineSolution, directory: str | Path | None = None) -> Path:
+def save_table(solution: LighthouseSolution, directory: str | Path | None = None) -> Path:
     """Write a full float table (solved from the start) to the cache; return its folder.
 
     Parameters
     ----------
-    solution : EngineSolution
-        A float table solved from the start (:func:`solve`).
+    solution : LighthouseSolution
+        A float table of the class DP solved from the start (:func:`solve`),
+        optimal or random play.
     directory : str or Path, optional
         The cache directory (default :func:`cache_dir`).
 
@@ -127,7 +143,7 @@ def save_table(solution: EngineSolution, directory: str | Path | None = None) ->
     Raises
     ------
     InvalidInput
-        A Fraction table, or one solved from a later position.
+        A Fraction table, one solved from a later position, or greedy play's.
 
     Notes
     -----
@@ -148,15 +164,17 @@ def save_table(solution: EngineSolution, directory: str | Path | None = None) ->
     """
     if solution.exact:
         raise InvalidInput("solution", "exact", "a float table (Fraction tables are not cached)")
-    if solution.index.first_discs != 0 or solution.first_boat != 0:
+    if not solution.from_start:
         raise InvalidInput("solution", "partial", "a table solved from the start position")
-    target = table_path(solution.kit, directory)
+    if not isinstance(solution.index, ClassIndex):
+        raise InvalidInput("solution", solution.policy, "a table of classes (optimal or random)")
+    target = table_path(solution.kit, directory, solution.policy)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".partial-", dir=target.parent))
     try:
         meta = {
-            **_fingerprint(solution.kit),
-            "group_size": solution.group.size,
+            **_fingerprint(solution.kit, solution.policy),
+            "group_size": solution.index.group_size,
             "classes": solution.classes,
             "error_bound": solution.error_bound,
         }
@@ -174,8 +192,10 @@ def save_table(solution: EngineSolution, directory: str | Path | None = None) ->
     return target
 
 
-def load_table(kit: Kit, directory: str | Path | None = None) -> EngineSolution | None:
-    """The cached optimal table of ``kit``, memory-mapped, or None when there is none.
+def load_table(
+    kit: Kit, directory: str | Path | None = None, policy: str = "optimal"
+) -> LighthouseSolution | None:
+    """The cached table of ``kit`` under ``policy``, memory-mapped, or None when there is none.
 
     Parameters
     ----------
@@ -183,10 +203,12 @@ def load_table(kit: Kit, directory: str | Path | None = None) -> EngineSolution 
         The kit whose table to read.
     directory : str or Path, optional
         The cache directory (default :func:`cache_dir`).
+    policy : {"optimal", "random"}
+        The policy of the table.
 
     Returns
     -------
-    EngineSolution or None
+    LighthouseSolution or None
         The table (values memory-mapped: reading a position touches a few
         pages), or None: no folder, a ``meta.json`` that does not match the
         kit and format, or unreadable files.
@@ -197,10 +219,11 @@ def load_table(kit: Kit, directory: str | Path | None = None) -> EngineSolution 
     >>> load_table(default_kit(3, 2), "/nonexistent") is None
     True
     """
-    folder = table_path(kit, directory)
+    pol = _policy(policy)
+    folder = table_path(kit, directory, pol)
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if {k: meta.get(k) for k in ("format", "game", "kit")} != _fingerprint(kit):
+        if {k: meta.get(k) for k in ("format", "game", "policy", "kit")} != _fingerprint(kit, pol):
             return None
         keys = np.load(folder / "keys.npy")
         offsets = np.load(folder / "offsets.npy")
@@ -212,17 +235,18 @@ def load_table(kit: Kit, directory: str | Path | None = None) -> EngineSolution 
         return None
     layers = tuple(keys[int(a) : int(b)] for a, b in itertools.pairwise(offsets))
     index = ClassIndex(ClassCoding(group), 0, layers, offsets)
-    return EngineSolution(kit, group, index, 0, values, False, float(meta["error_bound"]))
+    return LighthouseSolution(kit, pol, index, 0, values, False, float(meta["error_bound"]))
 
 
 def solve_cached(
     kit: Kit,
     directory: str | Path | None = None,
     *,
+    policy: str = "optimal",
     backend: Backend = "auto",
-    progress: bool = False,
-) -> EngineSolution:
-    """The kit's optimal table: from the cache when it is there, else solved and saved.
+    progress: bool | None = None,
+) -> LighthouseSolution:
+    """The kit's table: from the cache when it is there, else solved and saved.
 
     Parameters
     ----------
@@ -230,20 +254,22 @@ def solve_cached(
         At most 8 islands.
     directory : str or Path, optional
         The cache directory (default :func:`cache_dir`).
+    policy : {"optimal", "random"}
+        The policy of the table.
     backend : {"auto", "numba", "numpy"}
         The layer kernel when solving.
-    progress : bool
-        Progress bar when solving.
+    progress : bool or None
+        Progress bar when solving (None: for long solves).
 
     Returns
     -------
-    EngineSolution
+    LighthouseSolution
         Floats within ``error_bound``; memory-mapped when read from the cache.
 
     Raises
     ------
     InvalidInput
-        The kit is too large for the engine.
+        The kit is too large, or greedy play (not cached).
 
     Examples
     --------
@@ -255,9 +281,10 @@ def solve_cached(
     ...     first.win_probability() == again.win_probability()
     True
     """
-    found = load_table(kit, directory)
+    pol = _policy(policy)
+    found = load_table(kit, directory, pol)
     if found is not None:
         return found
-    solution = solve(kit, backend=backend, progress=progress)
+    solution = solve(kit, pol, backend=backend, progress=progress)
     save_table(solution, directory)
     return solution

@@ -1,6 +1,6 @@
 """Lighthouses: numba when it is installed, for the engine's compiled loops.
 
-Part of docs/lighthouse-engine.md ("The layer kernel"): the kernels are
+Part of docs/lighthouse.md ("The layer kernel"): the kernels are
 compiled once and cached on disk; without numba the NumPy paths run instead.
 """
 
@@ -87,8 +87,8 @@ def compiled(func: F, *, inline: bool = False) -> F:
 
     Examples
     --------
-    >>> from isles.solvers.lighthouse_engine import kernel
-    >>> hasattr(kernel._layer_kernel, "py_func") == HAVE_NUMBA
+    >>> from isles.solvers.lighthouse import kernel
+    >>> hasattr(kernel._class_kernel, "py_func") == HAVE_NUMBA
     True
     """
     if _numba is None:  # pragma: no cover

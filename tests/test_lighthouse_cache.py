@@ -1,6 +1,6 @@
 """Lighthouses, the class engine: the cached table and the best move in a position.
 
-docs/lighthouse-engine.md ("The cached table", "One position without the
+docs/lighthouse.md ("The cached table", "One position without the
 table"): advice read from the cached table equals advice from a fresh solve,
 from the classes reachable from the position alone, and from the full-table DP.
 """
@@ -15,12 +15,11 @@ import pytest
 
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import Position, Roll, default_kit, roll_outcomes
-from isles.solvers.lighthouse import advise as full_table_advise
-from isles.solvers.lighthouse import solve as full_table
-from isles.solvers.lighthouse_engine import (
+from isles.solvers.lighthouse import (
     CACHE_ENV,
-    EngineSolution,
+    LighthouseSolution,
     advise,
+    best_move,
     cache_dir,
     load_table,
     save_table,
@@ -29,14 +28,15 @@ from isles.solvers.lighthouse_engine import (
     solve_from,
     table_path,
 )
-from isles.solvers.lighthouse_engine import cache as cache_module
-from tests.test_lighthouse_engine import playout
+from isles.solvers.lighthouse import cache as cache_module
+from isles.solvers.lighthouse.reference import solve as full_table
+from tests.test_lighthouse_classes import playout
 
 KIT = default_kit(5, 4)
 
 
 @pytest.fixture(scope="module")
-def fresh() -> EngineSolution:
+def fresh() -> LighthouseSolution:
     return solve(KIT)
 
 
@@ -65,7 +65,7 @@ def test_the_table_is_keyed_by_the_kit(folder: Path) -> None:
     assert len(others) == 3
 
 
-def test_save_and_load_give_the_same_table(folder: Path, fresh: EngineSolution) -> None:
+def test_save_and_load_give_the_same_table(folder: Path, fresh: LighthouseSolution) -> None:
     assert load_table(KIT) is None
     where = save_table(fresh)
     assert sorted(p.name for p in where.iterdir()) == [
@@ -78,7 +78,7 @@ def test_save_and_load_give_the_same_table(folder: Path, fresh: EngineSolution) 
     assert loaded is not None
     assert isinstance(loaded.values, np.memmap)
     assert np.array_equal(loaded.values, fresh.values)
-    assert loaded.by_sea_cards() == fresh.by_sea_cards()
+    assert loaded.by_sea_cards == fresh.by_sea_cards
     assert loaded.error_bound == fresh.error_bound and loaded.status == "optimal"
     for seed in range(5):
         pos = playout(KIT, seed * 2, seed)
@@ -86,7 +86,9 @@ def test_save_and_load_give_the_same_table(folder: Path, fresh: EngineSolution) 
     assert save_table(fresh) == where  # saving again keeps the table that is there
 
 
-def test_a_table_for_another_kit_or_format_is_not_read(folder: Path, fresh: EngineSolution) -> None:
+def test_a_table_for_another_kit_or_format_is_not_read(
+    folder: Path, fresh: LighthouseSolution
+) -> None:
     where = save_table(fresh)
     meta = json.loads((where / "meta.json").read_text())
     meta["kit"]["sea_cards"] = 3
@@ -100,7 +102,7 @@ def test_solve_cached_solves_once(folder: Path, monkeypatch: pytest.MonkeyPatch)
     kit = default_kit(3, 3)
     calls: list[int] = []
 
-    def counted(*args: object, **kwargs: object) -> EngineSolution:
+    def counted(*args: object, **kwargs: object) -> LighthouseSolution:
         calls.append(1)
         return solve(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -108,7 +110,7 @@ def test_solve_cached_solves_once(folder: Path, monkeypatch: pytest.MonkeyPatch)
     first = solve_cached(kit)
     again = solve_cached(kit)
     assert calls == [1]
-    assert first.by_sea_cards() == again.by_sea_cards()
+    assert first.by_sea_cards == again.by_sea_cards
 
 
 def test_only_full_float_tables_are_cached(folder: Path) -> None:
@@ -124,7 +126,7 @@ def rolls_of_interest() -> list[Roll]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_advice_from_the_cache_equals_a_fresh_solve_and_the_reachable_classes(
-    folder: Path, fresh: EngineSolution, seed: int
+    folder: Path, fresh: LighthouseSolution, seed: int
 ) -> None:
     save_table(fresh)
     cached = load_table(KIT)
@@ -132,11 +134,11 @@ def test_advice_from_the_cache_equals_a_fresh_solve_and_the_reachable_classes(
     pos = playout(KIT, 2 * seed, seed)
     reachable = solve_from(KIT, pos)
     for roll in rolls_of_interest():
-        want = fresh.advise(pos, roll)
-        assert cached.advise(pos, roll) == want
-        assert reachable.advise(pos, roll) == want
-        assert advise(KIT, pos, roll) == want  # reads the cached table
-        assert advise(KIT, pos, roll, cache=False) == want  # solves the reachable classes
+        want = advise(fresh, pos, roll)
+        assert advise(cached, pos, roll) == want
+        assert advise(reachable, pos, roll) == want
+        assert best_move(KIT, pos, roll) == want  # reads the cached table
+        assert best_move(KIT, pos, roll, cache=False) == want  # solves the reachable classes
 
 
 @pytest.fixture(scope="module")
@@ -146,22 +148,22 @@ def old() -> object:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_advice_equals_the_full_tables_advice(
-    fresh: EngineSolution, old: object, seed: int
+    fresh: LighthouseSolution, old: object, seed: int
 ) -> None:
     pos = playout(KIT, 3 * seed, seed + 10)
     for roll in rolls_of_interest():
-        mine = fresh.advise(pos, roll)
-        theirs = full_table_advise(old, pos, roll)  # type: ignore[arg-type]
+        mine = advise(fresh, pos, roll)
+        theirs = advise(old, pos, roll)  # type: ignore[arg-type]
         assert dict(mine.alternatives) == pytest.approx(dict(theirs.alternatives), abs=1e-15)
         assert mine.win_probability == pytest.approx(theirs.win_probability, abs=1e-15)
 
 
-def test_advice_checks_its_input(fresh: EngineSolution) -> None:
+def test_advice_checks_its_input(fresh: LighthouseSolution) -> None:
     start = Position.start(KIT)
     with pytest.raises(InvalidInput):
-        fresh.advise(start, Roll(False, ("black", "red"), roll_outcomes(KIT)[0].probability))
+        advise(fresh, start, Roll(False, ("black", "red"), roll_outcomes(KIT)[0].probability))
     with pytest.raises(InvalidInput):
-        fresh.advise(Position(((),) * 4), roll_outcomes(KIT)[0])
+        advise(fresh, Position(((),) * 4), roll_outcomes(KIT)[0])
     later = solve_from(KIT, playout(KIT, 6, 3))
     with pytest.raises(InvalidInput):
-        later.advise(start, roll_outcomes(KIT)[0])
+        advise(later, start, roll_outcomes(KIT)[0])

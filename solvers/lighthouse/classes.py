@@ -1,7 +1,7 @@
 """Lighthouses: the layered graph of classes, one disc at a time, with each successor's frame.
 
-Implements docs/lighthouse-engine.md ("Classes", "Successors and their frame")
-for the game of docs/lighthouse.md (seed 000_aeb701e368f40145.txt).
+Implements docs/lighthouse.md ("Classes", "Successors and their frame"; seed
+000_aeb701e368f40145.txt).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse import DISCS_PER_LIGHTHOUSE
-from isles.solvers.lighthouse_engine.compiled import HAVE_NUMBA, compiled, in_parallel
-from isles.solvers.lighthouse_engine.symmetry import POOLED, ClassCoding
+from isles.models.lighthouse import DISCS_PER_LIGHTHOUSE, Kit, Position
+from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, in_parallel
+from isles.solvers.lighthouse.symmetry import POOLED, ClassCoding
 
 __all__ = ["ClassGraph", "ClassIndex", "ClassLayer", "class_graph"]
 
@@ -37,8 +37,10 @@ class ClassLayer:
     layer is its rank). For class ``j`` and colour ``c`` (in the class's own
     frame), the entries ``ptr[j * C + c] .. ptr[j * C + c + 1] - 1`` list the
     distinct classes one disc of ``c`` can lead to: ``succ`` (index in the
-    next layer) and ``frame`` (the group element that carries the raw
-    successor to its canonical form). No entry: no lighthouse takes ``c``.
+    next layer), ``frame`` (the group element that carries the raw successor
+    to its canonical form) and ``count`` (how many lighthouses of the class's
+    representative lead there through that frame: random play weighs its
+    options by it). No entry: no lighthouse takes ``c``.
     """
 
     discs: int
@@ -46,6 +48,7 @@ class ClassLayer:
     ptr: npt.NDArray[np.int64] = field(repr=False)
     succ: npt.NDArray[np.int32] = field(repr=False)
     frame: npt.NDArray[np.int8] = field(repr=False)
+    count: npt.NDArray[np.int8] = field(repr=False)
 
     @property
     def size(self) -> int:
@@ -76,6 +79,27 @@ class ClassIndex:
     def widest(self) -> int:
         """Classes in the widest layer."""
         return max(int(k.size) for k in self.keys)
+
+    @property
+    def group_size(self) -> int:
+        """Elements of the colour group the classes are orbits of."""
+        return self.coding.group.size
+
+    def row(self, kit: Kit, position: Position) -> int:
+        """The row of ``position``'s class, or -1 when the index does not hold it.
+
+        Examples
+        --------
+        >>> from isles.models.lighthouse import default_kit
+        >>> from isles.solvers.lighthouse.symmetry import colour_group
+        >>> kit = default_kit(2)
+        >>> graph = class_graph(ClassCoding(colour_group(kit)), 0, 0)
+        >>> first = Position((("red",), ()))
+        >>> graph.index.row(kit, Position.start(kit)), graph.index.row(kit, first)
+        (0, 1)
+        """
+        key, _ = self.coding.position_class(kit, position)
+        return self.index(key, position.discs_laid)
 
     def index(self, key: int, discs: int) -> int:
         """Global index of the class with canonical ``key`` and ``discs`` laid, or -1."""
@@ -122,8 +146,14 @@ class ClassGraph:
 
 def _successors(
     coding: ClassCoding, keys: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(row * C + colour, canonical successor key, frame) of every one-disc placement."""
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]:
+    """(row * C + colour, canonical successor key, frame, lighthouses) of every placement.
+
+    A placement on a pooled lighthouse stands for every nearly full lighthouse
+    that needs the colour: ``lighthouses`` counts them (1 for an open one).
+    """
     size = coding.colours
     open_states, pool = coding.decode(keys)
     seen = coding.keys_under_group(open_states, pool)
@@ -131,8 +161,14 @@ def _successors(
     rowcol: list[npt.NDArray[np.int64]] = []
     succ: list[npt.NDArray[np.int64]] = []
     frames: list[npt.NDArray[np.int64]] = []
+    weights: list[npt.NDArray[np.int64]] = []
 
-    def add(rows: npt.NDArray[np.int64], colour: int, delta: npt.NDArray[np.int64]) -> None:
+    def add(
+        rows: npt.NDArray[np.int64],
+        colour: int,
+        delta: npt.NDArray[np.int64],
+        weight: npt.NDArray[np.int64],
+    ) -> None:
         if rows.size == 0:
             return
         cand = seen[rows] + delta[None, :]
@@ -140,6 +176,7 @@ def _successors(
         rowcol.append(rows * size + colour)
         succ.append(cand[np.arange(rows.size), frame])
         frames.append(frame)
+        weights.append(weight)
 
     for i in range(coding.n):
         for side in (0, 1):
@@ -148,13 +185,20 @@ def _successors(
                 delta = ow[:, i, after] - ow[:, i, before]
                 if after == POOLED:
                     delta = delta + pw[:, other]
-                add(np.flatnonzero(open_states[:, i] == before), colour, delta)
+                rows = np.flatnonzero(open_states[:, i] == before)
+                add(rows, colour, delta, np.ones(rows.size, dtype=np.int64))
     for colour in range(size):
-        add(np.flatnonzero(pool[:, colour] > 0), colour, -pw[:, colour])
+        rows = np.flatnonzero(pool[:, colour] > 0)
+        add(rows, colour, -pw[:, colour], pool[rows, colour])
     if not rowcol:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    return np.concatenate(rowcol), np.concatenate(succ), np.concatenate(frames)
+        return empty, empty, empty, empty
+    return (
+        np.concatenate(rowcol),
+        np.concatenate(succ),
+        np.concatenate(frames),
+        np.concatenate(weights),
+    )
 
 
 def _sorted_unique(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -216,7 +260,7 @@ def class_graph(
     Examples
     --------
     >>> from isles.models.lighthouse import default_kit
-    >>> from isles.solvers.lighthouse_engine.symmetry import colour_group
+    >>> from isles.solvers.lighthouse.symmetry import colour_group
     >>> graph = class_graph(ClassCoding(colour_group(default_kit(2))), 0, 0)
     >>> [layer.size for layer in graph.layers]
     [1, 1, 2, 2, 3, 2, 2, 1, 1]
@@ -228,8 +272,8 @@ def class_graph(
     for discs in range(first_discs, last + 1):
         if progress is not None:
             progress(int(keys.size))
-        nxt, ptr, succ, frame = expand(coding, keys)
-        layers.append(ClassLayer(discs, keys, ptr, succ, frame))
+        nxt, ptr, succ, frame, count = expand(coding, keys)
+        layers.append(ClassLayer(discs, keys, ptr, succ, frame, count))
         keys = nxt
     offsets = np.concatenate(([0], np.cumsum([layer.size for layer in layers]))).astype(np.int64)
     index = ClassIndex(coding, first_discs, tuple(layer.keys for layer in layers), offsets)
@@ -237,7 +281,11 @@ def class_graph(
 
 
 Expansion = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int8]
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int8],
 ]
 
 
@@ -250,9 +298,9 @@ def _use_numba(backend: str) -> bool:
 
 
 def _expand_numpy(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion:
-    """(next layer's keys, ptr, succ, frame) of one layer, vectorised over its classes."""
+    """(next layer's keys, ptr, succ, frame, count) of one layer, vectorised over its classes."""
     size = coding.colours
-    rowcol, succ_keys, frames = _successors(coding, keys)
+    rowcol, succ_keys, frames, weights = _successors(coding, keys)
     nxt = _sorted_unique(succ_keys)
     sidx = np.searchsorted(nxt, succ_keys)
     # One entry per (class, colour, successor, frame). Two raw successors in one
@@ -260,7 +308,8 @@ def _expand_numpy(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
     # turn's second disc (its colour is translated by the frame), so both stay.
     width = max(nxt.size, 1)
     groups = coding.group.size
-    combo = _sorted_unique((rowcol * width + sidx) * groups + frames)
+    combo, where = np.unique((rowcol * width + sidx) * groups + frames, return_inverse=True)
+    count = np.bincount(where.ravel(), weights=weights, minlength=combo.size)
     rc = combo // (width * groups)
     ptr = np.searchsorted(rc, np.arange(keys.size * size + 1)).astype(np.int64)
     return (
@@ -268,6 +317,7 @@ def _expand_numpy(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
         ptr,
         ((combo // groups) % width).astype(np.int32),
         (combo % groups).astype(np.int8),
+        count.astype(np.int8),
     )
 
 
@@ -278,6 +328,7 @@ def _expand_numba(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
     slots = int(colour_ptr[-1]) + coding.colours
     cand_key = np.empty(keys.size * slots, dtype=np.int64)
     cand_frame = np.empty(keys.size * slots, dtype=np.int8)
+    cand_count = np.empty(keys.size * slots, dtype=np.int8)
     counts = np.zeros(keys.size * coding.colours, dtype=np.int64)
 
     def body(lo: int, hi: int) -> None:
@@ -298,16 +349,19 @@ def _expand_numba(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
             _LAY_TABLE,
             cand_key,
             cand_frame,
+            cand_count,
             counts,
         )
 
     in_parallel(keys.size, body)
-    found, ident, ptr, frame = _assemble_kernel(cand_key, cand_frame, counts, coding.colours)
+    found, ident, ptr, frame, count = _assemble_kernel(
+        cand_key, cand_frame, cand_count, counts, coding.colours
+    )
     # Rank the distinct keys (NumPy's sort: compiling numba's would cost seconds).
     order = np.argsort(found)
     rank = np.empty(found.size, dtype=np.int32)
     rank[order] = np.arange(found.size, dtype=np.int32)
-    return found[order], ptr, rank[ident], frame
+    return found[order], ptr, rank[ident], frame, count
 
 
 # _LAY as a table: _LAY_TABLE[side, before] = after, or -1 when the lighthouse cannot take it.
@@ -355,12 +409,14 @@ def _candidates(  # pragma: no cover - compiled by numba
     lay: Any,
     cand_key: Any,
     cand_frame: Any,
+    cand_count: Any,
     counts: Any,
 ) -> None:
     """Every distinct (successor key, frame) per (class, colour) of classes lo..hi-1.
 
-    Class ``j``'s candidates fill ``cand_*[j * slots ...]``, colour by colour;
-    ``counts[j * colours + c]`` says how many colour ``c`` has.
+    Class ``j``'s candidates fill ``cand_*[j * slots ...]``, colour by colour, with
+    how many placements reach each; ``counts[j * colours + c]`` says how many
+    candidates colour ``c`` has.
     """
     groups = ow.shape[0]
     slots = colour_ptr[colours] + colours
@@ -408,21 +464,25 @@ def _candidates(  # pragma: no cover - compiled by numba
                         key = seen[g] - pw[g, c]
                         if best < 0 or key < best:
                             best, frame = key, g
+                # A pooled placement stands for every nearly full lighthouse needing c.
+                weight = 1 if k < colour_ptr[c + 1] else pool[c]
                 duplicate = False
                 for e in range(first, at):
                     if cand_key[e] == best and cand_frame[e] == frame:
+                        cand_count[e] += weight
                         duplicate = True
                 if not duplicate:
                     cand_key[at] = best
                     cand_frame[at] = frame
+                    cand_count[at] = weight
                     at += 1
             counts[j * colours + c] = at - first
 
 
 def _assemble(
-    cand_key: Any, cand_frame: Any, counts: Any, colours: int
+    cand_key: Any, cand_frame: Any, cand_count: Any, counts: Any, colours: int
 ) -> Any:  # pragma: no cover - compiled by numba
-    """(distinct keys as found, each entry's index among them, ptr, frames), by hashing."""
+    """(distinct keys as found, each entry's index among them, ptr, frames, counts), by hashing."""
     size = counts.size // colours if colours else 0
     slots = cand_key.size // size if size else 0
     ptr = np.zeros(counts.size + 1, dtype=np.int64)
@@ -438,6 +498,7 @@ def _assemble(
     found = np.empty(total, dtype=np.int64)
     ident = np.empty(total, dtype=np.int64)
     frame = np.empty(total, dtype=np.int8)
+    count = np.empty(total, dtype=np.int8)
     distinct = 0
     out = 0
     for j in range(size):
@@ -455,8 +516,9 @@ def _assemble(
                 distinct += 1
             ident[out] = table[h, 1]
             frame[out] = cand_frame[e]
+            count[out] = cand_count[e]
             out += 1
-    return found[:distinct].copy(), ident, ptr, frame
+    return found[:distinct].copy(), ident, ptr, frame, count
 
 
 _candidates_kernel = compiled(_candidates)
