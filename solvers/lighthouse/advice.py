@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.jsonio import probability_json
 from isles.models.lighthouse import (
     BOAT,
@@ -371,6 +371,9 @@ def best_move(
     >>> adv.best.to_dict()
     {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
     """
+    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
+    expect(position, Position, "position", "a Position")
+    expect(roll, Roll, "roll", "a Roll (Roll.from_faces builds one)")
     _check_in_play(kit, position)
     _check_roll(kit, roll)
     if len(kit.islands) > MAX_EXACT_ISLANDS:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.jsonio import probability_json, read_int
 from isles.models.lighthouse import (
     BOAT,
@@ -604,6 +604,7 @@ def competitive_odds(
     ...
     isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
     """
+    expect(kit, Kit, "kit", "a Kit (competitive_kit builds one)")
     _check_competitive(kit, seats, policy)
     if len(kit.islands) <= EXACT_COMPETITIVE_ISLANDS:
         for name, value in (("games", games), ("seed", seed)):

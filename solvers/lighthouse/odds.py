@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.jsonio import float_or_none, probability_json, read_int
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
@@ -372,6 +372,7 @@ def odds(
     >>> res.status, res.win_probability, res.simulated_policy
     (<Status.ESTIMATE: 'estimate'>, None, 'greedy')
     """
+    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
     pol = check_policy(policy)
     if certify is not None and not (
         isinstance(certify, int | float) and not isinstance(certify, bool) and 0 < certify < 1

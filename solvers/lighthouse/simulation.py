@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import exact_text, probability_json, read_int
 from isles.models.lighthouse import (
     BOAT,
@@ -66,14 +66,14 @@ def check_games(games: object) -> int:
 
 
 def check_seed(seed: object) -> int:
-    """A random seed: an integer >= 0 (NumPy refuses negative seeds).
+    """A random seed: an integer 0..SEED_MAX (NumPy refuses negative seeds).
 
     Examples
     --------
     >>> check_seed(0)
     0
     """
-    return read_int(seed, "seed", 0)
+    return read_int(seed, "seed", 0, SEED_MAX)
 
 
 @dataclass(frozen=True)
