@@ -9,7 +9,6 @@ colour group, for dice that break the symmetry and for random kits.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -328,14 +327,15 @@ def test_bad_input_names_the_field(call: Callable[[], object], field: str) -> No
     assert err.value.field == field
 
 
-# --- the real game (slow: run with ISLES_SLOW_TESTS=1, or benchmarks/bench_lighthouse_engine.py)
+# --- the real game (marked slow: about a minute and 2.5 GiB; pytest -m slow) -----------------
 
 
-@pytest.mark.skipif(not os.environ.get("ISLES_SLOW_TESTS"), reason="set ISLES_SLOW_TESTS=1")
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("n", "known"), [(7, 0.6989768769580588), (8, 0.5745461897731887)], ids=["7", "8"]
 )
 def test_the_real_game(n: int, known: float) -> None:
+    # The values of the reference sweep (docs/lighthouse.md, "Measured").
     sol = solve(default_kit(n, 8))
     assert abs(sol.win_probability() - known) <= 1e-9
     assert sol.win_probability() == known  # the same arithmetic as the sweep: the same float

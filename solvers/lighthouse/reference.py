@@ -357,7 +357,7 @@ def memory_bytes(kit: Kit, *, full_tables: bool) -> int:
     Checked against ``tracemalloc`` peaks of 4 and 5 islands (within 10%); the
     resident memory measured under ``/usr/bin/time`` was 7% above the estimate
     for the 8-island sweep and a third above it for the 7-island full tables
-    (docs/lighthouse.md, "Measured cost"). :func:`solve` and :func:`win_probability`
+    (docs/lighthouse.md, "The reference tables"). :func:`solve` and :func:`win_probability`
     refuse kits above :data:`REFERENCE_MAX_BYTES`.
 
     Examples
@@ -592,7 +592,7 @@ def win_probability(
     Notes
     -----
     The arithmetic is the same, element for element, as :func:`solve`'s, hence
-    the same error bound. Measured (docs/lighthouse.md, "Measured cost"): 8
+    the same error bound. Measured (docs/lighthouse.md, "The reference tables"): 8
     islands, 8 sea cards, about 40 min (2.2e3 s CPU) and 7.0 GiB peak; up to
     twice :func:`solve`'s CPU time where both fit.
 
