@@ -10,8 +10,11 @@ The public entry points, one call per question:
 - :func:`difficulty_table`: the odds by players, policy and sea cards;
 - :func:`competitive_odds`: each seat's chance in the competitive variant;
 - the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
-  :func:`default_kit`), and the building blocks behind the calls (:func:`solve`,
-  :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...).
+  :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
+  calls (:func:`solve`, :func:`solve_from`, :func:`solve_cached`,
+  :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...);
+- the table cache (:func:`cache_dir`, :func:`load_table`; :data:`CACHE_ENV`
+  names the environment variable that moves it).
 
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
 (:data:`MAX_GAMES`, :data:`MAX_FACES`, :data:`MAX_DP_BYTES`, ...).
@@ -23,6 +26,17 @@ Examples
 >>> res = lighthouse.odds(kit, exact=True)
 >>> res.status, res.method, res.win_probability
 (<Status.OPTIMAL: 'optimal'>, 'dp', Fraction(196809133707275, 304679870005248))
+
+The real game for 2 players (8 islands), late on: the best move for a roll, with
+every alternative's odds (from the cached table when there is one, otherwise from
+the positions that can follow this one):
+
+>>> kit = lighthouse.players_kit(2)
+>>> done = tuple((a, b, a, b) for a, b in kit.islands[:7])
+>>> late = lighthouse.Position((*done, ()), boat=6, maurice=0)
+>>> move = lighthouse.best_move(kit, late, lighthouse.Roll.from_faces(kit, ("purple", "green")))
+>>> move.best.to_dict(), [round(p, 6) for _, p in move.alternatives]
+({'placements': [['green', 7], ['purple', 7]], 'bonus': None}, [0.802786, 0.802786])
 """
 
 from isles.models.lighthouse import (
@@ -51,6 +65,7 @@ from isles.models.lighthouse import (
     roll_outcomes,
 )
 from isles.solvers.lighthouse import (
+    CACHE_ENV,
     MAX_DP_BYTES,
     Advice,
     CompetitiveExact,
@@ -66,12 +81,14 @@ from isles.solvers.lighthouse import (
     StartValues,
     advise,
     best_move,
+    cache_dir,
     competitive_exact,
     competitive_kit,
     competitive_odds,
     difficulty_table,
     dp_memory_bytes,
     forward_greedy,
+    load_table,
     odds,
     odds_method,
     outcome_distribution,
@@ -86,6 +103,7 @@ from isles.solvers.lighthouse import (
 )
 
 __all__ = [
+    "CACHE_ENV",
     "DEFAULT_GAMES",
     "EXACT_COMPETITIVE_ISLANDS",
     "MAX_DP_BYTES",
@@ -119,6 +137,7 @@ __all__ = [
     "StartValues",
     "advise",
     "best_move",
+    "cache_dir",
     "competitive_exact",
     "competitive_kit",
     "competitive_odds",
@@ -127,6 +146,7 @@ __all__ = [
     "dp_memory_bytes",
     "forward_greedy",
     "legal_decisions",
+    "load_table",
     "odds",
     "odds_method",
     "outcome_distribution",
