@@ -103,7 +103,7 @@ MAX_FRACTION_ISLANDS = 4
 
 MAX_EXACT_ISLANDS = 8
 """Largest kit the class DP solves in every position, under optimal and random play
-(the real game, 8 islands: about 20 s and 2.5 GiB the first time, then a cached table)."""
+(the real game, 8 islands: about 30 s and 2.5 GiB the first time, then a cached table)."""
 
 MAX_TABLE_ISLANDS = 7
 """Largest kit whose greedy play is kept for every position (7 islands: a 1.1 GB table;
