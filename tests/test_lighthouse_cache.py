@@ -7,6 +7,7 @@ from the classes reachable from the position alone, and from the full-table DP.
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -21,11 +22,13 @@ from isles.solvers.lighthouse import (
     advise,
     best_move,
     cache_dir,
+    load_start_values,
     load_table,
     save_table,
     solve,
     solve_cached,
     solve_from,
+    start_values_path,
     table_path,
 )
 from isles.solvers.lighthouse import cache as cache_module
@@ -167,3 +170,28 @@ def test_advice_checks_its_input(fresh: LighthouseSolution) -> None:
     later = solve_from(KIT, playout(KIT, 6, 3))
     with pytest.raises(InvalidInput):
         advise(later, start, roll_outcomes(KIT)[0])
+
+
+def test_greedy_start_values_are_cached_for_large_kits(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 7 and 8 islands keep greedy play's start values (a few numbers); pretend 3 is large.
+    # The module, not the package's function of the same name.
+    odds_module = importlib.import_module("isles.solvers.lighthouse.odds")
+    kit = default_kit(3, 3)
+    calls: list[int] = []
+    real = odds_module.greedy_start_values
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(odds_module, "greedy_start_values", counted)
+    monkeypatch.setattr(odds_module, "CACHE_FROM_CLASSES", 0)
+    first = odds_module.odds(kit, "greedy")
+    again = odds_module.odds(kit, "greedy")
+    assert calls == [1] and first.to_dict() == again.to_dict()
+    assert start_values_path(kit).exists()
+    fresh = odds_module.odds(kit, "greedy", cache=False)
+    assert calls == [1, 1] and fresh.by_sea_cards == first.by_sea_cards
+    assert load_start_values(default_kit(3, 2)) is None  # another kit: another key

@@ -52,9 +52,12 @@ from isles.solvers.lighthouse.bounds import (
 from isles.solvers.lighthouse.cache import (
     CACHE_ENV,
     cache_dir,
+    load_start_values,
     load_table,
+    save_start_values,
     save_table,
     solve_cached,
+    start_values_path,
     table_path,
 )
 from isles.solvers.lighthouse.competitive import (
@@ -140,10 +143,12 @@ __all__ = [
     "dp_memory_bytes",
     "error_bound",
     "forward_greedy",
+    "load_start_values",
     "load_table",
     "odds",
     "odds_method",
     "outcome_distribution",
+    "save_start_values",
     "save_table",
     "simulate",
     "simulate_competitive",
@@ -151,6 +156,7 @@ __all__ = [
     "solve",
     "solve_cached",
     "solve_from",
+    "start_values_path",
     "table_path",
     "upper_bound_by_disc_count",
     "wilson_interval",

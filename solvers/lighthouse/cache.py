@@ -30,9 +30,12 @@ __all__ = [
     "CACHE_ENV",
     "CACHE_FORMAT",
     "cache_dir",
+    "load_start_values",
     "load_table",
+    "save_start_values",
     "save_table",
     "solve_cached",
+    "start_values_path",
     "table_path",
 ]
 
@@ -288,3 +291,89 @@ def solve_cached(
     solution = solve(kit, pol, backend=backend, progress=progress)
     save_table(solution, directory)
     return solution
+
+
+def start_values_path(kit: Kit, directory: str | Path | None = None) -> Path:
+    """The file that holds (or would hold) greedy play's start values of ``kit``.
+
+    Greedy play's table is per lighthouse code (8 islands: 9.7 GB), so only
+    its start values by sea cards are kept: a few numbers.
+
+    Returns
+    -------
+    Path
+        ``directory/lighthouse/greedy-<islands>x<cards>-<digest>.json``.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> start_values_path(default_kit(8), "/tmp/c").name.startswith("greedy-8x8-")
+    True
+    """
+    text = json.dumps(_fingerprint(kit, "greedy"), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+    root = cache_dir() if directory is None else Path(directory)
+    return root / "lighthouse" / f"greedy-{len(kit.islands)}x{kit.sea_cards}-{digest}.json"
+
+
+def load_start_values(
+    kit: Kit, directory: str | Path | None = None
+) -> tuple[tuple[float, ...], float] | None:
+    """Greedy play's cached start values of ``kit`` (by sea cards) and their bound, or None.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> load_start_values(default_kit(3, 2), "/nonexistent") is None
+    True
+    """
+    try:
+        saved = json.loads(start_values_path(kit, directory).read_text(encoding="utf-8"))
+        if {k: saved.get(k) for k in ("format", "game", "policy", "kit")} != _fingerprint(
+            kit, "greedy"
+        ):
+            return None
+        values = tuple(float(v) for v in saved["by_sea_cards"])
+        bound = float(saved["error_bound"])
+    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+        return None
+    if len(values) != kit.sea_cards:
+        return None
+    return values, bound
+
+
+def save_start_values(
+    kit: Kit,
+    values: tuple[float, ...],
+    error_bound: float,
+    directory: str | Path | None = None,
+) -> Path:
+    """Keep greedy play's start values of ``kit`` in the cache; return the file.
+
+    Written to a temporary file renamed into place.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from isles.models.lighthouse import default_kit
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = save_start_values(default_kit(1, 2), (0.25, 0.5), 1e-15, folder)
+    ...     load_start_values(default_kit(1, 2), folder)
+    ((0.25, 0.5), 1e-15)
+    """
+    target = start_values_path(kit, directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        **_fingerprint(kit, "greedy"),
+        "by_sea_cards": [float(v) for v in values],
+        "error_bound": error_bound,
+    }
+    fd, staging = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out)
+        os.replace(staging, target)
+    except BaseException:
+        Path(staging).unlink(missing_ok=True)
+        raise
+    return target

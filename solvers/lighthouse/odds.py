@@ -28,7 +28,12 @@ from isles.models.lighthouse import (
 )
 from isles.models.status import Status
 from isles.solvers.lighthouse.bounds import forward_greedy, upper_bound_by_disc_count
-from isles.solvers.lighthouse.cache import CACHED_POLICIES, solve_cached
+from isles.solvers.lighthouse.cache import (
+    CACHED_POLICIES,
+    load_start_values,
+    save_start_values,
+    solve_cached,
+)
 from isles.solvers.lighthouse.codes import N_STATES
 from isles.solvers.lighthouse.dp import (
     MAX_DP_BYTES,
@@ -62,7 +67,8 @@ the start values, or simulation."""
 
 CACHE_FROM_CLASSES = 200_000
 """Tables of at least this many classes (7 and 8 islands) are kept in the user's cache
-directory; smaller kits solve in about a second."""
+directory, and greedy play's start values of kits of at least this many lighthouse codes
+(7 and 8 islands); smaller kits solve in about a second."""
 
 
 @lru_cache(maxsize=64)
@@ -289,8 +295,15 @@ def _exact_start(
     """(start values by sea cards, error bound, values computed) by the DP."""
     n = len(kit.islands)
     if policy == "greedy":
+        positions = int(N_STATES**n * (kit.sea_cards + 1) * n)
+        kept = cache and not exact and N_STATES**n >= CACHE_FROM_CLASSES
+        found = load_start_values(kit) if kept else None
+        if found is not None:
+            return (*found, positions)
         values, bound = greedy_start_values(kit, exact=exact, progress=progress)
-        return values, bound, int(N_STATES**n * (kit.sea_cards + 1) * n)
+        if kept:
+            save_start_values(kit, tuple(float(v) for v in values), bound)
+        return values, bound, positions
     sol = solution_for(kit, policy, exact=exact, cache=cache, progress=progress)
     return sol.by_sea_cards, sol.error_bound, sol.positions
 
@@ -582,8 +595,9 @@ def difficulty_table(
     Notes
     -----
     Measured (docs/lighthouse.md, "Measured"): the full table, 2-4 players x
-    8 sea cards x 3 policies, takes about a minute the first time (the 8-island
-    greedy sweep dominates), seconds once the tables are cached.
+    8 sea cards x 3 policies, takes about 100 s of CPU the first time (the
+    8-island greedy sweep, 60 s, then optimal and random play, 20 s each), and
+    seconds once the tables and greedy's start values are cached.
 
     Examples
     --------
