@@ -1,111 +1,205 @@
-"""Benchmark: the exact lighthouse DP against Monte Carlo simulation of the same policy.
+"""Benchmark: the lighthouse class DP against the reference sweep, and the real game.
 
-For 4, 6 and 8 islands (default kit, 8 sea cards): time and memory peak of the
-exact answer (``odds``: full tables or the memory-bounded sweep, chosen by
-size; docs/lighthouse.md, "Measured cost") versus the time Monte Carlo needs
-for a 95% interval of +-0.001. Simulation runs until it reaches the target or
-a time cap; beyond the cap its time is extrapolated from the measured rate
-(half-width ~ 1/sqrt(games)). 8 islands take the sweep, about 40 minutes: only
-with ``--sweep``.
-Run: ``python benchmarks/bench_lighthouse.py [--quick] [--islands 4 6 8] [--cap S] [--sweep]``.
-Timings are wall-clock on a shared machine: noisy.
+Side by side for 6 and 7 islands (default kit, 8 sea cards, optimal play): the
+reference's memory-bounded sweep over every lighthouse code
+(``isles.solvers.lighthouse.reference.win_probability``, the strongest plain
+form of the DP) and the class DP (``isles.solvers.lighthouse.solve``), wall
+time, CPU time (all threads) and peak resident memory, with the ratios and the
+largest difference of the values. Then the real game, 8 islands: the optimal
+solve on a first run (an empty numba cache: compiling included) and a second
+run (compiled, saving the table), the table read back from the cache, greedy
+play's layer sweep and random play's class DP, the whole difficulty table
+(2-4 players x 8 sea cards x 3 policies, tables cached), and the best move with
+every alternative's odds from the cached table and, without it, from the
+classes that can follow a position after 4, 8 and 16 turns. Each row runs in
+a fresh process (its peak memory is its own).
+Run: ``python benchmarks/bench_lighthouse.py [--quick] [--no-sweep]``.
+Timings are wall-clock on a shared machine: compare CPU times, and state the load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
+import resource
+import subprocess
 import sys
+import tempfile
 import time
-import tracemalloc
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.lighthouse import MAX_EXACT_ISLANDS, default_kit, odds, odds_method, simulate
-from isles.solvers.lighthouse import N_STATES
+from isles.models.lighthouse import Outcome, Position, default_kit, legal_decisions, play_turn
+from isles.models.lighthouse import roll_outcomes as rolls_of
 
-TARGET = 0.001
-
-
-def exact_run(n: int, policy: str, sweep: bool) -> tuple[float | None, float, float, float]:
-    """(win probability, wall s, CPU s, peak MiB) of the DP; None when out of reach.
-
-    Kits of more than MAX_EXACT_ISLANDS islands (the sweep, 8 islands: about 40
-    minutes) only when ``sweep``.
-    """
-    kit = default_kit(n, 8)
-    if odds_method(kit) == "monte carlo" or (n > MAX_EXACT_ISLANDS and not sweep):
-        return None, float("nan"), float("nan"), float("nan")
-    tracemalloc.start()
-    t0, c0 = time.perf_counter(), time.process_time()
-    res = odds(kit, policy, progress=n > MAX_EXACT_ISLANDS)
-    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    assert res.win_probability is not None
-    return float(res.win_probability), secs, cpu, peak / 2**20
+KNOWN = {7: 0.6989768769580588, 8: 0.5745461897731887}
+"""The reference sweep's start values, 8 sea cards (docs/lighthouse.md, "Measured")."""
 
 
-def monte_carlo_run(
-    n: int, policy: str, cap: float
-) -> tuple[float, float, int, float, float, bool]:
-    """(estimate, half-width, games, wall s and CPU s to +-TARGET, measured?)."""
-    kit = default_kit(n, 8)
-    wins = games = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    seed = 0
-    while True:
-        res = simulate(kit, policy, 20_000, seed=seed)
-        seed += 1
-        wins += res.wins
-        games += res.games
-        p = wins / games
-        half = 1.959963984540054 * (p * (1 - p) / games) ** 0.5
-        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-        if half <= TARGET:
-            return p, half, games, elapsed, cpu, True
-        if elapsed >= cap:
-            factor = (half / TARGET) ** 2
-            return p, half, int(games * factor), elapsed * factor, cpu * factor, False
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+def _position_after(turns: int, seed: int = 4) -> Position:
+    """The 8-island position after ``turns`` turns of random rolls and random decisions."""
+    kit = default_kit(8, 8)
+    rng = random.Random(seed)
+    rolls = rolls_of(kit)
+    pos = Position.start(kit)
+    for _ in range(turns):
+        roll = rng.choices(rolls, [float(r.probability) for r in rolls])[0]
+        res = play_turn(kit, pos, roll, rng.choice(legal_decisions(kit, pos, roll)), check=False)
+        if res.outcome is Outcome.PLAYING:
+            pos = res.position
+    return pos
+
+
+def child(what: str, n: int) -> dict[str, Any]:
+    """One measurement in this process: what it answers and what it cost."""
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {}
+    kit = default_kit(min(n, 8), 8)
+    if what == "sweep":
+        from isles.solvers.lighthouse.reference import win_probability
+
+        out["values"] = list(win_probability(kit).by_sea_cards)
+    elif what in ("optimal", "random"):
+        from isles.solvers.lighthouse import solve
+
+        sol = solve(kit, what)
+        out["values"] = list(sol.by_sea_cards)
+        out["classes"] = sol.classes
+    elif what == "greedy":
+        from isles.solvers.lighthouse import win_probability as start_values
+
+        out["values"] = list(start_values(kit, "greedy").by_sea_cards)
+    elif what == "cached":
+        from isles.solvers.lighthouse import solve_cached
+
+        out["values"] = list(solve_cached(kit).by_sea_cards)
+    elif what == "difficulty":
+        from isles.solvers.lighthouse import difficulty_table
+
+        rows = difficulty_table().rows
+        out["values"] = [r.win_probability for r in rows]
+        out["rows"] = len(rows)
+    elif what == "table":
+        from isles.solvers.lighthouse import advise, load_table
+
+        table = load_table(kit)
+        assert table is not None, "run 'cached' first"
+        out["values"] = list(table.by_sea_cards)
+        pos = _position_after(4)
+        t1 = time.perf_counter()
+        best = [advise(table, pos, roll) for roll in rolls_of(kit)]
+        out["advice_s"] = (time.perf_counter() - t1) / len(best)
+        out["alternatives"] = max(len(a.alternatives) for a in best)
+    elif what == "advise":
+        from isles.solvers.lighthouse import best_move, solve_from
+
+        kit = default_kit(8, 8)
+        pos = _position_after(n)  # n = turns played before asking
+        t1, c1 = time.perf_counter(), _cpu()
+        advice = best_move(kit, pos, rolls_of(kit)[3], cache=False, progress=False)
+        out["advice_wall"], out["advice_cpu"] = time.perf_counter() - t1, _cpu() - c1
+        out["values"] = [advice.win_probability]
+        out["alternatives"] = len(advice.alternatives)
+        out["discs"] = pos.discs_laid
+        out["classes"] = solve_from(kit, pos).classes
+    out["wall"] = time.perf_counter() - t0
+    out["cpu"] = _cpu()  # the whole process: start-up, imports, compiling, all threads
+    out["peak_mib"] = _peak_mib()
+    return out
+
+
+def measure(what: str, n: int, env: dict[str, str]) -> dict[str, Any]:
+    """Run :func:`child` in a fresh Python (its wall time includes start-up and imports)."""
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", what, str(n)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+    )
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["process_wall"] = time.perf_counter() - t0
+    return result
+
+
+def row(label: str, r: dict[str, Any]) -> str:
+    return f"{label:<50} {r['process_wall']:>8.1f} {r['cpu']:>8.1f} {r['peak_mib'] / 1024:>8.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2, 3 and 4 islands, short cap")
-    parser.add_argument("--islands", type=int, nargs="+", default=[4, 6, 8])
-    parser.add_argument("--policy", default="greedy", help="greedy or random (default greedy)")
-    parser.add_argument("--cap", type=float, default=30.0, help="Monte Carlo seconds per row")
-    parser.add_argument(
-        "--sweep", action="store_true", help="8 islands: run the exact sweep (about 40 minutes)"
-    )
+    parser.add_argument("--quick", action="store_true", help="5 and 6 islands only, no 8")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the reference (7: ~6 min)")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    islands = [2, 3, 4] if args.quick else args.islands
-    cap = 3.0 if args.quick else args.cap
-    print(f"Lighthouse: exact DP vs Monte Carlo to a 95% interval of +-{TARGET} ({args.policy})")
-    head = (
-        f"{'islands':>7} {'exact p':>10} {'DP s':>7} {'cpu':>7} {'DP MiB':>7} "
-        f"{'MC p':>8} {'+-':>7} {'MC games':>10} {'MC s':>9} {'cpu':>8} {'MC/DP':>7}"
-    )
-    print(head)
-    for n in islands:
-        p, secs, cpu, mib = exact_run(n, args.policy, args.sweep)
-        mc, half, games, mc_secs, mc_cpu, measured = monte_carlo_run(n, args.policy, cap)
-        mark = "" if measured else "*"
-        if p is None:
-            values = 8 * N_STATES**n * 10 * n * 2
-            print(
-                f"{n:>7} {'out of reach':>34} {mc:>8.4f} {half:>7.4f} {games:>10,} "
-                f"{mc_secs:>8.1f}{mark:1} {mc_cpu:>8.1f} {'-':>7}"
-            )
-            print(f"        (DP would hold {values / 2**30:.1f} GiB of float64 values)")
+    if args.child:
+        print(json.dumps(child(args.child[0], int(args.child[1]))))
+        return
+    scratch = Path(tempfile.mkdtemp(prefix="isles-bench-"))
+    env = {"NUMBA_CACHE_DIR": str(scratch / "numba"), "ISLES_CACHE_DIR": str(scratch / "tables")}
+    warm = {"ISLES_CACHE_DIR": str(scratch / "tables")}  # numba's default cache: compiled
+    for policy in ("optimal", "greedy", "random"):
+        measure(policy, 2, warm)  # compile once into the default cache for the side by side
+    print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
+    print("Lighthouses, default kit, 8 sea cards (a fresh process per row)")
+    print(f"{'':<50} {'wall s':>8} {'CPU s':>8} {'peak GiB':>8}")
+    for n in [5, 6] if args.quick else [6, 7]:
+        new = measure("optimal", n, warm)
+        print(row(f"{n} islands: class DP, optimal ({new['classes']:,} classes)", new))
+        if args.no_sweep:
             continue
-        agree = abs(mc - p) <= half
+        old = measure("sweep", n, warm)
+        print(row(f"{n} islands: reference sweep, optimal", old))
+        diff = max(abs(a - b) for a, b in zip(old["values"], new["values"], strict=True))
         print(
-            f"{n:>7} {p:>10.6f} {secs:>7.2f} {cpu:>7.2f} {mib:>7.0f} {mc:>8.4f} {half:>7.4f} "
-            f"{games:>10,} {mc_secs:>8.1f}{mark:1} {mc_cpu:>8.1f} {mc_secs / secs:>7.1f}"
-            + ("" if agree else "  (outside interval)")
+            f"{'':<50} ratio: wall {old['process_wall'] / new['process_wall']:.1f}x, "
+            f"CPU {old['cpu'] / new['cpu']:.1f}x, memory {old['peak_mib'] / new['peak_mib']:.1f}x;"
+            f" values differ by {diff:.1e}"
         )
-    print("* extrapolated from the measured rate after the time cap")
+    if args.quick:
+        return
+    first = measure("optimal", 8, env)
+    print(row("8 islands: optimal, first run (compiling)", first))
+    second = measure("cached", 8, env)
+    print(row("8 islands: optimal, second run (+ saving table)", second))
+    table = measure("table", 8, env)
+    print(row("8 islands: optimal table from the cache", table))
+    print(f"{'':<50} advice from the cached table: {table['advice_s'] * 1000:.1f} ms per roll")
+    greedy = measure("greedy", 8, env)
+    print(row("8 islands: greedy, layer sweep over codes", greedy))
+    rand = measure("random", 8, env)
+    print(row(f"8 islands: random, class DP ({rand['classes']:,} classes)", rand))
+    difficulty = measure("difficulty", 8, env)
+    print(row(f"difficulty table ({difficulty['rows']} rows; optimal cached)", difficulty))
+    again = measure("difficulty", 8, env)
+    print(row("difficulty table again (optimal and random cached)", again))
+    for turns in (4, 8, 16):
+        one = measure("advise", turns, env)
+        print(row(f"8 islands: advice after {turns} turns, no table", one))
+        print(
+            f"{'':<50} {one['discs']} discs laid, {one['classes']:,} classes: "
+            f"{one['advice_wall']:.2f} s wall, {one['advice_cpu']:.2f} s CPU in best_move"
+        )
+    print("8 islands, win probability by sea cards 1..8:")
+    for name, res in (("optimal", first), ("greedy", greedy), ("random", rand)):
+        print(f"  {name:<8} " + " ".join(f"{v:.6f}" for v in res["values"]))
+    gap = abs(first["values"][-1] - KNOWN[8])
+    print(f"  optimal, 8 cards: {first['values'][-1]!r} (reference {KNOWN[8]!r}, gap {gap:.1e})")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -371,7 +371,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None or sys.stdout.closed:
             print("isles: error: standard output is closed", file=sys.stderr)
             return EXIT_OUTPUT_ERROR
-        return _main(sys.argv[1:] if argv is None else list(argv))
+        status = _main(sys.argv[1:] if argv is None else list(argv))
+        if interrupted.seen:
+            # Ctrl-C raised inside a C callback (numba loading compiled code) is swallowed
+            # there and the work goes on; it is still an interrupt.
+            print("isles: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        return status
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

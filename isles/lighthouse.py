@@ -2,15 +2,19 @@
 
 The public entry points, one call per question:
 
-- :func:`odds`: the odds of a kit under optimal, greedy or random play; the
-  method is chosen by size (every position, the start-value sweep, or Monte
-  Carlo beside certified bounds) and the answer (:class:`Odds`) says which;
-- :func:`best_move`: the best decision for a roll, with every alternative's odds;
-- :func:`difficulty_table`: the odds by islands in play and sea cards;
+- :func:`odds`: the odds of a kit under optimal, greedy or random play, exact
+  for every sea-card count up to 8 islands (the real game: :func:`players_kit`),
+  Monte Carlo beside certified bounds beyond; the answer (:class:`Odds`) says how;
+- :func:`best_move`: the best decision for a roll in any position, with every
+  alternative's odds (from the cached table, or the positions that can follow);
+- :func:`difficulty_table`: the odds by players, policy and sea cards;
 - :func:`competitive_odds`: each seat's chance in the competitive variant;
 - the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
   :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
-  calls (:func:`solve`, :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...).
+  calls (:func:`solve`, :func:`solve_from`, :func:`solve_cached`,
+  :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...);
+- the table cache (:func:`cache_dir`, :func:`load_table`; :data:`CACHE_ENV`
+  names the environment variable that moves it).
 
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
 (:data:`MAX_GAMES`, :data:`MAX_FACES`, :data:`MAX_DP_BYTES`, ...).
@@ -22,9 +26,19 @@ Examples
 >>> res = lighthouse.odds(kit, exact=True)
 >>> res.status, res.method, res.win_probability
 (<Status.OPTIMAL: 'optimal'>, 'dp', Fraction(196809133707275, 304679870005248))
+
+The real game for 2 players (8 islands), late on: the best move for a roll, with
+every alternative's odds (from the cached table when there is one, otherwise from
+the positions that can follow this one):
+
+>>> kit = lighthouse.players_kit(2)
+>>> done = tuple((a, b, a, b) for a, b in kit.islands[:7])
+>>> late = lighthouse.Position((*done, ()), boat=6, maurice=0)
+>>> move = lighthouse.best_move(kit, late, lighthouse.Roll.from_faces(kit, ("purple", "green")))
+>>> move.best.to_dict(), [round(p, 6) for _, p in move.alternatives]
+({'placements': [['green', 7], ['purple', 7]], 'bonus': None}, [0.802786, 0.802786])
 """
 
-from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
     EXACT_COMPETITIVE_ISLANDS,
@@ -35,6 +49,8 @@ from isles.models.lighthouse import (
     MAX_ISLANDS,
     MAX_SEA_CARDS,
     MAX_SWEEP_ISLANDS,
+    MAX_TABLE_ISLANDS,
+    PLAYER_ISLANDS,
     POLICIES,
     Decision,
     Kit,
@@ -45,10 +61,11 @@ from isles.models.lighthouse import (
     default_kit,
     legal_decisions,
     play_turn,
+    players_kit,
     roll_outcomes,
 )
 from isles.solvers.lighthouse import (
-    FULL_TABLES_BYTES,
+    CACHE_ENV,
     MAX_DP_BYTES,
     Advice,
     CompetitiveExact,
@@ -64,27 +81,31 @@ from isles.solvers.lighthouse import (
     StartValues,
     advise,
     best_move,
+    cache_dir,
     competitive_exact,
     competitive_kit,
     competitive_odds,
     difficulty_table,
     dp_memory_bytes,
     forward_greedy,
+    load_table,
     odds,
     odds_method,
     outcome_distribution,
     simulate,
     simulate_competitive,
     solve,
+    solve_cached,
+    solve_from,
     upper_bound_by_disc_count,
     wilson_interval,
     win_probability,
 )
 
 __all__ = [
+    "CACHE_ENV",
     "DEFAULT_GAMES",
     "EXACT_COMPETITIVE_ISLANDS",
-    "FULL_TABLES_BYTES",
     "MAX_DP_BYTES",
     "MAX_EXACT_ISLANDS",
     "MAX_FACES",
@@ -93,6 +114,7 @@ __all__ = [
     "MAX_ISLANDS",
     "MAX_SEA_CARDS",
     "MAX_SWEEP_ISLANDS",
+    "MAX_TABLE_ISLANDS",
     "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
@@ -115,6 +137,7 @@ __all__ = [
     "StartValues",
     "advise",
     "best_move",
+    "cache_dir",
     "competitive_exact",
     "competitive_kit",
     "competitive_odds",
@@ -123,6 +146,7 @@ __all__ = [
     "dp_memory_bytes",
     "forward_greedy",
     "legal_decisions",
+    "load_table",
     "odds",
     "odds_method",
     "outcome_distribution",
@@ -132,55 +156,9 @@ __all__ = [
     "simulate",
     "simulate_competitive",
     "solve",
+    "solve_cached",
+    "solve_from",
     "upper_bound_by_disc_count",
     "wilson_interval",
     "win_probability",
 ]
-
-
-#: Islands in play by the number of players (docs/lighthouse.md, "The game"): 2 players
-#: hold 4 island cards each, 3 or 4 players 2 each.
-PLAYER_ISLANDS: dict[int, int] = {2: 8, 3: 6, 4: 8}
-
-
-def players_kit(players: int, sea_cards: int = 8) -> Kit:
-    """The default kit with the islands in play for 2, 3 or 4 players.
-
-    Parameters
-    ----------
-    players : int
-        2, 3 or 4 (:data:`PLAYER_ISLANDS`: 8, 6 or 8 islands).
-    sea_cards : int
-        Sea cards, 1..:data:`MAX_SEA_CARDS` (8 in the box).
-
-    Returns
-    -------
-    Kit
-        :func:`default_kit` with the first ``PLAYER_ISLANDS[players]`` islands.
-
-    Raises
-    ------
-    InvalidInput
-        ``players`` not 2, 3 or 4; ``sea_cards`` as :func:`default_kit`.
-
-    See Also
-    --------
-    default_kit
-
-    Notes
-    -----
-    Exact advice (:func:`best_move`) needs the full tables, at most
-    :data:`MAX_EXACT_ISLANDS` islands: 3 players' 6 islands, not the 8 of 2 or 4 players.
-
-    Examples
-    --------
-    >>> len(players_kit(3).islands)
-    6
-    >>> players_kit(5)
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: players: 5 is invalid; expected 2, 3 or 4
-    """
-    if isinstance(players, bool) or players not in PLAYER_ISLANDS:
-        raise InvalidInput("players", players, "2, 3 or 4")
-    return default_kit(PLAYER_ISLANDS[players], sea_cards)

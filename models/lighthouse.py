@@ -1,8 +1,9 @@
 """Lighthouses: the kit, positions, roll outcomes, legal decisions and one turn of play.
 
-Implements docs/lighthouse.md ("How we read the rules", "Formats"; seed
-000_aeb701e368f40145.txt): turn order (boat first, loss at once), discs placed
-in a chosen order, Maurice's walk and bonus disc, and the kit and position files.
+Implements docs/lighthouse.md ("How we read the rules", "Formats", "Competitive
+variant"; seed 000_aeb701e368f40145.txt): turn order (boat first, loss at once),
+discs placed in a chosen order, Maurice's walk and bonus disc, the state machine of
+one lighthouse, the competitive turn's rules, and the kit and position files.
 """
 
 from __future__ import annotations
@@ -32,14 +33,21 @@ __all__ = [
     "DEFAULT_ISLANDS",
     "DISCS_PER_LIGHTHOUSE",
     "EXACT_COMPETITIVE_ISLANDS",
+    "FINISHED_STATE",
+    "LIGHTHOUSE_STATES",
     "MAX_EXACT_ISLANDS",
     "MAX_FACES",
     "MAX_FRACTION_ISLANDS",
     "MAX_GAMES",
     "MAX_ISLANDS",
     "MAX_SEA_CARDS",
-    "MAX_SWEEP_ISLANDS",
+    "MAX_TABLE_ISLANDS",
+    "PLAYER_ISLANDS",
     "POLICIES",
+    "SIMULATE_FROM_ISLANDS",
+    "STATE_AFTER",
+    "STATE_DISCS",
+    "CompetitiveState",
     "Decision",
     "Kit",
     "Outcome",
@@ -49,10 +57,20 @@ __all__ = [
     "TurnResult",
     "bonus_options",
     "can_take",
+    "check_seats",
+    "competitive_landing",
+    "competitive_start",
     "default_kit",
+    "islands_in_play",
+    "lay_disc",
     "legal_decisions",
+    "lighthouse_state",
     "play_turn",
+    "players_kit",
+    "position_code",
+    "remove_top_disc",
     "roll_outcomes",
+    "seat_islands",
 ]
 
 BOAT = "boat"
@@ -71,7 +89,7 @@ MAX_FACES = 20
 """Most faces a die may have (the box's dice have 6). The roll outcomes, and with them
 the time of every solver, grow with the square of the faces (docs/lighthouse.md, "Caps")."""
 
-# The policies and the caps of the solvers (solvers/lighthouse.py) live here, beside the
+# The policies and the caps of the solvers (solvers/lighthouse/) live here, beside the
 # kit's caps, so that the command line states them without loading NumPy.
 
 Policy = Literal["optimal", "greedy", "random"]
@@ -81,13 +99,22 @@ POLICIES: tuple[Policy, ...] = ("optimal", "greedy", "random")
 """Every policy, in the order the documentation lists them."""
 
 MAX_FRACTION_ISLANDS = 4
-"""Largest kit solved in Fractions (object arrays: 4 islands take about a minute)."""
+"""Largest kit solved in Fractions (object arrays: 4 islands take seconds to a minute)."""
 
-MAX_EXACT_ISLANDS = 7
-"""Largest kit the DP solves in every position (7 islands: about 3 min, 5.5 GB)."""
+MAX_EXACT_ISLANDS = 8
+"""Largest kit the class DP solves in every position, under optimal and random play
+(the real game, 8 islands: about 30 s and 2.5 GiB the first time, then a cached table)."""
+
+MAX_TABLE_ISLANDS = 7
+"""Largest kit whose greedy play is kept for every position (7 islands: a 1.1 GB table;
+8 islands' greedy values are swept layer by layer for the start position only)."""
 
 MAX_SWEEP_ISLANDS = 8
-"""Largest kit the start-value sweep takes (8 islands: about 40 min, 7 GiB)."""
+"""Largest kit whose start values are computed exactly, for every policy."""
+
+SIMULATE_FROM_ISLANDS = 8
+"""Monte Carlo estimates and certified bounds are offered from this many islands on
+(smaller kits are exact in seconds)."""
 
 MAX_GAMES = 1_000_000
 """Most games one simulation plays (cooperative and competitive): a 95% interval of
@@ -99,6 +126,36 @@ DEFAULT_GAMES = 20_000
 
 EXACT_COMPETITIVE_ISLANDS = 3
 """Competitive kits up to this many islands are solved exactly (about 10,000 positions)."""
+
+LIGHTHOUSE_STATES = 8
+"""States of one lighthouse (docs/lighthouse.md, "The dynamic programme"): 0 empty;
+``2c - 1`` / ``2c``: ``c`` discs (1..3), the island's first / second colour on top;
+7 finished."""
+
+FINISHED_STATE = 7
+"""The state of a lighthouse with 4 discs."""
+
+STATE_DISCS: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3, 4)
+"""Discs on a lighthouse in each state."""
+
+STATE_AFTER: tuple[tuple[int, int], ...] = (
+    (1, 2),
+    (-1, 4),
+    (3, -1),
+    (-1, 6),
+    (5, -1),
+    (-1, 7),
+    (7, -1),
+    (-1, -1),
+)
+"""``STATE_AFTER[state][side]``: the state after a disc of the island's first (side 0)
+or second (side 1) colour, -1 when the lighthouse cannot take it (the rule of
+:func:`can_take`: an empty lighthouse takes either colour, a started one the colour
+alternating with its top disc, a finished one none)."""
+
+PLAYER_ISLANDS: dict[int, int] = {2: 8, 3: 6, 4: 8}
+"""Islands in play by the number of players (docs/lighthouse.md, "The game"): 2 players
+hold 4 island cards each, 3 or 4 players 2 each."""
 
 DEFAULT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "orange", "purple")
 """The five colours of the default kit (docs/lighthouse.md, "Default kit")."""
@@ -348,6 +405,51 @@ def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
     return Kit(DEFAULT_ISLANDS[:islands], (die, die), sea_cards)
 
 
+def players_kit(players: int = 2, sea_cards: int = 8) -> Kit:
+    """The default kit as the box deals it to ``players`` players: 8 islands for 2 or 4, 6 for 3.
+
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4.
+    sea_cards : int
+        Sea cards (the box has 8).
+
+    Returns
+    -------
+    Kit
+
+    Raises
+    ------
+    InvalidInput
+        ``players`` outside 2..4, or a bad number of sea cards.
+
+    Examples
+    --------
+    >>> len(players_kit(3).islands), len(players_kit(4).islands)
+    (6, 8)
+    """
+    return default_kit(islands_in_play(players), sea_cards)
+
+
+def islands_in_play(players: int) -> int:
+    """The islands in play for 2, 3 or 4 players (:data:`PLAYER_ISLANDS`).
+
+    Raises
+    ------
+    InvalidInput
+        ``players`` outside 2..4.
+
+    Examples
+    --------
+    >>> [islands_in_play(p) for p in (2, 3, 4)]
+    [8, 6, 8]
+    """
+    if isinstance(players, bool) or players not in PLAYER_ISLANDS:
+        raise InvalidInput("players", players, "2, 3 or 4 players")
+    return PLAYER_ISLANDS[players]
+
+
 @dataclass(frozen=True)
 class Position:
     """A position between turns.
@@ -552,6 +654,61 @@ def can_take(island: tuple[str, str], stack: Sequence[str], colour: str) -> bool
     if len(stack) >= DISCS_PER_LIGHTHOUSE or colour not in island:
         return False
     return not stack or stack[-1] != colour
+
+
+def lighthouse_state(island: tuple[str, str], stack: Sequence[str]) -> int:
+    """The state (:data:`LIGHTHOUSE_STATES`) of a lighthouse with discs ``stack``.
+
+    Parameters
+    ----------
+    island : (str, str)
+        The island's two colours.
+    stack : sequence of str
+        Its discs, bottom to top (alternating colours of the island).
+
+    Returns
+    -------
+    int
+        0 empty; ``2c - 1`` (``2c``) with ``c`` discs, the first (second) colour
+        on top, ``c = 1..3``; :data:`FINISHED_STATE` with 4 discs.
+
+    Examples
+    --------
+    >>> lighthouse_state(("red", "blue"), ("red", "blue"))
+    4
+    >>> STATE_AFTER[4][0]  # red on a red-blue lighthouse with blue on top: three discs
+    5
+    """
+    if len(stack) == 0:
+        return 0
+    if len(stack) >= DISCS_PER_LIGHTHOUSE:
+        return FINISHED_STATE
+    return 2 * len(stack) - (1 if stack[-1] == island[0] else 0)
+
+
+def position_code(kit: Kit, position: Position) -> int:
+    """The integer code of a position's lighthouses: ``sum(state_i * 8**i)``.
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+
+    Returns
+    -------
+    int
+        In ``0 .. 8**n - 1``; each lighthouse's state is :func:`lighthouse_state`.
+
+    Examples
+    --------
+    >>> kit = default_kit(2)
+    >>> position_code(kit, Position((("blue",), ()), 0, 0))
+    2
+    """
+    return sum(
+        lighthouse_state(isl, stack) * LIGHTHOUSE_STATES**i
+        for i, (isl, stack) in enumerate(zip(kit.islands, position.discs, strict=True))
+    )
 
 
 @dataclass(frozen=True)
@@ -881,3 +1038,103 @@ def play_turn(
     maurice = (position.maurice + decision.returned) % len(kit.islands)
     after = Position(tuple(tuple(s) for s in stacks), boat, maurice)
     return TurnResult(after, Outcome.WON if after.is_won() else Outcome.PLAYING)
+
+
+# --- the competitive variant: its rules (docs/lighthouse.md, "Competitive variant") ----------
+
+CompetitiveState = tuple[tuple[tuple[str, ...], ...], int, int, int]
+"""(lighthouse stacks, boat, Maurice offset, seat to play) in the competitive variant."""
+
+
+def check_seats(kit: Kit, seats: int) -> int:
+    """``seats`` if it is 2, 3 or 4 and divides the kit's islands, else InvalidInput.
+
+    Examples
+    --------
+    >>> check_seats(default_kit(6), 3)
+    3
+    """
+    n = len(kit.islands)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4 or n % seats:
+        raise InvalidInput("seats", seats, f"2, 3 or 4 seats dividing the {n} islands")
+    return seats
+
+
+def seat_islands(kit: Kit, seats: int, seat: int) -> tuple[int, ...]:
+    """The islands seat ``seat`` builds: a contiguous block, seat 0 holding Maurice's island.
+
+    Examples
+    --------
+    >>> seat_islands(default_kit(6), 2, 1)
+    (3, 4, 5)
+    """
+    per = len(kit.islands) // seats
+    return tuple(range(seat * per, (seat + 1) * per))
+
+
+def competitive_start(kit: Kit) -> CompetitiveState:
+    """Every lighthouse empty, the boat before the first card, Maurice home, seat 0 to play.
+
+    Examples
+    --------
+    >>> competitive_start(default_kit(2))
+    (((), ()), 0, 0, 0)
+    """
+    return (((),) * len(kit.islands), 0, 0, 0)
+
+
+def competitive_landing(
+    kit: Kit, seats: int, state: CompetitiveState
+) -> tuple[int, tuple[int, ...]]:
+    """When the boat moves past the last card: where it goes back, and what may be removed.
+
+    The active seat removes the top disc of another seat's unfinished lighthouse
+    (finished ones are safe; with no target nothing is removed) and the boat goes
+    back onto card ``sea_cards - 1`` ("devant la dernière carte de mer"); the
+    turn goes on with the colour dice.
+
+    Returns
+    -------
+    (int, tuple of int)
+        The boat's card after landing, and the islands whose top disc may be removed.
+
+    Examples
+    --------
+    >>> kit = default_kit(2, 3)
+    >>> competitive_landing(kit, 2, ((("red",), ("green",)), 3, 0, 0))
+    (2, (1,))
+    """
+    stacks, _, _, seat = state
+    mine = set(seat_islands(kit, seats, seat))
+    targets = tuple(
+        i
+        for i in range(len(kit.islands))
+        if i not in mine and 0 < len(stacks[i]) < DISCS_PER_LIGHTHOUSE
+    )
+    return max(kit.sea_cards - 1, 0), targets
+
+
+def lay_disc(
+    stacks: tuple[tuple[str, ...], ...], island: int, colour: str
+) -> tuple[tuple[str, ...], ...]:
+    """The stacks with one disc of ``colour`` on lighthouse ``island``.
+
+    Examples
+    --------
+    >>> lay_disc(((), ("red",)), 1, "blue")
+    ((), ('red', 'blue'))
+    """
+    return (*stacks[:island], (*stacks[island], colour), *stacks[island + 1 :])
+
+
+def remove_top_disc(
+    stacks: tuple[tuple[str, ...], ...], island: int
+) -> tuple[tuple[str, ...], ...]:
+    """The stacks without the top disc of lighthouse ``island``.
+
+    Examples
+    --------
+    >>> remove_top_disc(((), ("red", "blue")), 1)
+    ((), ('red',))
+    """
+    return (*stacks[:island], stacks[island][:-1], *stacks[island + 1 :])

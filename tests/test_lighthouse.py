@@ -1,10 +1,17 @@
-"""Lighthouses: the DP against a plain recursive brute force, and the rules of the model."""
+"""Lighthouses: the DPs against a plain recursive brute force, and the rules of the model.
+
+Both exact engines are checked: the class DP and greedy sweep of
+``isles.solvers.lighthouse`` (``solve``) and the reference tables over every
+lighthouse code (``isles.solvers.lighthouse.reference``).
+"""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -33,11 +40,14 @@ from isles.solvers.lighthouse import (
     difficulty_table,
     forward_greedy,
     outcome_distribution,
+    reference,
     simulate,
     simulate_competitive,
     solve,
     upper_bound_by_disc_count,
 )
+
+ENGINES: dict[str, Callable[..., Any]] = {"classes": solve, "reference": reference.solve}
 
 TRIO = Kit(
     (("red", "blue"), ("blue", "green"), ("green", "red")),
@@ -46,8 +56,10 @@ TRIO = Kit(
 )
 
 
+@cache
 def brute_force(kit: Kit, policy: str = "optimal") -> Fraction:
-    """Plain memoised recursion over positions, whole decisions from the model."""
+    """Plain memoised recursion over positions, whole decisions from the model (kept per
+    kit and policy: each engine is checked against the same answer)."""
     rolls = roll_outcomes(kit)
 
     @cache
@@ -77,14 +89,15 @@ def brute_force(kit: Kit, policy: str = "optimal") -> Fraction:
     return value(Position.start(kit))
 
 
+@pytest.mark.parametrize("engine", sorted(ENGINES))
 @pytest.mark.parametrize(
     "kit",
     [default_kit(1, 1), default_kit(1, 3), default_kit(2, 2), TRIO],
     ids=["1x1", "1x3", "2x2", "trio"],
 )
 @pytest.mark.parametrize("policy", ["optimal", "greedy", "random"])
-def test_dp_equals_brute_force_as_fractions(kit: Kit, policy: str) -> None:
-    sol = solve(kit, policy, exact=True)
+def test_dp_equals_brute_force_as_fractions(kit: Kit, policy: str, engine: str) -> None:
+    sol = ENGINES[engine](kit, policy, exact=True)
     assert sol.exact_win_probability() == brute_force(kit, policy)
 
 
@@ -107,18 +120,24 @@ def tiny_kits(draw: st.DrawFn) -> Kit:
 
 
 @settings(max_examples=12)
-@given(tiny_kits(), st.sampled_from(["optimal", "greedy", "random"]))
-def test_dp_equals_brute_force_on_random_kits(kit: Kit, policy: str) -> None:
-    exact = solve(kit, policy, exact=True)
-    assert exact.exact_win_probability() == brute_force(kit, policy)
-    floats = solve(kit, policy)
-    assert abs(floats.win_probability() - float(brute_force(kit, policy))) <= floats.error_bound
+@given(
+    tiny_kits(),
+    st.sampled_from(["optimal", "greedy", "random"]),
+    st.sampled_from(["classes", "reference"]),
+)
+def test_dp_equals_brute_force_on_random_kits(kit: Kit, policy: str, engine: str) -> None:
+    truth = brute_force(kit, policy)
+    exact = ENGINES[engine](kit, policy, exact=True)
+    assert exact.exact_win_probability() == truth
+    floats = ENGINES[engine](kit, policy)
+    assert abs(floats.win_probability() - float(truth)) <= floats.error_bound
 
 
-def test_float_table_within_error_bound_of_exact_table() -> None:
+@pytest.mark.parametrize("policy", ["optimal", "greedy", "random"])
+def test_float_table_within_error_bound_of_exact_table(policy: str) -> None:
     kit = default_kit(2, 3)
-    exact = solve(kit, exact=True)
-    floats = solve(kit)
+    exact = solve(kit, policy, exact=True)
+    floats = solve(kit, policy)
     diff = np.abs(exact.values.astype(np.float64) - floats.values)
     assert diff.max() <= floats.error_bound
     assert 0 < floats.error_bound < 1e-10
@@ -133,9 +152,9 @@ def four() -> dict[str, LighthouseSolution]:
 def test_optimal_never_worse_than_greedy_or_random_in_any_position(
     four: dict[str, LighthouseSolution],
 ) -> None:
-    opt = four["optimal"].values
+    opt = four["optimal"].by_code()
     for pol in ("greedy", "random"):
-        other = four[pol].values
+        other = four[pol].by_code()
         assert (opt >= other - 1e-12).all()
     assert (opt >= -1e-15).all() and (opt <= 1 + 1e-12).all()
 
@@ -215,45 +234,54 @@ def test_outcome_distribution_is_a_distribution_matching_the_dp() -> None:
 
 def test_difficulty_table_uses_one_solve_for_every_sea_card_count() -> None:
     table = difficulty_table((3,), (1, 2, 3), "optimal")
-    assert table.status == "optimal" and table.games is None and table.seed is None
+    assert table.status == "optimal" and table.policies == ("optimal",)
     for r in table.rows:
-        assert r.status == "optimal" and r.method == "dp" and r.ci95 is None
-        assert r.win_probability is not None and r.error_bound is not None
+        assert r.status == "optimal" and r.method == "dp" and r.players == ()
         assert r.win_probability == pytest.approx(
-            solve(default_kit(3, r.sea_cards)).win_probability()
+            solve(default_kit(3, r.sea_cards)).win_probability(), abs=1e-15
         )
         assert r.win_probability <= r.upper_bound
-
-
-def test_difficulty_table_simulates_kits_beyond_the_dp() -> None:
-    table = difficulty_table((8,), (1,), "optimal", games=300)
-    (row,) = table.rows
-    assert table.status == "estimate" and (table.games, table.seed) == (300, 0)
-    assert row.method == "monte carlo" and row.status == "estimate"
-    # The estimate is of greedy play, and says so: no value for optimal play.
-    assert row.policy == "optimal" and row.simulated_policy == "greedy"
-    assert row.win_probability is None and row.ci95 is not None
-    assert row.simulated_win_probability is not None
-    assert row.ci95[0] <= row.simulated_win_probability <= row.ci95[1] <= 1
     assert "win_probability" not in table.to_dict()  # a table has no single value
-    greedy = difficulty_table((8,), (1,), "greedy", games=300, seed=4).rows[0]
-    assert greedy.win_probability == greedy.simulated_win_probability
 
 
-def test_difficulty_table_refuses_options_that_do_nothing() -> None:
-    with pytest.raises(InvalidInput, match="games"):
-        difficulty_table((2,), (1,), games=100)
-    with pytest.raises(InvalidInput, match="seed"):
-        difficulty_table((2,), (1,), seed=1)
+def test_difficulty_table_by_players_and_policies() -> None:
+    table = difficulty_table(sea_cards=(1, 2), policy=("greedy", "random"), players=(3,))
+    assert table.status == "exact"
+    assert {(r.islands, r.players) for r in table.rows} == {(6, (3,))}
+    values = {(r.policy, r.sea_cards): r.win_probability for r in table.rows}
+    assert values["greedy", 2] == pytest.approx(
+        solve(default_kit(6, 2), "greedy").win_probability(), abs=1e-15
+    )
+    assert values["random", 1] == pytest.approx(
+        solve(default_kit(6, 1), "random").win_probability(), abs=1e-15
+    )
+    assert [r.method for r in table.rows] == ["dp sweep"] * 2 + ["dp"] * 2
+
+
+def test_difficulty_table_refuses_bad_input() -> None:
     with pytest.raises(InvalidInput, match="islands"):
         difficulty_table((9,), (1,))
+    with pytest.raises(InvalidInput, match="players"):
+        difficulty_table(sea_cards=(1,), players=(5,))
+    with pytest.raises(InvalidInput, match="players"):
+        difficulty_table((8,), (1,), players=(2,))
+    with pytest.raises(InvalidInput, match="islands"):
+        difficulty_table(8, (1,))  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="games"):  # every row is exact: nothing simulated
+        difficulty_table((8,), (1,), games=100)
+    with pytest.raises(InvalidInput, match="seed"):
+        difficulty_table((8,), (1,), seed=1)
     with pytest.raises(InvalidInput, match="sea_cards"):
         difficulty_table((2,), ())
+    with pytest.raises(InvalidInput, match="policy"):
+        difficulty_table((2,), (1,), ("clever",))
 
 
-def test_exact_solver_refuses_eight_islands() -> None:
+def test_exact_solvers_refuse_what_does_not_fit() -> None:
     with pytest.raises(InvalidInput, match="islands"):
-        solve(default_kit(8, 8))
+        solve(default_kit(8, 8), "greedy")  # every position of greedy play: 7 islands
+    with pytest.raises(InvalidInput, match="islands"):
+        reference.solve(default_kit(8, 8))
     with pytest.raises(InvalidInput, match="policy"):
         solve(default_kit(1, 1), "clever")
     with pytest.raises(InvalidInput, match="exact"):

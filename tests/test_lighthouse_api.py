@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 import isles.lighthouse as lighthouse
-import isles.solvers.lighthouse
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.lighthouse import BOAT, MAX_FACES, Kit, Position, Roll, default_kit
 from isles.solvers.lighthouse import (
@@ -27,11 +26,35 @@ from isles.solvers.lighthouse import (
     dp_memory_bytes,
     odds,
     odds_method,
+    reference,
     simulate,
     simulate_competitive,
     solve,
     win_probability,
 )
+
+LOPSIDED = Kit(
+    default_kit(8).islands,
+    (
+        (
+            BOAT,
+            "red",
+            "red",
+            "blue",
+            "blue",
+            "blue",
+            "green",
+            "green",
+            "green",
+            "green",
+            "orange",
+            "purple",
+        ),
+    )
+    * 2,
+    2,
+)
+"""The 8 islands with dice that roll each colour as often as no other: no colour symmetry."""
 
 
 def strict_json(data: dict[str, Any]) -> dict[str, Any]:
@@ -66,21 +89,18 @@ def test_odds_of_a_fixed_policy_are_exact_not_optimal() -> None:
     assert d["win_probability_exact"] is None and d["error_bound"] > 0
 
 
-@pytest.mark.parametrize(
-    ("islands", "method"), [(4, "dp"), (6, "dp"), (7, "dp sweep"), (8, "dp sweep")]
-)
-def test_the_method_is_chosen_by_size(islands: int, method: str) -> None:
-    # Case 15: 7 islands take the 0.83 GiB sweep, not the 5.5 GB full tables.
-    assert odds_method(default_kit(islands)) == method
+@pytest.mark.parametrize("islands", [4, 6, 7, 8])
+def test_the_method_is_chosen_by_size(islands: int) -> None:
+    # Optimal and random play: the class DP up to 8 islands; greedy play: its layer sweep.
+    assert odds_method(default_kit(islands)) == "dp"
+    assert odds_method(default_kit(islands), "random") == "dp"
+    assert odds_method(default_kit(islands), "greedy") == "dp sweep"
 
 
 def test_kits_beyond_the_dp_are_estimated() -> None:
-    # 8 islands of 16 colours would need more than MAX_DP_BYTES: simulation.
-    names = [f"c{i}" for i in range(16)]
-    islands = tuple((names[2 * i], names[2 * i + 1]) for i in range(8))
-    die = (BOAT, *names)
-    kit = Kit(islands, (die, die), 2)
-    assert dp_memory_bytes(kit, full_tables=False) > MAX_DP_BYTES
+    # 8 islands whose dice leave no symmetry would need more than MAX_DP_BYTES: simulation.
+    kit = LOPSIDED.with_sea_cards(8)
+    assert dp_memory_bytes(kit) > MAX_DP_BYTES
     assert odds_method(kit) == "monte carlo"
     nine = Kit((*default_kit(8).islands, ("red", "green")), default_kit().dice, 1)
     assert odds_method(nine) == "monte carlo"
@@ -88,16 +108,14 @@ def test_kits_beyond_the_dp_are_estimated() -> None:
     assert res.status == "estimate" and res.win_probability == res.simulation.win_probability  # type: ignore[union-attr]
 
 
-def test_the_sweep_is_used_where_full_tables_do_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_start_values_equal_the_reference_sweep() -> None:
     kit = default_kit(3, 4)
-    full = odds(kit, "random")
-    monkeypatch.setattr(isles.solvers.lighthouse, "FULL_TABLES_BYTES", 0)
-    swept = odds(kit, "random")
-    assert (full.method, swept.method) == ("dp", "dp sweep")
-    assert swept.error_bound == full.error_bound
-    assert full.by_sea_cards is not None and swept.by_sea_cards is not None
-    for a, b in zip(full.by_sea_cards, swept.by_sea_cards, strict=True):
-        assert abs(float(a) - float(b)) <= full.error_bound  # type: ignore[operator]
+    for policy in ("optimal", "greedy", "random"):
+        ours = odds(kit, policy)
+        theirs = reference.win_probability(kit, policy)
+        assert ours.error_bound is not None and ours.by_sea_cards is not None
+        for a, b in zip(ours.by_sea_cards, theirs.by_sea_cards, strict=True):
+            assert abs(float(a) - float(b)) <= 1e-15
 
 
 def test_an_estimate_of_optimal_play_says_it_simulated_greedy_play() -> None:
@@ -147,7 +165,7 @@ def test_certify_gives_a_certified_lower_bound() -> None:
         (lambda: odds(default_kit(8, 2), simulate=True, seed=-1), "seed"),
         (lambda: simulate(default_kit(2, 2), "greedy", 10, seed=-1), "seed"),
         (lambda: simulate_competitive(default_kit(4, 2), 2, "greedy", 10, seed=-1), "seed"),
-        (lambda: lighthouse.difficulty_table((8,), (1,), seed=-1), "seed"),
+        (lambda: lighthouse.difficulty_table((8,), (1,), seed=1), "seed"),
         # Case 7: one stated cap for every simulation, refused above it.
         (lambda: simulate(default_kit(2, 2), "greedy", MAX_GAMES + 1), "games"),
         (lambda: simulate_competitive(default_kit(4, 2), 2, "greedy", MAX_GAMES + 1), "games"),
@@ -187,19 +205,18 @@ def test_dice_with_too_many_faces_are_refused_at_once() -> None:
 
 
 def test_kits_whose_dp_would_not_fit_are_refused_before_any_work() -> None:
-    big = default_kit(7, 30)  # full tables of about 12 GiB
-    assert dp_memory_bytes(big, full_tables=True) > MAX_DP_BYTES
+    big = LOPSIDED.with_sea_cards(30)  # about 60 GiB
+    assert dp_memory_bytes(big) > MAX_DP_BYTES
     start = time.perf_counter()
     with pytest.raises(InvalidInput, match="GiB"):
         solve(big)
     with pytest.raises(InvalidInput, match="GiB"):
-        best_move(big, Position.start(big), Roll.from_faces(big, ("boat", "red")))
+        best_move(big, Position.start(big), Roll.from_faces(big, ("boat", "red")), cache=False)
     with pytest.raises(InvalidInput, match="islands"):
         win_probability(Kit((*default_kit(8).islands, ("red", "green")), default_kit().dice, 1))
+    with pytest.raises(InvalidInput, match="islands"):
+        solve(default_kit(8), "greedy")  # greedy's every position: 7 islands (8: start values)
     assert time.perf_counter() - start < 1
-    # The start values of the same kit still fit: the sweep's memory does not grow
-    # with the sea cards.
-    assert odds_method(big) == "dp sweep"
 
 
 # --- advice -----------------------------------------------------------------------------
@@ -306,6 +323,7 @@ def test_every_result_has_a_strict_json_to_dict_with_a_status() -> None:
         solve(kit),
         win_probability(kit),
         lighthouse.difficulty_table((1,), (1, 2)),
+        lighthouse.difficulty_table((1,), (1,), "greedy"),
         best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red"))),
         simulate(kit, "greedy", 20),
         lighthouse.outcome_distribution(kit, "greedy"),

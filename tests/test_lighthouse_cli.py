@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-import isles.solvers.lighthouse
 from isles.cli import main
 from isles.models.lighthouse import Kit, Position, Roll, default_kit
 from isles.solvers.lighthouse import (
@@ -97,12 +96,13 @@ def test_table_json_is_to_dict_without_a_top_level_value(
     out = run_json(capsys, "--table", "--islands", "2", "--sea-cards", "3")
     assert out == difficulty_table((2,), range(1, 4)).to_dict()
     assert "win_probability" not in out
-    assert [r["sea_cards"] for r in out["rows"]] == [1, 2, 3]
-    odds_by_cards = [r["win_probability"] for r in out["rows"]]
+    assert [r["sea_cards"] for r in out["rows"]] == [1, 2, 3] * 3
+    assert [r["policy"] for r in out["rows"]] == ["optimal"] * 3 + ["greedy"] * 3 + ["random"] * 3
+    odds_by_cards = [r["win_probability"] for r in out["rows"][:3]]
     assert odds_by_cards == sorted(odds_by_cards)
-    sim = run_json(capsys, "--table", "--islands", "8", "--sea-cards", "1", "--games", "200")
-    assert sim == difficulty_table((8,), (1,), games=200).to_dict()
-    assert sim["rows"][0]["simulated_policy"] == "greedy"
+    assert "--games" in fails(
+        capsys, "--table", "--islands", "8", "--sea-cards", "1", "--games", "9"
+    )
 
 
 def test_advice_json_is_to_dict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -245,7 +245,9 @@ def test_advice_options_and_positions(tmp_path: Path, capsys: pytest.CaptureFixt
     won = {"discs": [["red", "blue"] * 2, ["green", "orange"] * 2], "boat": 0, "maurice": 0}
     err = fails(capsys, *advise, write(tmp_path, "won.json", won), "--roll", "boat,red")
     assert "won" in err
-    assert "--advise" in fails(capsys, "--islands", "8", "--advise", good, "--roll", "boat,red")
+    # 8 islands are advised too: a position of 2 lighthouses does not fit them.
+    err = fails(capsys, "--islands", "8", "--advise", good, "--roll", "boat,red")
+    assert "position.discs" in err and "8 lighthouses" in err
 
 
 def test_kit_files_refuse_unknown_and_missing_keys(
@@ -282,23 +284,24 @@ def test_kit_and_position_from_stdin(
     assert "standard input" in fails(capsys, "--kit", "-", "--advise", "-", "--roll", "boat,red")
 
 
-def test_seven_islands_sweep_with_a_progress_bar(
+def test_greedy_sweep_with_a_progress_bar(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Case 15: kits whose full tables do not fit (7 islands) take the sweep, with a
-    # progress bar on a terminal. 7 islands take minutes: pretend the budget is 0 bytes.
-    monkeypatch.setattr(isles.solvers.lighthouse, "FULL_TABLES_BYTES", 0)
+    # Greedy play is swept layer by layer over lighthouse codes; --progress shows its bar,
+    # a terminal alone does not for a kit this small (the library decides: long work only).
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    argv = ["lighthouse", "--islands", "2", "--sea-cards", "2", "--policy", "random", "--json"]
-    assert main(argv) == 0
+    argv = ["lighthouse", "--islands", "2", "--sea-cards", "2", "--policy", "greedy", "--json"]
+    assert main([*argv, "--progress"]) == 0
     captured = capsys.readouterr()
-    assert "lighthouse sweep" in captured.err
+    assert "lighthouse greedy codes" in captured.err
     out = json.loads(captured.out)
     assert out["method"] == "dp sweep"
-    assert out == odds(default_kit(2, 2), "random").to_dict()
-    assert main(["lighthouse", "--islands", "2", "--sea-cards", "2"]) == 0
+    assert out == odds(default_kit(2, 2), "greedy").to_dict()
+    assert main(argv) == 0
+    assert "lighthouse greedy codes" not in capsys.readouterr().err
+    assert main(argv[:-1]) == 0
     text = capsys.readouterr().out
-    assert "start position only" in text and "by sea cards: 1: " in text
+    assert "swept layer by layer" in text and "by sea cards: 1: " in text
 
 
 def test_long_simulations_show_progress(

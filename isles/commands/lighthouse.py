@@ -24,10 +24,12 @@ from isles.models.lighthouse import (
     MAX_GAMES,
     MAX_SEA_CARDS,
     POLICIES,
+    SIMULATE_FROM_ISLANDS,
     Kit,
     Position,
     Roll,
     default_kit,
+    islands_in_play,
 )
 from isles.models.text import parse_number
 
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
         Odds,
     )
 
-# The solvers (NumPy, SciPy) are imported in the functions that run them, so that
+# The solvers (NumPy, SciPy, numba) are imported in the functions that run them, so that
 # `isles --help` and the other commands start without loading them.
 
 ORDER = 40
@@ -73,21 +75,27 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add the ``lighthouse`` subcommand."""
     p = subparsers.add_parser(
         "lighthouse",
-        help="exact odds of the lighthouse game under optimal, greedy or random play",
+        help="exact odds of the lighthouse game and the best move in any position",
         description=(
-            "Win probability of the cooperative lighthouse game (docs/lighthouse.md): "
-            "exact by dynamic programming (every position up to 6 islands; the start "
-            "position by a memory-bounded sweep for 7 islands, minutes, and 8 islands, "
-            "about 40 minutes, with a progress bar on stderr); beyond, or with "
-            "--simulate/--certify, a Monte Carlo estimate beside certified bounds. "
-            "--advise: the best move for a roll; --table: by islands and sea cards; "
-            "--competitive: each seat's chance in the competitive variant."
+            "Win probability of the cooperative lighthouse game (docs/lighthouse.md), "
+            "exact for every number of sea cards: the real game by default (--players "
+            "2, 3 or 4: 8, 6 or 8 islands; about 30 s the first time, then read from the "
+            "table kept in the user's cache directory), --islands or --kit for other kits; "
+            "beyond 8 islands, or with --simulate/--certify, a Monte Carlo estimate beside "
+            "certified bounds. --advise: the best move for a roll, with every alternative's "
+            "odds; --table: by players, policy and sea cards; --competitive: each seat's "
+            "chance in the competitive variant."
         ),
     )
-    p.add_argument("--kit", metavar="FILE", help="kit JSON file (docs/lighthouse.md); - for stdin")
     p.add_argument(
-        "--islands", type=count_type(1, 8), help="islands of the default kit, 1..8 (default 6)"
+        "--players",
+        type=count_type(2, 4),
+        help="players of the real game, 2..4: 8 islands for 2 or 4, 6 for 3 (default 2)",
     )
+    p.add_argument(
+        "--islands", type=count_type(1, 8), help="islands of the default kit, 1..8 (other kits)"
+    )
+    p.add_argument("--kit", metavar="FILE", help="kit JSON file (docs/lighthouse.md); - for stdin")
     p.add_argument(
         "--sea-cards",
         type=count_type(1, MAX_SEA_CARDS),
@@ -96,15 +104,18 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     p.add_argument(
         "--policy",
         choices=POLICIES,
-        help="optimal, greedy or random (default optimal; greedy with --competitive)",
+        help="optimal, greedy or random (default optimal; --table: all three; "
+        "--competitive: greedy)",
     )
     p.add_argument(
         "--exact",
         action="store_true",
-        help=f"exact Fractions (the DP, at most {MAX_FRACTION_ISLANDS} islands)",
+        help=f"exact Fractions (kits of at most {MAX_FRACTION_ISLANDS} islands)",
     )
     p.add_argument(
-        "--table", action="store_true", help="difficulty table by sea cards (6 and 8 islands)"
+        "--table",
+        action="store_true",
+        help="difficulty table by players (2, 3, 4), policy and sea cards",
     )
     p.add_argument("--competitive", action="store_true", help="competitive variant odds")
     p.add_argument(
@@ -122,15 +133,20 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         "--certify",
         metavar="MIN_MASS",
         type=_mass_type,
-        help=f"kits of more than {MAX_EXACT_ISLANDS} islands: a certified lower bound from "
-        "greedy play evaluated exactly, dropping positions less likely than MIN_MASS "
+        help=f"kits of at least {SIMULATE_FROM_ISLANDS} islands: a certified lower bound "
+        "from greedy play evaluated exactly, dropping positions less likely than MIN_MASS "
         "(8 islands, 1e-7: about 5 minutes)",
     )
     p.add_argument(
         "--simulate",
         action="store_true",
-        help=f"kits of more than {MAX_EXACT_ISLANDS} islands: a Monte Carlo estimate and "
-        "certified upper bound (seconds) instead of the exact sweep (about 40 minutes)",
+        help=f"kits of at least {SIMULATE_FROM_ISLANDS} islands: a Monte Carlo estimate and "
+        "certified upper bound instead of the exact DP",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="solve without reading or writing the tables in the user's cache directory",
     )
     p.add_argument("--progress", action="store_true", help="progress bars on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -156,7 +172,7 @@ def _mode(args: argparse.Namespace) -> str:
     return modes[0] if modes else "odds"
 
 
-_ODDS_BEYOND_DP = f"the odds of kits of more than {MAX_EXACT_ISLANDS} islands"
+_ODDS_BEYOND_DP = f"the odds of kits of at least {SIMULATE_FROM_ISLANDS} islands"
 
 #: Where each option that a mode does not use belongs: option as typed -> (dest, needs).
 _NOT_IN: dict[str, dict[str, tuple[str, str]]] = {
@@ -165,6 +181,8 @@ _NOT_IN: dict[str, dict[str, tuple[str, str]]] = {
         "--exact": ("exact", "the odds or --advise of small kits (the table gives floats)"),
         "--simulate": ("simulate", _ODDS_BEYOND_DP),
         "--certify": ("certify", _ODDS_BEYOND_DP),
+        "--games": ("games", "a simulation (the table is exact)"),
+        "--seed": ("seed", "a simulation (the table is exact)"),
     },
     "--advise": {
         "--policy": ("policy", "the odds, --table or --competitive (advice is for optimal play)"),
@@ -177,6 +195,8 @@ _NOT_IN: dict[str, dict[str, tuple[str, str]]] = {
         "--exact": ("exact", "the odds or --advise of small kits (competitive chances are floats)"),
         "--simulate": ("simulate", _ODDS_BEYOND_DP),
         "--certify": ("certify", _ODDS_BEYOND_DP),
+        "--players": ("players", "the cooperative game (--competitive counts --seats)"),
+        "--no-cache": ("no_cache", "the odds, --advise or --table (nothing is cached here)"),
     },
 }
 
@@ -197,9 +217,20 @@ def _run(args: argparse.Namespace) -> int:
     if mode == "--advise" and args.roll is None:
         raise InvalidInput("--advise", args.advise, "--advise together with --roll FACE,FACE")
     only_with("--seats", args.seats, args.seats is None or mode == "--competitive", "--competitive")
-    if args.kit is not None and args.islands is not None:
+    given = [
+        option
+        for option, value in (
+            ("--players", args.players),
+            ("--islands", args.islands),
+            ("--kit", args.kit),
+        )
+        if value is not None
+    ]
+    if len(given) > 1:
         raise InvalidInput(
-            "--islands", args.islands, "--islands or --kit, not both (the kit file lists islands)"
+            given[1],
+            getattr(args, given[1][2:]),
+            f"one of --players, --islands and --kit (not {given[0]} and {given[1]})",
         )
     if args.kit == "-" and args.advise == "-":
         raise InvalidInput(
@@ -215,20 +246,32 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _kit(args: argparse.Namespace) -> Kit:
-    """The kit file (its sea cards unless --sea-cards), or the default kit."""
+    """The kit file (its sea cards unless --sea-cards), the default kit of --islands, or the
+    real game for --players (default 2 players: 8 islands)."""
+    sea = 8 if args.sea_cards is None else args.sea_cards
     if args.kit is not None:
         kit = Kit.load(args.kit)
         return kit if args.sea_cards is None else kit.with_sea_cards(args.sea_cards)
-    return default_kit(
-        6 if args.islands is None else args.islands,
-        8 if args.sea_cards is None else args.sea_cards,
-    )
+    if args.islands is not None:
+        return default_kit(args.islands, sea)
+    return default_kit(islands_in_play(2 if args.players is None else args.players), sea)
 
 
-def _progress(args: argparse.Namespace, long: bool) -> bool:
-    """A progress bar when asked, or for long work (the sweep, long simulations) when
-    stderr is a terminal (a log file would fill with redrawn bars)."""
-    return bool(args.progress) or (long and sys.stderr.isatty())
+def _progress(args: argparse.Namespace) -> bool | None:
+    """A progress bar when asked; on a terminal for long work (None: the library decides);
+    never in a log file (it would fill with redrawn bars)."""
+    if args.progress:
+        return True
+    return None if sys.stderr.isatty() else False
+
+
+def _who(kit: Kit) -> str:
+    """``8 islands (2 or 4 players)`` for the real game's kits, ``1 island`` otherwise."""
+    n = len(kit.islands)
+    players = [p for p in (2, 3, 4) if islands_in_play(p) == n]
+    if kit != default_kit(n, kit.sea_cards) or not players:
+        return _count(n, "island")
+    return f"{n} islands ({' or '.join(str(p) for p in players)} players)"
 
 
 # --- odds ---------------------------------------------------------------------------------
@@ -240,14 +283,17 @@ def _odds(args: argparse.Namespace) -> int:
     kit = _kit(args)
     n = len(kit.islands)
     policy = args.policy or "optimal"
-    beyond = n > MAX_EXACT_ISLANDS or odds_method(kit) == "monte carlo"
-    why = f"kits of more than {MAX_EXACT_ISLANDS} islands (the exact DP answers {n} islands)"
+    beyond = n >= SIMULATE_FROM_ISLANDS or odds_method(kit, policy) == "monte carlo"
+    why = (
+        f"kits of at least {SIMULATE_FROM_ISLANDS} islands (the exact DP answers {n} islands "
+        "in seconds)"
+    )
     if args.simulate:
         only_with("--simulate", True, beyond, why)
     if args.certify is not None:
         only_with("--certify", args.certify, beyond, why)
         only_with("--certify", args.certify, policy != "random", "--policy optimal or greedy")
-    method = odds_method(kit, simulate=args.simulate, certify=args.certify)
+    method = odds_method(kit, policy, simulate=args.simulate, certify=args.certify)
     simulated = method == "monte carlo"
     for option, value in (("--games", args.games), ("--seed", args.seed)):
         if value is not None:
@@ -265,8 +311,12 @@ def _odds(args: argparse.Namespace) -> int:
             f"kits of at most {MAX_FRACTION_ISLANDS} islands solved by the DP "
             "(larger ones give floats with a stated error bound)",
         )
+    if args.no_cache:
+        only_with("--no-cache", True, not simulated, "the exact DP (nothing is cached here)")
     games = DEFAULT_GAMES if args.games is None else args.games
-    long = method == "dp sweep" or args.certify is not None or (simulated and games >= LONG_GAMES)
+    progress = _progress(args)
+    if simulated and games < LONG_GAMES and args.certify is None and not args.progress:
+        progress = False
     result = odds(
         kit,
         policy,
@@ -275,7 +325,8 @@ def _odds(args: argparse.Namespace) -> int:
         certify=args.certify,
         games=args.games,
         seed=args.seed,
-        progress=_progress(args, long),
+        cache=not args.no_cache,
+        progress=progress,
     )
     if args.json:
         emit_json(result.to_dict())
@@ -294,21 +345,18 @@ def _value_line(value: Fraction | float, error_bound: float | None) -> str:
 def _print_odds(result: Odds) -> None:
     kit = result.kit
     print(
-        f"Lighthouse odds: {_count(len(kit.islands), 'island')}, "
-        f"{_count(kit.sea_cards, 'sea card')}, "
-        f"{result.policy} play"
+        f"Lighthouse odds: {_who(kit)}, {_count(kit.sea_cards, 'sea card')}, {result.policy} play"
     )
     if result.simulation is None:
         assert result.win_probability is not None and result.by_sea_cards is not None
-        how = "every position" if result.method == "dp" else "start position only, swept"
+        how = "every position" if result.method == "dp" else "greedy play swept layer by layer"
         print(f"  win probability  {_value_line(result.win_probability, result.error_bound)}")
         print(
             "  by sea cards: "
             + ", ".join(f"{k}: {float(v):.6f}" for k, v in enumerate(result.by_sea_cards, 1))
         )
         print(
-            f"  status {result.status}; method {result.method} ({how}), "
-            f"{result.positions:,} positions"
+            f"  status {result.status}; method {result.method} ({how}), {result.positions:,} values"
         )
         return
     sim = result.simulation
@@ -338,22 +386,15 @@ def _table(args: argparse.Namespace) -> int:
     from isles.solvers.lighthouse import difficulty_table
 
     _refuse_unused("--table", args)
-    islands = (6, 8) if args.islands is None else (args.islands,)
-    simulated = any(n > MAX_EXACT_ISLANDS for n in islands)
-    for option, value in (("--games", args.games), ("--seed", args.seed)):
-        if value is not None:
-            only_with(option, value, simulated, f"a table of more than {MAX_EXACT_ISLANDS} islands")
     top = 8 if args.sea_cards is None else args.sea_cards
-    games = DEFAULT_GAMES if args.games is None else args.games
+    policies = POLICIES if args.policy is None else (args.policy,)
     table = difficulty_table(
-        islands,
+        None if args.islands is None else (args.islands,),
         range(1, top + 1),
-        args.policy or "optimal",
-        games=args.games,
-        seed=args.seed,
-        progress=_progress(
-            args, any(n == MAX_EXACT_ISLANDS for n in islands) or games >= LONG_GAMES
-        ),
+        policies,
+        players=None if args.players is None else (args.players,),
+        cache=not args.no_cache,
+        progress=_progress(args),
     )
     if args.json:
         emit_json(table.to_dict())
@@ -363,26 +404,27 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _print_table(table: DifficultyTable) -> None:
-    print(
-        f"Difficulty table, {table.policy} play, default kit (dp: exact to the error bound; "
-        "monte carlo: simulated, 95% interval)"
-    )
-    print(
-        f"{'islands':>7} {'sea':>4} {'status':>9} {'method':>11} {'win':>8} "
-        f"{'simulated play, 95% interval':>36} {'upper':>7}"
-    )
+    kits: dict[tuple[int, tuple[int, ...]], dict[tuple[str, int], float]] = {}
     for r in table.rows:
-        win = "-" if r.win_probability is None else f"{r.win_probability:.4f}"
-        sim = ""
-        if r.ci95 is not None and r.simulated_win_probability is not None:
-            sim = (
-                f"{r.simulated_policy} {r.simulated_win_probability:.4f} "
-                f"[{r.ci95[0]:.4f}, {r.ci95[1]:.4f}]"
-            )
-        print(
-            f"{r.islands:>7} {r.sea_cards:>4} {r.status:>9} {r.method:>11} {win:>8} "
-            f"{sim:>36} {float(r.upper_bound):>7.4f}"
-        )
+        kits.setdefault((r.islands, r.players), {})[r.policy, r.sea_cards] = r.win_probability
+    cards = sorted({r.sea_cards for r in table.rows})
+    bound = max(r.error_bound for r in table.rows)
+    print(
+        f"Difficulty table, default kit: win probability by sea cards (status {table.status}; "
+        f"exact, every value within {bound:.0e})"
+    )
+    heads = []
+    for islands, players in kits:
+        who = " or ".join(str(p) for p in players) + " players" if players else ""
+        heads.append(f"{islands} islands" + (f" ({who})" if who else ""))
+    width = 8 * len(table.policies) + len(table.policies) - 1
+    print(f"{'':>4} | " + " | ".join(f"{h:^{width}}" for h in heads))
+    print(f"{'sea':>4} | " + " | ".join(" ".join(f"{p:>8}" for p in table.policies) for _ in kits))
+    for k in cards:
+        cells = [
+            " ".join(f"{values[p, k]:>8.4f}" for p in table.policies) for values in kits.values()
+        ]
+        print(f"{k:>4} | " + " | ".join(cells))
 
 
 # --- advice --------------------------------------------------------------------------------
@@ -397,7 +439,7 @@ def _advise(args: argparse.Namespace) -> int:
         "--advise",
         args.advise,
         len(kit.islands) <= MAX_EXACT_ISLANDS,
-        f"kits of at most {MAX_EXACT_ISLANDS} islands (advice needs every position)",
+        f"kits of at most {MAX_EXACT_ISLANDS} islands",
     )
     position = Position.load(args.advise, kit)
     roll = Roll.from_faces(kit, [f.strip() for f in args.roll.split(",")], field="--roll")
@@ -408,7 +450,14 @@ def _advise(args: argparse.Namespace) -> int:
             len(kit.islands) <= MAX_FRACTION_ISLANDS,
             f"kits of at most {MAX_FRACTION_ISLANDS} islands",
         )
-    advice = best_move(kit, position, roll, exact=args.exact, progress=args.progress)
+    advice = best_move(
+        kit,
+        position,
+        roll,
+        exact=args.exact,
+        cache=not args.no_cache,
+        progress=_progress(args),
+    )
     if args.json:
         emit_json(advice.to_dict())
     else:
@@ -482,7 +531,8 @@ def _competitive(args: argparse.Namespace) -> int:
         policy,
         games=args.games,
         seed=args.seed,
-        progress=_progress(args, simulated and games >= LONG_COMPETITIVE_GAMES),
+        progress=bool(args.progress)
+        or (simulated and games >= LONG_COMPETITIVE_GAMES and sys.stderr.isatty()),
     )
     if args.json:
         emit_json(result.to_dict())
@@ -529,7 +579,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
 
     echo("== Lighthouses: the real odds (docs/lighthouse.md) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
-    echo("`isles lighthouse --islands 6` solves the 6-island game (about 10 s).")
+    echo("`isles lighthouse` solves the real game, 8 islands (about 30 s, then cached).")
     sols = {}
     for n in (4, 5):
         for pol in POLICIES:
@@ -545,8 +595,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     echo(
         "8 islands, 8 sea cards: certified upper bound "
         f"{float(upper_bound_by_disc_count(kit8)):.4f}; the exact optimum, "
-        "`isles lighthouse --islands 8` (a sweep of about 40 min), was 0.5745 "
-        "when measured (docs/lighthouse.md)"
+        "`isles lighthouse --players 2`, is 0.5745 (docs/lighthouse.md)"
     )
     kit5 = default_kit(5, 8)
     games = 10_000
