@@ -77,9 +77,9 @@ def rejected(client: TestClient, kind: str, body: object) -> dict[str, Any]:
     return error
 
 
-SLOW = {  # 6 islands: about half a minute of dynamic programming
-    "islands": 6,
-    "position": {"discs": [[]] * 6, "boat": 0, "maurice": 0},
+SLOW = {  # the real game from the start, no table cached: half a minute of DP (cancelled)
+    "players": 2,
+    "position": {"discs": [[]] * 8, "boat": 0, "maurice": 0},
     "roll": ["red", "blue"],
 }
 
@@ -326,12 +326,15 @@ def test_lighthouse_tables_are_kept_and_dropped_safely() -> None:
         assert solve(fresh, "lighthouse", body) == advice(2, second, ["red", "blue"])
 
 
-def test_lighthouse_beyond_the_tables_is_a_job_error(client: TestClient) -> None:
-    body = {"players": 2, "position": {"discs": [[]] * 8, "boat": 0, "maurice": 0}}
-    response = client.post("/api/solve/lighthouse", json={**body, "roll": ["red", "red"]})
-    job = finish(client, response.json())
-    assert job["state"] == "error"
-    assert "7" in job["error"]["message"]
+def test_the_real_game_is_advised_as_the_library_advises(client: TestClient) -> None:
+    """8 islands (2 players): a late position, answered from the positions that follow."""
+    kit = lighthouse.players_kit(2)
+    done = [[a, b, a, b] for a, b in kit.islands[:7]]
+    body = {"players": 2, "position": {"discs": [*done, []], "boat": 6, "maurice": 0}}
+    answer = solve(client, "lighthouse", {**body, "roll": ["purple", "green"]})
+    position = lighthouse.Position.from_dict(body["position"], kit)
+    roll = lighthouse.Roll.from_faces(kit, ("purple", "green"))
+    assert answer == lighthouse.best_move(kit, position, roll).to_dict()
 
 
 def test_route_jobs_answer_as_the_library(client: TestClient) -> None:

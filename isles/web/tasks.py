@@ -207,13 +207,16 @@ def _run_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
 
 
 class LighthouseTables:
-    """Lighthouse advice that keeps the last kit's solved tables between requests.
+    """Lighthouse advice that keeps the last kit's optimal table between requests.
 
-    :func:`isles.lighthouse.best_move` solves every position of the kit, then
-    ranks the roll's decisions; at the table the kit stays and the positions
-    change, so the solution (:func:`isles.lighthouse.solve`, optimal play) is
-    kept and each request only ranks (:func:`isles.lighthouse.advise`): the same
-    answer as ``best_move``.
+    The table of a kit comes from the user's cache when it is there
+    (:func:`isles.lighthouse.load_table`); a kit of up to 7 islands is solved
+    whole and saved the first time (:func:`isles.lighthouse.solve_cached`, a
+    few seconds). The 8 islands of the real game take about 30 s to solve
+    whole (``isles lighthouse`` does it once and caches it); until then each
+    roll is answered by :func:`isles.lighthouse.best_move` from the positions
+    that can follow (seconds early in the game, milliseconds later). Every
+    answer is the one ``best_move`` gives.
 
     Examples
     --------
@@ -233,11 +236,21 @@ class LighthouseTables:
 
     def __call__(self, body: object) -> dict[str, Any]:
         args = _read_lighthouse(body)
-        if self._solution is None or args["kit"] != self._kit:
-            self._solution = None  # the old tables go before the new ones are built
-            self._solution = lighthouse.solve(args["kit"], "optimal")
-            self._kit = args["kit"]
+        kit = args["kit"]
+        if self._solution is None or kit != self._kit:
+            self._solution = None  # the old table goes before the new one is read
+            self._kit = kit
+            self._solution = lighthouse.load_table(kit)
+            if self._solution is None and len(kit.islands) <= SOLVE_WHOLE_ISLANDS:
+                self._solution = lighthouse.solve_cached(kit)
+        if self._solution is None:
+            return _run_lighthouse(args)
         return lighthouse.advise(self._solution, args["position"], args["roll"]).to_dict()
+
+
+#: Kits of at most this many islands are solved whole on their first request (7
+#: islands: about 5 s of CPU); larger ones are answered position by position.
+SOLVE_WHOLE_ISLANDS = 7
 
 
 # Rally ----------------------------------------------------------------------------

@@ -121,7 +121,7 @@ function renderKit() {
       ? el(
           "p",
           { class: "muted" },
-          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Exact advice needs at most 7 islands; the first advice for a kit solves every position (about 20 s for 6 islands), later ones are instant.`,
+          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Advice is exact: the first for a kit may take a few seconds (the real game's 8 islands: run isles lighthouse once to cache its table), later ones are instant.`,
         )
       : null,
   );
