@@ -1,5 +1,5 @@
 """``python -m isles`` runs the command line."""
 
-from isles.cli import main
+from isles.console import run
 
-raise SystemExit(main())
+run()

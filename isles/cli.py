@@ -1,8 +1,9 @@
 """The ``isles`` command line: one subcommand per solver, plus ``isles demo``.
 
 Exit status: 0 answered; 1 answered "no" (no route, infeasible, ...);
-2 bad input, reported as one line on stderr; 130 interrupted (Ctrl-C);
-141 the reader of the output went away (a closed pipe).
+2 bad input, reported as one line on stderr; 74 the output could not be written
+(a full disk); 130 interrupted (Ctrl-C); 141 the reader of the output went away
+(a closed pipe).
 The command line only parses, calls the library and formats: ``--json`` prints
 the result's ``to_dict()`` (docs/json.md).
 """
@@ -16,14 +17,17 @@ import math
 import os
 import pkgutil
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
-from isles.models.errors import InvalidInput, IslesError
+from isles.models.errors import SEED_MAX, InvalidInput, IslesError
+from isles.models.text import parse_integer, parse_number
 
 __all__ = [
     "SEED_MAX",
@@ -39,8 +43,6 @@ __all__ = [
     "seed_type",
 ]
 
-#: Seeds are integers in 0..SEED_MAX everywhere (CP-SAT's and NumPy's both accept them).
-SEED_MAX = 2**31 - 1
 
 # A value that starts with "-" but is a hex, an edge or a corner ("-3,1", "-1,2:0,2"),
 # which argparse would otherwise take for an option.
@@ -140,8 +142,8 @@ def seed_type(text: str) -> int:
     argparse.ArgumentTypeError: -1 is invalid; expected an integer in 0..2147483647
     """
     try:
-        value = int(text)
-    except ValueError:
+        value = parse_integer(text, "--seed")
+    except InvalidInput:
         value = -1
     if not 0 <= value <= SEED_MAX:
         raise argparse.ArgumentTypeError(f"{text} is invalid; expected an integer in 0..{SEED_MAX}")
@@ -155,8 +157,8 @@ def seconds_type(text: str) -> float:
     2.5
     """
     try:
-        value = float(text)
-    except ValueError:
+        value = parse_number(text, "--time-limit")
+    except InvalidInput:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text} is invalid; expected a number of seconds > 0")
@@ -174,8 +176,8 @@ def count_type(low: int, high: int) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
+            value = parse_integer(text, "count")
+        except InvalidInput:
             value = low - 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
@@ -258,14 +260,49 @@ def check_output(option: str, path: str | None, suffixes: Sequence[str]) -> Path
         raise InvalidInput(option, path, f"a file in an existing folder ({folder} is not one)")
     if target.is_dir():
         raise InvalidInput(option, path, "a file name, not a folder")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise InvalidInput(option, path, "a file isles may write (permission denied)")
+    if path.endswith(("/", os.sep)):
+        raise InvalidInput(option, path, "a file name, not a folder (no trailing /)")
+    # Try it: permissions, read-only and special file systems (/proc, /sys) only
+    # show when a file is opened. A file isles creates here is removed again.
+    existed = target.exists()
+    try:
+        with target.open("ab"):
+            pass
+    except OSError as exc:
+        raise InvalidInput(
+            option, path, f"a file isles can write ({exc.strerror or exc})"
+        ) from None
+    if not existed:
+        target.unlink(missing_ok=True)
     return target
 
 
+def check_folder(option: str, path: str) -> Path:
+    """Check an output folder option before any work: a folder that exists or can be made.
+
+    Examples
+    --------
+    >>> check_folder("--out", "")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --out: '' is invalid; expected a folder name
+    """
+    if not path.strip() or path == "-":
+        raise InvalidInput(option, path, "a folder name")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise InvalidInput(option, path, "a folder (a file of that name exists)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInput(option, path, f"a folder isles can make ({exc.strerror})") from None
+    if not os.access(folder, os.W_OK):
+        raise InvalidInput(option, path, "a folder isles can write in (permission denied)")
+    return folder
+
+
 def _demo(args: argparse.Namespace) -> int:
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = check_folder("--out", args.out)
     for mod in command_modules():
         mod.demo(out_dir, print)
         print()
@@ -276,11 +313,18 @@ def _demo(args: argparse.Namespace) -> int:
 def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="isles",
-        description="Exact solvers for four island board games (see README.md).",
+        description="Exact solvers for four island board games: the Catan car rally, "
+        "Plunder, the Catan ships scenario and Lighthouses. `isles docs` prints the rule "
+        "decisions and formats; `isles COMMAND --help` the options of each command.",
     )
     parser.add_argument("--version", action="version", version=f"isles {isles.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = sub.add_parser("demo", help="run every capability on its embedded defaults")
+    demo = sub.add_parser(
+        "demo",
+        help="run every capability on its embedded defaults",
+        description="Run every capability on its embedded defaults: tables on the terminal, "
+        "pictures in the --out folder.",
+    )
     demo.add_argument(
         "--out", default="isles-demo", help="folder for the pictures (default: %(default)s)"
     )
@@ -294,19 +338,45 @@ def build_parser() -> OneLineParser:
 EXIT_INTERRUPTED = 130
 #: Exit status when the reader of the output went away (128 + SIGPIPE).
 EXIT_CLOSED_PIPE = 141
+#: Exit status when the output cannot be written (a full disk): sysexits' EX_IOERR.
+EXIT_OUTPUT_ERROR = 74
+
+
+class _Interrupted:
+    """Ctrl-C, remembered: an interrupt that lands inside an import can surface as
+    another exception (NumPy's ImportError), which must still read as an interrupt."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
+    interrupted = _Interrupted()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, interrupted)
     try:
+        if sys.stdout is None or sys.stdout.closed:
+            print("isles: error: standard output is closed", file=sys.stderr)
+            return EXIT_OUTPUT_ERROR
         return _main(sys.argv[1:] if argv is None else list(argv))
-    except KeyboardInterrupt:
-        print("isles: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLOSED_PIPE
+    except BaseException:
+        if not interrupted.seen:
+            raise
+        print("isles: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _main(argv: list[str]) -> int:
@@ -326,12 +396,14 @@ def _main(argv: list[str]) -> int:
     except BrokenPipeError:
         raise  # handled in main(): not a file the user named
     except OSError as exc:
-        # Output files we could not write (bad --png path, full disk): the user's input.
+        # Output paths are checked before any work, so this is the machine (a full
+        # disk, a file removed meanwhile), not the user's input.
+        where = exc.filename or "the output"
         print(
-            f"isles {args.command}: error: {exc.filename or ''}: {exc.strerror or exc}",
+            f"isles {args.command}: error: writing {where}: {exc.strerror or exc}",
             file=sys.stderr,
         )
-        return 2
+        return EXIT_OUTPUT_ERROR
 
 
 if __name__ == "__main__":

@@ -18,10 +18,11 @@ import itertools
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
+from matplotlib.colors import is_color_like, to_hex
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Patch, RegularPolygon
+from matplotlib.patches import Circle, Patch, Rectangle, RegularPolygon
 
-from isles.models.catan import Board, Terrain, pips
+from isles.models.catan import Board, BuildingKind, HarbourKind, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, to_pixel
 
@@ -66,7 +67,10 @@ def board_figure(
 
     Notes
     -----
-    Number tokens are drawn as discs (6 and 8 in red, dot count = pips).
+    Number tokens are drawn as discs (6 and 8 in red, dot count = pips);
+    harbours as white discs on the sea side of their edge with their ratio;
+    roads, settlements and cities in their player's colour (the player's name
+    when it is a colour, such as ``"red"``).
 
     Examples
     --------
@@ -124,6 +128,8 @@ def board_figure(
                 fontsize=7,
                 color="#c62828" if hot else "black",
             )
+    _draw_harbours(ax, board)
+    _draw_buildings_and_roads(ax, board)
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(min(ys) - 1.2, max(ys) + 1.2)
     ax.set_aspect("equal")
@@ -140,6 +146,62 @@ def board_figure(
             fontsize=8,
         )
     return fig, ax
+
+
+#: Harbour labels: the ratio, and the resource's initial for a 2:1 harbour.
+_HARBOUR_LABELS = {
+    kind: f"{kind.ratio}:1" if kind.resource is None else f"2:1\n{kind.value}"
+    for kind in HarbourKind
+}
+
+#: Colours of players whose names are not matplotlib colours, in order of appearance.
+_PLAYER_CYCLE = ("#d32f2f", "#1565c0", "#f9a825", "#2e7d32", "#6a1b9a", "#ef6c00")
+
+
+def _player_colours(board: Board) -> dict[str, str]:
+    """A colour per player: the name itself when it is a colour ("red"), else one in turn."""
+    names = dict.fromkeys([*(b.player for b in board.buildings.values()), *board.roads.values()])
+    out = {name: to_hex(name) for name in names if is_color_like(name)}
+    spare = (c for c in _PLAYER_CYCLE * (1 + len(names)) if c not in out.values())
+    for name in names:
+        out.setdefault(name, next(spare))
+    return out
+
+
+def _draw_harbours(ax: Axes, board: Board) -> None:
+    """A harbour: a white marker on its side, on the sea half, with its ratio."""
+    for e, kind in board.harbours.items():
+        sea, land = sorted(e, key=lambda h: board.tiles[h].terrain.is_land)
+        (sx, sy), (lx, ly) = to_pixel(sea), to_pixel(land)
+        x, y = sx + 0.3 * (lx - sx), sy + 0.3 * (ly - sy)
+        ax.add_patch(
+            Circle((x, y), 0.27, facecolor="white", edgecolor="#333", linewidth=0.8, zorder=5)
+        )
+        ax.text(x, y, _HARBOUR_LABELS[kind], ha="center", va="center", fontsize=5.5, zorder=6)
+
+
+def _draw_buildings_and_roads(ax: Axes, board: Board) -> None:
+    """Roads as thick sides, settlements as squares, cities as bigger squares, in player colours."""
+    colours = _player_colours(board)
+    for e, player in board.roads.items():
+        (x0, y0), (x1, y1) = _edge_segment(e)
+        ax.plot([x0, x1], [y0, y1], color=colours[player], linewidth=4, zorder=5)
+    for v, building in board.buildings.items():
+        points = [to_pixel(h) for h in v]
+        x = sum(p[0] for p in points) / 3
+        y = sum(p[1] for p in points) / 3
+        size = 0.32 if building.kind is BuildingKind.CITY else 0.22
+        ax.add_patch(
+            Rectangle(
+                (x - size / 2, y - size / 2),
+                size,
+                size,
+                facecolor=colours[building.player],
+                edgecolor="black",
+                linewidth=0.8,
+                zorder=7,
+            )
+        )
 
 
 def _edge_segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:

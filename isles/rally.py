@@ -7,13 +7,18 @@ docs/json.md.
 Routes
     :func:`plan_route` (the best route of a car, for cards, turns, expected
     turns or weighted card values, under a budget or not) returning a
-    :class:`Route` of :class:`Step`; :func:`cost_field` (the cheapest cost of
-    every hex at once) returning a :class:`CostField`; :func:`build_graph`
-    (a :class:`RallyGraph` to plan many routes on one board).
+    :class:`Route` of :class:`Step`; :func:`choose_start` (the best start:
+    each start group's best car, and the best of all) returning a
+    :class:`StartChoice` of :class:`GroupPlan`; :func:`cost_field` (the
+    cheapest cost of every hex at once) returning a :class:`CostField`;
+    :func:`build_graph` (a :class:`RallyGraph` to plan many routes on one board).
 Rules
     :func:`entry_cost` (:class:`EntryCost`), :func:`desert_exit_probability`,
-    :func:`is_rim_start`, :func:`start_group`, :func:`default_goals`,
-    :func:`card_values`, :func:`spending_budget`, :data:`OBJECTIVES`.
+    :func:`rim_sea`, :func:`rim_starts`, :func:`is_rim_start` (all read once
+    for many groups by :class:`Rim`),
+    :func:`start_group`, :func:`start_groups`, :func:`opposite_starts`,
+    :func:`default_goals`, :func:`player_roads`, :func:`card_values`,
+    :func:`spending_budget`, :data:`OBJECTIVES`.
 Boards
     :class:`Board` of :class:`Tile` (:class:`Terrain`, :class:`Resource`),
     :func:`beginner_board`, the 2d6 odds :func:`roll_probability` and
@@ -28,6 +33,9 @@ Examples
 ('optimal', 24, Fraction(5, 1))
 >>> rally.plan_route(rally.beginner_board(), (1, -1), goals=[(0, 2)]).to_dict()["path"]
 [[1, -1], [0, 0], [0, 1], [0, 2]]
+>>> choice = rally.choose_start(rally.beginner_board())
+>>> str(choice.route.start), choice.route.total_cards
+('2,-3', 14)
 """
 
 from isles.models.catan import (
@@ -46,21 +54,29 @@ from isles.models.rally import (
     OBJECTIVES,
     EntryCost,
     Objective,
+    Rim,
     card_values,
     default_goals,
     desert_exit_probability,
     entry_cost,
     is_rim_start,
+    opposite_starts,
+    player_roads,
     rim_sea,
+    rim_starts,
     spending_budget,
     start_group,
+    start_groups,
 )
 from isles.solvers.rally import (
     CostField,
+    GroupPlan,
     RallyGraph,
     Route,
+    StartChoice,
     Step,
     build_graph,
+    choose_start,
     cost_field,
     plan_route,
 )
@@ -73,17 +89,21 @@ __all__ = [
     "CostField",
     "Edge",
     "EntryCost",
+    "GroupPlan",
     "Hex",
     "Objective",
     "RallyGraph",
     "Resource",
+    "Rim",
     "Route",
+    "StartChoice",
     "Step",
     "Terrain",
     "Tile",
     "beginner_board",
     "build_graph",
     "card_values",
+    "choose_start",
     "cost_field",
     "default_goals",
     "desert_exit_probability",
@@ -93,11 +113,15 @@ __all__ = [
     "hexagon",
     "is_rim_start",
     "neighbours",
+    "opposite_starts",
     "pips",
     "plan_route",
+    "player_roads",
     "rim_sea",
+    "rim_starts",
     "ring",
     "roll_probability",
     "spending_budget",
     "start_group",
+    "start_groups",
 ]

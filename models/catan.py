@@ -7,7 +7,9 @@ inventory, the beginner board, and the JSON board format with its validation.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,12 +19,26 @@ from types import MappingProxyType
 from typing import Any
 
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, as_hex, neighbours, ring
+from isles.models.hexgrid import (
+    MAX_COORDINATE,
+    Edge,
+    Hex,
+    Vertex,
+    as_hex,
+    edge,
+    neighbours,
+    ring,
+    vertex,
+)
 from isles.models.jsonio import (
     STDIN,
+    corner_json,
+    edge_json,
     hex_json,
     load_json,
     parse_json,
+    read_corner,
+    read_edge,
     read_hex,
     read_list,
     read_object,
@@ -34,6 +50,9 @@ __all__ = [
     "BASE_NUMBER_TOKENS",
     "NUMBER_TOKENS",
     "Board",
+    "Building",
+    "BuildingKind",
+    "HarbourKind",
     "Resource",
     "Terrain",
     "Tile",
@@ -205,6 +224,8 @@ class Tile:
 
 
 def _check_tile(field: str, tile: Tile) -> None:
+    if not isinstance(tile.terrain, Terrain):
+        raise InvalidInput(f"{field}.terrain", tile.terrain, "a Terrain (Terrain.FOREST, ...)")
     n = tile.number
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n not in NUMBER_TOKENS):
         raise InvalidInput(f"{field}.number", n, "a number token in 2..12 other than 7")
@@ -214,6 +235,149 @@ def _check_tile(field: str, tile: Tile) -> None:
         raise InvalidInput(
             f"{field}.number", n, f"a number token on a producing hex ({tile.terrain.value})"
         )
+
+
+def _valid_tiles() -> dict[tuple[str, int | None], Tile]:
+    """Every tile :func:`_check_tile` accepts, by (terrain name, number)."""
+    out: dict[tuple[str, int | None], Tile] = {}
+    for terrain in Terrain:
+        numbers: list[int | None] = [None, *NUMBER_TOKENS]
+        for n in numbers:
+            if (terrain is Terrain.DESERT and n is not None) or (terrain.produces and n is None):
+                continue
+            out[terrain.value, n] = Tile(terrain, n)
+    return out
+
+
+# Tiles are immutable: boards read from files share one tile per (terrain, number),
+# and a tile found here needs no further check (big boards read in bulk).
+_VALID_TILES = _valid_tiles()
+_VALID_TILE_SET = frozenset(_VALID_TILES.values())
+
+
+def _checked_tiles(items: Iterable[tuple[object, object]]) -> dict[Hex, Tile]:
+    """The tiles of a board by hex, each checked, in the order given."""
+    frozen: dict[Hex, Tile] = {}
+    limit = MAX_COORDINATE
+    valid = _VALID_TILE_SET
+    for h, tile in items:
+        # The common case in bulk (a Hex of small ints, a valid Tile), else the full checks.
+        if type(h) is Hex and type(tile) is Tile:
+            q, r = h
+            if (
+                type(q) is int
+                and type(r) is int
+                and -limit <= q <= limit
+                and -limit <= r <= limit
+                and (tile.number is None or type(tile.number) is int)
+                and type(tile.terrain) is Terrain  # "forest" == Terrain.FOREST, yet no Terrain
+                and tile in valid
+                and h not in frozen
+            ):
+                frozen[h] = tile
+                continue
+        key = as_hex(h, f"hex {h!r}")
+        if not isinstance(tile, Tile):
+            raise InvalidInput(f"hex {key}", tile, "a Tile")
+        _check_tile(f"hex {key}", tile)
+        if key in frozen:
+            raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
+        frozen[key] = tile
+    return frozen
+
+
+def _board_order(item: tuple[Hex, Tile]) -> tuple[int, int]:
+    """Board order: by ``r``, then ``q`` (top row first)."""
+    h = item[0]
+    return h[1], h[0]
+
+
+def _read_tiles_in_bulk(entries: list[object]) -> dict[Hex, Tile] | None:
+    """The tiles of well-formed board-file entries, read at once; None at the first entry
+    that is not plainly valid, for the entry-by-entry reader to name what is wrong."""
+    out: dict[Hex, Tile] = {}
+    limit = MAX_COORDINATE
+    valid = _VALID_TILES
+    for entry in entries:
+        if type(entry) is not dict:
+            return None
+        h = entry.get("hex")
+        terrain = entry.get("terrain")
+        number = entry.get("number")
+        size = len(entry)
+        if not (size == 2 or (size == 3 and "number" in entry)):
+            return None
+        if type(h) is not list or len(h) != 2 or type(terrain) is not str:
+            return None
+        q, r = h
+        if not (
+            type(q) is int
+            and type(r) is int
+            and -limit <= q <= limit
+            and -limit <= r <= limit
+            and (number is None or type(number) is int)
+        ):
+            return None
+        tile = valid.get((terrain, number))
+        if tile is None:
+            return None
+        out[Hex(q, r)] = tile
+    return out if len(out) == len(entries) else None  # a hex given twice
+
+
+class HarbourKind(StrEnum):
+    """What a harbour trades: ``generic`` 3:1 any resource, or one resource 2:1.
+
+    Examples
+    --------
+    >>> HarbourKind.GENERIC.ratio, HarbourKind("wool").ratio, HarbourKind.ORE.resource
+    (3, 2, <Resource.ORE: 'ore'>)
+    """
+
+    GENERIC = "generic"
+    LUMBER = "lumber"
+    WOOL = "wool"
+    GRAIN = "grain"
+    BRICK = "brick"
+    ORE = "ore"
+
+    @property
+    def ratio(self) -> int:
+        """Cards given for one card taken: 3 at a generic harbour, 2 at a resource one."""
+        return 3 if self is HarbourKind.GENERIC else 2
+
+    @property
+    def resource(self) -> Resource | None:
+        """The resource a 2:1 harbour takes (None for a generic harbour)."""
+        return None if self is HarbourKind.GENERIC else Resource(self.value)
+
+
+class BuildingKind(StrEnum):
+    """A building on a corner."""
+
+    SETTLEMENT = "settlement"
+    CITY = "city"
+
+
+@dataclass(frozen=True, slots=True)
+class Building:
+    """A player's settlement or city on a corner.
+
+    Attributes
+    ----------
+    player : str
+        The player's name (a colour, say), as the board file gives it.
+    kind : BuildingKind
+    """
+
+    player: str
+    kind: BuildingKind = BuildingKind.SETTLEMENT
+
+
+def _check_player(field: str, player: object) -> str:
+    if not isinstance(player, str) or not player.strip() or len(player) > 40:
+        raise InvalidInput(field, player, "a player name (1 to 40 characters)")
+    return player
 
 
 @dataclass(frozen=True)
@@ -263,25 +427,128 @@ class Board:
     """
 
     tiles: Mapping[Hex, Tile]
+    harbours: Mapping[Edge, HarbourKind]
+    buildings: Mapping[Vertex, Building]
+    roads: Mapping[Edge, str]
 
     def __init__(
         self,
         tiles: Mapping[Hex, Tile]
         | Mapping[tuple[int, int], Tile]
         | Iterable[tuple[tuple[int, int], Tile]],
+        *,
+        harbours: Mapping[Edge, HarbourKind] | None = None,
+        buildings: Mapping[Vertex, Building] | None = None,
+        roads: Mapping[Edge, str] | None = None,
     ) -> None:
         items = tiles.items() if isinstance(tiles, Mapping) else tiles
-        frozen: dict[Hex, Tile] = {}
-        for h, tile in items:
-            key = as_hex(h, f"hex {h!r}")
-            if not isinstance(tile, Tile):
-                raise InvalidInput(f"hex {key}", tile, "a Tile")
-            _check_tile(f"hex {key}", tile)
-            if key in frozen:
-                raise InvalidInput(f"hex {key}", str(key), "each hex at most once")
-            frozen[key] = tile
-        ordered = dict(sorted(frozen.items(), key=lambda kv: (kv[0].r, kv[0].q)))
+        self._set_tiles(_checked_tiles(items))
+        self._set_parts(harbours, buildings, roads)
+
+    def _set_tiles(self, checked: dict[Hex, Tile]) -> None:
+        """Store checked tiles in board order."""
+        rows = [(h[1], h[0]) for h in checked]
+        # Files written by isles are in board order already: check, sort only if not.
+        in_order = all(map(operator.lt, rows, itertools.islice(rows, 1, None)))
+        ordered = checked if in_order else dict(sorted(checked.items(), key=_board_order))
         object.__setattr__(self, "tiles", MappingProxyType(ordered))
+
+    def _set_parts(
+        self,
+        harbours: Mapping[Edge, HarbourKind] | None,
+        buildings: Mapping[Vertex, Building] | None,
+        roads: Mapping[Edge, str] | None,
+    ) -> None:
+        """Check and store the harbours, buildings and roads (the tiles already stored)."""
+        object.__setattr__(self, "harbours", MappingProxyType(self._harbours(harbours or {})))
+        object.__setattr__(self, "buildings", MappingProxyType(self._buildings(buildings or {})))
+        object.__setattr__(self, "roads", MappingProxyType(self._roads(roads or {})))
+
+    def _harbours(self, harbours: Mapping[Edge, HarbourKind]) -> dict[Edge, HarbourKind]:
+        """Check each harbour lies on a side between a sea hex and a land hex of the board."""
+        out: dict[Edge, HarbourKind] = {}
+        for raw, kind in harbours.items():
+            e = edge(*raw)
+            field = f"harbour {e}"
+            if not isinstance(kind, HarbourKind):
+                raise InvalidInput(field, kind, "a HarbourKind")
+            if not all(h in self.tiles for h in e):
+                raise InvalidInput(field, str(e), "a side between two hexes of the board")
+            if sorted(self.tiles[h].terrain.is_land for h in e) != [False, True]:
+                raise InvalidInput(field, str(e), "a side between a sea hex and a land hex")
+            if e in out:
+                raise InvalidInput(field, str(e), "one harbour per side")
+            out[e] = kind
+        return dict(sorted(out.items()))
+
+    def _buildings(self, buildings: Mapping[Vertex, Building]) -> dict[Vertex, Building]:
+        """Check each building stands on a corner of the board touching land, two apart."""
+        out: dict[Vertex, Building] = {}
+        for raw, building in buildings.items():
+            v = vertex(*raw)
+            field = f"building {':'.join(str(h) for h in v)}"
+            if not isinstance(building, Building):
+                raise InvalidInput(field, building, "a Building")
+            _check_player(f"{field}.player", building.player)
+            if not isinstance(building.kind, BuildingKind):
+                raise InvalidInput(f"{field}.kind", building.kind, "settlement or city")
+            if not all(h in self.tiles for h in v):
+                raise InvalidInput(field, "off the board", "a corner of three hexes of the board")
+            if not any(self.tiles[h].terrain.is_land for h in v):
+                raise InvalidInput(field, "at sea", "a corner touching land")
+            out[v] = building
+        # The distance rule: no two buildings on corners joined by one side.
+        for v in out:
+            for w in out:
+                if v < w and len(set(v) & set(w)) == 2:
+                    raise InvalidInput(
+                        f"building {':'.join(str(h) for h in w)}",
+                        "next to another building",
+                        "corners at least two sides apart (the distance rule)",
+                    )
+        return dict(sorted(out.items()))
+
+    def _roads(self, roads: Mapping[Edge, str]) -> dict[Edge, str]:
+        """Check each road lies on a side of the board touching land."""
+        out: dict[Edge, str] = {}
+        for raw, player in roads.items():
+            e = edge(*raw)
+            field = f"road {e}"
+            _check_player(f"{field}.player", player)
+            if not all(h in self.tiles for h in e):
+                raise InvalidInput(field, str(e), "a side between two hexes of the board")
+            if not any(self.tiles[h].terrain.is_land for h in e):
+                raise InvalidInput(field, str(e), "a side touching land (not between two seas)")
+            out[e] = player
+        return dict(sorted(out.items()))
+
+    def replace(
+        self,
+        *,
+        tiles: Mapping[Hex, Tile] | None = None,
+        harbours: Mapping[Edge, HarbourKind] | None = None,
+        buildings: Mapping[Vertex, Building] | None = None,
+        roads: Mapping[Edge, str] | None = None,
+    ) -> Board:
+        """A copy with some parts replaced (each checked again).
+
+        Examples
+        --------
+        >>> b = beginner_board().replace(roads={edge((0, -2), (0, -1)): "red"})
+        >>> dict(b.roads)
+        {Edge(a=Hex(q=0, r=-2), b=Hex(q=0, r=-1)): 'red'}
+        """
+        parts = (
+            self.harbours if harbours is None else harbours,
+            self.buildings if buildings is None else buildings,
+            self.roads if roads is None else roads,
+        )
+        if tiles is not None:
+            return Board(tiles, harbours=parts[0], buildings=parts[1], roads=parts[2])
+        board = Board.__new__(Board)  # the tiles are checked already: keep them
+        object.__setattr__(board, "tiles", self.tiles)
+        board._set_parts(*parts)
+        return board
 
     # -- container protocol -------------------------------------------------
     def __contains__(self, h: object) -> bool:
@@ -297,10 +564,18 @@ class Board:
         return self.tiles[Hex(*h)]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and dict(self.tiles) == dict(other.tiles)
+        return isinstance(other, Board) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(tuple(self.tiles.items()))
+        return hash(self._key())
+
+    def _key(self) -> tuple[tuple[Any, ...], ...]:
+        return (
+            tuple(self.tiles.items()),
+            tuple(self.harbours.items()),
+            tuple(self.buildings.items()),
+            tuple(self.roads.items()),
+        )
 
     def __repr__(self) -> str:
         return f"Board({len(self.tiles)} hexes, {len(self.land())} land)"
@@ -429,12 +704,27 @@ class Board:
         >>> Board({(0, 0): Tile(Terrain.DESERT)}).to_dict()
         {'hexes': [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]}
         """
-        return {
+        out: dict[str, Any] = {
             "hexes": [
                 {"hex": hex_json(h), "terrain": t.terrain.value, "number": t.number}
                 for h, t in self.tiles.items()
             ]
         }
+        # The optional parts appear only when present: a plain board stays a plain file.
+        if self.harbours:
+            out["harbours"] = [
+                {"edge": edge_json(e), "kind": kind.value} for e, kind in self.harbours.items()
+            ]
+        if self.buildings:
+            out["buildings"] = [
+                {"corner": corner_json(v), "player": b.player, "kind": b.kind.value}
+                for v, b in self.buildings.items()
+            ]
+        if self.roads:
+            out["roads"] = [
+                {"edge": edge_json(e), "player": player} for e, player in self.roads.items()
+            ]
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         """The board as JSON text in the board format.
@@ -477,8 +767,8 @@ class Board:
             Naming the entry (``board.hexes[i]``) and field: an unknown or a
             missing key, an unknown terrain, a token of 7 or outside 2..12, a
             number on a desert, a producing hex without one, a hex given twice,
-            a hex that is not ``[q, r]`` with integers within ``±MAX_COORDINATE``,
-            no hexes at all.
+            a hex that is not ``[q, r]`` with integers within ``±MAX_COORDINATE``.
+            An empty list is a board with no tiles yet (a table before set-up).
 
         See Also
         --------
@@ -493,8 +783,20 @@ class Board:
         ...
         isles.models.errors.InvalidInput: board.hexes[0]: unknown key 'q'; expected ...
         """
-        top = read_object(data, source, ["hexes"])
+        top = read_object(data, source, ["hexes"], ["harbours", "buildings", "roads"])
         entries = read_list(top["hexes"], f"{source}.hexes")
+        in_bulk = _read_tiles_in_bulk(entries) if entries else None
+        if in_bulk is not None:
+            board = cls.__new__(cls)
+            board._set_tiles(in_bulk)
+            board._set_parts(None, None, None)
+        else:
+            board = cls._read_tiles_one_by_one(entries, source)
+        return cls._with_parts(board, top, source)
+
+    @classmethod
+    def _read_tiles_one_by_one(cls, entries: list[object], source: str) -> Board:
+        """The board's tiles, each entry checked in turn: errors name the first bad one."""
         seen: dict[Hex, int] = {}
         tiles: list[tuple[Hex, Tile]] = []
         for i, entry in enumerate(entries):
@@ -510,9 +812,46 @@ class Board:
                 )
             seen[h] = i
             tiles.append((h, tile))
-        if not tiles:
-            raise InvalidInput(f"{source}.hexes", [], "at least one hex")
         return cls(tiles)
+
+    @classmethod
+    def _with_parts(cls, board: Board, top: dict[str, object], source: str) -> Board:
+        """``board`` with the harbours, buildings and roads of the file's top object."""
+        harbours: dict[Edge, HarbourKind] = {}
+        for i, entry in enumerate(read_list(top.get("harbours", []), f"{source}.harbours")):
+            field = f"{source}.harbours[{i}]"
+            item = read_object(entry, field, ["edge", "kind"])
+            e = read_edge(item["edge"], f"{field}.edge")
+            kind = read_str(item["kind"], f"{field}.kind", [k.value for k in HarbourKind])
+            if e in harbours:
+                raise InvalidInput(f"{field}.edge", edge_json(e), "one harbour per side")
+            harbours[e] = HarbourKind(kind)
+        buildings: dict[Vertex, Building] = {}
+        for i, entry in enumerate(read_list(top.get("buildings", []), f"{source}.buildings")):
+            field = f"{source}.buildings[{i}]"
+            item = read_object(entry, field, ["corner", "player"], ["kind"])
+            v = read_corner(item["corner"], f"{field}.corner")
+            player = _check_player(f"{field}.player", item["player"])
+            kind = read_str(
+                item.get("kind", "settlement"), f"{field}.kind", [k.value for k in BuildingKind]
+            )
+            if v in buildings:
+                raise InvalidInput(f"{field}.corner", corner_json(v), "one building per corner")
+            buildings[v] = Building(player, BuildingKind(kind))
+        roads: dict[Edge, str] = {}
+        for i, entry in enumerate(read_list(top.get("roads", []), f"{source}.roads")):
+            field = f"{source}.roads[{i}]"
+            item = read_object(entry, field, ["edge", "player"])
+            e = read_edge(item["edge"], f"{field}.edge")
+            if e in roads:
+                raise InvalidInput(f"{field}.edge", edge_json(e), "one road per side")
+            roads[e] = _check_player(f"{field}.player", item["player"])
+        if not (harbours or buildings or roads):
+            return board
+        try:
+            return board.replace(harbours=harbours, buildings=buildings, roads=roads)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{source}: {exc.field}", exc.value, exc.expected) from None
 
     @classmethod
     def from_json(cls, text: str, source: str = "board") -> Board:

@@ -6,7 +6,11 @@ command line can print them as one line.
 
 from __future__ import annotations
 
-__all__ = ["InvalidInput", "IslesError"]
+__all__ = ["SEED_MAX", "InvalidInput", "IslesError", "expect"]
+
+#: Random seeds are integers in 0..SEED_MAX everywhere in isles (library and command
+#: line; CP-SAT and NumPy both accept them).
+SEED_MAX = 2**31 - 1
 
 
 class IslesError(Exception):
@@ -44,3 +48,39 @@ class InvalidInput(IslesError, ValueError):
         self.expected = expected
         said = f"{value!r} is invalid" if problem is None else problem
         super().__init__(f"{field}: {said}; expected {expected}")
+
+
+def expect(value: object, kind: type | tuple[type, ...], field: str, what: str) -> None:
+    """Refuse an argument of the wrong type with an :class:`InvalidInput`, not a crash.
+
+    The public entry points call it on the objects they are given, so that a
+    path where a record belongs, or None where a board belongs, is named as such.
+    A bool is never taken for an int.
+
+    Parameters
+    ----------
+    value : object
+        What the caller passed.
+    kind : type or tuple of types
+        What is accepted.
+    field : str
+        The parameter's name, for the message.
+    what : str
+        What is valid, for the message.
+
+    Raises
+    ------
+    InvalidInput
+        When ``value`` is not an instance of ``kind``.
+
+    Examples
+    --------
+    >>> expect("game.json", dict, "record", "a Record (Record.load reads a file)")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: record: 'game.json' is invalid; expected a Record ...
+    """
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        shown = value if isinstance(value, str | int | float | type(None)) else type(value).__name__
+        raise InvalidInput(field, shown, what)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from isles.models.errors import InvalidInput
+from isles.models.text import parse_integer
 
 __all__ = [
     "DIRECTIONS",
@@ -446,12 +447,13 @@ def parse_hex(text: str, field: str = "hex") -> Hex:
     isles.models.errors.InvalidInput: --start: '1;-1' is invalid; expected axial coordinates ...
     """
     parts = text.split(",")
+    expected = "axial coordinates as Q,R, e.g. 2,-1"
     try:
         if len(parts) != 2:
             raise ValueError
-        q, r = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise InvalidInput(field, text, "axial coordinates as Q,R, e.g. 2,-1") from None
+        q, r = (parse_integer(part, field, expected) for part in parts)
+    except (ValueError, InvalidInput):
+        raise InvalidInput(field, text, expected) from None
     if abs(q) > MAX_COORDINATE or abs(r) > MAX_COORDINATE:
         raise InvalidInput(field, text, f"axial coordinates Q,R each within ±{MAX_COORDINATE:_}")
     return Hex(q, r)

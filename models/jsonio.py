@@ -54,11 +54,13 @@ class _DuplicateKey(Exception):
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """Refuse an object that names a key twice (JSON would keep only the last)."""
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
+    out = dict(pairs)  # in C: big files read as fast as plain json.loads
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return out
 
 
@@ -108,6 +110,10 @@ def parse_json(text: str, source: str) -> object:
             source, f"key {exc.args[0]!r} twice", "each key once per object"
         ) from None
     except ValueError as exc:
+        if "digits" in str(exc):  # Python's limit on the digits of an integer
+            raise InvalidInput(
+                source, "an integer of over 4300 digits", "JSON numbers of at most 4300 digits"
+            ) from None
         raise InvalidInput(
             source, str(exc), "JSON numbers (NaN and Infinity are not JSON)"
         ) from None
@@ -145,6 +151,8 @@ def load_json(path: str | Path, what: str = "file") -> object:
     ...
     isles.models.errors.InvalidInput: board file: '/nonexistent.json' is invalid; expected ...
     """
+    if not isinstance(path, str | Path) or not str(path).strip():
+        raise InvalidInput(what, path, "a file name (or - for standard input)")
     name = "standard input" if str(path) == STDIN else str(path)
     try:
         if str(path) == STDIN:

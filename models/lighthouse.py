@@ -182,6 +182,10 @@ class Kit:
                 )
             if not all(isinstance(f, str) and f for f in die):
                 raise InvalidInput(f"kit.dice[{k}]", die, "faces named by non-empty strings")
+            for face in die:
+                # "Boat" or "BOAT" is a misspelt boat, never a colour of its own.
+                if face != BOAT and face.strip().lower() == BOAT:
+                    raise InvalidInput(f"kit.dice[{k}]", face, f"the boat face written {BOAT!r}")
         faces = {f for die in self.dice for f in die}
         for k, island in enumerate(self.islands):
             for colour in island:
@@ -370,6 +374,18 @@ class Position:
     discs: tuple[tuple[str, ...], ...]
     boat: int = 0
     maurice: int = 0
+
+    def __post_init__(self) -> None:
+        # What needs no kit is checked at once; the rest by check(kit).
+        for name in ("boat", "maurice"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInput(f"position.{name}", value, "an integer >= 0")
+        if not isinstance(self.discs, tuple | list) or not all(
+            isinstance(stack, tuple | list) and all(isinstance(c, str) for c in stack)
+            for stack in self.discs
+        ):
+            raise InvalidInput("position.discs", self.discs, "one tuple of colours per lighthouse")
 
     @staticmethod
     def start(kit: Kit) -> Position:

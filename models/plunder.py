@@ -252,6 +252,12 @@ class Names:
                 or len(set(names)) != VALUES
             ):
                 raise InvalidInput(f"names.{cat.value}", list(names), "six distinct names")
+            for name in names:
+                # "--clue 0,1,a" reads digits as value indices: a name of digits is ambiguous.
+                if name.strip().lstrip("-").isdigit():
+                    raise InvalidInput(
+                        f"names.{cat.value}", name, "names that are not numbers (indices are)"
+                    )
             object.__setattr__(self, cat.value, names)
 
     def of(self, category: Category) -> tuple[str, ...]:
@@ -297,8 +303,10 @@ class Observation:
     answers: Mapping[int, bool]
 
     def __post_init__(self) -> None:
-        if not _is_int(self.active):
-            raise InvalidInput("observation.active", self.active, "a player index (an integer)")
+        if not _is_int(self.active) or self.active < 0:
+            raise InvalidInput(
+                "observation.active", self.active, "a player index (an integer >= 0)"
+            )
         if not isinstance(self.clue, Code):
             raise InvalidInput("observation.clue", self.clue, "a Code")
         if not isinstance(self.answers, Mapping):
@@ -719,6 +727,8 @@ def code_from_text(text: str, names: Names | None = None, where: str = "--clue")
     ...
     isles.models.errors.InvalidInput: --clue: '1,2' is invalid; expected three values ...
     """
+    if not isinstance(text, str):
+        raise InvalidInput(where, text, "a code written island,marker,trap")
     parts = [s.strip() for s in text.split(",")]
     if len(parts) != len(CATEGORIES) or not all(parts):
         raise InvalidInput(where, text, "three values 'island,marker,trap' (indices or names)")
@@ -751,7 +761,15 @@ def _seen_from_json(raw: object, names: Names | None) -> tuple[tuple[int, ...], 
     for k, cat in enumerate(CATEGORIES):
         where = f"record.seen.{cat.value}"
         for j, v in enumerate(read_list(obj.get(cat.value, []), where)):
-            counts[k][_parse_value(f"{where}[{j}]", v, names, cat)] += 1
+            value = _parse_value(f"{where}[{j}]", v, names, cat)
+            counts[k][value] += 1
+            if counts[k][value] > COPIES:
+                raise InvalidInput(
+                    f"{where}[{j}]",
+                    v,
+                    f"each value at most {COPIES} times (the deck holds {COPIES} copies)",
+                    problem=f"{v!r} seen {counts[k][value]} times",
+                )
     return tuple(tuple(r) for r in counts)
 
 

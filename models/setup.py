@@ -1,15 +1,18 @@
-"""Board set-up for the ships scenario: what a request asks and which boards obey it.
+"""Board set-up: what a request asks (ships mosaic, base or extension island), which boards obey.
 
-Implements docs/layout.md ("What is asked", "Defaults", "Rule decisions") for
-seeds/004_644cf972d8964df4.txt ("MISE EN PLACE", rule 1): the request (positions,
-land count, tiles, token pools, switchable rules, fixed tiles), the request with
-the defaults of docs/layout.md (:func:`setup_request`), and the rules as pure
-functions (an independent checker of every rule, colourfulness and pip spread of
-a finished board).
+Implements docs/layout.md ("What is asked", "Games", "Defaults", "Rule decisions")
+for seeds/004_644cf972d8964df4.txt ("MISE EN PLACE", rule 1) and
+seeds/002_8684547a41c0941c.txt ("MISE EN PLACE": a board laid by the base rules):
+the request (positions, land count, tiles, token pools, sea frame, harbours,
+spiral, switchable rules, fixed tiles), the request with the defaults of
+docs/layout.md (:func:`setup_request`), and the rules as pure functions (an
+independent checker of every rule, colourfulness, pip spread and its lower
+bound for a finished board).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -20,25 +23,39 @@ from isles.models.catan import (
     BASE_NUMBER_TOKENS,
     NUMBER_TOKENS,
     Board,
+    HarbourKind,
     Resource,
     Terrain,
     Tile,
     pips,
 )
 from isles.models.errors import InvalidInput
+from isles.models.games import (
+    Game,
+    game_setup,
+    harbour_reach,
+    parse_corner,
+    spiral_numbers,
+    spiral_order,
+)
 from isles.models.hexgrid import (
+    Edge,
     Hex,
     as_hex,
+    edge,
     edges_between,
     hexagon,
     neighbours,
     vertices_around,
+    vertices_between,
 )
 
 __all__ = [
     "DEFAULT_MAX_GROUP",
     "DEFAULT_MAX_PIPS",
+    "DEFAULT_MIN_CORNER_PIPS",
     "DEFAULT_RULES",
+    "GAME_RULES",
     "MAX_GROUP_LIMIT",
     "MAX_PLAYERS",
     "MAX_POSITIONS",
@@ -51,6 +68,7 @@ __all__ = [
     "free_shape_radius",
     "parse_rule_switch",
     "pip_spread",
+    "pip_spread_floor",
     "resource_pips",
     "rule_violations",
     "sea_token_bounds",
@@ -81,6 +99,14 @@ class Rule(StrEnum):
         at most one).
     sea-apart
         No two adjacent sea hexes carry the same number.
+    six-eight-once
+        No resource has two hexes with a 6 or an 8 (gold is no resource).
+    corner-pips-min
+        Every corner where three land hexes meet has at least
+        ``min_corner_pips`` land pips (no poor spot on the island).
+    harbour-resource-apart
+        No 2:1 harbour is next to a land hex of its own resource (the land
+        among :func:`~isles.models.games.harbour_reach` of its side).
 
     Examples
     --------
@@ -95,14 +121,22 @@ class Rule(StrEnum):
     TERRAIN_GROUPS = "terrain-groups"
     SEA_BALANCED = "sea-balanced"
     SEA_APART = "sea-apart"
+    SIX_EIGHT_ONCE = "six-eight-once"
+    CORNER_PIPS_MIN = "corner-pips-min"
+    HARBOUR_RESOURCE_APART = "harbour-resource-apart"
 
 
 #: Rules on by default (docs/layout.md, "Defaults"); the others are opt-in.
 DEFAULT_RULES: frozenset[Rule] = frozenset(
     {Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART, Rule.SEA_BALANCED, Rule.SEA_APART}
 )
+#: Rules on by default for the base and extension islands (docs/layout.md,
+#: "Games"): the base game's own custom, red numbers apart.
+GAME_RULES: frozenset[Rule] = frozenset({Rule.SIX_EIGHT_APART})
 #: ``K`` of the vertex-pips rule when it is switched on without a value.
 DEFAULT_MAX_PIPS = 12
+#: ``L`` of the corner-pips-min rule when it is switched on without a value.
+DEFAULT_MIN_CORNER_PIPS = 4
 #: ``G`` of the terrain-groups rule when it is switched on without a value.
 DEFAULT_MAX_GROUP = 2
 #: Largest ``G``: connected sets of G + 1 hexes are enumerated, so it stays small.
@@ -210,6 +244,31 @@ class SetupRequest:
     size : int or None
         Free shape: choose this many of ``positions``, one connected board
         containing :attr:`root`.
+    min_corner_pips : int
+        ``L`` of :attr:`Rule.CORNER_PIPS_MIN` (at least 0).
+    frame : tuple of Hex
+        Sea hexes laid around the positions, without number tokens (the
+        base and extension islands' sea frame); never positions.
+    harbour_places : tuple of Edge
+        Sides between a frame hex and a position, one harbour on each.
+    harbours : tuple of HarbourKind
+        The harbours to lay, one per place (a multiset; its counts are the
+        game's).
+    spiral : tuple of Hex
+        The variable set-up: every position in spiral order; the tokens of
+        ``letters`` are laid along it in turn, deserts skipped. Empty: the
+        tokens are free. Only for an island (every position land).
+    letters : tuple of (str, int)
+        The lettered tokens in alphabetical order (with ``spiral``); their
+        numbers are ``land_tokens``.
+    colourful : bool
+        Maximise colourfulness first, then minimise pip spread (the ships
+        scenario); False: minimise pip spread alone (the islands).
+    game : Game
+        Which game the request lays (a label for answers and pictures).
+    fixed_harbours : mapping Edge -> HarbourKind
+        Harbours already on the table (on harbour places, kinds of
+        ``harbours``); kept exactly.
 
     Raises
     ------
@@ -217,7 +276,10 @@ class SetupRequest:
         Naming the field: a count that is not an integer or out of range, a
         position that is not ``(q, r)``, too many positions, an unknown
         terrain, rule or token, a fixed tile off the positions, a free shape
-        whose positions miss (0, 0).
+        whose positions miss (0, 0), a frame hex on a position, a harbour
+        place that is not a side between the frame and a position, harbours
+        not one per place, a spiral that is not the positions in some order
+        or on a board with sea, letters whose numbers are not the token pool.
 
     See Also
     --------
@@ -250,6 +312,15 @@ class SetupRequest:
     max_group: int = DEFAULT_MAX_GROUP
     fixed: Mapping[Hex, Tile] = field(default_factory=dict)
     size: int | None = None
+    min_corner_pips: int = DEFAULT_MIN_CORNER_PIPS
+    frame: tuple[Hex, ...] = ()
+    harbour_places: tuple[Edge, ...] = ()
+    harbours: tuple[HarbourKind, ...] = ()
+    spiral: tuple[Hex, ...] = ()
+    letters: tuple[tuple[str, int], ...] = ()
+    colourful: bool = True
+    game: Game = Game.SHIPS
+    fixed_harbours: Mapping[Edge, HarbourKind] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         given = {as_hex(h, f"positions[{i}]") for i, h in enumerate(self.positions)}
@@ -307,6 +378,89 @@ class SetupRequest:
         object.__setattr__(self, "fixed", MappingProxyType(fixed))
         if self.size is not None and self.root not in pos_set:
             raise InvalidInput("positions", str(self.root), "free shape: (0,0) among the positions")
+        _count(self.min_corner_pips, "min_corner_pips", 0)
+        self._check_frame(pos_set)
+        self._check_spiral(pos_set)
+        if not isinstance(self.colourful, bool):
+            raise InvalidInput("colourful", self.colourful, "true or false")
+        try:
+            object.__setattr__(self, "game", Game(self.game))
+        except ValueError:
+            raise InvalidInput("game", self.game, "base, extension or ships") from None
+
+    def _check_frame(self, pos_set: set[Hex]) -> None:
+        """The frame off the positions; each harbour place a frame-position side; one kind each."""
+        frame = tuple(sorted({as_hex(h, "frame") for h in self.frame}, key=lambda h: (h.r, h.q)))
+        if any(h in pos_set for h in frame):
+            raise InvalidInput("frame", "on a position", "sea hexes around the positions only")
+        object.__setattr__(self, "frame", frame)
+        frame_set = set(frame)
+        places: list[Edge] = []
+        for i, raw in enumerate(self.harbour_places):
+            try:
+                e = edge(*raw)
+            except (TypeError, ValueError):
+                raise InvalidInput(f"harbour_places[{i}]", raw, "a side (q, r), (q, r)") from None
+            inner = [h for h in e if h in pos_set]
+            outer = [h for h in e if h in frame_set]
+            if len(inner) != 1 or len(outer) != 1:
+                raise InvalidInput(
+                    f"harbour_places[{i}]", str(e), "a side between a frame hex and a position"
+                )
+            if e in places:
+                raise InvalidInput(f"harbour_places[{i}]", str(e), "each place once")
+            places.append(e)
+        object.__setattr__(self, "harbour_places", tuple(places))
+        kinds: list[HarbourKind] = []
+        for i, kind in enumerate(self.harbours):
+            try:
+                kinds.append(HarbourKind(kind))
+            except ValueError:
+                names = ", ".join(k.value for k in HarbourKind)
+                raise InvalidInput(f"harbours[{i}]", kind, f"a harbour kind: {names}") from None
+        if len(kinds) != len(places):
+            raise InvalidInput(
+                "harbours", f"{len(kinds)} harbours", f"one per harbour place ({len(places)})"
+            )
+        object.__setattr__(self, "harbours", tuple(sorted(kinds, key=list(HarbourKind).index)))
+        if not isinstance(self.fixed_harbours, Mapping):
+            raise InvalidInput("fixed_harbours", self.fixed_harbours, "a mapping side -> kind")
+        down: dict[Edge, HarbourKind] = {}
+        for raw, kind in self.fixed_harbours.items():
+            e = edge(*raw)
+            if e not in places:
+                raise InvalidInput("fixed_harbours", str(e), "harbours on the harbour places only")
+            try:
+                down[e] = HarbourKind(kind)
+            except ValueError:
+                raise InvalidInput(f"fixed_harbours[{e}]", kind, "a harbour kind") from None
+        for kind, n in Counter(down.values()).items():
+            if n > kinds.count(kind):
+                raise InvalidInput(
+                    "fixed_harbours",
+                    f"{n} {kind.value}",
+                    f"at most {kinds.count(kind)} (the game's)",
+                )
+        object.__setattr__(self, "fixed_harbours", MappingProxyType(dict(sorted(down.items()))))
+
+    def _check_spiral(self, pos_set: set[Hex]) -> None:
+        """A spiral orders every position of an island; its letters are the token pool."""
+        if not self.spiral:
+            if self.letters:
+                raise InvalidInput("letters", "given", "letters only with a spiral")
+            return
+        order = tuple(as_hex(h, "spiral") for h in self.spiral)
+        if len(order) != len(pos_set) or set(order) != pos_set:
+            raise InvalidInput("spiral", f"{len(order)} hexes", "every position once, in order")
+        if self.size is not None or self.land != len(pos_set):
+            raise InvalidInput(
+                "spiral", "with sea", "an island: every position land, no free shape"
+            )
+        object.__setattr__(self, "spiral", order)
+        letters = tuple((str(a), n) for a, n in self.letters)
+        if sorted(n for _, n in letters) != list(self.land_tokens):
+            raise InvalidInput("letters", "their numbers", "the land token pool, one letter each")
+        object.__setattr__(self, "letters", letters)
 
     # -- constructors -----------------------------------------------------------
     @classmethod
@@ -352,6 +506,11 @@ class SetupRequest:
         return self.board_size - self.land
 
     @property
+    def has_fixed(self) -> bool:
+        """Whether anything is already on the table (tiles or harbours)."""
+        return bool(self.fixed or self.fixed_harbours)
+
+    @property
     def root(self) -> Hex:
         """Free shape: the hex every chosen board contains (the first fixed tile, else 0,0)."""
         return min(self.fixed, key=lambda h: (h.r, h.q)) if self.fixed else Hex(0, 0)
@@ -384,6 +543,7 @@ def free_shape_radius(size: int) -> int:
 
 def setup_request(
     *,
+    game: Game | str = Game.SHIPS,
     radius: int | None = None,
     positions: Iterable[tuple[int, int]] | None = None,
     land: int | None = None,
@@ -392,11 +552,19 @@ def setup_request(
     rules: Mapping[Rule, bool] | Mapping[str, bool] | None = None,
     max_pips: int | None = None,
     max_group: int | None = None,
+    min_corner_pips: int | None = None,
+    spiral: str | tuple[int, int] | None = None,
 ) -> SetupRequest:
     """The request with the defaults of docs/layout.md (what ``isles layout`` asks).
 
     Parameters
     ----------
+    game : Game or str
+        ``ships`` (the default: the ships scenario's mosaic, seed 004),
+        ``base`` or ``extension`` (the island of the base game or of the
+        5-6 player extension with its frame and harbours, docs/layout.md,
+        "Games"; their island is fixed, so no ``radius``, ``positions``,
+        ``land`` or ``players``).
     radius : int or None
         The hexagon of this radius, 0..:data:`MAX_RADIUS` (default 3; for a free
         shape, :func:`free_shape_radius`).
@@ -408,13 +576,22 @@ def setup_request(
         Free shape: the players build the board, :data:`TILES_PER_PLAYER` tiles
         each, 1..:data:`MAX_PLAYERS`; its shape is chosen inside the hexagon.
     fixed : Board or mapping (q, r) -> Tile, or None
-        Tiles already on the table.
+        Tiles already on the table; on an island also its harbours (those
+        of a Board) and frame hexes (plain sea, as a saved island has them).
     rules : mapping Rule (or its name) -> bool, or None
-        Switches on top of :data:`DEFAULT_RULES` (``{"same-number-apart": True}``).
+        Switches on top of the game's defaults (:data:`DEFAULT_RULES` for the
+        ships scenario, :data:`GAME_RULES` for the islands), e.g.
+        ``{"same-number-apart": True}``.
     max_pips : int or None
         ``K`` of the vertex-pips rule; giving it switches the rule on.
     max_group : int or None
         ``G`` of the terrain-groups rule; giving it switches the rule on.
+    min_corner_pips : int or None
+        ``L`` of the corner-pips-min rule; giving it switches the rule on.
+    spiral : str or (q, r), or None
+        The variable set-up (islands only): the corner the lettered tokens
+        start from, by name (``"top-left"``) or hex; they follow the spiral
+        (:func:`~isles.models.games.spiral_order`), deserts skipped.
 
     Returns
     -------
@@ -423,11 +600,13 @@ def setup_request(
     Raises
     ------
     InvalidInput
-        Naming the parameter: both ``radius`` and ``positions``, ``positions``
-        with ``players``, a radius or player count out of range, a hexagon too
-        small for the players' tiles, an unknown rule or a switch that is not a
-        bool, ``max_pips`` (``max_group``) with its rule switched off, and
-        everything :class:`SetupRequest` refuses.
+        Naming the parameter: an unknown game, a shape parameter with an
+        island game, a spiral with the ships scenario or at a hex that is no
+        corner, both ``radius`` and ``positions``, ``positions`` with
+        ``players``, a radius or player count out of range, a hexagon too
+        small for the players' tiles, an unknown rule or a switch that is not
+        a bool, ``max_pips`` (``max_group``, ``min_corner_pips``) with its
+        rule switched off, and everything :class:`SetupRequest` refuses.
 
     Examples
     --------
@@ -437,12 +616,20 @@ def setup_request(
     >>> r = setup_request(players=2)
     >>> r.size, r.land, len(r.positions)
     (24, 8, 37)
+    >>> base = setup_request(game="base", spiral="top-left")
+    >>> len(base.positions), len(base.frame), len(base.harbours), base.spiral[0]
+    (19, 18, 9, Hex(q=0, r=-2))
     >>> setup_request(radius=1, players=1)
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: radius: 1 is invalid; expected a radius whose hexagon ...
     """
-    switched: set[Rule] = set(DEFAULT_RULES)
+    try:
+        which = Game(game)
+    except ValueError:
+        raise InvalidInput("game", game, "base, extension or ships") from None
+    island = which is not Game.SHIPS
+    switched: set[Rule] = set(GAME_RULES if island else DEFAULT_RULES)
     off: set[Rule] = set()
     if rules is not None:
         if not isinstance(rules, Mapping):
@@ -462,6 +649,7 @@ def setup_request(
     for value, name, rule in (
         (max_pips, "max_pips", Rule.VERTEX_PIPS),
         (max_group, "max_group", Rule.TERRAIN_GROUPS),
+        (min_corner_pips, "min_corner_pips", Rule.CORNER_PIPS_MIN),
     ):
         if value is None:
             continue
@@ -471,6 +659,54 @@ def setup_request(
             )
         switched.add(rule)
         extra[name] = value
+    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
+    if not isinstance(given, Mapping):
+        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
+    tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
+    harbours_down = dict(fixed.harbours) if isinstance(fixed, Board) else {}
+    if harbours_down and not island:
+        raise InvalidInput(
+            "fixed", "harbours", "harbours only on an island (game base or extension)"
+        )
+    if island:
+        shape: tuple[tuple[str, object], ...] = (
+            ("radius", radius),
+            ("positions", positions),
+            ("land", land),
+            ("players", players),
+        )
+        for name, shape_value in shape:
+            if shape_value is not None:
+                raise InvalidInput(
+                    name, "given", f"no {name} with game {which.value} (its island is fixed)"
+                )
+        setup = game_setup(which)
+        for h in set(tiles) & set(setup.frame):  # the frame of a saved island board
+            if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
+                raise InvalidInput(f"fixed {h}", str(tiles[h].terrain), "plain sea on the frame")
+            del tiles[h]
+        order: tuple[Hex, ...] = ()
+        if spiral is not None:
+            order = spiral_order(setup.island, parse_corner(spiral, setup.island))
+        return SetupRequest(
+            setup.island,
+            len(setup.island),
+            inventory=setup.inventory,
+            land_tokens=setup.land_tokens,
+            rules=frozenset(switched),
+            fixed=tiles,
+            frame=setup.frame,
+            harbour_places=setup.harbour_places,
+            harbours=setup.harbours,
+            spiral=order,
+            letters=setup.letters if order else (),
+            colourful=False,
+            game=which,
+            fixed_harbours=harbours_down,
+            **extra,  # type: ignore[arg-type]
+        )
+    if spiral is not None:
+        raise InvalidInput("spiral", spiral, "a spiral only with game base or extension")
     if radius is not None and positions is not None:
         raise InvalidInput("positions", "given", "either radius or positions, not both")
     size: int | None = None
@@ -496,10 +732,6 @@ def setup_request(
     else:
         cells = [as_hex(h, f"positions[{i}]") for i, h in enumerate(positions)]
     n = size if size is not None else len(set(cells))
-    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
-    if not isinstance(given, Mapping):
-        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
-    tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
     return SetupRequest(
         tuple(cells),
         round(n / 3) if land is None else land,
@@ -673,13 +905,53 @@ def pip_spread(board: Board) -> int:
     return max(total.values()) - min(total.values())
 
 
+def pip_spread_floor(request: SetupRequest) -> int:
+    """A lower bound on the pip spread of every board obeying the request's requirements.
+
+    When the land count and the inventory leave fewer deserts than it takes
+    to skip a token, every token of the pool is laid, so the five resources
+    share a known total ``T``: the most is at least ``T / 5`` and the fewest
+    at most ``T / 5``, so the spread is at least 1 unless 5 divides ``T``
+    (docs/layout.md, "Why the proofs are fast"). With fewer resources in the
+    inventory, the missing ones count 0 and the spread is at least ``T / r``.
+
+    Parameters
+    ----------
+    request : SetupRequest
+
+    Returns
+    -------
+    int
+        0 when nothing can be said (a token may stay unused, gold takes
+        tokens for no resource); otherwise the bound above.
+
+    Examples
+    --------
+    >>> pip_spread_floor(setup_request(game="base")), pip_spread_floor(setup_request())
+    (1, 0)
+    """
+    kinds = [k for k, n in request.inventory.items() if n > 0 and k.produces]
+    if Terrain.GOLD in kinds or not kinds:
+        return 0
+    deserts = request.inventory.get(Terrain.DESERT, 0)
+    if request.land - deserts < len(request.land_tokens):
+        return 0  # a token may stay in the box
+    total = sum(pips(v) for v in request.land_tokens)
+    produced = len({k.resource for k in kinds})
+    if produced < len(Resource):
+        return -(-total // produced)
+    return int(total % len(Resource) != 0)
+
+
 def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     """Every way ``board`` breaks ``request``, in words (empty when it obeys it).
 
     Checks, independently of any solver: the positions (or, for a free shape,
-    size, containment and connectivity), the land count, the inventory, the
-    land token pool, tokens on exactly the producing land and sea hexes, the
-    fixed tiles, and every rule switched on in ``request.rules``.
+    size, containment and connectivity) and the sea frame, the land count,
+    the inventory, the land token pool, tokens on exactly the producing land
+    and sea hexes, the harbours (one on each place, the kinds of the
+    request), the spiral, the fixed tiles, and every rule switched on in
+    ``request.rules``.
 
     Parameters
     ----------
@@ -704,8 +976,14 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     []
     """
     out: list[str] = []
-    hexes = set(board)
+    frame = set(request.frame)
+    hexes = set(board) - frame
     pos = set(request.positions)
+    if not frame <= set(board):
+        out.append("frame: the board lacks frame hexes")
+    for h in frame & set(board):
+        if board.terrain(h) is not Terrain.SEA or board.number(h) is not None:
+            out.append(f"frame: {h} is not plain sea")
     if request.size is None:
         if hexes != pos:
             out.append("positions: the board does not cover exactly the requested positions")
@@ -714,7 +992,7 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             out.append(f"free shape: {len(hexes)} hexes, want {request.size} among the positions")
         if request.root not in hexes or not _connected(hexes):
             out.append("free shape: the board is not one connected board containing the root")
-    land = board.land()
+    land = [h for h in board.land() if h in hexes]
     if len(land) != request.land:
         out.append(f"land count: {len(land)} land hexes, want {request.land}")
     for t in Terrain:
@@ -732,8 +1010,18 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
         elif n is not None:
             out.append(f"land tokens: {h} is a desert with a number")
     for h in board.sea():
-        if board.number(h) not in request.sea_numbers:
+        if h in hexes and board.number(h) not in request.sea_numbers:
             out.append(f"sea tokens: sea hex {h} carries {board.number(h)}")
+    out.extend(_harbour_breaches(request, board))
+    if request.spiral:
+        deserts = [h for h in request.spiral if board.terrain(h) is Terrain.DESERT]
+        laid = spiral_numbers(request.spiral, request.letters, deserts)
+        for h, token in laid.items():
+            if (None if token is None else token[1]) != board.number(h):
+                out.append(f"spiral: {h} carries {board.number(h)}, the spiral lays {token}")
+    for e, kind in request.fixed_harbours.items():
+        if board.harbours.get(e) is not kind:
+            out.append(f"fixed harbour {e}: {kind.value} became {board.harbours.get(e)}")
     for h, tile in request.fixed.items():
         if h not in board:
             out.append(f"fixed {h}: missing")
@@ -744,6 +1032,34 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
         ):
             out.append(f"fixed {h}: {tile} became {got}")
     out.extend(_rule_breaches(request, board))
+    return out
+
+
+def _harbour_breaches(request: SetupRequest, board: Board) -> list[str]:
+    """One harbour on each place, the request's kinds, none next to its own resource."""
+    out: list[str] = []
+    places = set(request.harbour_places)
+    if set(board.harbours) != places:
+        out.append(
+            f"harbour kinds: harbours on {len(board.harbours)} sides, "
+            f"want the {len(places)} harbour places"
+        )
+    laid = Counter(board.harbours.values())
+    if laid != Counter(request.harbours):
+        want = ", ".join(f"{n} {k.value}" for k, n in sorted(Counter(request.harbours).items()))
+        out.append(f"harbour kinds: the harbours are not the game's ({want})")
+    if Rule.HARBOUR_RESOURCE_APART in request.rules:
+        for e, kind in board.harbours.items():
+            for h in harbour_reach(e):
+                if (
+                    h in board
+                    and kind.resource is not None
+                    and board.terrain(h).resource is kind.resource
+                ):
+                    out.append(
+                        f"{Rule.HARBOUR_RESOURCE_APART}: {kind.value} harbour on {e} "
+                        f"next to {board.terrain(h).value} at {h}"
+                    )
     return out
 
 
@@ -764,9 +1080,11 @@ def _connected(hexes: set[Hex]) -> bool:
 def _rule_breaches(request: SetupRequest, board: Board) -> list[str]:
     out: list[str] = []
     rules = request.rules
-    is_land = {h: board.terrain(h).is_land for h in board}
-    num = {h: board.number(h) for h in board}
-    for e in edges_between(board):
+    frame = set(request.frame)
+    cells = [h for h in board if h not in frame]  # the rules concern the positions
+    is_land = {h: board.terrain(h).is_land for h in cells}
+    num = {h: board.number(h) for h in cells}
+    for e in edges_between(cells):
         a, b = e
         if is_land[a] and is_land[b]:
             if Rule.SIX_EIGHT_APART in rules and num[a] in (6, 8) and num[b] in (6, 8):
@@ -775,23 +1093,34 @@ def _rule_breaches(request: SetupRequest, board: Board) -> list[str]:
                 out.append(f"{Rule.SAME_NUMBER_APART}: {num[a]} at {a} and {b}")
         if not is_land[a] and not is_land[b] and Rule.SEA_APART in rules and num[a] == num[b]:
             out.append(f"{Rule.SEA_APART}: sea {num[a]} at {a} and {b}")
-    for group in vertex_groups(board):
+    for group in vertex_groups(cells):
         if Rule.NO_LAND_TRIANGLE in rules and len(group) == 3 and all(is_land[h] for h in group):
             out.append(f"{Rule.NO_LAND_TRIANGLE}: {', '.join(map(str, group))} all land")
         if Rule.VERTEX_PIPS in rules:
             total = sum(pips(n) for h in group if is_land[h] and (n := num[h]) is not None)
             if total > request.max_pips:
                 out.append(f"{Rule.VERTEX_PIPS}: {total} pips at the corner of {group}")
+    if Rule.CORNER_PIPS_MIN in rules:
+        for corner in vertices_between(cells):
+            if all(is_land[h] for h in corner):
+                total = sum(pips(n) for h in corner if (n := num[h]) is not None)
+                if total < request.min_corner_pips:
+                    out.append(f"{Rule.CORNER_PIPS_MIN}: {total} pips at the corner of {corner}")
+    if Rule.SIX_EIGHT_ONCE in rules:
+        for res in Resource:
+            hot = [h for h in cells if board.terrain(h).resource is res and num[h] in (6, 8)]
+            if len(hot) > 1:
+                out.append(f"{Rule.SIX_EIGHT_ONCE}: {res.value} has 6 or 8 at {sorted(hot)}")
     if Rule.TERRAIN_GROUPS in rules:
         for t in Terrain:
             if t is Terrain.SEA:
                 continue
-            same = {h for h in board if board.terrain(h) is t}
+            same = {h for h in cells if board.terrain(h) is t}
             for s in connected_sets(same, request.max_group + 1):
                 out.append(f"{Rule.TERRAIN_GROUPS}: {t.value} group {sorted(s)} too large")
                 break
     if Rule.SEA_BALANCED in rules:
-        sea = board.sea()
+        sea = [h for h in cells if not is_land[h]]
         lo, hi = sea_token_bounds(len(sea), len(request.sea_numbers))
         for v in request.sea_numbers:
             count = sum(1 for h in sea if num[h] == v)

@@ -29,8 +29,11 @@ from isles.models.jsonio import parse_json
 
 __all__ = [
     "CARGO_LIMIT",
+    "MAX_ENCOUNTERS",
     "MAX_PLAYERS",
+    "MAX_REACH_ROLLS",
     "MAX_SHIPS",
+    "MAX_WITHIN",
     "MIN_PLAYERS",
     "ROLLS",
     "SHIP_COST",
@@ -73,6 +76,12 @@ MAX_SHIPS = 3
 
 #: The seed's player count, 3 to 6 (one roll per player turn turns rolls into rounds).
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
+#: Most encounters the cargo outlook takes: its exact fractions grow with each one.
+MAX_ENCOUNTERS = 100
+#: Most rolls the pirate reach takes: its exact fractions grow with each one.
+MAX_REACH_ROLLS = 200
+#: Largest horizon of the exact arrival odds (``sail(within=...)``).
+MAX_WITHIN = 100
 
 #: Cost of one ship (seed rule 2): 1 wool, 1 lumber, 1 grain.
 SHIP_COST: Mapping[Resource, int] = MappingProxyType(

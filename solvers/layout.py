@@ -15,9 +15,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
-from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Hex, edges_between, neighbours, vertices_between
+from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
+from isles.models.errors import SEED_MAX, InvalidInput, expect
+from isles.models.games import Game, harbour_reach, shape_symmetries, spiral_numbers
+from isles.models.hexgrid import Hex, edge, edges_between, neighbours, vertices_between
 from isles.models.jsonio import hex_json
 from isles.models.setup import (
     Rule,
@@ -25,6 +26,7 @@ from isles.models.setup import (
     colourfulness,
     connected_sets,
     pip_spread,
+    pip_spread_floor,
     resource_pips,
     vertex_groups,
 )
@@ -32,15 +34,19 @@ from isles.models.status import Status
 
 __all__ = [
     "BOARD_SHAPE",
+    "HARBOUR_KINDS",
     "LAND_COUNT",
     "LAND_INVENTORY",
     "LAND_TOKENS",
     "SEA_NUMBERS",
+    "SPIRAL",
     "LayoutResult",
+    "LayoutSeries",
     "NextMove",
     "constraint_groups",
     "first_board",
     "is_feasible",
+    "layout_boards",
     "next_move",
     "solve_layout",
 ]
@@ -48,11 +54,14 @@ __all__ = [
 
 #: Names of the requirements that are not switchable rules (they may appear in a
 #: conflict): the land count, the land tiles of the inventory, the land token
-#: pool, the numbers sea tokens may show.
+#: pool, the numbers sea tokens may show, the game's harbours (one on each
+#: place, the game's kinds), the variable set-up's spiral.
 LAND_COUNT = "land count"
 LAND_INVENTORY = "land inventory"
 LAND_TOKENS = "land tokens"
 SEA_NUMBERS = "sea numbers"
+HARBOUR_KINDS = "harbour kinds"
+SPIRAL = "spiral"
 #: The conflict when the positions alone admit no board (a free shape that
 #: cannot be connected, for instance): no group can be blamed.
 BOARD_SHAPE = "board shape"
@@ -97,6 +106,11 @@ class LayoutResult:
         True when dropping any one name of ``conflict`` was proven feasible.
     fixed : tuple of Hex
         The hexes that were fixed in the request (for drawing them outlined).
+    game : Game
+        The game of the request (``ships``, ``base`` or ``extension``). The
+        islands have no colourfulness objective: ``colourfulness`` and its
+        bound are None for them, and their board carries the sea frame and
+        the harbours.
 
     See Also
     --------
@@ -120,6 +134,7 @@ class LayoutResult:
     conflict: tuple[str, ...] = ()
     conflict_minimal: bool = False
     fixed: tuple[Hex, ...] = ()
+    game: Game = Game.SHIPS
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data in the dialect of docs/json.md (what ``isles layout --json`` prints).
@@ -127,9 +142,10 @@ class LayoutResult:
         Returns
         -------
         dict
-            ``status``; ``board`` in the board format of docs/boards.md
-            (``{"hexes": [{"hex": [q, r], "terrain": ..., "number": ...}]}``) or
-            null; ``colourfulness``, ``colourfulness_bound``, ``pip_spread``,
+            ``status``; ``game``; ``board`` in the board format of
+            docs/boards.md (``{"hexes": [{"hex": [q, r], "terrain": ...,
+            "number": ...}], "harbours": [...]}``, harbours only on an island)
+            or null; ``colourfulness``, ``colourfulness_bound``, ``pip_spread``,
             ``pip_spread_bound`` (null when absent); ``resource_pips`` (resource
             -> total pips, null without a board); ``fixed`` (``[[q, r], ...]``);
             ``conflict`` (names, null unless infeasible) and
@@ -143,6 +159,7 @@ class LayoutResult:
         pips = None if self.board is None else resource_pips(self.board)
         return {
             "status": self.status.value,
+            "game": self.game.value,
             "board": None if self.board is None else self.board.to_dict(),
             "colourfulness": self.colourfulness,
             "colourfulness_bound": self.colourfulness_bound,
@@ -227,6 +244,71 @@ class NextMove:
         }
 
 
+@dataclass(frozen=True)
+class LayoutSeries:
+    """Several different legal boards (the answer of :func:`layout_boards`).
+
+    Attributes
+    ----------
+    status : Status
+        ``optimal``: all ``requested`` boards found, each proven best among
+        the boards different from those before it. ``feasible``: all found,
+        some proof cut short by the time limit. ``infeasible``: proven that
+        no more different boards exist (the boards found are listed; with
+        none, ``conflict`` names the rules that cannot hold together).
+        ``timed_out``: a search ran out of time before the count was reached.
+    boards : tuple of LayoutResult
+        The boards, in the order found; the first is :func:`solve_layout`'s.
+    requested : int
+        How many boards were asked for.
+    min_difference : int
+        Every board differs from each earlier one, and from each of its
+        rotations and reflections that keep the frame, in at least this many
+        hexes (a hex differs when its terrain or its number does).
+    conflict : tuple of str
+        As :attr:`LayoutResult.conflict` when not even one board exists.
+    conflict_minimal : bool
+        As :attr:`LayoutResult.conflict_minimal`.
+    game : Game
+
+    See Also
+    --------
+    layout_boards
+
+    Examples
+    --------
+    >>> LayoutSeries(Status.TIMED_OUT, (), 3, 2).to_dict()["boards"]
+    []
+    """
+
+    status: Status
+    boards: tuple[LayoutResult, ...]
+    requested: int
+    min_difference: int
+    conflict: tuple[str, ...] = ()
+    conflict_minimal: bool = False
+    game: Game = Game.SHIPS
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data in the dialect of docs/json.md (``isles layout --count N --json``).
+
+        Returns
+        -------
+        dict
+            ``status``, ``game``, ``requested``, ``min_difference``,
+            ``boards`` (each a :meth:`LayoutResult.to_dict`), ``conflict``
+            and ``conflict_minimal`` as in :meth:`LayoutResult.to_dict`.
+        """
+        return {
+            "status": self.status.value,
+            "game": self.game.value,
+            "requested": self.requested,
+            "min_difference": self.min_difference,
+            "boards": [b.to_dict() for b in self.boards],
+            **_conflict_json(self.conflict, self.conflict_minimal),
+        }
+
+
 def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     """The names of every constraint group of ``request`` that can enter a conflict.
 
@@ -239,7 +321,9 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     tuple of str
         The rules switched on (their names, sorted), the requirements
         (:data:`LAND_COUNT`, :data:`LAND_INVENTORY`, :data:`LAND_TOKENS`,
-        :data:`SEA_NUMBERS`) and one group per fixed tile (``"fixed Q,R"``).
+        :data:`SEA_NUMBERS`, and :data:`HARBOUR_KINDS` with harbours,
+        :data:`SPIRAL` with a spiral) and one group per fixed tile
+        (``"fixed Q,R"``) and per fixed harbour (``"fixed harbour Q,R:Q,R"``).
         Each enters the CP-SAT model behind one assumption literal.
 
     Examples
@@ -248,38 +332,27 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     ('no-land-triangle', 'sea-apart', 'sea-balanced')
     """
     rules = tuple(sorted(r.value for r in request.rules))
-    fixed = tuple(f"fixed {h}" for h in request.fixed)
-    return (*rules, LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SEA_NUMBERS, *fixed)
+    fixed = tuple(f"fixed {h}" for h in request.fixed) + tuple(
+        f"fixed harbour {e}" for e in request.fixed_harbours
+    )
+    extra = ((HARBOUR_KINDS,) if request.harbour_places else ()) + (
+        (SPIRAL,) if request.spiral else ()
+    )
+    return (*rules, LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SEA_NUMBERS, *extra, *fixed)
 
 
 # -- symmetries -----------------------------------------------------------------------
 
 
-def _symmetries(positions: Collection[Hex]) -> list[Callable[[Hex], Hex]]:
-    """The rotations/reflections about (0,0) that map ``positions`` onto itself (not id)."""
-
-    def rotate(h: Hex, k: int) -> Hex:
-        for _ in range(k):
-            h = Hex(-h.r, -h.s)
-        return h
-
-    present = set(positions)
-    out: list[Callable[[Hex], Hex]] = []
-    for flip in (False, True):
-        for k in range(6):
-            if not flip and k == 0:
-                continue
-
-            def g(h: Hex, flip: bool = flip, k: int = k) -> Hex:
-                return rotate(Hex(h.r, h.q) if flip else h, k)
-
-            if {g(h) for h in present} == present:
-                out.append(g)
-    return out
+def _symmetries(request: SetupRequest) -> list[Callable[[Hex], Hex]]:
+    """The rotations/reflections mapping the positions, frame and harbour places onto themselves."""
+    frame = set(request.frame)
+    moves = shape_symmetries(request.positions, keep=[request.harbour_places])
+    return [g for g in moves if {g(h) for h in frame} == frame]
 
 
 def _break_symmetry(
-    m: cp_model.CpModel, xs: list[cp_model.IntVar], images: list[list[cp_model.IntVar]]
+    cp: cp_model.CpModel, xs: list[cp_model.IntVar], images: list[list[cp_model.IntVar]]
 ) -> None:
     """Lex-leader: ``xs`` is lexicographically at least each of its ``images``.
 
@@ -291,16 +364,16 @@ def _break_symmetry(
         for a, b in zip(xs, ys, strict=True):
             if a is b:
                 continue
-            geq = m.add(a >= b)
+            geq = cp.add(a >= b)
             if prefix_equal is not None:
                 geq.only_enforce_if(prefix_equal)
-            eq = m.new_bool_var("")
-            m.add(a == b).only_enforce_if(eq)
-            m.add(a != b).only_enforce_if(eq.Not())
+            eq = cp.new_bool_var("")
+            cp.add(a == b).only_enforce_if(eq)
+            cp.add(a != b).only_enforce_if(eq.Not())
             if prefix_equal is not None:
-                both = m.new_bool_var("")
-                m.add_bool_and([prefix_equal, eq]).only_enforce_if(both)
-                m.add_bool_or([prefix_equal.Not(), eq.Not()]).only_enforce_if(both.Not())
+                both = cp.new_bool_var("")
+                cp.add_bool_and([prefix_equal, eq]).only_enforce_if(both)
+                cp.add_bool_or([prefix_equal.Not(), eq.Not()]).only_enforce_if(both.Not())
                 eq = both
             prefix_equal = eq
 
@@ -309,7 +382,12 @@ def _break_symmetry(
 
 
 class _Model:
-    """One CP-SAT model of a request; every constraint group behind one literal."""
+    """One CP-SAT model of a request, one method per constraint group.
+
+    Every group of :func:`constraint_groups` enters behind one Boolean
+    literal (``group_lit``): fixed true when the group is active, false when
+    dropped, or an assumption (``assume``) when a conflict is being explained.
+    """
 
     def __init__(
         self,
@@ -321,162 +399,317 @@ class _Model:
         objectives: bool = True,
     ) -> None:
         self.request = request
-        m = cp_model.CpModel()
-        self.m = m
-        pos = list(request.positions)
-        self.pos = pos
+        self.cp = cp_model.CpModel()
+        self.pos = list(request.positions)
         self.free = request.size is not None
         self.land_kinds = sorted((t for t in request.inventory), key=list(Terrain).index)
-        kinds = [*self.land_kinds, Terrain.SEA]
-        self.kinds = kinds
+        self.kinds = [*self.land_kinds, Terrain.SEA]
+        self.edges = edges_between(self.pos)
+        # (hex, terrain, number) -> "the hex holds that tile" (no-good cuts of a series)
+        self.holds: dict[tuple[Hex, Terrain, int | None], cp_model.IntVar] = {}
+        self._add_group_literals(active, assume)
+        self._add_tiles()
+        if self.free:
+            self._add_connectivity()
+        self._add_land_count()
+        self._add_land_inventory()
+        self._add_land_tokens()
+        self._add_sea_numbers()
+        self._add_fixed_tiles()
+        self._add_harbours()
+        self._add_spiral()
+        self._add_no_land_triangle()
+        self._add_six_eight_apart()
+        self._add_same_number_apart()
+        self._add_sea_apart()
+        self._add_vertex_pips()
+        self._add_corner_pips_min()
+        self._add_terrain_groups()
+        self._add_sea_balanced()
+        self._add_six_eight_once()
+        self._add_harbour_resource_apart()
+        if objectives:  # feasibility questions skip the objective variables
+            if request.colourful:
+                self._add_colourfulness()
+            self._add_pip_spread()
+        if symmetry and not request.has_fixed:
+            self._add_symmetry_breaking()
+
+    # -- the groups' literals --------------------------------------------------------
+    def _add_group_literals(self, active: Collection[str], assume: bool) -> None:
         self.group_lit: dict[str, cp_model.IntVar] = {}
-        for name in constraint_groups(request):
-            group = m.new_bool_var(name)
+        self.active_names = set(active)
+        for name in constraint_groups(self.request):
+            group = self.cp.new_bool_var(name)
             self.group_lit[name] = group
             if name not in active:
-                m.add(group == 0)
+                self.cp.add(group == 0)
             elif not assume:
-                m.add(group == 1)
-        self.active = [self.group_lit[n] for n in constraint_groups(request) if n in active]
+                self.cp.add(group == 1)
+        self.active = [self.group_lit[n] for n in constraint_groups(self.request) if n in active]
         if assume:
-            m.add_assumptions(self.active)
+            self.cp.add_assumptions(self.active)
 
-        def on(name: str) -> cp_model.IntVar | None:
-            return self.group_lit.get(name) if name in active else None
+    def on(self, name: str) -> cp_model.IntVar | None:
+        """The literal of group ``name`` when it is active, else None (nothing to add)."""
+        return self.group_lit.get(name) if name in self.active_names else None
 
-        # terrain one-hot (absent allowed only in a free shape)
-        self.t = {(h, k): m.new_bool_var(f"t[{h},{k.value}]") for h in pos for k in kinds}
+    # -- what lies on each hex ---------------------------------------------------------
+    def _add_tiles(self) -> None:
+        """Terrain one-hot (nothing only off a free shape's board), land, tokens, pips."""
+        cp, pos = self.cp, self.pos
+        self.terrain = {
+            (h, k): cp.new_bool_var(f"terrain[{h},{k.value}]") for h in pos for k in self.kinds
+        }
         self.present: dict[Hex, cp_model.IntVar] = {}
         for h in pos:
-            p = m.new_bool_var(f"present[{h}]")
+            p = cp.new_bool_var(f"present[{h}]")
             self.present[h] = p
-            m.add(sum(self.t[h, k] for k in kinds) == p)
+            cp.add(sum(self.terrain[h, k] for k in self.kinds) == p)
             if not self.free:
-                m.add(p == 1)
-        self.land = {h: m.new_bool_var(f"land[{h}]") for h in pos}
+                cp.add(p == 1)
+        self.land = {h: cp.new_bool_var(f"land[{h}]") for h in pos}
         for h in pos:
-            m.add(sum(self.t[h, k] for k in self.land_kinds) == self.land[h])
+            cp.add(sum(self.terrain[h, k] for k in self.land_kinds) == self.land[h])
         producing = [k for k in self.land_kinds if k.produces]
-        self.ltok = {(h, v): m.new_bool_var(f"ltok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
-        self.stok = {(h, v): m.new_bool_var(f"stok[{h},{v}]") for h in pos for v in NUMBER_TOKENS}
+        self.land_token = {
+            (h, v): cp.new_bool_var(f"land_token[{h},{v}]") for h in pos for v in NUMBER_TOKENS
+        }
+        self.sea_token = {
+            (h, v): cp.new_bool_var(f"sea_token[{h},{v}]") for h in pos for v in NUMBER_TOKENS
+        }
         for h in pos:
-            m.add(
-                sum(self.ltok[h, v] for v in NUMBER_TOKENS) == sum(self.t[h, k] for k in producing)
+            cp.add(
+                sum(self.land_token[h, v] for v in NUMBER_TOKENS)
+                == sum(self.terrain[h, k] for k in producing)
             )
-            m.add(sum(self.stok[h, v] for v in NUMBER_TOKENS) == self.t[h, Terrain.SEA])
-        edges = edges_between(pos)
-        self.edges = edges
-        if self.free:
-            self._connectivity()
+            cp.add(sum(self.sea_token[h, v] for v in NUMBER_TOKENS) == self.terrain[h, Terrain.SEA])
+        self.pip = {h: sum(pips(v) * self.land_token[h, v] for v in NUMBER_TOKENS) for h in pos}
 
-        # requirements
-        lit: cp_model.IntVar | None = on(LAND_COUNT)
-        if lit is not None:
-            m.add(sum(self.land.values()) == request.land).only_enforce_if(lit)
-        lit = on(LAND_INVENTORY)
-        if lit is not None:
-            for k in self.land_kinds:
-                m.add(sum(self.t[h, k] for h in pos) <= request.inventory[k]).only_enforce_if(lit)
-        lit = on(LAND_TOKENS)
-        if lit is not None:
-            for v in NUMBER_TOKENS:
-                cap = request.land_tokens.count(v)
-                m.add(sum(self.ltok[h, v] for h in pos) <= cap).only_enforce_if(lit)
-        lit = on(SEA_NUMBERS)
-        if lit is not None:
-            for h in pos:
-                for v in NUMBER_TOKENS:
-                    if v not in request.sea_numbers:
-                        m.add_implication(lit, self.stok[h, v].Not())
-        for h, tile in request.fixed.items():
-            lit = on(f"fixed {h}")
-            if lit is None:
-                continue
-            k = tile.terrain
-            if (h, k) not in self.t:
-                m.add_bool_or([lit.Not()])  # a terrain the inventory does not know
-                continue
-            m.add_implication(lit, self.t[h, k])
-            if tile.number is not None:
-                tok = self.stok if k is Terrain.SEA else self.ltok
-                m.add_implication(lit, tok[h, tile.number])
-
-        # rules
-        lit = on(Rule.NO_LAND_TRIANGLE)
-        if lit is not None:
-            for corner in vertices_between(pos):
-                m.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
-        lit = on(Rule.SIX_EIGHT_APART)
-        if lit is not None:
-            for e in edges:
-                for va in (6, 8):
-                    for vb in (6, 8):
-                        m.add_bool_or(
-                            [lit.Not(), self.ltok[e.a, va].Not(), self.ltok[e.b, vb].Not()]
-                        )
-        lit = on(Rule.SAME_NUMBER_APART)
-        if lit is not None:
-            for e in edges:
-                for v in NUMBER_TOKENS:
-                    m.add_bool_or([lit.Not(), self.ltok[e.a, v].Not(), self.ltok[e.b, v].Not()])
-        lit = on(Rule.SEA_APART)
-        if lit is not None:
-            for e in edges:
-                for v in NUMBER_TOKENS:
-                    m.add_bool_or([lit.Not(), self.stok[e.a, v].Not(), self.stok[e.b, v].Not()])
-        self.pip = {h: sum(pips(v) * self.ltok[h, v] for v in NUMBER_TOKENS) for h in pos}
-        lit = on(Rule.VERTEX_PIPS)
-        if lit is not None:
-            for g in vertex_groups(pos):
-                if 5 * len(g) > request.max_pips:
-                    m.add(sum(self.pip[h] for h in g) <= request.max_pips).only_enforce_if(lit)
-        lit = on(Rule.TERRAIN_GROUPS)
-        if lit is not None:
-            for s in connected_sets(pos, request.max_group + 1):
-                for k in self.land_kinds:
-                    m.add_bool_or([lit.Not(), *(self.t[h, k].Not() for h in s)])
-        lit = on(Rule.SEA_BALANCED)
-        if lit is not None:
-            base = m.new_int_var(0, len(pos), "sea_base")
-            for v in request.sea_numbers:
-                count = sum(self.stok[h, v] for h in pos)
-                m.add(count >= base).only_enforce_if(lit)
-                m.add(count <= base + 1).only_enforce_if(lit)
-
-        if objectives:  # feasibility questions skip the objective variables
-            self._objectives()
-        if symmetry and not request.fixed:
-            xs = [self.land[h] for h in pos]
-            _break_symmetry(m, xs, [[self.land[g(h)] for h in pos] for g in _symmetries(pos)])
-
-    # -- pieces ----------------------------------------------------------------------
-    def _connectivity(self) -> None:
+    def _add_connectivity(self) -> None:
         """Free shape: ``size`` hexes, one connected board containing the root (a flow)."""
-        m, req, pos = self.m, self.request, self.pos
+        cp, req, pos = self.cp, self.request, self.pos
         size = req.size
         assert size is not None
-        m.add(sum(self.present.values()) == size)
+        cp.add(sum(self.present.values()) == size)
         root = req.root
-        m.add(self.present[root] == 1)
+        cp.add(self.present[root] == 1)
         pset = set(pos)
         flow: dict[tuple[Hex, Hex], cp_model.IntVar] = {}
         for h in pos:
             for n in neighbours(h):
                 if n in pset:
-                    f = m.new_int_var(0, size - 1, f"flow[{h}->{n}]")
+                    f = cp.new_int_var(0, size - 1, f"flow[{h}->{n}]")
                     flow[h, n] = f
-                    m.add(f == 0).only_enforce_if(self.present[h].Not())
-                    m.add(f == 0).only_enforce_if(self.present[n].Not())
+                    cp.add(f == 0).only_enforce_if(self.present[h].Not())
+                    cp.add(f == 0).only_enforce_if(self.present[n].Not())
         for h in pos:
             out_f = sum(flow[h, n] for n in neighbours(h) if n in pset)
             in_f = sum(flow[n, h] for n in neighbours(h) if n in pset)
             if h == root:
-                m.add(out_f - in_f == size - 1)
+                cp.add(out_f - in_f == size - 1)
             else:
-                m.add(in_f - out_f == self.present[h])
+                cp.add(in_f - out_f == self.present[h])
 
-    def _objectives(self) -> None:
-        m, pos = self.m, self.pos
+    # -- requirements -------------------------------------------------------------------
+    def _add_land_count(self) -> None:
+        lit = self.on(LAND_COUNT)
+        if lit is not None:
+            self.cp.add(sum(self.land.values()) == self.request.land).only_enforce_if(lit)
+
+    def _add_land_inventory(self) -> None:
+        lit = self.on(LAND_INVENTORY)
+        if lit is not None:
+            for k in self.land_kinds:
+                cap = self.request.inventory[k]
+                self.cp.add(sum(self.terrain[h, k] for h in self.pos) <= cap).only_enforce_if(lit)
+
+    def _add_land_tokens(self) -> None:
+        lit = self.on(LAND_TOKENS)
+        if lit is not None:
+            for v in NUMBER_TOKENS:
+                cap = self.request.land_tokens.count(v)
+                self.cp.add(sum(self.land_token[h, v] for h in self.pos) <= cap).only_enforce_if(
+                    lit
+                )
+
+    def _add_sea_numbers(self) -> None:
+        lit = self.on(SEA_NUMBERS)
+        if lit is not None:
+            for h in self.pos:
+                for v in NUMBER_TOKENS:
+                    if v not in self.request.sea_numbers:
+                        self.cp.add_implication(lit, self.sea_token[h, v].Not())
+
+    def _add_fixed_tiles(self) -> None:
+        """Each fixed tile behind its own literal (``fixed Q,R``)."""
+        for h, tile in self.request.fixed.items():
+            lit = self.on(f"fixed {h}")
+            if lit is None:
+                continue
+            k = tile.terrain
+            if (h, k) not in self.terrain:
+                self.cp.add_bool_or([lit.Not()])  # a terrain the inventory does not know
+                continue
+            self.cp.add_implication(lit, self.terrain[h, k])
+            if tile.number is not None:
+                tok = self.sea_token if k is Terrain.SEA else self.land_token
+                self.cp.add_implication(lit, tok[h, tile.number])
+
+    def _add_harbours(self) -> None:
+        """At most one harbour per place, on land's side; the game's kinds (``harbour kinds``).
+
+        Each harbour already on the table is its own group (``fixed harbour E``).
+        """
+        cp, req = self.cp, self.request
+        kinds = sorted(set(req.harbours), key=list(HarbourKind).index)
+        self.harbour = {
+            (e, kind): cp.new_bool_var(f"harbour[{e},{kind.value}]")
+            for e in req.harbour_places
+            for kind in kinds
+        }
+        pos = set(self.pos)
+        for e in req.harbour_places:
+            inner = next(h for h in e if h in pos)
+            laid = [self.harbour[e, kind] for kind in kinds]
+            cp.add(sum(laid) <= 1)
+            for x in laid:  # a harbour lies between sea and land
+                cp.add_implication(x, self.land[inner])
+        lit = self.on(HARBOUR_KINDS)
+        if lit is not None:
+            for kind in kinds:
+                count = req.harbours.count(kind)
+                on_places = sum(self.harbour[e, kind] for e in req.harbour_places)
+                cp.add(on_places == count).only_enforce_if(lit)
+        for e, kind in req.fixed_harbours.items():
+            lit = self.on(f"fixed harbour {e}")
+            if lit is not None:
+                self.cp.add_implication(lit, self.harbour[e, kind])
+
+    def _add_spiral(self) -> None:
+        """The variable set-up: the letters along the spiral, deserts skipped (``spiral``)."""
+        lit = self.on(SPIRAL)
+        if lit is not None and self.request.spiral:
+            desert = Terrain.DESERT in self.kinds
+            _spiral_clauses(
+                self.cp,
+                self.request,
+                lit,
+                lambda h: self.terrain[h, Terrain.DESERT] if desert else None,
+                lambda h, n: self.land_token[h, n],
+            )
+
+    # -- rules ----------------------------------------------------------------------------
+    def _add_no_land_triangle(self) -> None:
+        lit = self.on(Rule.NO_LAND_TRIANGLE)
+        if lit is not None:
+            for corner in vertices_between(self.pos):
+                self.cp.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
+
+    def _add_six_eight_apart(self) -> None:
+        lit = self.on(Rule.SIX_EIGHT_APART)
+        if lit is not None:
+            for e in self.edges:
+                for va in (6, 8):
+                    for vb in (6, 8):
+                        self.cp.add_bool_or(
+                            [
+                                lit.Not(),
+                                self.land_token[e.a, va].Not(),
+                                self.land_token[e.b, vb].Not(),
+                            ]
+                        )
+
+    def _add_same_number_apart(self) -> None:
+        lit = self.on(Rule.SAME_NUMBER_APART)
+        if lit is not None:
+            for e in self.edges:
+                for v in NUMBER_TOKENS:
+                    self.cp.add_bool_or(
+                        [lit.Not(), self.land_token[e.a, v].Not(), self.land_token[e.b, v].Not()]
+                    )
+
+    def _add_sea_apart(self) -> None:
+        lit = self.on(Rule.SEA_APART)
+        if lit is not None:
+            for e in self.edges:
+                for v in NUMBER_TOKENS:
+                    self.cp.add_bool_or(
+                        [lit.Not(), self.sea_token[e.a, v].Not(), self.sea_token[e.b, v].Not()]
+                    )
+
+    def _add_vertex_pips(self) -> None:
+        lit = self.on(Rule.VERTEX_PIPS)
+        if lit is not None:
+            for g in vertex_groups(self.pos):
+                if 5 * len(g) > self.request.max_pips:
+                    total = sum(self.pip[h] for h in g)
+                    self.cp.add(total <= self.request.max_pips).only_enforce_if(lit)
+
+    def _add_corner_pips_min(self) -> None:
+        lit = self.on(Rule.CORNER_PIPS_MIN)
+        if lit is not None:
+            least = self.request.min_corner_pips
+            for corner in vertices_between(self.pos):
+                total = sum(self.pip[h] for h in corner)
+                guard = [lit, *(self.land[h] for h in corner)]
+                self.cp.add(total >= least).only_enforce_if(guard)
+
+    def _add_terrain_groups(self) -> None:
+        lit = self.on(Rule.TERRAIN_GROUPS)
+        if lit is not None:
+            for s in connected_sets(self.pos, self.request.max_group + 1):
+                for k in self.land_kinds:
+                    self.cp.add_bool_or([lit.Not(), *(self.terrain[h, k].Not() for h in s)])
+
+    def _add_sea_balanced(self) -> None:
+        lit = self.on(Rule.SEA_BALANCED)
+        if lit is not None:
+            base = self.cp.new_int_var(0, len(self.pos), "sea_base")
+            for v in self.request.sea_numbers:
+                count = sum(self.sea_token[h, v] for h in self.pos)
+                self.cp.add(count >= base).only_enforce_if(lit)
+                self.cp.add(count <= base + 1).only_enforce_if(lit)
+
+    def _add_six_eight_once(self) -> None:
+        lit = self.on(Rule.SIX_EIGHT_ONCE)
+        if lit is None:
+            return
+        cp = self.cp
+        for res in Resource:
+            kinds = [k for k in self.land_kinds if k.resource is res]
+            hot: list[cp_model.IntVar] = []
+            for h in self.pos:
+                for k in kinds:
+                    # a 6 or an 8 on a hex of this resource
+                    y = cp.new_bool_var(f"hot[{h},{k.value}]")
+                    for v in (6, 8):
+                        cp.add_bool_or([self.land_token[h, v].Not(), self.terrain[h, k].Not(), y])
+                    hot.append(y)
+            if len(hot) > 1:
+                cp.add(sum(hot) <= 1).only_enforce_if(lit)
+
+    def _add_harbour_resource_apart(self) -> None:
+        lit = self.on(Rule.HARBOUR_RESOURCE_APART)
+        if lit is None:
+            return
+        kinds = {kind for (_, kind) in self.harbour}
+        for e in self.request.harbour_places:
+            for kind in kinds:
+                if kind.resource is None:
+                    continue
+                terrains = [k for k in self.land_kinds if k.resource is kind.resource]
+                for h in harbour_reach(e):
+                    for k in terrains:
+                        if (h, k) in self.terrain:
+                            self.cp.add_bool_or(
+                                [lit.Not(), self.harbour[e, kind].Not(), self.terrain[h, k].Not()]
+                            )
+
+    # -- objectives ---------------------------------------------------------------------------
+    def _add_colourfulness(self) -> None:
+        """Adjacent pairs of different terrains (sea counts), maximised first (ships)."""
+        cp, pos = self.cp, self.pos
         deg = {h: 0 for h in pos}
         for e in self.edges:
             deg[e.a] += 1
@@ -488,75 +721,142 @@ class _Model:
             for h in pos:
                 terms.append(deg[h] * self.land[h])
             for e in self.edges:
-                both = self.m.new_bool_var(f"both_land[{e}]")
-                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                both = cp.new_bool_var(f"both_land[{e}]")
+                cp.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
                 terms.append(-both)
-                same = self.m.new_bool_var(f"same[{e}]")
+                same = cp.new_bool_var(f"same[{e}]")
                 for k in self.land_kinds:
-                    m.add_bool_or([self.t[e.a, k].Not(), self.t[e.b, k].Not(), same])
+                    cp.add_bool_or([self.terrain[e.a, k].Not(), self.terrain[e.b, k].Not(), same])
                 terms.append(-same)
         else:
             for e in self.edges:
-                d = m.new_bool_var(f"differ[{e}]")
-                m.add_implication(d, self.present[e.a])
-                m.add_implication(d, self.present[e.b])
+                d = cp.new_bool_var(f"differ[{e}]")
+                cp.add_implication(d, self.present[e.a])
+                cp.add_implication(d, self.present[e.b])
                 # two land hexes make one edge, not two: the bound that keeps the
                 # relaxation near sum(6 * land) - #land-land edges
-                both = m.new_bool_var(f"both_land[{e}]")
-                m.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
-                m.add(d <= self.land[e.a] + self.land[e.b] - both)
+                both = cp.new_bool_var(f"both_land[{e}]")
+                cp.add_bool_or([self.land[e.a].Not(), self.land[e.b].Not(), both])
+                cp.add(d <= self.land[e.a] + self.land[e.b] - both)
                 for k in self.land_kinds:
-                    m.add_bool_or([d.Not(), self.t[e.a, k].Not(), self.t[e.b, k].Not()])
+                    cp.add_bool_or(
+                        [d.Not(), self.terrain[e.a, k].Not(), self.terrain[e.b, k].Not()]
+                    )
                 terms.append(d)
         self.colour = sum(terms)
-        # pip spread between the five resources
+
+    def _add_pip_spread(self) -> None:
+        """Most minus fewest pips among the five resources, with the bounds that prove it fast.
+
+        The mean of the five totals lies between the fewest and the most, so
+        ``5 hi >= T >= 5 lo`` for the total ``T``; the token counts tie ``T``
+        to the pool, so when every token must be laid CP-SAT fixes ``T`` and
+        the divisibility bound follows at the root. :func:`pip_spread_floor`
+        gives that bound outright when the requirements hold.
+        """
+        cp, pos, req = self.cp, self.pos, self.request
         totals = []
         for res in Resource:
             kinds = [k for k in self.land_kinds if k.resource is res]
             parts = []
             for h in pos:
                 for k in kinds:
-                    q = m.new_int_var(0, 5, f"pips[{h},{k.value}]")
-                    m.add(q == self.pip[h]).only_enforce_if(self.t[h, k])
-                    m.add(q == 0).only_enforce_if(self.t[h, k].Not())
+                    q = cp.new_int_var(0, 5, f"pips[{h},{k.value}]")
+                    cp.add(q == self.pip[h]).only_enforce_if(self.terrain[h, k])
+                    cp.add(q == 0).only_enforce_if(self.terrain[h, k].Not())
                     parts.append(q)
             totals.append(sum(parts))
         top = 5 * len(pos)
-        self.hi = m.new_int_var(0, top, "pips_hi")
-        self.lo = m.new_int_var(0, top, "pips_lo")
+        self.hi = cp.new_int_var(0, top, "pips_hi")
+        self.lo = cp.new_int_var(0, top, "pips_lo")
         for total in totals:
-            m.add(self.hi >= total)
-            m.add(self.lo <= total)
+            cp.add(self.hi >= total)
+            cp.add(self.lo <= total)
         self.spread = self.hi - self.lo
+        all_pips = cp.new_int_var(0, top, "pips_total")
+        cp.add(all_pips == sum(totals))
+        cp.add(len(Resource) * self.hi >= all_pips)
+        cp.add(len(Resource) * self.lo <= all_pips)
+        if Terrain.GOLD not in self.land_kinds:
+            laid = {v: cp.new_int_var(0, len(pos), f"laid[{v}]") for v in NUMBER_TOKENS}
+            for v in NUMBER_TOKENS:
+                cp.add(laid[v] == sum(self.land_token[h, v] for h in pos))
+            cp.add(all_pips == sum(pips(v) * laid[v] for v in NUMBER_TOKENS))
+        requirements = [self.on(n) for n in (LAND_COUNT, LAND_INVENTORY, LAND_TOKENS)]
+        floor = pip_spread_floor(req)
+        if floor and all(lit is not None for lit in requirements):
+            cp.add(self.spread >= floor).only_enforce_if(
+                [lit for lit in requirements if lit is not None]
+            )
+
+    def _add_symmetry_breaking(self) -> None:
+        """Lex-leader over the land vector for the board's own symmetries (fixed nothing)."""
+        xs = [self.land[h] for h in self.pos]
+        if self.request.land in (0, len(self.pos)) and not self.free:
+            return  # an island or an open sea: the land vector is the same in every image
+        moves = _symmetries(self.request)
+        _break_symmetry(self.cp, xs, [[self.land[g(h)] for h in self.pos] for g in moves])
 
     # -- reading -----------------------------------------------------------------------
     def board(self, solver: cp_model.CpSolver) -> Board:
+        """The board of a solution: the positions, the frame, the harbours."""
         tiles: dict[Hex, Tile] = {}
         for h in self.pos:
             for k in self.kinds:
-                if solver.boolean_value(self.t[h, k]):
-                    tok = self.stok if k is Terrain.SEA else self.ltok
+                if solver.boolean_value(self.terrain[h, k]):
+                    tok = self.sea_token if k is Terrain.SEA else self.land_token
                     number = next(
                         (v for v in NUMBER_TOKENS if solver.boolean_value(tok[h, v])), None
                     )
                     tiles[h] = Tile(k, number)
-        return Board(tiles)
+        for h in self.request.frame:
+            tiles[h] = Tile(Terrain.SEA)
+        harbours = {e: kind for (e, kind), x in self.harbour.items() if solver.boolean_value(x)}
+        return Board(tiles, harbours=harbours)
 
     def hint(self, board: Board) -> None:
-        self.m.clear_hints()  # type: ignore[no-untyped-call]
+        self.cp.clear_hints()  # type: ignore[no-untyped-call]
         for h in self.pos:
             tile = board.tiles.get(h)
             for k in self.kinds:
-                self.m.add_hint(self.t[h, k], tile is not None and tile.terrain is k)
+                self.cp.add_hint(self.terrain[h, k], tile is not None and tile.terrain is k)
             for v in NUMBER_TOKENS:
                 land_tok = tile is not None and tile.terrain.is_land and tile.number == v
                 sea_tok = tile is not None and not tile.terrain.is_land and tile.number == v
-                self.m.add_hint(self.ltok[h, v], land_tok)
-                self.m.add_hint(self.stok[h, v], sea_tok)
+                self.cp.add_hint(self.land_token[h, v], land_tok)
+                self.cp.add_hint(self.sea_token[h, v], sea_tok)
+        for (e, kind), x in self.harbour.items():
+            self.cp.add_hint(x, board.harbours.get(e) is kind)
 
 
-#: Largest seed: CP-SAT's random seed is a 32-bit signed integer.
-SEED_MAX = 2**31 - 1
+def _spiral_clauses(
+    cp: cp_model.CpModel,
+    request: SetupRequest,
+    lit: Any,
+    desert: Callable[[Hex], Any],
+    token: Callable[[Hex, int], Any],
+) -> None:
+    """Hex ``i`` of the spiral after ``j`` deserts carries letter ``i - j`` (one definition).
+
+    ``desert(h)`` is the literal "h is a desert" (None when no desert exists),
+    ``token(h, n)`` the literal "h carries number n"; every clause is
+    guarded by ``lit`` (the group ``spiral``).
+    """
+    numbers = [n for _, n in request.letters]
+    most = request.inventory.get(Terrain.DESERT, 0)
+    before: list[Any] = []  # the desert literals met so far
+    for i, h in enumerate(request.spiral):
+        d = desert(h)
+        skipped = [cp.new_bool_var(f"skipped[{h}]={j}") for j in range(min(i, most) + 1)]
+        cp.add_exactly_one(skipped)
+        cp.add(sum(j * b for j, b in enumerate(skipped)) == sum(before))
+        for j, b in enumerate(skipped):
+            clause = [lit.Not(), b.Not(), *([d] if d is not None else [])]
+            if i - j < len(numbers):
+                clause.append(token(h, numbers[i - j]))
+            cp.add_bool_or(clause)  # no letter left: only a desert may lie here
+        if d is not None:
+            before.append(d)
 
 
 def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
@@ -579,6 +879,9 @@ def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    # CP-SAT would catch Ctrl-C itself and return its best board as an answer;
+    # an interrupt must stop isles instead (the command line then exits 130).
+    solver.parameters.catch_sigint_signal = False
     return solver
 
 
@@ -595,32 +898,34 @@ def _land_bound(
     the first candidate for the full board. Returns ``(bound, land set)``.
     """
     pos = request.positions
-    m = cp_model.CpModel()
-    x = {h: m.new_bool_var(str(h)) for h in pos}
+    cp = cp_model.CpModel()
+    x = {h: cp.new_bool_var(str(h)) for h in pos}
     if LAND_COUNT in active:
-        m.add(sum(x.values()) == request.land)
+        cp.add(sum(x.values()) == request.land)
     if LAND_INVENTORY in active:
-        m.add(sum(x.values()) <= sum(request.inventory.values()))
+        cp.add(sum(x.values()) <= sum(request.inventory.values()))
     if Rule.NO_LAND_TRIANGLE in active:
         for v in vertices_between(pos):
-            m.add_bool_or([x[h].Not() for h in v])
+            cp.add_bool_or([x[h].Not() for h in v])
     for h, tile in request.fixed.items():
         if f"fixed {h}" in active:
-            m.add(x[h] == int(tile.terrain.is_land))
+            cp.add(x[h] == int(tile.terrain.is_land))
     edges = edges_between(pos)
     deg = {h: 0 for h in pos}
     terms: list[Any] = []
     for e in edges:
         deg[e.a] += 1
         deg[e.b] += 1
-        both = m.new_bool_var("")
-        m.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
+        both = cp.new_bool_var("")
+        cp.add_bool_or([x[e.a].Not(), x[e.b].Not(), both])
         terms.append(-both)
     if not request.fixed:
-        _break_symmetry(m, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(pos)])
-    m.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
+        _break_symmetry(
+            cp, [x[h] for h in pos], [[x[g(h)] for h in pos] for g in _symmetries(request)]
+        )
+    cp.maximize(sum(deg[h] * x[h] for h in pos) + sum(terms))
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(m)
+    status = solver.solve(cp)
     if status == cp_model.OPTIMAL:
         return round(solver.objective_value), frozenset(h for h in pos if solver.value(x[h]))
     if status == cp_model.FEASIBLE:
@@ -635,20 +940,31 @@ _TWIN_TOKENS = ((6, 8), (5, 9), (4, 10), (3, 11), (2, 12))
 def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
     """A seeded board from the same optimum class (only when nothing is fixed).
 
-    Applies a symmetry of the positions, a permutation of land terrains with
-    equal inventory counts, swaps of land tokens with equal pips and equal pool
-    counts, and a permutation of the sea numbers: every rule, the colourfulness
-    and the pip spread are unchanged, so an optimal board stays optimal.
+    Applies a symmetry of the positions (and of the frame and harbour
+    places), a permutation of land terrains with equal inventory counts and
+    equal harbour counts (each 2:1 harbour follows its resource), swaps of
+    land tokens with equal pips and equal pool counts, a permutation of the
+    sea numbers, and, when no rule looks at harbours, a shuffle of the
+    harbours over their places: every rule, the colourfulness and the pip
+    spread are unchanged, so an optimal board stays optimal. A spiral fixes
+    where each token lies, so with one only the terrains (deserts kept) and
+    the harbours move.
     """
-    if request.fixed or seed == 0:
+    if request.has_fixed or seed == 0:
         return board
     rng = random.Random(seed)
-    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
     move = moves[rng.randrange(len(moves))]
+    if request.spiral:
+        move = moves[0]
+    harbour_count = {
+        k: sum(1 for kind in request.harbours if kind.resource is k.resource and k.resource)
+        for k in request.inventory
+    }
     terrain_map: dict[Terrain, Terrain] = {}
-    by_count: dict[int, list[Terrain]] = {}
+    by_count: dict[tuple[int, int], list[Terrain]] = {}
     for k, count in request.inventory.items():
-        by_count.setdefault(count, []).append(k)
+        by_count.setdefault((count, harbour_count[k]), []).append(k)
     for kinds in by_count.values():
         kinds.sort(key=list(Terrain).index)
         producing = [k for k in kinds if k.produces and k.resource is not None]
@@ -659,7 +975,8 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
         terrain_map.update({k: k for k in others})
     land_map = {v: v for v in NUMBER_TOKENS}
     for a, b in _TWIN_TOKENS:
-        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+        swap = request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5
+        if swap and not request.spiral:  # a spiral names every token: twins stay put
             land_map[a], land_map[b] = b, a
     sea_values = list(request.sea_numbers)
     shuffled_sea = sea_values[:]
@@ -673,7 +990,21 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
         else:
             terrain = terrain_map.get(tile.terrain, tile.terrain)
             tiles[move(h)] = Tile(terrain, None if n is None else land_map[n])
-    return Board(tiles)
+    resource_map = {
+        HarbourKind(k.resource.value): HarbourKind(t.resource.value)
+        for k, t in terrain_map.items()
+        if k.resource is not None and t.resource is not None
+    }
+    harbours = {
+        edge(move(e.a), move(e.b)): resource_map.get(kind, kind)
+        for e, kind in board.harbours.items()
+    }
+    if harbours and Rule.HARBOUR_RESOURCE_APART not in request.rules:
+        places = sorted(harbours)
+        shuffled_kinds = [harbours[e] for e in places]
+        rng.shuffle(shuffled_kinds)
+        harbours = dict(zip(places, shuffled_kinds, strict=True))
+    return Board(tiles, harbours=harbours)
 
 
 def _maximise_colour(
@@ -695,21 +1026,21 @@ def _maximise_colour(
     if request.size is None:
         cap, land_set = _land_bound(request, active, time_limit, workers, seed)
         if cap is not None:
-            model.m.add(model.colour <= cap)
-    model.m.maximize(model.colour)
+            model.cp.add(model.colour <= cap)
+    model.cp.maximize(model.colour)
     if land_set:
         for h in model.pos:
-            model.m.add_hint(model.land[h], h in land_set)
+            model.cp.add_hint(model.land[h], h in land_set)
         quick = _solver(time_limit, workers, seed)
         quick.parameters.fix_variables_to_their_hinted_value = True
-        status = quick.solve(model.m)
+        status = quick.solve(model.cp)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(quick.objective_value) == cap:
             return status, quick, True, cap
     start: tuple[Any, cp_model.CpSolver] | None = None
     if request.size is not None:
         start = _compact_start(model, request, active, time_limit=time_limit, workers=workers)
     solver = _solver(time_limit, workers, seed)
-    status = solver.solve(model.m)
+    status = solver.solve(model.cp)
     if start is not None and (
         status not in _FOUND or solver.objective_value < start[1].objective_value
     ):
@@ -759,7 +1090,7 @@ def _compact_start(
     if not request.fixed:
         # the full model keeps only lex-leaders of the land vector: move the start
         # to the lex-largest of its images so that it stays a solution
-        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request.positions)]
+        moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
 
         def key(g: Callable[[Hex], Hex]) -> list[bool]:
             image = {g(h) for h in land_set}
@@ -769,17 +1100,17 @@ def _compact_start(
         compact = [best(h) for h in compact]
         land_set = frozenset(best(h) for h in land_set)
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in compact)
-        model.m.add_hint(model.land[h], h in land_set)
+        model.cp.add_hint(model.present[h], h in compact)
+        model.cp.add_hint(model.land[h], h in land_set)
     quick = _solver(time_limit, workers, 0)
     quick.parameters.fix_variables_to_their_hinted_value = True
-    status = quick.solve(model.m)
-    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    status = quick.solve(model.cp)
+    model.cp.clear_hints()  # type: ignore[no-untyped-call]
     if status not in _FOUND:
         return None
     model.hint(model.board(quick))
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in compact)
+        model.cp.add_hint(model.present[h], h in compact)
     return status, quick
 
 
@@ -860,11 +1191,14 @@ def solve_layout(
     >>> solve_layout(SetupRequest.hexagon(1, land=7), time_limit=5).conflict
     ('no-land-triangle', 'land count')
     """
+
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
     _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
-    return _solve(
+    result = _solve(
         request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
     )
+    return replace(result, game=request.game)
 
 
 def _solve(
@@ -888,6 +1222,9 @@ def _solve(
     if _pip_relaxation(request, active, time_limit)[0] is False:
         return infeasible()
     model = _Model(request, active)
+    floor = _spread_floor(request, active)
+    if not request.colourful:
+        return _fairest(model, request, active, floor, seed, time_limit, workers, infeasible)
     status, solver, colour_proven, colour_bound = _maximise_colour(
         model, request, active, time_limit=time_limit, workers=workers, seed=seed
     )
@@ -899,30 +1236,30 @@ def _solve(
     best_colour = colourfulness(board)
 
     # phase 2: fairest pips at this colourfulness
-    model.m.add(model.colour >= best_colour)
-    model.m.minimize(model.spread)
+    model.cp.add(model.colour >= best_colour)
+    model.cp.minimize(model.spread)
     # First on the land set found (land and shape fixed, fast); a spread of 0
     # needs no further proof, anything else goes to the full search as a hint.
-    model.m.clear_hints()  # type: ignore[no-untyped-call]
+    model.cp.clear_hints()  # type: ignore[no-untyped-call]
     for h in model.pos:
-        model.m.add_hint(model.present[h], h in board)
-        model.m.add_hint(model.land[h], h in board and board.terrain(h).is_land)
+        model.cp.add_hint(model.present[h], h in board)
+        model.cp.add_hint(model.land[h], h in board and board.terrain(h).is_land)
     quick = _solver(time_limit, workers, seed)
     quick.parameters.fix_variables_to_their_hinted_value = True
-    if quick.solve(model.m) in _FOUND:
+    if quick.solve(model.cp) in _FOUND:
         board = model.board(quick)
-    spread_proven = pip_spread(board) == 0
-    spread_bound: int | None = 0 if spread_proven else None
+    spread_proven = pip_spread(board) == floor
+    spread_bound: int | None = floor if spread_proven else None
     if not spread_proven:
         model.hint(board)
         for h in model.pos:
-            model.m.add_hint(model.present[h], h in board)
+            model.cp.add_hint(model.present[h], h in board)
         second = _solver(time_limit, workers, seed)
-        status = second.solve(model.m)
+        status = second.solve(model.cp)
         if status in _FOUND and pip_spread(model.board(second)) <= pip_spread(board):
             board = model.board(second)
             spread_proven = status == cp_model.OPTIMAL
-            spread_bound = round(second.best_objective_bound)
+            spread_bound = max(floor, round(second.best_objective_bound))
     board = _vary(board, request, seed)
     optimal = colour_proven and spread_proven
     return LayoutResult(
@@ -936,10 +1273,74 @@ def _solve(
     )
 
 
+def _spread_floor(request: SetupRequest, active: Collection[str]) -> int:
+    """:func:`pip_spread_floor` when the requirements it rests on are all active, else 0."""
+    if all(n in active for n in (LAND_COUNT, LAND_INVENTORY, LAND_TOKENS)):
+        return pip_spread_floor(request)
+    return 0
+
+
+def _fairest(
+    model: _Model,
+    request: SetupRequest,
+    active: Collection[str],
+    floor: int,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    infeasible: Callable[[], LayoutResult],
+) -> LayoutResult:
+    """An island (no colourfulness): the board of least pip spread.
+
+    First the pip relaxation's land, desert and tokens are laid as they are
+    and only the terrains and harbours searched (a small partition problem,
+    hundredths of a second); when that board reaches the divisibility bound
+    (:func:`pip_spread_floor`) it is optimal, proven. Otherwise it hints the
+    full search, whose bound closes the proof.
+    """
+    model.cp.minimize(model.spread)
+    relaxed = _pip_hint(model, request, active, time_limit)
+    if relaxed is False:
+        return infeasible()
+    board: Board | None = None
+    if relaxed:
+        quick = _solver(time_limit, workers, seed)
+        quick.parameters.fix_variables_to_their_hinted_value = True
+        if quick.solve(model.cp) in _FOUND:
+            board = model.board(quick)
+            if pip_spread(board) == floor:
+                return _island_result(board, request, seed, True, floor)
+            model.hint(board)
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(model.cp)
+    if status == cp_model.INFEASIBLE:
+        return infeasible()
+    if status in _FOUND and (board is None or pip_spread(model.board(solver)) <= pip_spread(board)):
+        board = model.board(solver)
+    if board is None:
+        return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed), game=request.game)
+    bound = max(floor, round(solver.best_objective_bound)) if status in _FOUND else floor
+    return _island_result(board, request, seed, status == cp_model.OPTIMAL, bound)
+
+
+def _island_result(
+    board: Board, request: SetupRequest, seed: int, proven: bool, bound: int
+) -> LayoutResult:
+    board = _vary(board, request, seed)
+    return LayoutResult(
+        Status.OPTIMAL if proven else Status.FEASIBLE,
+        board=board,
+        pip_spread=pip_spread(board),
+        pip_spread_bound=bound,
+        fixed=tuple(request.fixed),
+        game=request.game,
+    )
+
+
 #: The groups the pip relaxation knows; the others (sea rules, terrains) it drops.
 _PIP_GROUPS = frozenset(
     {LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART}
-    | {Rule.VERTEX_PIPS}
+    | {Rule.VERTEX_PIPS, Rule.CORNER_PIPS_MIN, Rule.SIX_EIGHT_ONCE, SPIRAL}
 )
 
 
@@ -949,42 +1350,58 @@ _PipVars = tuple[dict[Hex, Any], dict[Hex, Any], dict[tuple[Hex, int], Any]]
 def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model.CpModel, _PipVars]:
     """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
     pos = request.positions
-    m = cp_model.CpModel()
-    x = {h: m.new_bool_var(f"land[{h}]") for h in pos}
-    desert = {h: m.new_bool_var(f"desert[{h}]") for h in pos}
+    cp = cp_model.CpModel()
+    x = {h: cp.new_bool_var(f"land[{h}]") for h in pos}
+    desert = {h: cp.new_bool_var(f"desert[{h}]") for h in pos}
     values = (1, 2, 3, 4, 5)
-    pv = {(h, k): m.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
+    pv = {(h, k): cp.new_bool_var(f"pips[{h}]=={k}") for h in pos for k in values}
     p = {h: sum(k * pv[h, k] for k in values) for h in pos}
     for h in pos:
-        m.add_implication(desert[h], x[h])
-        m.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
+        cp.add_implication(desert[h], x[h])
+        cp.add(sum(pv[h, k] for k in values) + desert[h] == x[h])
     if LAND_COUNT in active:
-        m.add(sum(x.values()) == request.land)
+        cp.add(sum(x.values()) == request.land)
     if LAND_INVENTORY in active:
-        m.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
+        cp.add(sum(desert.values()) <= request.inventory.get(Terrain.DESERT, 0))
         producing = sum(c for k, c in request.inventory.items() if k.produces)
-        m.add(sum(x.values()) - sum(desert.values()) <= producing)
+        cp.add(sum(x.values()) - sum(desert.values()) <= producing)
     if LAND_TOKENS in active:
         for k in values:
-            m.add(sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k))
+            cp.add(
+                sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k)
+            )
     if Rule.NO_LAND_TRIANGLE in active:
         for corner in vertices_between(pos):
-            m.add_bool_or([x[h].Not() for h in corner])
+            cp.add_bool_or([x[h].Not() for h in corner])
     if Rule.SIX_EIGHT_APART in active:
         for e in edges_between(pos):  # 6 and 8 are exactly the 5-pip tokens
-            m.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
+            cp.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
     if Rule.VERTEX_PIPS in active:
         for g in vertex_groups(pos):
             if 5 * len(g) > request.max_pips:
-                m.add(sum(p[h] for h in g) <= request.max_pips)
+                cp.add(sum(p[h] for h in g) <= request.max_pips)
+    if Rule.CORNER_PIPS_MIN in active:
+        for corner in vertices_between(pos):
+            cp.add(sum(p[h] for h in corner) >= request.min_corner_pips).only_enforce_if(
+                [x[h] for h in corner]
+            )
+    if Rule.SIX_EIGHT_ONCE in active:
+        # one 6 or 8 per resource; gold hexes may take the rest
+        resources = {k.resource for k, n in request.inventory.items() if n and k.resource}
+        room = len(resources) + request.inventory.get(Terrain.GOLD, 0)
+        cp.add(sum(pv[h, 5] for h in pos) <= room)
+    if SPIRAL in active and request.spiral:
+        _spiral_clauses(
+            cp, request, cp.new_constant(1), lambda h: desert[h], lambda h, n: pv[h, pips(n)]
+        )
     for h, tile in request.fixed.items():
         if f"fixed {h}" not in active:
             continue
-        m.add(x[h] == int(tile.terrain.is_land))
-        m.add(desert[h] == int(tile.terrain is Terrain.DESERT))
+        cp.add(x[h] == int(tile.terrain.is_land))
+        cp.add(desert[h] == int(tile.terrain is Terrain.DESERT))
         if tile.terrain.is_land and tile.number is not None:
-            m.add(pv[h, pips(tile.number)] == 1)
-    return m, (x, desert, pv)
+            cp.add(pv[h, pips(tile.number)] == 1)
+    return cp, (x, desert, pv)
 
 
 def _pip_relaxation(
@@ -994,9 +1411,11 @@ def _pip_relaxation(
 
     Keeps what pips can say: land count, desert and producing counts, the pool
     counted by pips, no land triangle, six-eight apart (6 and 8 are exactly the
-    5-pip tokens), the vertex pip limit and the fixed tiles; drops terrains and
-    sea tokens. Token twins (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit
-    impossible in hundredths of a second where the full model takes tens of
+    5-pip tokens), the vertex and corner pip limits, at most one 6 or 8 per
+    resource (counted over the island), the spiral (each letter by its pips)
+    and the fixed tiles; drops terrains, harbours and sea tokens. Token twins
+    (6/8, 5/9, ...) vanish, so CP-SAT proves a pip limit impossible in
+    hundredths of a second where the full model takes tens of
     seconds. Returns ``(answer, core)``: ``False`` proves the full request
     infeasible too, and ``core`` is a set of groups the relaxation cannot
     satisfy, minimal for the relaxation (deletion filter, each check a proof).
@@ -1033,22 +1452,31 @@ def _pip_hint(
     """
     if request.size is not None:
         return None
-    m, (x, desert, pv) = _pip_model(request, active)
-    solver = _solver(time_limit, 2, 0)
-    status = solver.solve(m)
+    cp, (x, desert, pv) = _pip_model(request, active)
+    # One worker: the same hint, so the same board, in every run; the portfolio
+    # of strategies keeps a tight pip limit quick (a quarter of a second at K = 9).
+    solver = _solver(time_limit, 1, 0)
+    solver.parameters.search_branching = cp_model.PORTFOLIO_SEARCH
+    status = solver.solve(cp)
     if status not in _FOUND:
         return False if status == cp_model.INFEASIBLE else None
     pool = list(request.land_tokens)
+    laid: dict[Hex, tuple[str, int] | None] = {}
+    if SPIRAL in active and request.spiral:
+        # the spiral names each token, not only its pips
+        deserts = [h for h in request.positions if solver.boolean_value(desert[h])]
+        laid = spiral_numbers(request.spiral, request.letters, deserts)
     for h in request.positions:
-        model.m.add_hint(model.land[h], solver.boolean_value(x[h]))
+        model.cp.add_hint(model.land[h], solver.boolean_value(x[h]))
         if Terrain.DESERT in request.inventory:
-            model.m.add_hint(model.t[h, Terrain.DESERT], solver.boolean_value(desert[h]))
+            model.cp.add_hint(model.terrain[h, Terrain.DESERT], solver.boolean_value(desert[h]))
         k = next((k for k in range(1, 6) if solver.boolean_value(pv[h, k])), None)
-        token = next((v for v in pool if pips(v) == k), None)
-        if token is not None:
+        letter = laid.get(h)
+        token = letter[1] if letter else next((v for v in pool if pips(v) == k), None)
+        if token is not None and token in pool:
             pool.remove(token)
         for v in NUMBER_TOKENS:
-            model.m.add_hint(model.ltok[h, v], v == token)
+            model.cp.add_hint(model.land_token[h, v], v == token)
     return True
 
 
@@ -1100,7 +1528,7 @@ def is_feasible(
     model = _Model(request, groups, objectives=False)
     if extra is not None:
         extra(model)
-    status = _solver(time_limit, 2, 0).solve(model.m)
+    status = _solver(time_limit, 2, 0).solve(model.cp)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True
     if status == cp_model.INFEASIBLE:
@@ -1150,27 +1578,29 @@ def first_board(
         if relaxed:
             # the relaxation's land, desert and tokens often complete as they are
             solver.parameters.fix_variables_to_their_hinted_value = True
-            status = solver.solve(model.m)
+            status = solver.solve(model.cp)
             solver.parameters.fix_variables_to_their_hinted_value = False
         if status not in _FOUND:
-            status = solver.solve(model.m)
+            status = solver.solve(model.cp)
         if status in _FOUND:
             board = model.board(solver)
             return LayoutResult(
                 Status.FEASIBLE,
                 board=board,
-                colourfulness=colourfulness(board),
+                colourfulness=colourfulness(board) if request.colourful else None,
                 pip_spread=pip_spread(board),
                 fixed=tuple(request.fixed),
+                game=request.game,
             )
         if status != cp_model.INFEASIBLE:
-            return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed))
+            return LayoutResult(Status.TIMED_OUT, fixed=tuple(request.fixed), game=request.game)
     conflict, minimal = _explain(request, groups, time_limit, None)
     return LayoutResult(
         Status.INFEASIBLE,
         conflict=conflict,
         conflict_minimal=minimal,
         fixed=tuple(request.fixed),
+        game=request.game,
     )
 
 
@@ -1194,7 +1624,7 @@ def _explain(
         if extra is not None:
             extra(model)
         solver = _solver(time_limit, 1, 0)
-        status = solver.solve(model.m)
+        status = solver.solve(model.cp)
         names = {lit.index: name for name, lit in model.group_lit.items()}
         if status != cp_model.INFEASIBLE:
             return tuple(sorted(active)), False
@@ -1215,6 +1645,289 @@ def _explain(
     if not current:
         return (BOARD_SHAPE,), minimal
     return tuple(current), minimal
+
+
+def _next_fairest(
+    model: _Model,
+    previous: Board,
+    request: SetupRequest,
+    floor: int,
+    time_limit: float,
+    workers: int,
+    seed: int,
+    move: Callable[[Hex], Hex],
+    rng: random.Random,
+) -> tuple[Board | None, Any]:
+    """The fairest board left.
+
+    On an island, tokens are first laid as a guess and only the terrains
+    searched (hundredths of a second); a board reaching the divisibility
+    bound is optimal. Without a spiral the guess is the previous board's
+    deserts and tokens, turned by the board symmetry ``move`` and with twin
+    tokens (6/8, 5/9, ...) swapped at random (no rule and no pip total sees
+    either); with a spiral, deserts drawn at random and the letters laid
+    along the spiral around them (a few draws). Otherwise the full search.
+    """
+    found: Board | None = None
+    if not request.colourful:
+        for guess in _token_guesses(previous, request, move, rng):
+            model.cp.clear_hints()  # type: ignore[no-untyped-call]
+            for h in model.pos:
+                number = guess[h]
+                desert = number is None
+                model.cp.add_hint(model.land[h], True)
+                if Terrain.DESERT in request.inventory:
+                    model.cp.add_hint(model.terrain[h, Terrain.DESERT], desert)
+                for v in NUMBER_TOKENS:
+                    model.cp.add_hint(model.land_token[h, v], number == v)
+            quick = _solver(time_limit, workers, seed)
+            quick.parameters.fix_variables_to_their_hinted_value = True
+            if quick.solve(model.cp) in _FOUND:
+                found = model.board(quick)
+                if pip_spread(found) == floor:
+                    return found, cp_model.OPTIMAL
+                break
+    model.hint(found if found is not None else previous)
+    solver = _solver(time_limit, workers, seed)
+    status = solver.solve(model.cp)
+    if status in _FOUND:
+        board = model.board(solver)
+        if found is None or pip_spread(board) <= pip_spread(found):
+            return board, status
+    if found is not None:
+        return found, cp_model.FEASIBLE
+    return None, status
+
+
+#: Random desert draws tried for the next board of a spiral series.
+_SPIRAL_DRAWS = 4
+
+
+def _token_guesses(
+    previous: Board, request: SetupRequest, move: Callable[[Hex], Hex], rng: random.Random
+) -> list[dict[Hex, int | None]]:
+    """Token layouts (None: desert) to try for an island's next board (see _next_fairest)."""
+    if any(not previous.terrain(h).is_land for h in request.positions):
+        return []  # an island only
+    if request.spiral:
+        deserts = sum(1 for h in request.positions if previous.terrain(h) is Terrain.DESERT)
+        guesses = []
+        for _ in range(_SPIRAL_DRAWS):
+            drawn = rng.sample(list(request.positions), deserts)
+            laid = spiral_numbers(request.spiral, request.letters, drawn)
+            guesses.append({h: None if t is None else t[1] for h, t in laid.items()})
+        return guesses
+    twins = {v: v for v in NUMBER_TOKENS}
+    for a, b in _TWIN_TOKENS:
+        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+            twins[a], twins[b] = b, a
+    guess: dict[Hex, int | None] = {}
+    for h in request.positions:
+        number = previous.number(h)
+        guess[move(h)] = None if number is None else twins[number]
+    return [guess]
+
+
+def _shuffle_harbours(board: Board, request: SetupRequest, rng: random.Random) -> Board:
+    """The harbours dealt anew over their places, when no rule looks at them."""
+    if not board.harbours or Rule.HARBOUR_RESOURCE_APART in request.rules:
+        return board
+    places = sorted(board.harbours)
+    kinds = [board.harbours[e] for e in places]
+    rng.shuffle(kinds)
+    return board.replace(harbours=dict(zip(places, kinds, strict=True)))
+
+
+#: Most boards one call lays (a tournament's worth; each is one CP-SAT solve).
+MAX_COUNT = 100
+
+
+def default_difference(request: SetupRequest) -> int:
+    """The default ``min_difference`` of :func:`layout_boards`: a third of the hexes.
+
+    Parameters
+    ----------
+    request : SetupRequest
+
+    Returns
+    -------
+    int
+        ``ceil(hexes / 3)``: 7 of the base island's 19, 10 of the extension's 30.
+
+    Examples
+    --------
+    >>> default_difference(SetupRequest.hexagon(2, land=19))
+    7
+    """
+    return -(-request.board_size // 3)
+
+
+def layout_boards(
+    request: SetupRequest,
+    count: int,
+    *,
+    min_difference: int | None = None,
+    seed: int = 0,
+    time_limit: float = 20.0,
+    workers: int = 1,
+    progress: bool = False,
+) -> LayoutSeries:
+    """``count`` different legal boards, each the fairest left (a game night, a tournament).
+
+    Parameters
+    ----------
+    request : SetupRequest
+    count : int
+        Boards wanted, 1..:data:`MAX_COUNT`.
+    min_difference : int or None
+        Hexes in which every board must differ from each earlier one and
+        from each of its images under the board's symmetries (a hex differs
+        when its terrain or its number does); default
+        :func:`default_difference`, at least 1.
+    seed : int
+        As :func:`solve_layout` (the first board's variety).
+    time_limit : float
+        Seconds per CP-SAT solve.
+    workers : int
+        CP-SAT workers (one: deterministic).
+    progress : bool
+        A tqdm bar on stderr over the boards.
+
+    Returns
+    -------
+    LayoutSeries
+
+    Raises
+    ------
+    InvalidInput
+        If ``count`` or ``min_difference`` is out of range, or as
+        :func:`solve_layout`.
+
+    Notes
+    -----
+    Incremental no-good cuts [1]_ on one CP-SAT model: after each board a
+    linear constraint asks the next to differ from it, and from each of its
+    rotations and reflections, in ``min_difference`` hexes; each new board
+    is the fairest (least pip spread) left, at the first board's
+    colourfulness for the ships scenario. On an island the previous board's
+    tokens, turned by a symmetry of the board and with twin tokens swapped,
+    are tried first with only the terrains searched again, which reaches the
+    divisibility bound in hundredths of a second; the harbours are dealt
+    anew when no rule looks at them (docs/layout.md, "Several boards").
+
+    References
+    ----------
+    .. [1] L. Perron and F. Didier, "CP-SAT", Google OR-Tools,
+       https://developers.google.com/optimization/cp/cp_solver
+
+    Examples
+    --------
+    >>> series = layout_boards(SetupRequest.hexagon(1), 2, time_limit=5)
+    >>> series.status.value, len(series.boards), series.min_difference
+    ('optimal', 2, 3)
+    """
+    _check_limits(time_limit, workers, seed)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise InvalidInput("count", count, f"an integer in 1..{MAX_COUNT}")
+    size = request.board_size
+    differ = default_difference(request) if min_difference is None else min_difference
+    if isinstance(differ, bool) or not isinstance(differ, int) or not 1 <= differ <= size:
+        raise InvalidInput("min_difference", differ, f"an integer in 1..{size} (hexes)")
+    bar = None
+    if progress:
+        from tqdm import tqdm  # a bar only when asked: tests and pipes stay quiet
+
+        bar = tqdm(total=count, desc="boards", unit="board")
+    first = solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)
+    if bar is not None:
+        bar.update(1)
+
+    def series(status: Status, boards: list[LayoutResult]) -> LayoutSeries:
+        if bar is not None:
+            bar.close()
+        return LayoutSeries(
+            status,
+            tuple(boards),
+            count,
+            differ,
+            first.conflict,
+            first.conflict_minimal,
+            request.game,
+        )
+
+    if first.board is None:
+        return series(first.status, [])
+    boards = [first]
+    groups = constraint_groups(request)
+    model = _Model(request, groups, symmetry=False)
+    if request.colourful and first.colourfulness is not None:
+        model.cp.add(model.colour >= first.colourfulness)
+    model.cp.minimize(model.spread)
+    floor = _spread_floor(request, groups)
+    moves: list[Callable[[Hex], Hex]] = [lambda h: h, *_symmetries(request)]
+    if request.has_fixed:
+        moves = moves[:1]
+    rng = random.Random(seed)
+    while len(boards) < count:
+        previous = boards[-1].board
+        assert previous is not None
+        for move in moves:
+            _differ_from(model, previous, move, differ)
+        turn = moves[len(boards) % len(moves)]
+        board, status = _next_fairest(
+            model, previous, request, floor, time_limit, workers, seed, turn, rng
+        )
+        if board is None:
+            return series(
+                Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
+            )
+        proven = status == cp_model.OPTIMAL and first.status is Status.OPTIMAL
+        board = _shuffle_harbours(board, request, rng)
+        boards.append(
+            LayoutResult(
+                Status.OPTIMAL if proven else Status.FEASIBLE,
+                board=board,
+                colourfulness=colourfulness(board) if request.colourful else None,
+                colourfulness_bound=first.colourfulness_bound,
+                pip_spread=pip_spread(board),
+                pip_spread_bound=pip_spread(board) if proven else floor,
+                fixed=tuple(request.fixed),
+                game=request.game,
+            )
+        )
+        if bar is not None:
+            bar.update(1)
+    optimal = all(b.status is Status.OPTIMAL for b in boards)
+    return series(Status.OPTIMAL if optimal else Status.FEASIBLE, boards)
+
+
+def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least: int) -> None:
+    """A no-good cut: differ from the image of ``board`` under ``move`` in ``least`` hexes.
+
+    One literal per (hex, terrain, number), shared by every cut that asks
+    about it, is true whenever the hex holds that tile.
+    """
+    cp = model.cp
+    same: list[cp_model.IntVar] = []
+    for h in model.pos:
+        tile = board.tiles.get(h)
+        if tile is None:
+            continue
+        at = move(h)
+        if (at, tile.terrain) not in model.terrain:
+            continue
+        key = (at, tile.terrain, tile.number)
+        x = model.holds.get(key)
+        if x is None:
+            x = cp.new_bool_var(f"holds[{at},{tile.terrain.value},{tile.number}]")
+            clause = [model.terrain[at, tile.terrain].Not(), x]
+            if tile.number is not None:
+                tok = model.sea_token if tile.terrain is Terrain.SEA else model.land_token
+                clause.append(tok[at, tile.number].Not())
+            cp.add_bool_or(clause)  # x is true whenever the hex holds the tile
+            model.holds[key] = x
+        same.append(x)
+    cp.add(len(model.pos) - sum(same) >= least)
 
 
 def next_move(
@@ -1254,9 +1967,10 @@ def next_move(
     Raises
     ------
     InvalidInput
-        If ``holding`` is not two terrains, a held tile is neither sea nor a
-        land terrain of the inventory, no position is free, or ``time_limit``
-        or ``workers`` is out of range.
+        If the request is an island's (base or extension: no colourfulness to
+        keep), ``holding`` is not two terrains, a held tile is neither sea nor
+        a land terrain of the inventory, no position is free, or
+        ``time_limit`` or ``workers`` is out of range.
 
     Notes
     -----
@@ -1277,7 +1991,15 @@ def next_move(
     >>> mv.best_after == mv.best_overall
     True
     """
+
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
     _check_limits(time_limit, workers)
+    if not request.colourful:
+        raise InvalidInput(
+            "request",
+            f"game {request.game.value}",
+            "a ships-scenario request (the advice keeps the most colourful completion)",
+        )
     tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
     if len(tiles) != 2:
         raise InvalidInput("holding", holding, "two terrains (the tiles in hand)")
@@ -1300,21 +2022,21 @@ def next_move(
     chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = []
 
     def place(model: _Model) -> None:
-        m = model.m
-        first = {h: m.new_bool_var(f"first[{h}]") for h in free}
-        second = {h: m.new_bool_var(f"second[{h}]") for h in free}
-        m.add_exactly_one(first.values())
-        m.add_exactly_one(second.values())
+        cp = model.cp
+        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
+        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
+        cp.add_exactly_one(first.values())
+        cp.add_exactly_one(second.values())
         for h in free:
-            m.add_implication(first[h], model.t[h, holding[0]])
-            m.add_implication(second[h], model.t[h, holding[1]])
-            m.add_bool_or([first[h].Not(), second[h].Not()])
+            cp.add_implication(first[h], model.terrain[h, holding[0]])
+            cp.add_implication(second[h], model.terrain[h, holding[1]])
+            cp.add_bool_or([first[h].Not(), second[h].Not()])
             near_first = [first[n] for n in neighbours(h) if n in first]
             if not down:
-                m.add_bool_or([second[h].Not(), *near_first])
+                cp.add_bool_or([second[h].Not(), *near_first])
             elif not any(n in down for n in neighbours(h)):
-                m.add(first[h] == 0)
-                m.add_bool_or([second[h].Not(), *near_first])
+                cp.add(first[h] == 0)
+                cp.add_bool_or([second[h].Not(), *near_first])
         chosen.append((first, second))
 
     groups = constraint_groups(request)

@@ -43,7 +43,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import SEED_MAX, InvalidInput, expect
 from isles.models.jsonio import exact_text, float_or_none, probability_json, read_int
 from isles.models.lighthouse import (
     BOAT,
@@ -194,7 +194,7 @@ def _check_games(games: object) -> int:
 
 def _check_seed(seed: object) -> int:
     """A random seed: an integer >= 0 (NumPy refuses negative seeds)."""
-    return read_int(seed, "seed", 0)
+    return read_int(seed, "seed", 0, SEED_MAX)
 
 
 def _policy_status(policy: Policy) -> Status:
@@ -1256,6 +1256,12 @@ def best_move(
     >>> adv.best.to_dict()
     {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
     """
+
+    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
+
+    expect(position, Position, "position", "a Position")
+
+    expect(roll, Roll, "roll", "a Roll (Roll.from_faces builds one)")
     _check_in_play(kit, position)
     _check_roll(kit, roll)
     _check_dp(kit, full_tables=True, exact=exact)
@@ -2583,6 +2589,8 @@ def competitive_odds(
     ...
     isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
     """
+
+    expect(kit, Kit, "kit", "a Kit (competitive_kit builds one)")
     _check_competitive(kit, seats, policy)
     if len(kit.islands) <= EXACT_COMPETITIVE_ISLANDS:
         for name, value in (("games", games), ("seed", seed)):
@@ -2858,6 +2866,8 @@ def odds(
     >>> res.status, res.win_probability, res.simulated_policy
     (<Status.ESTIMATE: 'estimate'>, None, 'greedy')
     """
+
+    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
     pol = _check_policy(policy)
     if certify is not None and not (
         isinstance(certify, int | float) and not isinstance(certify, bool) and 0 < certify < 1
@@ -2983,8 +2993,14 @@ class DifficultyEntry:
             **probability_json("win_probability", self.win_probability),
             "error_bound": self.error_bound,
             "simulated_policy": self.simulated_policy,
-            "simulated_win_probability": self.simulated_win_probability,
-            "ci95": None if self.ci95 is None else list(self.ci95),
+            # the same shape as the "simulation" of an odds answer
+            "simulation": None
+            if self.simulated_policy is None
+            else {
+                "policy": self.simulated_policy,
+                "win_probability": self.simulated_win_probability,
+                "ci95": None if self.ci95 is None else list(self.ci95),
+            },
             **probability_json("certified_upper_bound", self.upper_bound),
         }
 
@@ -3087,6 +3103,10 @@ def difficulty_table(
     >>> [round(r.win_probability, 4) for r in table.rows]
     [0.37, 0.6358]
     """
+    if isinstance(islands, int):
+        raise InvalidInput("islands", islands, "an iterable of island counts, e.g. (6, 8)")
+    if isinstance(sea_cards, int):
+        raise InvalidInput("sea_cards", sea_cards, "an iterable of sea-card counts, e.g. (3, 8)")
     pol = _check_policy(policy)
     islands = tuple(islands)
     sea_cards = tuple(sea_cards)

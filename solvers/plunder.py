@@ -23,7 +23,7 @@ import numpy.typing as npt
 import z3
 from scipy import sparse
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.jsonio import probability_json
 from isles.models.plunder import (
     CATEGORIES,
@@ -366,6 +366,9 @@ class Posterior:
 
     def value_probability(self, player: int, category: Category, value: int) -> Fraction:
         """P(player holds ``value`` in ``category``)."""
+
+        if not (isinstance(value, int) and 0 <= value < VALUES):
+            raise InvalidInput("value", value, f"a value index in 0..{VALUES - 1}")
         if not self.deals:
             return Fraction(0)
         return Fraction(self.value_counts(player, category)[value], self.deals)
@@ -464,6 +467,8 @@ def posterior(record: Record) -> Posterior:
     >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
     Fraction(1, 216)
     """
+
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
     w = allowed_codes(record)
     f = _forward(w)
     b = _backward(w)
@@ -1103,6 +1108,8 @@ def deduce(
     >>> d.status.value, d.posterior.deals, d.conflict, d.forced, d.proofs
     ('exact', 1728000, (), (), 'smallest')
     """
+
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
     time_limit = _check_time_limit(time_limit)
     deadline = _deadline(time_limit)
     post = posterior(record)
@@ -1335,6 +1342,8 @@ def flip_advice(
     >>> [o.deck for o in adv.options][0] is None
     True
     """
+
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
     active = _check_active(record, active)
     if not isinstance(clue, Code):
         raise InvalidInput("clue", clue, "a Code")
@@ -1456,6 +1465,8 @@ def guess_advice(
     >>> g.probability, g.expected_points
     (Fraction(1, 216), Fraction(1, 72))
     """
+
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
     digs = _check_digs(record, earlier_digs)
     post = post or posterior(record)
     if not post.deals:
@@ -1617,6 +1628,10 @@ def analyse(
     ...
     isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise=True
     """
+
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
+
+    expect(advise, bool, "advise", "True or False")
     for name, value in (("clue", clue), ("active", active), ("earlier_digs", earlier_digs)):
         if value is not None and not advise:
             raise InvalidInput(name, value, f"{name} only with advise=True")

@@ -24,28 +24,31 @@ References
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import itertools
 import math
+import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from isles.models.catan import Board, Resource, Terrain, Tile
-from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
+from isles.models.errors import InvalidInput, expect
+from isles.models.hexgrid import DIRECTIONS, Edge, Hex, as_hex, distance, edge
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
 from isles.models.rally import (
+    GROUP_SIZE,
     OBJECTIVES,
     Objective,
+    Rim,
     card_values,
     default_goals,
     desert_exit_probability,
@@ -56,14 +59,20 @@ from isles.models.rally import (
 )
 from isles.models.status import Status
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 __all__ = [
     "OBJECTIVES",
     "CostField",
+    "GroupPlan",
     "Objective",
     "RallyGraph",
     "Route",
+    "StartChoice",
     "Step",
     "build_graph",
+    "choose_start",
     "cost_field",
     "plan_route",
 ]
@@ -71,9 +80,20 @@ __all__ = [
 ANY = "any"  # key of gold cards, payable in any single resource
 
 
+class _Arc(NamedTuple):
+    """One move ``tail -> head`` (hex indices) and what it costs: the planner's unit of work."""
+
+    tail: int
+    head: int
+    cards: int
+    resource: Resource | None  # None for a desert, and for gold (paid in any resource)
+    halved: bool
+    p_exit: Fraction  # chance one try succeeds: P(2d6 <= n) leaving a desert, else 1
+
+
 @dataclass(frozen=True)
 class RallyGraph:
-    """A board and one player's roads as a NetworkX directed graph (and its CSR form).
+    """A board and one player's roads as arc arrays (CSR), and as a NetworkX graph on demand.
 
     Build with :func:`build_graph`; pass it to :func:`plan_route` or
     :func:`cost_field` to plan many routes on one board without rebuilding.
@@ -83,23 +103,35 @@ class RallyGraph:
     board : Board
     roads : frozenset of Edge
         The mover's own roads.
-    graph : networkx.DiGraph
-        Nodes are the board's hexes, with attributes ``terrain`` and ``number``.
-        An arc ``u -> v`` exists when ``v`` is land (cars never enter the sea);
-        its attributes are ``cards`` (the cost of entering ``v`` across that
-        edge), ``resource`` (a :class:`Resource`, or None for desert and gold),
-        ``halved`` (an own road on the edge) and ``p_exit`` (the chance one try
-        succeeds: ``P(2d6 <= n)`` when leaving a desert for a numbered hex, else 1).
     hexes : tuple of Hex
         The board's hexes in board order: node ``i`` of the CSR form.
     index : mapping of Hex to int
         The inverse of ``hexes``.
+    graph : networkx.DiGraph
+        The public model of the board (built on first use, then kept): nodes
+        are the board's hexes, with attributes ``terrain`` and ``number``. An
+        arc ``u -> v`` exists when ``v`` is land (cars never enter the sea);
+        its attributes are ``cards`` (the cost of entering ``v`` across that
+        edge), ``resource`` (a :class:`Resource`, or None for desert and gold),
+        ``halved`` (an own road on the edge) and ``p_exit`` (the chance one try
+        succeeds: ``P(2d6 <= n)`` when leaving a desert for a numbered hex, else 1).
 
     Notes
     -----
-    The CSR arrays serve the integer objectives (``scipy.sparse.csgraph``),
-    converted once here, as SciPy's csgraph does: model to arrays at the
-    boundary, bulk computation, results back once.
+    The planner reads the arc arrays only: arcs in board order of their tail,
+    then in neighbour direction order (docs/boards.md, "Coordinates"), which
+    is also the order of the NetworkX graph's arcs. The arrays are built from
+    the board in bulk (axial coordinates to indices by one sorted search), as
+    SciPy's csgraph works [4]_: model to arrays at the boundary, bulk
+    computation, results back once. NetworkX [5]_ costs most of the build on
+    big boards, so it is made only when something reads :attr:`graph`.
+
+    References
+    ----------
+    .. [4] P. Virtanen et al., "SciPy 1.0: fundamental algorithms for
+       scientific computing in Python", Nature Methods 17, 261-272, 2020.
+    .. [5] A. A. Hagberg, D. A. Schult, P. J. Swart, "Exploring network
+       structure, dynamics, and function using NetworkX", SciPy 2008.
 
     Examples
     --------
@@ -111,12 +143,34 @@ class RallyGraph:
 
     board: Board
     roads: frozenset[Edge]
-    graph: nx.DiGraph
     hexes: tuple[Hex, ...]
     index: Mapping[Hex, int]
     _tail: npt.NDArray[np.int64] = field(repr=False)
     _head: npt.NDArray[np.int64] = field(repr=False)
     _cards: npt.NDArray[np.int64] = field(repr=False)
+    _on_road: npt.NDArray[np.bool_] = field(repr=False)  # the arc crosses an own road
+    # Arcs leaving hex i: positions _first[i] to _first[i + 1] - 1 of the arrays above.
+    _first: npt.NDArray[np.int64] = field(repr=False)
+
+    @functools.cached_property
+    def graph(self) -> nx.DiGraph:
+        """The NetworkX directed graph of the board (see the class docstring), built once."""
+        import networkx as nx  # NetworkX loads only when a caller reads the graph
+
+        g = nx.DiGraph()
+        for h, tile in self.board.tiles.items():
+            g.add_node(h, terrain=tile.terrain, number=tile.number)
+        arc_kind, table = self._costs
+        attributes = [
+            {"cards": cards, "resource": resource, "halved": halved, "p_exit": p_exit}
+            for cards, resource, halved, p_exit in table
+        ]
+        hexes = self.hexes
+        g.add_edges_from(
+            (hexes[u], hexes[v], attributes[k])
+            for u, v, k in zip(self._tail.tolist(), self._head.tolist(), arc_kind, strict=True)
+        )
+        return g
 
     def packed_csr(self, objective: Literal["cards", "turns"]) -> tuple[int, csr_matrix]:
         """The CSR matrix of packed integer weights for an objective, and its packing base.
@@ -159,6 +213,93 @@ class RallyGraph:
             cache[objective] = (base, matrix)
         return cache[objective]
 
+    # -- arcs, for the exact (Fraction) searches ---------------------------------------
+    @functools.cached_property
+    def _costs(self) -> tuple[list[int], list[tuple[int, Resource | None, bool, Fraction]]]:
+        """Each arc's kind, and the cost of each kind: (cards, resource, halved, p_exit).
+
+        An arc's cost depends only on its head's tile, whether it crosses an own
+        road and whether it leaves a desert: the rules run once per kind.
+        """
+        tiles = list(self.board.tiles.values())
+        tile_ids: dict[Tile, int] = {}
+        code = np.fromiter(
+            (tile_ids.setdefault(t, len(tile_ids)) for t in tiles), dtype=np.int64, count=len(tiles)
+        )
+        desert = np.fromiter(
+            (t.terrain is Terrain.DESERT for t in tiles), dtype=np.bool_, count=len(tiles)
+        )
+        kind = (code[self._head] * 2 + self._on_road) * 2 + desert[self._tail]
+        kinds, arc_kind = np.unique(kind, return_inverse=True)
+        by_id = list(tile_ids)
+        table = [_arc_cost(by_id[k // 4], bool(k // 2 % 2), bool(k % 2)) for k in kinds.tolist()]
+        return arc_kind.reshape(-1).tolist(), table
+
+    def _arc(self, a: int) -> _Arc:
+        """Arc number ``a`` (one at a time: the bulk table is for searches that read all)."""
+        tail, head, on_road = int(self._tail[a]), int(self._head[a]), bool(self._on_road[a])
+        tile_v = self.board.tiles[self.hexes[head]]
+        leaving_desert = self.board.tiles[self.hexes[tail]].terrain is Terrain.DESERT
+        return _Arc(tail, head, *_arc_cost(tile_v, on_road, leaving_desert))
+
+    def _arcs_from(self, u: int) -> list[_Arc]:
+        """The arcs leaving hex ``u``, in neighbour direction order."""
+        arc_kind, table = self._costs
+        lo, hi = int(self._first[u]), int(self._first[u + 1])
+        heads = self._head[lo:hi].tolist()
+        return [_Arc(u, v, *table[k]) for v, k in zip(heads, arc_kind[lo:hi], strict=True)]
+
+    def _arcs_into(self, v: int) -> list[_Arc]:
+        """The arcs entering hex ``v``, by tail in board order."""
+        first, order = self._reverse
+        return [self._arc(a) for a in order[first[v] : first[v + 1]].tolist()]
+
+    @functools.cached_property
+    def _reverse(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Arcs by head: those entering ``v`` are ``order[first[v]:first[v + 1]]``."""
+        order = np.argsort(self._head, kind="stable").astype(np.int64)
+        counts = np.bincount(self._head, minlength=len(self.hexes))
+        first = np.zeros(len(self.hexes) + 1, dtype=np.int64)
+        np.cumsum(counts, out=first[1:])
+        return first, order
+
+    def _arc_between(self, u: int, v: int) -> _Arc:
+        """The arc ``u -> v`` (hex indices), which must exist."""
+        lo, hi = int(self._first[u]), int(self._first[u + 1])
+        (found,) = np.flatnonzero(self._head[lo:hi] == v)
+        return self._arc(lo + int(found))
+
+
+_CERTAIN = Fraction(1)
+
+
+@functools.cache
+def _arc_cost(
+    tile_v: Tile, on_road: bool, leaving_desert: bool
+) -> tuple[int, Resource | None, bool, Fraction]:
+    """What a move into ``tile_v`` costs: (cards, resource, halved, p_exit), from the rules."""
+    entry = entry_cost(tile_v, on_road)
+    p_exit = desert_exit_probability(tile_v) if leaving_desert else _CERTAIN
+    return entry.cards, entry.resource, entry.halved, p_exit
+
+
+def _read_roads(board: Board, roads: Iterable[Edge | tuple[Any, Any]]) -> frozenset[Edge]:
+    """Check the mover's roads (``roads[i]`` in messages): edges of the board."""
+    road_set: set[Edge] = set()
+    for i, road in enumerate(roads):
+        where = f"roads[{i}]"
+        if not (isinstance(road, tuple | list) and len(road) == 2):
+            raise InvalidInput(where, road, "an edge: a pair of adjacent hexes")
+        a, b = as_hex(road[0], where), as_hex(road[1], where)
+        if distance(a, b) != 1:
+            raise InvalidInput(where, f"{a}:{b}", "an edge: a pair of adjacent hexes")
+        e = edge(a, b)
+        for h in e:
+            if h not in board:
+                raise InvalidInput(where, str(e), "an edge between two hexes on the board")
+        road_set.add(e)
+    return frozenset(road_set)
+
 
 def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> RallyGraph:
     """Build the rally graph of ``board`` for a player owning ``roads``.
@@ -180,6 +321,14 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
         Naming ``roads[i]``: a road that is not a pair of hexes, whose hexes
         are not adjacent, or not both on the board.
 
+    Notes
+    -----
+    Linear in the board's size and done in bulk with NumPy: each hex's six
+    neighbours are found among the board's hexes by one sorted search over
+    integer keys of their axial coordinates (board order is the keys'
+    order); the arc costs come from :func:`isles.models.rally.entry_cost`,
+    once per kind of tile.
+
     Examples
     --------
     >>> from isles.models.catan import beginner_board
@@ -187,57 +336,50 @@ def build_graph(board: Board, roads: Iterable[Edge | tuple[Any, Any]] = ()) -> R
     >>> rg.graph.number_of_nodes(), rg.graph[Hex(0, -3)][Hex(0, -2)]["cards"]
     (37, 10)
     """
-    road_set: set[Edge] = set()
-    for i, road in enumerate(roads):
-        where = f"roads[{i}]"
-        if not (isinstance(road, tuple | list) and len(road) == 2):
-            raise InvalidInput(where, road, "an edge: a pair of adjacent hexes")
-        a, b = as_hex(road[0], where), as_hex(road[1], where)
-        if distance(a, b) != 1:
-            raise InvalidInput(where, f"{a}:{b}", "an edge: a pair of adjacent hexes")
-        e = edge(a, b)
-        for h in e:
-            if h not in board:
-                raise InvalidInput(where, str(e), "an edge between two hexes on the board")
-        road_set.add(e)
-    hexes = tuple(board)
-    index = {h: i for i, h in enumerate(hexes)}
-    g = nx.DiGraph()
-    for h, tile in board.tiles.items():
-        g.add_node(h, terrain=tile.terrain, number=tile.number)
-    arcs: list[tuple[Hex, Hex, dict[str, Any]]] = []
+    road_set = _read_roads(board, roads)
     tiles = board.tiles
-    certain = Fraction(1)
-    # Arc attributes depend only on (head tile, own road, leaving a desert): share them.
-    shared: dict[tuple[Tile, bool, bool], dict[str, Any]] = {}
-    for u, tile_u in tiles.items():
-        leaving_desert = tile_u.terrain is Terrain.DESERT
-        for v in neighbours(u):
-            tile_v = tiles.get(v)
-            if tile_v is None or tile_v.terrain is Terrain.SEA:
-                continue
-            on_road = bool(road_set) and edge(u, v) in road_set
-            key = (tile_v, on_road, leaving_desert)
-            attrs = shared.get(key)
-            if attrs is None:
-                cost = entry_cost(tile_v, on_road)
-                attrs = shared[key] = {
-                    "cards": cost.cards,
-                    "resource": cost.resource,
-                    "halved": cost.halved,
-                    "p_exit": desert_exit_probability(tile_v) if leaving_desert else certain,
-                }
-            arcs.append((u, v, attrs))
-    g.add_edges_from(arcs)
+    hexes = tuple(tiles)
+    n = len(hexes)
+    index = {h: i for i, h in enumerate(hexes)}
+    q = np.fromiter((h[0] for h in hexes), dtype=np.int64, count=n)
+    r = np.fromiter((h[1] for h in hexes), dtype=np.int64, count=n)
+    # Cards to enter each hex, at full price and across an own road; -1: never (sea).
+    kinds = set(tiles.values())
+    prices = {t: entry_cost(t).cards if t.terrain.is_land else -1 for t in kinds}
+    road_prices = {
+        t: entry_cost(t, own_road=True).cards if t.terrain.is_land else -1 for t in kinds
+    }
+    price = np.fromiter((prices[t] for t in tiles.values()), dtype=np.int64, count=n)
+    road_price = np.fromiter((road_prices[t] for t in tiles.values()), dtype=np.int64, count=n)
+    # Key of (q, r): rows of width w, with a spare column and row on every side so that
+    # each neighbour of a board hex has its own key. Board order (r, then q) sorts the keys.
+    q_low, r_low = q.min(initial=0), r.min(initial=0)
+    w = int(q.max(initial=0) - q_low) + 3
+    key = (r - r_low + 1) * w + (q - q_low + 1)
+    steps = np.array([dr * w + dq for dq, dr in DIRECTIONS], dtype=np.int64)
+    wanted = key[:, None] + steps[None, :]  # (n, 6): the keys of every hex's neighbours
+    where = np.minimum(np.searchsorted(key, wanted), n - 1)
+    valid = (key[where] == wanted) & (price[where] >= 0)  # arcs lead into land only
+    road_all = np.zeros((n, 6), dtype=np.bool_)
+    for e in road_set:
+        d = DIRECTIONS.index(Hex(e.b.q - e.a.q, e.b.r - e.a.r))
+        road_all[index[e.a], d] = road_all[index[e.b], (d + 3) % 6] = True
+    tail = np.repeat(np.arange(n, dtype=np.int64), 6).reshape(n, 6)[valid]
+    head = where[valid].astype(np.int64)
+    on_road = road_all[valid]
+    cards = np.where(on_road, road_price[head], price[head])
+    first = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(valid.sum(axis=1), out=first[1:])
     return RallyGraph(
         board=board,
-        roads=frozenset(road_set),
-        graph=g,
+        roads=road_set,
         hexes=hexes,
         index=index,
-        _tail=np.fromiter((index[u] for u, _, _ in arcs), dtype=np.int64, count=len(arcs)),
-        _head=np.fromiter((index[v] for _, v, _ in arcs), dtype=np.int64, count=len(arcs)),
-        _cards=np.fromiter((d["cards"] for _, _, d in arcs), dtype=np.int64, count=len(arcs)),
+        _tail=tail,
+        _head=head,
+        _cards=cards,
+        _on_road=on_road,
+        _first=first,
     )
 
 
@@ -427,6 +569,8 @@ def cost_field(
     >>> f.cost((0, 0))  # 10 ore, 6 brick, then the free desert: 16 cards in 3 moves
     (16, 3)
     """
+
+    expect(rg, (Board, RallyGraph), "rg", "a Board or a RallyGraph")
     if isinstance(rg, Board):
         rg = build_graph(rg)
     start_h = as_hex(start, "start")
@@ -667,8 +811,8 @@ def plan_route(
         The car's hex: a rim start at the beginning of the game (a sea hex on
         the board's rim next to land), or any hex of a car under way.
     goals : sequence of (q, r), optional
-        Land hexes. Default (docs/rally.md, "Default goals"): the land next to
-        the point reflection of the start group through the board's centre
+        Land hexes. Default (docs/rally.md, "Start groups and goals"): the
+        land next to the rim starts opposite the start group
         (:func:`isles.models.rally.default_goals` of ``group``, itself
         defaulting to :func:`isles.models.rally.start_group` of a rim start).
         Required when ``start`` is not a rim start and no ``group`` is given.
@@ -757,6 +901,25 @@ def plan_route(
     ...
     isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
+    expect(board, (Board, RallyGraph), "board", "a Board or a RallyGraph")
+    if budget is not None:
+        expect(budget, Mapping, "budget", "a mapping of resource to cards")
+    if values is not None:
+        expect(values, Mapping, "values", "a mapping of resource to card value")
+    weights = _check_query(objective, values, time_limit)
+    rg = _graph_of(board, roads)
+    start_h = as_hex(start, "start")
+    if start_h not in rg.index:
+        raise InvalidInput("start", str(start_h), "a hex on the board")
+    goal_list = _goal_list(rg, start_h, goals, group)
+    budget_r = None if budget is None else spending_budget(budget)
+    return _plan(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+
+
+def _check_query(
+    objective: object, values: Mapping[Any, float | int | Fraction] | None, time_limit: object
+) -> dict[Resource, Fraction]:
+    """Check the options every planner shares; the exact card values."""
     if objective not in OBJECTIVES:
         raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
     if values is not None and objective != "weighted":
@@ -768,26 +931,37 @@ def plan_route(
         or time_limit <= 0
     ):
         raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    return card_values(values)
+
+
+def _graph_of(board: Board | RallyGraph, roads: Iterable[Edge | tuple[Any, Any]]) -> RallyGraph:
+    """The graph to plan on: a prebuilt one (then no roads), or the board's."""
     if isinstance(board, RallyGraph):
         if list(roads):
             raise InvalidInput(
                 "roads", "given with a prebuilt graph", "roads passed to build_graph"
             )
-        rg = board
-    else:
-        rg = build_graph(board, roads)
-    start_h = as_hex(start, "start")
-    if start_h not in rg.index:
-        raise InvalidInput("start", str(start_h), "a hex on the board")
-    goal_list = _goal_list(rg, start_h, goals, group)
-    weights = card_values(values)
+        return board
+    return build_graph(board, roads)
+
+
+def _plan(
+    rg: RallyGraph,
+    start: Hex,
+    goals: list[Hex],
+    objective: Objective,
+    weights: Mapping[Resource, Fraction],
+    budget: Mapping[Resource, int] | None,
+    time_limit: float | None,
+    field: CostField | None = None,
+) -> Route:
+    """The one dispatch of every planner: each objective to its core."""
     if budget is not None:
-        budget_r = spending_budget(budget)
-        route = _plan_with_budget(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+        route = _plan_with_budget(rg, start, goals, objective, weights, budget, time_limit)
         return dataclasses.replace(route, time_limit=time_limit)
-    if objective in ("cards", "turns"):
-        return _plan_on_csr(rg, start_h, goal_list, objective, weights)
-    return _plan_exact_dijkstra(rg, start_h, goal_list, objective, weights)
+    if objective == "cards" or objective == "turns":
+        return _plan_on_csr(rg, start, goals, objective, weights, field)
+    return _plan_exact_dijkstra(rg, start, goals, objective, weights)
 
 
 def _goal_list(
@@ -820,7 +994,7 @@ def _goal_list(
                 "goals",
                 None,
                 "goal hexes, or the start group to take the default goals from "
-                "(docs/rally.md, 'Default goals')",
+                "(docs/rally.md, 'Start groups and goals')",
                 problem=f"required, since the start {start} is not a rim start "
                 "(a sea hex on the board's rim next to land)",
             )
@@ -839,6 +1013,303 @@ def _goal_list(
     return out
 
 
+# -- the best start ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """One start group and the route of its best car (an entry of :class:`StartChoice`).
+
+    Attributes
+    ----------
+    group : tuple of Hex
+        The group's sea hexes, one car each (docs/rally.md, "Start groups and goals").
+    route : Route
+        The best of the cars' routes to the group's default goals (``route.start``
+        is that car's hex, ``route.goals`` the goals); its status says whether it
+        reaches a goal.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> plan = choose_start(beginner_board()).groups[0]
+    >>> [str(h) for h in plan.group], str(plan.route.start), plan.route.total_cards
+    (['3,0', '3,-1', '3,-2', '3,-3'], '3,0', 19)
+    """
+
+    group: tuple[Hex, ...]
+    route: Route
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: ``group`` (hexes ``[q, r]``) and ``route`` (:meth:`Route.to_dict`).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> d = choose_start(beginner_board()).groups[0].to_dict()
+        >>> d["group"], d["route"]["start"], d["route"]["goals"]
+        ([[3, 0], [3, -1], [3, -2], [3, -3]], [3, 0], [[-2, 0], [-2, 1], [-2, 2]])
+        """
+        return {"group": [hex_json(h) for h in self.group], "route": self.route.to_dict()}
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """The best start on a board: each start group's best car, and the best of all.
+
+    The answer of :func:`choose_start` (docs/rally.md, "The best start").
+
+    Attributes
+    ----------
+    status : Status
+        ``optimal``: :attr:`route` reaches its goals and no car of any group
+        does better for the objective (proven: each route is exact).
+        ``unaffordable``: with a budget, no car can afford its goals;
+        :attr:`route` is the affordable route closest to its goals.
+        ``unreachable``: no car can reach its goals at any price;
+        ``timed_out``: the time limit ended the search; :attr:`best` is then None.
+    objective : "cards" | "turns" | "expected_turns" | "weighted"
+    groups : tuple of GroupPlan
+        One per start group, in rim order (or the one group given).
+    best : int or None
+        The index in :attr:`groups` of the best group.
+    time_limit : float or None
+        The seconds the search was allowed (None: no limit).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> choice = choose_start(beginner_board())
+    >>> str(choice.status), len(choice.groups), str(choice.route.start), choice.route.total_cards
+    ('optimal', 18, '2,-3', 14)
+    """
+
+    status: Status
+    objective: Objective
+    groups: tuple[GroupPlan, ...]
+    best: int | None
+    time_limit: float | None = None
+
+    @property
+    def route(self) -> Route | None:
+        """The best group's route, or None (see :attr:`status`)."""
+        return None if self.best is None else self.groups[self.best].route
+
+    @property
+    def group(self) -> tuple[Hex, ...] | None:
+        """The best group's hexes, or None."""
+        return None if self.best is None else self.groups[self.best].group
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data, what ``isles rally --json`` prints without ``--start``.
+
+        Returns
+        -------
+        dict
+            ``status``, ``objective``, ``time_limit``, ``best`` (an index into
+            ``groups``, or null) and ``groups``: one :meth:`GroupPlan.to_dict`
+            per group. The best route is ``groups[best].route``.
+
+        Examples
+        --------
+        >>> from isles.models.catan import beginner_board
+        >>> d = choose_start(beginner_board()).to_dict()
+        >>> d["status"], d["best"], d["groups"][d["best"]]["route"]["total_cards"]
+        ('optimal', 4, 14)
+        """
+        return {
+            "status": self.status.value,
+            "objective": self.objective,
+            "time_limit": self.time_limit,
+            "best": self.best,
+            "groups": [g.to_dict() for g in self.groups],
+        }
+
+
+def _route_rank(route: Route) -> tuple[Any, ...] | None:
+    """How good a route is, smaller first, for :func:`choose_start`: reaching a goal
+    first, then (unaffordable routes) the distance left to a goal, then the three
+    keys of the objective (as :func:`plan_route` orders routes); None: no route."""
+    if route.path is None:
+        return None
+    assert route.total_cards is not None and route.expected_turns is not None
+    assert route.value is not None and route.turns is not None
+    cards, turns, expected = route.total_cards, route.turns, route.expected_turns
+    keys = {
+        "cards": (cards, turns, expected),
+        "turns": (turns, cards, expected),
+        "expected_turns": (expected, cards, turns),
+        "weighted": (route.value, turns, expected),
+    }[route.objective]
+    return (0 if route.reached else route.distance_to_goal, *keys)
+
+
+def choose_start(
+    board: Board | RallyGraph,
+    roads: Iterable[Edge | tuple[Any, Any]] = (),
+    objective: Objective = "cards",
+    values: Mapping[Any, float | int | Fraction] | None = None,
+    budget: Mapping[Any, int] | None = None,
+    group: Sequence[tuple[int, int]] | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+) -> StartChoice:
+    """The best start of a car: every start group of the board, its best car, the best of all.
+
+    Before the race each player puts a car on one of the four adjacent rim
+    sea hexes of the start group (seed 002, "MISE EN PLACE"). For each start
+    group of the board (:func:`isles.models.rally.start_groups`: one per rim
+    start, in rim order), or only for ``group``, this plans the route of the
+    car on each of its hexes to the group's default goals
+    (:func:`isles.models.rally.default_goals`) and keeps the best car; the
+    answer's :attr:`StartChoice.route` is the best of all groups.
+
+    Parameters
+    ----------
+    board : Board or RallyGraph
+        The board (a base or 5-6 player board in its sea frame, or any board
+        with sea on its rim next to land).
+    roads, objective, values, budget
+        As for :func:`plan_route`; routes are compared by the objective's
+        three keys, a route that reaches a goal before one that does not.
+    group : sequence of (q, r), optional
+        One start group (sea hexes of the board) instead of all of them:
+        which of its hexes is the best start.
+    time_limit : float, optional
+        Seconds allowed for the whole search (None: no limit); past it the
+        answer is ``timed_out``.
+    progress : bool, default False
+        Show a tqdm progress bar over the groups on stderr.
+
+    Returns
+    -------
+    StartChoice
+        One :class:`GroupPlan` per group; ties go to the car and then the
+        group earliest in rim order.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`plan_route`, and naming ``board`` when the board has no rim
+        start (no sea hex on its rim next to land: nowhere to start) and no
+        ``group`` is given; naming ``group[i]`` for a hex that is not a sea
+        hex of the board.
+
+    See Also
+    --------
+    plan_route : the best route of one car.
+
+    Notes
+    -----
+    One :func:`plan_route` per car and group, exact as it is; on the integer
+    objectives a car's cheapest costs (one Dijkstra [1]_) serve every group
+    the car belongs to. A board of ``R`` rim starts costs about ``R``
+    searches: well under a second on a base or 5-6 player board.
+
+    References
+    ----------
+    .. [1] E. W. Dijkstra, "A note on two problems in connexion with graphs",
+       Numerische Mathematik 1, 269-271, 1959.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> choice = choose_start(beginner_board(), objective="expected_turns")
+    >>> str(choice.status), [str(h) for h in choice.group], str(choice.route.start)
+    ('optimal', ['2,-3', '1,-3', '0,-3', '-1,-2'], '2,-3')
+    >>> float(choice.route.expected_turns), choice.route.total_cards
+    (4.0, 14)
+    """
+    weights = _check_query(objective, values, time_limit)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rg = _graph_of(board, roads)
+    budget_r = None if budget is None else spending_budget(budget)
+    rim = Rim(rg.board)  # read once for every group
+    if group is not None:
+        members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
+        for i, h in enumerate(members):
+            if h not in rg.index or rg.board.terrain(h).is_land:
+                raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
+        if not members:
+            raise InvalidInput("group", [], "at least one sea hex")
+        groups = [list(dict.fromkeys(members))]
+    else:
+        groups = rim.groups()
+        if not groups:
+            raise InvalidInput(
+                "board",
+                "no rim start",
+                "a board with sea on its rim next to land, where the cars start "
+                "(or give the start and the goals)",
+            )
+    # A car's cost field serves each of the (at most GROUP_SIZE) groups it is in.
+    fields: dict[Hex, CostField] = {}
+    plans: list[GroupPlan] = []
+    bar = _progress_bar(len(groups), progress)
+    for members in groups:
+        goals = rim.goals(members)
+        routes = []
+        for car in members:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                bar.close()
+                return _timed_out(objective, plans, time_limit)
+            field = None
+            if budget_r is None and objective in ("cards", "turns"):
+                if car not in fields:
+                    if len(fields) > 2 * GROUP_SIZE:
+                        del fields[next(iter(fields))]
+                    fields[car] = cost_field(rg, car, objective)
+                field = fields[car]
+            route = _plan(rg, car, goals, objective, weights, budget_r, left, field)
+            if route.status is Status.TIMED_OUT:
+                bar.close()
+                return _timed_out(objective, plans, time_limit)
+            routes.append(route)
+        ranked = [(rank, i) for i, r in enumerate(routes) if (rank := _route_rank(r)) is not None]
+        best_car = min(ranked)[1] if ranked else 0
+        limit = None if budget_r is None else time_limit  # a route's limit: its budget search's
+        plans.append(GroupPlan(tuple(members), replace(routes[best_car], time_limit=limit)))
+        bar.update(1)
+    bar.close()
+    ranked_groups = [
+        (rank, i) for i, plan in enumerate(plans) if (rank := _route_rank(plan.route)) is not None
+    ]
+    if not ranked_groups:
+        return StartChoice(Status.UNREACHABLE, objective, tuple(plans), None, time_limit)
+    best = min(ranked_groups)[1]
+    status = Status.OPTIMAL if plans[best].route.reached else Status.UNAFFORDABLE
+    return StartChoice(status, objective, tuple(plans), best, time_limit)
+
+
+def _timed_out(
+    objective: Objective, plans: list[GroupPlan], time_limit: float | None
+) -> StartChoice:
+    return StartChoice(Status.TIMED_OUT, objective, tuple(plans), None, time_limit)
+
+
+class _NoBar:
+    """Stands in for a tqdm bar when none is shown."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, shown: bool) -> Any:
+    if not shown:
+        return _NoBar()
+    from tqdm import tqdm  # loaded only when a bar is shown
+
+    return tqdm(total=total, desc="start groups", unit="group", file=sys.stderr)
+
+
 Key = tuple[Fraction, Fraction, Fraction]
 ZERO_KEY: Key = (Fraction(0), Fraction(0), Fraction(0))
 
@@ -848,14 +1319,14 @@ def _cheapest_resource(values: Mapping[Resource, Fraction]) -> Resource:
 
 
 def _arc_key(
-    data: Mapping[str, Any],
+    arc: _Arc,
     objective: Objective,
     values: Mapping[Resource, Fraction],
     payer: Resource | None = None,
 ) -> Key:
     """The three keys (see :func:`plan_route`) of one move; ``payer`` pays for gold."""
-    cards = Fraction(data["cards"])
-    turns = 1 / data["p_exit"]
+    cards = Fraction(arc.cards)
+    turns = 1 / arc.p_exit
     one = Fraction(1)
     if objective == "cards":
         return cards, one, turns
@@ -863,7 +1334,7 @@ def _arc_key(
         return one, cards, turns
     if objective == "expected_turns":
         return turns, cards, one
-    resource: Resource | None = data["resource"]
+    resource = arc.resource
     if resource is None and cards:  # gold
         resource = payer or _cheapest_resource(values)
     return (cards * values[resource] if resource else Fraction(0)), one, turns
@@ -879,9 +1350,11 @@ def _plan_on_csr(
     goals: list[Hex],
     objective: Literal["cards", "turns"],
     values: Mapping[Resource, Fraction],
+    field: CostField | None = None,
 ) -> Route:
-    """Integer objectives: csgraph Dijkstra, then least expected turns among the ties."""
-    f = cost_field(rg, start, objective)
+    """Integer objectives: csgraph Dijkstra (or ``field``, its answer from ``start``
+    for ``objective``), then least expected turns among the ties."""
+    f = cost_field(rg, start, objective) if field is None else field
     reached = [rg.index[g] for g in goals if f.moves[rg.index[g]] >= 0]
     if not reached:
         return _no_route(rg, start, goals, objective, Status.UNREACHABLE, None)
@@ -892,36 +1365,40 @@ def _plan_on_csr(
 
     best = min(two_keys(i) for i in reached)
     tied = [i for i in reached if two_keys(i) == best]
-    # The DAG of tight arcs (on some shortest path) that lead to a tied goal.
-    index, hexes, succ_pred = rg.index, rg.hexes, rg.graph.pred
+    # The tight arcs (on some best route to their head), found in bulk, grouped by head.
+    tail, head = rg._tail, rg._head
+    tight = np.flatnonzero(
+        (f.moves[tail] >= 0)
+        & (f.moves[head] == f.moves[tail] + 1)
+        & (f.cards[head] == f.cards[tail] + rg._cards)
+    )
+    tight = tight[np.argsort(head[tight], kind="stable")]
+    tight_heads = head[tight]
+
+    def tight_into(v: int) -> list[int]:
+        lo, hi = np.searchsorted(tight_heads, [v, v + 1])
+        return tight[lo:hi].tolist()  # type: ignore[no-any-return]
+
+    # The DAG of the tight arcs that lead to a tied goal.
     members: set[int] = set(tied)
     stack = list(tied)
+    into: dict[int, list[_Arc]] = {}
     while stack:
         v = stack.pop()
-        for u_hex, data in succ_pred[hexes[v]].items():
-            u = index[u_hex]
-            if (
-                u not in members
-                and f.moves[u] >= 0
-                and f.moves[u] + 1 == f.moves[v]
-                and f.cards[u] + data["cards"] == f.cards[v]
-            ):
-                members.add(u)
-                stack.append(u)
+        into[v] = [rg._arc(a) for a in tight_into(v)]
+        for arc in into[v]:
+            if arc.tail not in members:
+                members.add(arc.tail)
+                stack.append(arc.tail)
     expected: dict[int, Fraction] = {}
     parent: dict[int, int] = {}
+    first = rg.index[start]
     for v in sorted(members, key=lambda i: (int(f.moves[i]), i)):  # moves grow along arcs
-        if hexes[v] == start:
+        if v == first:
             expected[v] = Fraction(0)
             continue
-        options = [
-            (expected[index[u_hex]] + 1 / data["p_exit"], index[u_hex])
-            for u_hex, data in succ_pred[hexes[v]].items()
-            if index[u_hex] in expected
-            and f.moves[index[u_hex]] + 1 == f.moves[v]
-            and f.cards[index[u_hex]] + data["cards"] == f.cards[v]
-        ]
-        expected[v], parent[v] = min(options)
+        expected[v], parent[v] = min((expected[a.tail] + 1 / a.p_exit, a.tail) for a in into[v])
+    hexes = rg.hexes
     goal = min(tied, key=lambda i: (expected[i], goals.index(hexes[i])))
     path = [goal]
     while path[-1] in parent:
@@ -945,16 +1422,19 @@ def _plan_exact_dijkstra(
     objective: Objective,
     values: Mapping[Resource, Fraction],
 ) -> Route:
-    """Dijkstra over exact (Fraction) three-part keys; first goal settled is the best."""
-    goal_set = set(goals)
-    order = rg.index
-    best: dict[Hex, Key] = {start: ZERO_KEY}
-    pred: dict[Hex, Hex] = {}
-    done: set[Hex] = set()
-    heap: list[tuple[Key, int, Hex]] = [(ZERO_KEY, order[start], start)]
-    succ = rg.graph.succ
+    """Dijkstra over exact (Fraction) three-part keys; first goal settled is the best.
+
+    Hexes are their board-order indices, so the heap and the ties order them
+    by board order.
+    """
+    goal_set = {rg.index[g] for g in goals}
+    first = rg.index[start]
+    best: dict[int, Key] = {first: ZERO_KEY}
+    pred: dict[int, int] = {}
+    done: set[int] = set()
+    heap: list[tuple[Key, int]] = [(ZERO_KEY, first)]
     while heap:
-        key, _, u = heapq.heappop(heap)
+        key, u = heapq.heappop(heap)
         if u in done:
             continue
         done.add(u)
@@ -962,39 +1442,40 @@ def _plan_exact_dijkstra(
             path = [u]
             while path[-1] in pred:
                 path.append(pred[path[-1]])
-            return _route(rg, start, goals, path[::-1], objective, values, Status.OPTIMAL, None)
-        for v, data in succ[u].items():
+            hexes = [rg.hexes[i] for i in reversed(path)]
+            return _route(rg, start, goals, hexes, objective, values, Status.OPTIMAL, None)
+        for arc in rg._arcs_from(u):
+            v = arc.head
             if v in done:
                 continue
-            new = _add(key, _arc_key(data, objective, values))
-            if v not in best or (new, order[u]) < (best[v], order[pred.get(v, v)]):
+            new = _add(key, _arc_key(arc, objective, values))
+            if v not in best or (new, u) < (best[v], pred.get(v, v)):
                 best[v] = new
                 pred[v] = u
-                heapq.heappush(heap, (new, order[v], v))
+                heapq.heappush(heap, (new, v))
     return _no_route(rg, start, goals, objective, Status.UNREACHABLE, None)
 
 
 def _lower_bounds(
     rg: RallyGraph, goals: list[Hex], objective: Objective, values: Mapping[Resource, Fraction]
-) -> dict[Hex, Fraction]:
-    """Exact least first key from every hex to the nearest goal, ignoring any budget.
+) -> dict[int, Fraction]:
+    """Exact least first key from every hex (by index) to the nearest goal, ignoring any budget.
 
     Dijkstra backwards from the goals; the A* heuristic of the budget search
     (admissible and consistent, since it is a true distance). Gold is priced
     at its cheapest payer.
     """
-    dist: dict[Hex, Fraction] = {}
-    heap: list[tuple[Fraction, int, Hex]] = [(Fraction(0), rg.index[g], g) for g in goals]
+    dist: dict[int, Fraction] = {}
+    heap: list[tuple[Fraction, int]] = [(Fraction(0), rg.index[g]) for g in goals]
     heapq.heapify(heap)
-    pred = rg.graph.pred
     while heap:
-        d, _, v = heapq.heappop(heap)
+        d, v = heapq.heappop(heap)
         if v in dist:
             continue
         dist[v] = d
-        for u, data in pred[v].items():
-            if u not in dist:
-                heapq.heappush(heap, (d + _arc_key(data, objective, values)[0], rg.index[u], u))
+        for arc in rg._arcs_into(v):
+            if arc.tail not in dist:
+                heapq.heappush(heap, (d + _arc_key(arc, objective, values)[0], arc.tail))
     return dist
 
 
@@ -1020,7 +1501,7 @@ def _plan_with_budget(
     cap = tuple(budget[r] for r in resources)
     budget_out = {r.value: budget[r] for r in resources}
     bound = _lower_bounds(rg, goals, objective, values)
-    if start not in bound:
+    if rg.index[start] not in bound:
         return _no_route(rg, start, goals, objective, Status.UNREACHABLE, budget_out)
     # Cheap first answer: the unconstrained best route, when it is affordable as it stands.
     if objective == "cards" or objective == "turns":
@@ -1034,20 +1515,20 @@ def _plan_with_budget(
         )
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    goal_set = set(goals)
-    settled: dict[Hex, list[tuple[Key, tuple[int, ...]]]] = {}
-    labels: list[tuple[Key, tuple[int, ...], Hex, int]] = []
+    goal_set = {rg.index[g] for g in goals}
+    settled: dict[int, list[tuple[Key, tuple[int, ...]]]] = {}
+    labels: list[tuple[Key, tuple[int, ...], int, int]] = []
     heap: list[tuple[Fraction, Key, int, int]] = []
     counter = itertools.count()
 
-    def push(key: Key, spent: tuple[int, ...], h: Hex, parent: int) -> None:
+    def push(key: Key, spent: tuple[int, ...], h: int, parent: int) -> None:
         labels.append((key, spent, h, parent))
         if h in bound:  # a hex that cannot reach a goal still counts for "closest"
             heapq.heappush(heap, (key[0] + bound[h], key, next(counter), len(labels) - 1))
         else:
             heapq.heappush(heap, (key[0] + _FAR, key, next(counter), len(labels) - 1))
 
-    push(ZERO_KEY, (0,) * len(resources), start, -1)
+    push(ZERO_KEY, (0,) * len(resources), rg.index[start], -1)
     found: int | None = None
     kept: list[int] = []
     pops = 0
@@ -1065,25 +1546,24 @@ def _plan_with_budget(
         if u in goal_set:
             found = li
             break
-        for v, data in rg.graph.succ[u].items():
-            cards: int = data["cards"]
-            resource: Resource | None = data["resource"]
+        for arc in rg._arcs_from(u):
             payers: list[Resource | None] = (
-                list(resources) if resource is None and cards else [resource]
+                list(resources) if arc.resource is None and arc.cards else [arc.resource]
             )
             for payer in payers:
                 new_spent = list(spent)
                 if payer is not None:
                     j = resources.index(payer)
-                    new_spent[j] += cards
+                    new_spent[j] += arc.cards
                     if new_spent[j] > cap[j]:
                         continue
-                push(_add(key, _arc_key(data, objective, values, payer)), tuple(new_spent), v, li)
+                new_key = _add(key, _arc_key(arc, objective, values, payer))
+                push(new_key, tuple(new_spent), arc.head, li)
     if found is None:
         # No goal affordable: the affordable hex closest to a goal, best keys first.
         def closeness(li: int) -> tuple[int, Key, int]:
             key, _, h, _ = labels[li]
-            return (min(distance(h, g) for g in goals), key, rg.index[h])
+            return (min(distance(rg.hexes[h], g) for g in goals), key, h)
 
         found = min(kept, key=closeness)
         status = Status.UNAFFORDABLE
@@ -1093,7 +1573,7 @@ def _plan_with_budget(
     while labels[chain[-1]][3] >= 0:
         chain.append(labels[chain[-1]][3])
     chain.reverse()
-    path = [labels[li][2] for li in chain]
+    path = [rg.hexes[labels[li][2]] for li in chain]
     # The resource each gold step was paid in, read from the spent vectors.
     paid: list[Resource | None] = []
     for a, b in itertools.pairwise(chain):
@@ -1120,23 +1600,22 @@ def _route(
     steps: list[Step] = []
     cards: dict[str, int] = {}
     for i, (u, v) in enumerate(itertools.pairwise(path)):
-        data = rg.graph[u][v]
-        resource: Resource | None = data["resource"]
-        if resource is None and data["cards"] and objective == "weighted":
+        arc = rg._arc_between(rg.index[u], rg.index[v])
+        resource = arc.resource
+        if resource is None and arc.cards and objective == "weighted":
             resource = _cheapest_resource(values)
         if paid is not None and paid[i] is not None:
             resource = paid[i]
-        p = data["p_exit"]
         rolled = rg.board.terrain(u) is Terrain.DESERT and rg.board.number(v) is not None
         step = Step(
             hex=v,
             terrain=rg.board.terrain(v),
             number=rg.board.number(v),
             resource=resource,
-            cards=data["cards"],
-            halved=data["halved"],
-            exit_probability=p if rolled else None,
-            expected_turns=1 / p,
+            cards=arc.cards,
+            halved=arc.halved,
+            exit_probability=arc.p_exit if rolled else None,
+            expected_turns=1 / arc.p_exit,
         )
         steps.append(step)
         if step.cards:

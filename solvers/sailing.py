@@ -21,11 +21,14 @@ from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import spsolve
 
 from isles.models.catan import Board, Terrain, pips, roll_probability
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
 from isles.models.ships import (
     CARGO_LIMIT,
+    MAX_ENCOUNTERS,
+    MAX_REACH_ROLLS,
+    MAX_WITHIN,
     ROLLS,
     Encounter,
     Outcome,
@@ -71,12 +74,6 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
-#: Most encounters :func:`cargo_outlook` takes: its exact fractions grow with each one.
-MAX_ENCOUNTERS = 100
-#: Most rolls :func:`pirate_reach_probability` takes: its exact fractions grow with each one.
-MAX_REACH_ROLLS = 200
-#: Largest horizon of the exact arrival odds (:func:`arrival_odds`, ``sail(within=...)``).
-MAX_WITHIN = 100
 
 #: Probability of each roll in ROLLS order, as floats for the linear algebra.
 _ROLL_P: FloatArray = np.array([float(roll_probability(n)) for n in ROLLS])
@@ -603,6 +600,8 @@ def navigate(
     >>> nav.reach(edge((1, 0), (1, -1)))
     <Reach.UNREACHABLE: 'unreachable'>
     """
+
+    expect(board, (Board, WindGraph), "board", "a Board or a WindGraph")
     graph = board if isinstance(board, WindGraph) else wind_graph(board, may_stay)
     target_set = frozenset(
         check_ship_edge(graph.board, e, f"targets[{i}]") for i, e in enumerate(targets)
@@ -1094,8 +1093,10 @@ class Voyage:
             ``reach``, ``at_target``, ``expected_rolls``, ``expected_rounds``,
             ``error_bound`` (of ``expected_rolls``, in rolls), ``arrival_within``
             (``[{"rolls", "probability", "probability_exact"}]``), ``steering``,
-            ``iterations``, ``bellman_residual``.
+            ``iterations``, ``bellman_residual`` (null where nothing was solved:
+            a start that cannot arrive, or is already there).
         """
+        solved = self.expected_rolls is not None and not self.at_target
         return {
             "status": self.status.value,
             "from": edge_json(self.start),
@@ -1112,8 +1113,9 @@ class Voyage:
                 {"rolls": k, **probability_json("probability", p)} for k, p in self.arrival_within
             ],
             "steering": [s.to_dict() for s in self.steering],
-            "iterations": self.iterations,
-            "bellman_residual": self.bellman_residual,
+            # Nothing was iterated for a start that cannot arrive, or is already there.
+            "iterations": self.iterations if solved else None,
+            "bellman_residual": self.bellman_residual if solved else None,
         }
 
 
@@ -1215,6 +1217,8 @@ def sail(
     >>> sail(demo_board(), ((0, 2), (0, 3)), [((0, 2), (0, 3))]).expected_rolls
     0.0
     """
+
+    expect(board, (Board, WindGraph), "board", "a Board or a WindGraph")
     players = check_players(players)
     horizons = _check_within(within)
     if isinstance(board, WindGraph):

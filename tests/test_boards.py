@@ -14,6 +14,9 @@ from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
     Board,
+    Building,
+    BuildingKind,
+    HarbourKind,
     Terrain,
     Tile,
     beginner_board,
@@ -185,7 +188,6 @@ BAD_BOARDS = [
     ('{"hexes": [{"q": 0, "r": 0, "terrain": "sea"}]}', "unknown key 'q'"),
     ('{"hexes": [{"hex": [0, 0]}]}', "key 'terrain' missing"),
     ('{"hexes": [{"hex": [0, 0], "terrain": "sea", "colour": 1}]}', "colour"),
-    ('{"hexes": []}', "at least one hex"),
     ('{"tiles": []}', "hexes"),
     ("[1, 2]", "hexes"),
     ('{"hexes": [', "valid JSON"),
@@ -326,6 +328,8 @@ def test_fuzz_rally_on_random_valid_boards(board: Board, data: st.DataObject) ->
 
 def _rally_answers_or_refuses(board: Board, data: st.DataObject) -> None:
     """A board that reads is one the rally planner answers about, or refuses in its words."""
+    if not board:
+        return
     start = data.draw(st.sampled_from(list(board)))
     land = board.land()
     named = st.lists(st.sampled_from(land), min_size=1, max_size=2) if land else st.nothing()
@@ -338,3 +342,69 @@ def _rally_answers_or_refuses(board: Board, data: st.DataObject) -> None:
         return
     json.dumps(route.to_dict(), allow_nan=False)
     json.dumps(cost_field(board, start).to_dict(), allow_nan=False)
+
+
+# -- harbours, buildings and roads in the board format (docs/boards.md) ----------------
+
+FEATURES = {
+    "harbours": [
+        {"edge": [[0, -3], [0, -2]], "kind": "generic"},
+        {"edge": [[2, -3], [2, -2]], "kind": "wool"},
+    ],
+    "buildings": [
+        {"corner": [[0, -2], [0, -1], [1, -2]], "player": "red", "kind": "city"},
+        {"corner": [[-2, 2], [-2, 3], [-1, 2]], "player": "blue"},
+    ],
+    "roads": [{"edge": [[0, -2], [0, -1]], "player": "red"}],
+}
+
+
+def test_harbours_buildings_and_roads_round_trip() -> None:
+    doc = {**beginner_board().to_dict(), **FEATURES}
+    board = Board.from_dict(doc)
+    assert board.harbours[edge((0, -3), (0, -2))] is HarbourKind.GENERIC
+    assert board.harbours[edge((2, -2), (2, -3))].ratio == 2
+    assert board.buildings[vertex((1, -2), (0, -1), (0, -2))] == Building("red", BuildingKind.CITY)
+    assert board.roads[edge((0, -1), (0, -2))] == "red"
+    again = Board.from_dict(board.to_dict())
+    assert again == board and again.to_dict() == board.to_dict()
+    assert board != beginner_board()
+    assert "harbours" not in beginner_board().to_dict()  # a plain board stays a plain file
+
+
+BAD_FEATURES = [
+    ({"harbours": [{"edge": [[0, -2], [0, -1]], "kind": "generic"}]}, "a sea hex and a land hex"),
+    ({"harbours": [{"edge": [[0, -3], [1, -3]], "kind": "generic"}]}, "a sea hex and a land hex"),
+    ({"harbours": [{"edge": [[0, -4], [0, -3]], "kind": "ore"}]}, "two hexes of the board"),
+    ({"harbours": [{"edge": [[0, -3], [0, -2]], "kind": "gold"}]}, "harbours[0].kind"),
+    ({"harbours": [{"edge": [[0, -3], [0, -2]]}]}, "key 'kind' missing"),
+    (
+        {"harbours": [{"edge": [[0, -3], [0, -2]], "kind": "ore"}] * 2},
+        "one harbour per side",
+    ),
+    ({"harbours": [{"edge": [[0, -3], [0, -1]], "kind": "ore"}]}, "harbours[0].edge"),
+    ({"buildings": [{"corner": [[0, -3], [1, -4], [0, -4]], "player": "red"}]}, "board"),
+    (
+        {
+            "buildings": [
+                {"corner": [[0, -2], [0, -1], [1, -2]], "player": "red"},
+                {"corner": [[0, -1], [1, -2], [1, -1]], "player": "blue"},
+            ]
+        },
+        "distance rule",
+    ),
+    ({"buildings": [{"corner": [[0, -2], [0, -1], [1, -2]], "player": ""}]}, "player"),
+    ({"buildings": [{"corner": [[0, -2], [0, -1], [1, -2]], "player": 3}]}, "player"),
+    ({"buildings": [{"corner": [[0, -2], [0, -1], [2, -2]], "player": "red"}]}, "corner"),
+    ({"roads": [{"edge": [[0, -3], [1, -3]], "player": "red"}]}, "touching land"),
+    ({"roads": [{"edge": [[0, -2], [0, -1]], "player": "red", "kind": "x"}]}, "unknown key"),
+    ({"bridges": []}, "unknown key 'bridges'"),
+]
+
+
+@pytest.mark.parametrize(("extra", "needle"), BAD_FEATURES)
+def test_board_features_are_checked(extra: dict[str, object], needle: str) -> None:
+    doc = {**beginner_board().to_dict(), **extra}
+    with pytest.raises(InvalidInput) as info:
+        Board.from_dict(doc, "b.json")
+    assert needle in str(info.value) and "b.json" in str(info.value), str(info.value)

@@ -104,7 +104,7 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
         (["rally", "--start", "0,-3", "--board", "/no/such/board.json"], "board file"),
         (["rally", "--start", "0,-3", "--png", "route.gif"], ".png or .svg"),
         (["rally", "--start", "0,-3", "--objective", "fastest"], "invalid choice"),
-        (["rally"], "--start"),
+        (["rally", "--goal", "0,2"], "--start"),  # no --start: the best start, its own goals
         (["nonsense"], "invalid choice"),
     ],
 )
@@ -138,7 +138,8 @@ def test_demo_runs_every_section(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, out, err = run(capsys, "demo", "--out", str(tmp_path))
     assert code == 0, err
     assert "Car rally" in out
-    assert (tmp_path / "rally.png").exists()
+    assert "a base board laid by isles layout --game base (optimal)" in out
+    assert (tmp_path / "rally.png").exists() and (tmp_path / "rally-base.png").exists()
 
 
 def test_negative_coordinates_need_no_equals_sign(capsys: pytest.CaptureFixture[str]) -> None:

@@ -86,3 +86,49 @@ def test_project_cites_only_what_it_ships() -> None:
     needle = "RULES" + ".md"
     offenders = [str(p.relative_to(ROOT)) for p in paths if needle in p.read_text("utf-8")]
     assert not offenders
+
+
+def test_docs_lists_and_prints_the_installed_pages(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs"]) == 0
+    listing = capsys.readouterr().out
+    for page in ("json", "boards", "rally", "plunder", "layout", "lighthouse", "ships", "002"):
+        assert f"\n{page} " in f"\n{listing}"
+    assert main(["docs", "json"]) == 0
+    assert capsys.readouterr().out == (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    assert main(["docs", "nope"]) == 2
+    assert "PAGE: 'nope'" in capsys.readouterr().err
+
+
+def test_output_checks_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Trailing slashes, folders and unwritable places are refused up front."""
+    folder = tmp_path / "pics"
+    folder.mkdir()
+    for target in (f"{folder}/", str(folder), "/proc/x.png"):
+        code = main(["rally", "--start", "0,-3", "--png", target])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith("isles rally: error: --png:"), err
+    assert main(["demo", "--out", ""]) == 2
+    assert "--out" in capsys.readouterr().err
+    (tmp_path / "afile").write_text("x")
+    assert main(["demo", "--out", str(tmp_path / "afile")]) == 2
+    assert "a file of that name exists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["rally", "--start", "０,-3"], "--start"),
+        (["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=1_0"], "--value"),
+        (["lighthouse", "--islands", "٣"], "--islands"),
+        (["layout", "--radius", "1_0"], "--radius"),
+    ],
+)
+def test_numbers_are_ascii_digits(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and option in err and len(err.strip().splitlines()) == 1, err

@@ -17,9 +17,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, pips
+from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput, IslesError
-from isles.models.hexgrid import Hex, edges_between, hexagon, neighbours, vertices_between
+from isles.models.hexgrid import (
+    Hex,
+    edge,
+    edges_between,
+    hexagon,
+    neighbours,
+    ring,
+    vertices_between,
+)
 from isles.models.setup import (
     DEFAULT_RULES,
     TILES_PER_PLAYER,
@@ -505,7 +513,9 @@ def test_checker_catches_each_rule() -> None:
             Hex(-1, 0): Tile(sea, 4),
             Hex(-1, 1): Tile(sea, 4),
             Hex(0, 1): Tile(sea, 4),
-        }
+            **{h: Tile(sea) for h in ring(2)},
+        },
+        harbours={edge((1, -2), (1, -1)): HarbourKind.BRICK},
     )
     request = SetupRequest.hexagon(
         1,
@@ -513,6 +523,10 @@ def test_checker_catches_each_rule() -> None:
         rules=frozenset(Rule),
         max_pips=10,
         max_group=1,
+        min_corner_pips=16,
+        frame=tuple(ring(2)),
+        harbour_places=(edge((1, -2), (1, -1)),),
+        harbours=(HarbourKind.BRICK,),
     )
     text = "\n".join(rule_violations(request, board))
     for rule in Rule:

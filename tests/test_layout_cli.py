@@ -299,7 +299,7 @@ def test_fixed_tiles_fuzz_on_the_command_line(doc: object) -> None:
 
 def test_hold_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = _run(["layout", "--radius", "1", "--hold", "gold,sea"], capsys)
-    assert status == 2 and err.count("\n") == 1 and "--hold: 'gold'" in err
+    assert status == 2 and err.count("\n") == 1 and "--hold: 'gold,sea'" in err
     full = tmp_path / "full.json"
     Board({Hex(0, 0): Tile(Terrain.SEA)}).save(full)
     status, _, err = _run(

@@ -93,14 +93,16 @@ def test_the_wheel_installs_one_top_level_name(tmp_path: Path) -> None:
         ("isles", "isles"),
         ("models", "isles/models"),
         ("solvers", "isles/solvers"),
+        ("docs", "isles/docs"),
+        ("seeds", "isles/seeds"),
     ):
         for path in (ROOT / top).rglob("*"):
             if "__pycache__" in path.parts or not path.is_file():
                 continue
             rel = path.relative_to(ROOT / top)
-            if rel.parts[0] in ("models", "solvers") and top == "isles":
+            if rel.parts[0] in ("models", "solvers", "docs", "seeds") and top == "isles":
                 continue  # the links, counted through their targets
-            if path.suffix in (".py", ".typed", ".json"):
+            if path.suffix in (".py", ".typed", ".json", ".md", ".txt"):
                 expected.add(f"{prefix}/{rel.as_posix()}")
     missing = sorted(expected - set(names))
     assert not missing, missing

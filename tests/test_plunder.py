@@ -129,7 +129,7 @@ def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
 def test_seen_cards_are_counted_and_capped() -> None:
     record = Record.from_dict(dict(EXAMPLE, seen={"island": [1, 1, 4]}))
     assert record.seen[0] == (0, 2, 0, 0, 1, 0)
-    with pytest.raises(InvalidInput, match=r"^record\.seen\.island\[1\]: 4"):
+    with pytest.raises(InvalidInput, match=r"^record\.seen\.island\[3\]: 1 seen 4 times"):
         Record.from_dict(dict(EXAMPLE, seen={"island": [1, 1, 1, 1]}))
 
 

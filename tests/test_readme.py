@@ -1,7 +1,7 @@
 """The README's examples run as written: every Python block, every `isles` command line.
 
 Commands run in order, in bash, in one temporary folder holding a copy of the
-example record (a command may read a file an earlier one saved). Exit status 0 or
+example files of ``models/data`` (a command may read a file an earlier one saved). Exit status 0 or
 1 (an answer, possibly "no") passes; 2 (bad input) or a traceback fails. A line
 ending in the comment ``# not run in tests`` is skipped (the full 8-island game
 and the like, measured in benchmarks/).
@@ -64,8 +64,8 @@ def test_python_example_runs(block: str, tmp_path: Path) -> None:
 
 def test_command_examples_run_in_order(tmp_path: Path) -> None:
     """Each line runs in bash (pipes, redirections and `echo` work as for a reader)."""
-    for name in ("plunder_example.json",):
-        shutil.copy(ROOT / "models" / "data" / name, tmp_path / name)
+    # The README's commands run from the repository's root: its example files are there.
+    shutil.copytree(ROOT / "models" / "data", tmp_path / "models" / "data")
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     failures = []

@@ -29,6 +29,7 @@ from isles.models.lighthouse import (
     Roll,
     default_kit,
 )
+from isles.models.text import parse_number
 
 if TYPE_CHECKING:
     from isles.solvers.lighthouse import (
@@ -55,12 +56,17 @@ LONG_COMPETITIVE_GAMES = 10_000
 def _mass_type(text: str) -> float:
     """argparse type of ``--certify``: a probability strictly between 0 and 1."""
     try:
-        value = float(text)
-    except ValueError:
+        value = parse_number(text, "--certify")
+    except InvalidInput:
         value = -1.0
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text} is invalid; expected a probability 0 < p < 1")
     return value
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 island``, ``2 islands``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -288,7 +294,8 @@ def _value_line(value: Fraction | float, error_bound: float | None) -> str:
 def _print_odds(result: Odds) -> None:
     kit = result.kit
     print(
-        f"Lighthouse odds: {len(kit.islands)} islands, {kit.sea_cards} sea cards, "
+        f"Lighthouse odds: {_count(len(kit.islands), 'island')}, "
+        f"{_count(kit.sea_cards, 'sea card')}, "
         f"{result.policy} play"
     )
     if result.simulation is None:
@@ -448,6 +455,10 @@ def _competitive(args: argparse.Namespace) -> int:
         kit = competitive_kit(seats, sea)
     n = len(kit.islands)
     if n % seats:
+        if args.seats is None:
+            raise InvalidInput(
+                "--islands", n, "a number of islands the 2 seats share equally (or give --seats)"
+            )
         raise InvalidInput("--seats", seats, f"a number of seats (2..4) dividing the {n} islands")
     simulated = n > EXACT_COMPETITIVE_ISLANDS
     for option, value in (("--games", args.games), ("--seed", args.seed)):
@@ -485,7 +496,7 @@ def _print_competitive(kit: Kit, result: CompetitiveExact | CompetitiveResult) -
 
     n = len(kit.islands)
     head = (
-        f"Competitive variant: {result.seats} seats, {n // result.seats} islands each, "
+        f"Competitive variant: {result.seats} seats, {_count(n // result.seats, 'island')} each, "
         f"{kit.sea_cards} sea cards, every seat {result.policy}"
     )
     if isinstance(result, CompetitiveExact):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -17,11 +18,12 @@ from isles.cli import StoreOnce, check_output, emit_json, only_with, seconds_typ
 from isles.models.catan import Board, beginner_board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import parse_edge, parse_hex
-from isles.models.rally import MAX_CARD_VALUE, OBJECTIVES
+from isles.models.rally import MAX_CARD_VALUE, OBJECTIVES, player_roads
 from isles.models.status import Status
+from isles.models.text import parse_integer, parse_number
 
 if TYPE_CHECKING:
-    from isles.solvers.rally import Route
+    from isles.solvers.rally import Route, StartChoice
 
 ORDER = 10
 
@@ -38,6 +40,8 @@ _OPTIONS = {
     "values": "--value",
     "budget": "--budget",
     "time_limit": "--time-limit",
+    "player": "--player",
+    "board": "--board",
 }
 
 
@@ -52,11 +56,12 @@ def _pairs(items: list[str] | None, option: str, integer: bool) -> dict[str, Any
             key = name.strip()
             if key in out:
                 raise InvalidInput(option, key, "each resource at most once")
-            try:
-                out[key] = int(number) if integer else float(number)
-            except ValueError:
-                kind = "a whole number" if integer else "a number"
-                raise InvalidInput(f"{option} {key}", number, kind) from None
+            field = f"{option} {key}"
+            out[key] = (
+                parse_integer(number, field)
+                if integer
+                else parse_number(number, field, f"a number in 0..{MAX_CARD_VALUE}")
+            )
     return out
 
 
@@ -86,29 +91,43 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--start",
-        required=True,
         action=StoreOnce,
         metavar="Q,R",
         help="the car's hex (axial); without --goal or --group, a rim start: a sea hex "
-        "on the board's rim next to land",
+        "on the board's rim next to land. Without --start: the best start, from every "
+        "start group on the board's rim",
     )
     p.add_argument(
         "--goal",
         action="append",
         metavar="Q,R",
-        help="a goal hex (repeat); default: the land next to the reflected start group "
-        "(required when --start is not a rim start)",
+        help="a goal hex (repeat; only with --start); default: the land next to the rim "
+        "starts opposite the start group (required when --start is not a rim start)",
     )
     p.add_argument(
         "--group",
         action="append",
         metavar="Q,R",
-        help="another sea hex of the start group, for the default goals (repeat; not with --goal)",
+        help="a sea hex of the start group, for the default goals (repeat; not with --goal); "
+        "without --start: the best start of this group",
     )
     p.add_argument(
         "--road", action="append", metavar="Q,R:Q,R", help="one of the player's own roads (repeat)"
     )
-    p.add_argument("--objective", action=StoreOnce, default="cards", choices=OBJECTIVES)
+    p.add_argument(
+        "--player",
+        action=StoreOnce,
+        metavar="NAME",
+        help="plan for this player of the board file: their roads on the board are their own",
+    )
+    p.add_argument(
+        "--objective",
+        action=StoreOnce,
+        default="cards",
+        choices=OBJECTIVES,
+        help="what to minimise: cards paid, turns, expected turns (desert exits are a "
+        "gamble), or card values (--value); default %(default)s",
+    )
     p.add_argument(
         "--value",
         action="append",
@@ -140,42 +159,73 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=seconds_type,
         action=StoreOnce,
         metavar="SEC",
-        help=f"seconds allowed for a --budget search (default: {DEFAULT_TIME_LIMIT:g})",
+        help="seconds allowed for a --budget search, or without --start for the whole "
+        f"search (default: {DEFAULT_TIME_LIMIT:g})",
     )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     # SciPy and NetworkX load on first use only: `isles --help` stays quick.
-    from isles.solvers.rally import plan_route
+    from isles.solvers.rally import choose_start, plan_route
 
     picture = check_output("--png", args.png, (".png", ".svg"))
+    chooses = args.start is None  # no car's hex: the best start of every start group
     if args.time_limit is not None:
-        only_with("--time-limit", args.time_limit, args.budget is not None, "--budget")
+        only_with(
+            "--time-limit",
+            args.time_limit,
+            args.budget is not None or chooses,
+            "--budget, or without --start",
+        )
+    if args.goal:
+        only_with("--goal", args.goal[0], not chooses, "--start")
     board = Board.load(args.board) if args.board is not None else beginner_board()
-    start = parse_hex(args.start, "--start")
+    start = None if chooses else parse_hex(args.start, "--start")
     goals = [parse_hex(g, "--goal") for g in args.goal] if args.goal else None
     group = [parse_hex(g, "--group") for g in args.group] if args.group else None
     roads = [parse_edge(r, "--road") for r in args.road or []]
     values = _pairs(args.value, "--value", integer=False) if args.value else None
     budget = _pairs(args.budget, "--budget", integer=True) if args.budget else None
     time_limit = None
-    if budget is not None:
+    if budget is not None or chooses:
         time_limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
     try:
-        route = plan_route(
-            board,
-            start,
-            goals=goals,
-            roads=roads,
-            objective=args.objective,
-            values=values,
-            budget=budget,
-            group=group,
-            time_limit=time_limit,
-        )
+        if args.player is not None:
+            roads += player_roads(board, args.player)
+        if start is None:
+            choice = choose_start(
+                board,
+                roads=roads,
+                objective=args.objective,
+                values=values,
+                budget=budget,
+                group=group,
+                time_limit=time_limit,
+                progress=sys.stderr.isatty(),
+            )
+        else:
+            route = plan_route(
+                board,
+                start,
+                goals=goals,
+                roads=roads,
+                objective=args.objective,
+                values=values,
+                budget=budget,
+                group=group,
+                time_limit=time_limit,
+            )
     except InvalidInput as exc:
         raise _as_option(exc) from None
+    if start is None:
+        if picture is not None:
+            draw_choice(board, choice, picture)
+        if args.json:
+            emit_json(choice.to_dict())
+        else:
+            print(format_choice(choice))
+        return 0 if choice.status.answered else 1
     if picture is not None:
         draw_route(board, route, picture)
     if args.json:
@@ -183,6 +233,48 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_route(route))
     return 0 if route.status.answered else 1
+
+
+def format_choice(choice: StartChoice) -> str:
+    """A readable table of the start groups, then the best route's steps."""
+    names = [" ".join(str(h) for h in plan.group) for plan in choice.groups]
+    width = max([26, *map(len, names)]) + 2
+    hex_width = max([10, *(len(str(h)) + 2 for plan in choice.groups for h in plan.group)])
+    lines = [
+        f"Car rally: the best car of each start group (objective: {choice.objective})",
+        f"{'group':<{width}}{'best car':<{hex_width}}{'end':<{hex_width}}{'cards':>6}"
+        f"{'turns':>6}{'E[turns]':>9}" + ("  value" if choice.objective == "weighted" else ""),
+    ]
+    for i, (plan, group) in enumerate(zip(choice.groups, names, strict=True)):
+        route = plan.route
+        mark = " *" if i == choice.best else ""
+        if route.path is None or route.expected_turns is None:
+            lines.append(f"{group:<{width}}{'':<{hex_width}}{route.status!s}{mark}")
+            continue
+        weighted = choice.objective == "weighted" and route.value is not None
+        value = f"  {float(route.value or 0):g}" if weighted else ""
+        short = "" if route.reached else f"  {route.status}: {route.distance_to_goal} from a goal"
+        lines.append(
+            f"{group:<{width}}{route.start!s:<{hex_width}}{route.end!s:<{hex_width}}"
+            f"{route.total_cards:>6}{route.turns:>6}{float(route.expected_turns):>9.2f}"
+            f"{value}{mark}{short}"
+        )
+    best = choice.route
+    if choice.status is Status.TIMED_OUT:
+        lines.append(
+            f"No answer: the search reached its time limit of {choice.time_limit:g} s "
+            "(--time-limit); the groups above were done."
+        )
+    elif best is None:
+        lines.append("No route: no car of any group can reach its goals (sea or board edge).")
+    else:
+        assert choice.group is not None
+        lines.append(
+            f"Best start: {best.start}, of the group {' '.join(str(h) for h in choice.group)} "
+            "(* above). Its route:"
+        )
+        lines.append(format_route(best))
+    return "\n".join(lines)
 
 
 def format_route(route: Route) -> str:
@@ -250,50 +342,84 @@ def draw_route(board: Board, route: Route, path: str | Path) -> Path:
     return save_figure(fig, path)
 
 
-def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
-    from isles.draw import board_figure, draw_path, save_figure
-    from isles.models.rally import default_goals, rim_sea
-    from isles.solvers.rally import build_graph, plan_route
+def draw_choice(board: Board, choice: StartChoice, path: str | Path) -> Path:
+    """Draw ``board`` and the best start's route, its goals outlined (the board alone
+    when there is no best route)."""
+    from isles.draw import board_figure, draw_path, draw_roads, save_figure
 
-    board = beginner_board()
+    route = choice.route
+    fig, ax = board_figure(
+        board,
+        title=f"Car rally, best start: {choice.objective}, {choice.status}",
+        marked=route.goals if route is not None else (),
+    )
+    if route is not None:
+        draw_roads(ax, route.roads)
+        draw_path(ax, list(route.path or (route.start,)))
+    return save_figure(fig, path)
+
+
+def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
+    """``isles demo`` section: the rally on the beginner board, then on a base board laid
+    by ``isles layout --game base`` (fairest pips, proven optimal)."""
+    from isles.layout import base_board
+
+    rally_on_board(beginner_board(), "beginner board", out_dir / "rally.png", echo)
+    laid = base_board(time_limit=20)
+    if laid.board is None:  # pragma: no cover - the base island is always solvable
+        echo(f"The base board could not be laid ({laid.status.value}).")
+        return
+    echo("")
+    rally_on_board(
+        laid.board,
+        f"a base board laid by isles layout --game base ({laid.status.value})",
+        out_dir / "rally-base.png",
+        echo,
+    )
+
+
+def rally_on_board(
+    board: Board, name: str, picture_path: Path, echo: Callable[[str], None]
+) -> Path:
+    """The demo's rally on any board: the best car of each start group, cheapest and
+    fastest, and a picture of the cheapest route of all at ``picture_path``."""
+    from isles.draw import board_figure, draw_path, save_figure
+    from isles.solvers.rally import build_graph, choose_start
+
     rg = build_graph(board)
-    rim = rim_sea(board)
-    echo("== Car rally (seed 002): best car of each start group, beginner board ==")
+    cheap_choice = choose_start(rg)
+    fast_choice = choose_start(rg, objective="expected_turns")
+    echo(f"== Car rally (seed 002): best car of each start group, {name} ==")
     echo(
-        f"{'group':<24}{'best car':<10}{'goal':<8}{'cards':>6}{'turns':>6}{'E[turns]':>9}"
+        f"{'group':<28}{'best car':<10}{'goal':<8}{'cards':>6}{'turns':>6}{'E[turns]':>9}"
         f"   fastest E[turns] (cards)"
     )
-
-    def cheapest(r: Route) -> tuple[int, int, int]:
-        assert r.total_cards is not None and r.turns is not None
-        return r.total_cards, r.turns, rg.index[r.start]
-
-    def fastest(r: Route) -> tuple[Fraction, int, int]:
-        assert r.expected_turns is not None and r.total_cards is not None
-        return r.expected_turns, r.total_cards, rg.index[r.start]
-
-    best_overall: tuple[Route, Route] | None = None
-    for i in range(len(rim)):
-        group = [rim[(i + k) % len(rim)] for k in range(4)]
-        goals = default_goals(board, group)
-        best = min((plan_route(rg, car, goals=goals) for car in group), key=cheapest)
-        fast = min(
-            (plan_route(rg, car, goals=goals, objective="expected_turns") for car in group),
-            key=fastest,
-        )
+    for cheap, fast in zip(cheap_choice.groups, fast_choice.groups, strict=True):
+        c, f = cheap.route, fast.route
+        if not (c.reached and f.reached):
+            echo(f"{' '.join(str(h) for h in cheap.group):<28}{c.status}")
+            continue
+        assert c.expected_turns is not None and f.expected_turns is not None
         echo(
-            f"{' '.join(str(h) for h in group):<24}{best.start!s:<10}{best.end!s:<8}"
-            f"{best.total_cards:>6}{best.turns:>6}{float(fastest(best)[0]):>9.2f}"
-            f"   {float(fastest(fast)[0]):.2f} ({fast.total_cards})"
+            f"{' '.join(str(h) for h in cheap.group):<28}{c.start!s:<10}{c.end!s:<8}"
+            f"{c.total_cards:>6}{c.turns:>6}{float(c.expected_turns):>9.2f}"
+            f"   {float(f.expected_turns):.2f} ({f.total_cards})"
         )
-        if best_overall is None or cheapest(best)[0] < cheapest(best_overall[0])[0]:
-            best_overall = (best, fast)
-    assert best_overall is not None
-    cheap, fast = best_overall
+    cheapest, fastest = cheap_choice.route, fast_choice.route
+    if cheapest is None or fastest is None:
+        echo(f"No car reaches its goals on this board ({cheap_choice.status}).")
+        return save_figure(board_figure(board, title="Car rally: no route")[0], picture_path)
     fig, ax = board_figure(
-        board, title="Cheapest rally route (black) and fastest expected (red)", marked=cheap.goals
+        board,
+        title="Cheapest rally route (black) and fastest expected (red)",
+        marked=cheapest.goals,
     )
-    draw_path(ax, list(cheap.path or ()))
-    draw_path(ax, list(fast.path or ()), colour="#c62828")
-    picture = save_figure(fig, out_dir / "rally.png")
-    echo(f"Cheapest of all: car on {cheap.start}, {cheap.total_cards} cards; picture: {picture}")
+    draw_path(ax, list(cheapest.path or ()))
+    draw_path(ax, list(fastest.path or ()), colour="#c62828")
+    picture = save_figure(fig, picture_path)
+    echo(
+        f"Cheapest of all: car on {cheapest.start}, {cheapest.total_cards} cards; "
+        f"fastest: car on {fastest.start}, {float(fastest.expected_turns or 0):.2f} expected "
+        f"turns; picture: {picture}"
+    )
+    return picture

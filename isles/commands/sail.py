@@ -19,7 +19,13 @@ from isles.cli import check_output, count_type, emit_json, only_with
 from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
-from isles.models.ships import MAX_PLAYERS, MIN_PLAYERS, parse_settlement
+from isles.models.ships import (
+    MAX_ENCOUNTERS,
+    MAX_PLAYERS,
+    MAX_REACH_ROLLS,
+    MIN_PLAYERS,
+    parse_settlement,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -50,7 +56,6 @@ _RISK_OPTIONS = {
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add the ``sail`` and ``risk`` subcommands."""
-    from isles.solvers.sailing import MAX_ENCOUNTERS, MAX_REACH_ROLLS
 
     sail = subparsers.add_parser(
         "sail",

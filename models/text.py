@@ -1,0 +1,78 @@
+"""The text forms users type: whole numbers and numbers in plain ASCII digits.
+
+Implements docs/json.md ("Places on the board", command-line text): ``3``,
+``-2``, ``0.5``, ``1e3``; never ``٣``, ``１``, ``1_0`` or `` 3 `` with inner spaces,
+which Python's ``int`` and ``float`` would quietly accept.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from isles.models.errors import InvalidInput
+
+__all__ = ["parse_integer", "parse_number"]
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+#: Digits in a whole number typed by a user (Python's own limit is 4300).
+MAX_DIGITS = 100
+
+
+def parse_integer(text: str, field: str, expected: str = "a whole number") -> int:
+    """A whole number written in ASCII digits, an optional sign, spaces around allowed.
+
+    Parameters
+    ----------
+    text : str
+        What the user typed.
+    field : str
+        The option or field, for the message.
+    expected : str
+        What is valid, for the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidInput
+        Anything else (other digits, underscores, a decimal point, too many digits).
+
+    Examples
+    --------
+    >>> parse_integer(" -3", "--start")
+    -3
+    >>> parse_integer("١", "--islands")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --islands: '١' is invalid; expected a whole number
+    """
+    stripped = text.strip()
+    if not _INTEGER.fullmatch(stripped) or len(stripped) > MAX_DIGITS:
+        raise InvalidInput(field, text, expected)
+    return int(stripped)
+
+
+def parse_number(text: str, field: str, expected: str = "a number") -> float:
+    """A finite decimal number in ASCII (``2``, ``0.5``, ``1e-3``).
+
+    Examples
+    --------
+    >>> parse_number("0.5", "--value ore")
+    0.5
+    >>> parse_number("1_0", "--value ore")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --value ore: '1_0' is invalid; expected a number
+    """
+    stripped = text.strip()
+    if not _NUMBER.fullmatch(stripped) or len(stripped) > MAX_DIGITS:
+        raise InvalidInput(field, text, expected)
+    value = float(stripped)
+    if not math.isfinite(value):
+        raise InvalidInput(field, text, expected)
+    return value
