@@ -1,4 +1,4 @@
-"""Lighthouses, competitive variant: one turn of a seat, its legal decisions, greedy and random play.
+"""Lighthouses, competitive variant: one turn of a seat, its legal decisions, the landing's removal.
 
 Implements docs/lighthouse.md ("Competitive variant", "The simple policies"; seed
 000_aeb701e368f40145.txt): seats, the boat's landing and the disc it removes, the
@@ -7,34 +7,39 @@ seat's own discs, Maurice and the bonus, the winner.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, TypeVar
+from functools import lru_cache
+from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DISCS_PER_LIGHTHOUSE,
+    Decision,
     Kit,
+    Position,
     Roll,
-    can_take,
     default_kit,
+    legal_decisions,
 )
 
 __all__ = [
     "COMPETITIVE_SEA_CARDS",
-    "FixedPolicy",
     "MAX_SEATS",
     "CompetitiveDecision",
     "CompetitivePosition",
     "CompetitiveTurn",
+    "FixedPolicy",
     "check_seats",
     "competitive_decisions",
     "competitive_kit",
+    "from_seat_decision",
     "landing_targets",
     "play_competitive_turn",
-    "policy_decisions",
+    "removal_weights",
     "seat_islands",
+    "seat_kit",
+    "seat_position",
 ]
 
 MAX_SEATS = 4
@@ -46,7 +51,6 @@ COMPETITIVE_SEA_CARDS = 3
 FixedPolicy = Literal["greedy", "random"]
 """A rule of thumb every seat may play (docs/lighthouse.md, "The simple policies")."""
 
-_T = TypeVar("_T")
 Stacks = tuple[tuple[str, ...], ...]
 
 
@@ -107,7 +111,7 @@ def check_seats(kit: Kit, seats: int) -> int:
     >>> check_seats(competitive_kit(2), 4)
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: seats: 4 is invalid; expected 2..4 seats dividing the 6 islands
+    isles.models.errors.InvalidInput: seats: 4 is invalid; expected 2..4 seats dividing the 6 ...
     """
     n = len(kit.islands)
     if (
@@ -239,7 +243,7 @@ class CompetitiveDecision:
         return sum(1 for _, i in self.placements if i is None)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"removal": island or null, "placements": [[colour, island or null], ...], "bonus": ...}``.
+        """``{"removal": island or null, "placements": [[colour, island or null], ...], "bonus"}``.
 
         Examples
         --------
@@ -312,37 +316,6 @@ def _lay(stacks: Stacks, i: int, colour: str) -> Stacks:
     return (*stacks[:i], (*stacks[i], colour), *stacks[i + 1 :])
 
 
-def _orders(colours: tuple[str, ...]) -> list[tuple[str, ...]]:
-    if len(colours) == 2 and colours[0] != colours[1]:
-        return [colours, (colours[1], colours[0])]
-    return [colours]
-
-
-def _takers(kit: Kit, mine: range, stacks: Stacks, colour: str) -> list[int]:
-    return [i for i in mine if can_take(kit.islands[i], stacks[i], colour)]
-
-
-def _bonus_options(kit: Kit, mine: range, stacks: Stacks) -> list[tuple[str, int]]:
-    return [(c, i) for i in mine for c in kit.islands[i] if can_take(kit.islands[i], stacks[i], c)]
-
-
-def _place_all(
-    kit: Kit, mine: range, stacks: Stacks, order: tuple[str, ...]
-) -> Iterator[tuple[tuple[tuple[str, int | None], ...], Stacks]]:
-    if not order:
-        yield (), stacks
-        return
-    colour, rest = order[0], order[1:]
-    takers = _takers(kit, mine, stacks, colour)
-    if not takers:
-        for tail, final in _place_all(kit, mine, stacks, rest):
-            yield ((colour, None), *tail), final
-        return
-    for i in takers:
-        for tail, final in _place_all(kit, mine, _lay(stacks, i, colour), rest):
-            yield ((colour, i), *tail), final
-
-
 def _remove_top(stacks: Stacks, i: int) -> Stacks:
     return (*stacks[:i], stacks[i][:-1], *stacks[i + 1 :])
 
@@ -351,18 +324,117 @@ def _lands(kit: Kit, position: CompetitivePosition, roll: Roll) -> bool:
     return roll.boat and position.boat + 1 > kit.sea_cards
 
 
+@lru_cache(maxsize=64)
+def seat_kit(kit: Kit, seats: int, seat: int) -> Kit:
+    """The seat's own islands as a cooperative kit (same dice and sea cards).
+
+    The seat's discs follow the cooperative rules on its own lighthouses, so
+    the cooperative rules and policies (models/lighthouse.py,
+    solvers/lighthouse.py) are applied to this kit with :func:`seat_position`,
+    and their decisions read back with :func:`from_seat_decision`.
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+    seat : int
+        0-based.
+
+    Returns
+    -------
+    Kit
+
+    Examples
+    --------
+    >>> seat_kit(competitive_kit(2), 2, 1).islands
+    (('blue', 'green'), ('orange', 'purple'), ('red', 'green'))
+    """
+    mine = seat_islands(kit, seats, seat)
+    return Kit(tuple(kit.islands[i] for i in mine), kit.dice, kit.sea_cards)
+
+
+def seat_position(kit: Kit, seats: int, position: CompetitivePosition) -> Position:
+    """The seat to play's own lighthouses as a position of :func:`seat_kit`.
+
+    Maurice stands one island short of his own there, so that any disc sent
+    back earns the bonus in the cooperative rules; :func:`from_seat_decision`
+    drops the bonus when Maurice's walk around the whole table does not reach
+    his island. The boat is irrelevant to the discs (0).
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+    position : CompetitivePosition
+
+    Returns
+    -------
+    Position
+
+    Examples
+    --------
+    >>> kit = competitive_kit(2)
+    >>> seat_position(kit, 2, CompetitivePosition.start(kit))
+    Position(discs=((), (), ()), boat=0, maurice=2)
+    """
+    mine = seat_islands(kit, seats, position.seat)
+    return Position(tuple(position.discs[i] for i in mine), 0, len(mine) - 1)
+
+
+def from_seat_decision(
+    kit: Kit,
+    seats: int,
+    position: CompetitivePosition,
+    removal: int | None,
+    decision: Decision,
+) -> CompetitiveDecision:
+    """A cooperative decision on :func:`seat_position` as the seat's competitive decision.
+
+    Island indices go back to the kit's; the bonus is kept only when Maurice's
+    walk (one island per disc sent back, around all the islands in play)
+    reaches or passes his island.
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+    position : CompetitivePosition
+    removal : int or None
+        The landing's removal (see :class:`CompetitiveDecision`).
+    decision : Decision
+        A decision for ``seat_position(kit, seats, position)`` in ``seat_kit``.
+
+    Returns
+    -------
+    CompetitiveDecision
+
+    Examples
+    --------
+    >>> kit = competitive_kit(2)
+    >>> pos = CompetitivePosition(((),) * 6, 0, 0, 1)
+    >>> from_seat_decision(kit, 2, pos, None, Decision((("red", None),), ("blue", 0)))
+    CompetitiveDecision(removal=None, placements=(('red', None),), bonus=None)
+    """
+    mine = seat_islands(kit, seats, position.seat)
+    placements = tuple((c, None if i is None else mine[i]) for c, i in decision.placements)
+    bonus = None
+    if decision.bonus is not None and position.maurice + decision.returned >= len(kit.islands):
+        bonus = (decision.bonus[0], mine[decision.bonus[1]])
+    return CompetitiveDecision(removal, placements, bonus)
+
+
 def competitive_decisions(
     kit: Kit, seats: int, position: CompetitivePosition, roll: Roll
 ) -> tuple[CompetitiveDecision, ...]:
-    """Every legal decision of the seat to play for ``roll`` (docs/lighthouse.md, "Competitive variant").
+    """Every legal decision of the seat to play for ``roll`` (docs/lighthouse.md).
 
     When the boat lands, the seat removes the top disc of one of
     :func:`landing_targets` (it must when there is one). Then the cooperative
-    rules, restricted to the seat's own lighthouses: both orders of two
-    different discs, each disc laid on an own lighthouse that can take it (it
-    must be laid if one can) or sent back, and, when Maurice's walk reaches or
-    passes his island, every (colour, own lighthouse) for the bonus disc (always
-    taken when usable).
+    rules (:func:`~isles.models.lighthouse.legal_decisions`) on the seat's own
+    lighthouses: both orders of two different discs, each disc laid on an own
+    lighthouse that can take it (it must be laid if one can) or sent back,
+    and, when Maurice's walk reaches or passes his island, every (colour, own
+    lighthouse) for the bonus disc (always taken when usable).
 
     Parameters
     ----------
@@ -383,70 +455,29 @@ def competitive_decisions(
     >>> len(competitive_decisions(kit, 2, CompetitivePosition.start(kit), roll))
     4
     """
-    mine = seat_islands(kit, seats, position.seat)
-    n = len(kit.islands)
     removals: list[int | None] = [None]
     if _lands(kit, position, roll):
         removals = list(landing_targets(kit, seats, position)) or [None]
+    own = seat_kit(kit, seats, position.seat)
+    view = seat_position(kit, seats, position)
     out: dict[CompetitiveDecision, None] = {}
     for removal in removals:
-        stacks = position.discs if removal is None else _remove_top(position.discs, removal)
-        for order in _orders(roll.colours):
-            for placements, laid in _place_all(kit, mine, stacks, order):
-                returned = sum(1 for _, i in placements if i is None)
-                options = _bonus_options(kit, mine, laid) if position.maurice + returned >= n else []
-                for bonus in options or [None]:
-                    out.setdefault(CompetitiveDecision(removal, placements, bonus), None)
+        for decision in legal_decisions(own, view, roll):
+            out.setdefault(from_seat_decision(kit, seats, position, removal, decision), None)
     return tuple(out)
 
 
-def _pick(
-    options: Sequence[_T], key: Callable[[_T], Any], policy: FixedPolicy
-) -> list[tuple[_T, Fraction]]:
-    """Greedy: the option of largest key (the first on ties); random: uniform."""
-    if policy == "greedy":
-        return [(max(options, key=key), Fraction(1))]
-    return [(o, Fraction(1, len(options))) for o in options]
-
-
-def _policy_placements(
-    kit: Kit, mine: range, stacks: Stacks, order: tuple[str, ...], policy: FixedPolicy
-) -> list[tuple[tuple[tuple[str, int | None], ...], Stacks, Fraction]]:
-    if not order:
-        return [((), stacks, Fraction(1))]
-    colour, rest = order[0], order[1:]
-    takers = _takers(kit, mine, stacks, colour)
-    if not takers:
-        return [
-            (((colour, None), *tail), final, w)
-            for tail, final, w in _policy_placements(kit, mine, stacks, rest, policy)
-        ]
-    out = []
-    # Greedy lays on the lighthouse with most discs, the island listed first on ties.
-    for i, wi in _pick(takers, lambda i: (len(stacks[i]), -i), policy):
-        for tail, final, w in _policy_placements(kit, mine, _lay(stacks, i, colour), rest, policy):
-            out.append((((colour, i), *tail), final, wi * w))
-    return out
-
-
-def policy_decisions(
+def removal_weights(
     kit: Kit, seats: int, position: CompetitivePosition, roll: Roll, policy: str
-) -> tuple[tuple[CompetitiveDecision, Fraction], ...]:
-    """The decisions greedy or random play takes for ``roll``, with their probabilities.
+) -> tuple[tuple[int | None, Fraction], ...]:
+    """The disc greedy or random play removes when the boat lands, with its probability.
 
-    The cooperative rules of thumb (docs/lighthouse.md, "The simple policies")
-    restricted to the seat's own lighthouses, and the landing's removal:
-
-    - **greedy** removes the top disc of the other seats' lighthouse with most
-      discs (ties: the island listed first); handles first a disc that one of
-      its lighthouses can take now (if only one of the two can), otherwise the
-      colours in alphabetical order; lays each disc on its lighthouse with most
-      discs among those that can take it (ties: first island); gives the bonus
-      to its unfinished lighthouse with most discs (ties: first island), in
-      that island's first colour when it is empty.
-    - **random** is uniform at each choice point in turn: the removal among the
-      targets, the order of two different discs, each disc's lighthouse among
-      those that can take it, the bonus among all (colour, lighthouse) pairs.
+    **greedy** removes the top disc of the other seats' lighthouse with most
+    discs (ties: the island listed first), **random** one of
+    :func:`landing_targets` uniformly (docs/lighthouse.md, "Competitive
+    variant"). ``((None, 1),)`` when the boat does not land or nothing can be
+    removed. The seat's own discs then follow the cooperative policies
+    (solvers/competitive.py applies them).
 
     Parameters
     ----------
@@ -458,9 +489,7 @@ def policy_decisions(
 
     Returns
     -------
-    tuple of (CompetitiveDecision, Fraction)
-        Each decision is among :func:`competitive_decisions`; the
-        probabilities sum to 1 (greedy: one decision).
+    tuple of (int or None, Fraction)
 
     Raises
     ------
@@ -470,55 +499,20 @@ def policy_decisions(
     Examples
     --------
     >>> kit = competitive_kit(2)
-    >>> roll = Roll(False, ("blue", "red"), Fraction(1, 18))
-    >>> [d.placements for d, _ in policy_decisions(kit, 2, CompetitivePosition.start(kit),
-    ...                                            roll, "greedy")]
-    [(('blue', 0), ('red', 0))]
-    >>> len(policy_decisions(kit, 2, CompetitivePosition.start(kit), roll, "random"))
-    4
+    >>> pos = CompetitivePosition(((),) * 3 + (("green",), ("orange", "purple"), ()), 3, 0, 0)
+    >>> removal_weights(kit, 2, pos, Roll(True, (), Fraction(1, 36)), "greedy")
+    ((4, Fraction(1, 1)),)
+    >>> removal_weights(kit, 2, pos, Roll(True, (), Fraction(1, 36)), "random")
+    ((3, Fraction(1, 2)), (4, Fraction(1, 2)))
     """
     if policy not in ("greedy", "random"):
         raise InvalidInput("policy", policy, "greedy or random")
-    pol: FixedPolicy = "greedy" if policy == "greedy" else "random"
-    mine = seat_islands(kit, seats, position.seat)
-    n = len(kit.islands)
-    stacks0 = position.discs
-    removals: list[tuple[int | None, Fraction]] = [(None, Fraction(1))]
-    if _lands(kit, position, roll):
-        targets = landing_targets(kit, seats, position)
-        if targets:
-            removals = [
-                (i, w) for i, w in _pick(targets, lambda i: (len(stacks0[i]), -i), pol)
-            ]
-    out: list[tuple[CompetitiveDecision, Fraction]] = []
-    for removal, w0 in removals:
-        stacks = stacks0 if removal is None else _remove_top(stacks0, removal)
-        orders = _orders(roll.colours)
-        if len(orders) == 2 and pol == "greedy":
-            usable = [bool(_takers(kit, mine, stacks, c)) for c in roll.colours]
-            orders = [orders[1]] if usable[1] and not usable[0] else [orders[0]]
-        for order in orders:
-            w1 = w0 / len(orders)
-            for placements, laid, w2 in _policy_placements(kit, mine, stacks, order, pol):
-                returned = sum(1 for _, i in placements if i is None)
-                options = _bonus_options(kit, mine, laid) if position.maurice + returned >= n else []
-                if not options:
-                    out.append((CompetitiveDecision(removal, placements, None), w1 * w2))
-                    continue
-                key = _greedy_bonus_key(kit, laid)
-                for bonus, w3 in _pick(options, key, pol):
-                    out.append((CompetitiveDecision(removal, placements, bonus), w1 * w2 * w3))
-    return tuple(out)
-
-
-def _greedy_bonus_key(kit: Kit, stacks: Stacks) -> Callable[[tuple[str, int]], tuple[int, int, int]]:
-    """Greedy's bonus: the lighthouse with most discs, the first island, its first colour."""
-
-    def key(option: tuple[str, int]) -> tuple[int, int, int]:
-        colour, i = option
-        return (len(stacks[i]), -i, -kit.islands[i].index(colour))
-
-    return key
+    targets = landing_targets(kit, seats, position) if _lands(kit, position, roll) else ()
+    if not targets:
+        return ((None, Fraction(1)),)
+    if policy == "greedy":
+        return ((max(targets, key=lambda i: (len(position.discs[i]), -i)), Fraction(1)),)
+    return tuple((i, Fraction(1, len(targets))) for i in targets)
 
 
 def play_competitive_turn(
@@ -550,7 +544,7 @@ def play_competitive_turn(
         One of ``competitive_decisions(kit, seats, position, roll)``.
     check : bool
         ``False`` skips the legality check (for callers that took the decision
-        from :func:`competitive_decisions` or :func:`policy_decisions`).
+        from :func:`competitive_decisions` or a policy).
 
     Returns
     -------

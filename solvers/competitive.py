@@ -1,4 +1,4 @@
-"""Lighthouses, competitive variant: what is each seat's chance under greedy, random or optimal play?
+"""Lighthouses, competitive variant: each seat's chance under greedy, random or optimal play.
 
 Implements docs/lighthouse.md ("Competitive variant"; seed 000_aeb701e368f40145.txt)
 over the rules of models/competitive.py: an exact solve of every position (an
@@ -49,9 +49,12 @@ from isles.models.competitive import (
     CompetitivePosition,
     check_seats,
     competitive_decisions,
+    from_seat_decision,
     play_competitive_turn,
-    policy_decisions,
+    removal_weights,
     seat_islands,
+    seat_kit,
+    seat_position,
 )
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
@@ -67,7 +70,7 @@ from isles.models.lighthouse import (
     roll_outcomes,
 )
 from isles.models.status import Status
-from isles.solvers.lighthouse import wilson_interval
+from isles.solvers.lighthouse import decision_weights, wilson_interval
 
 __all__ = [
     "MAX_COMPETITIVE_BYTES",
@@ -75,6 +78,7 @@ __all__ = [
     "CompetitiveSolution",
     "competitive_memory_bytes",
     "competitive_odds",
+    "policy_decisions",
     "simulate_competitive",
     "solve_competitive",
 ]
@@ -105,7 +109,7 @@ _Ints = npt.NDArray[np.int64]
 
 
 def _island_state(island: tuple[str, str], stack: Sequence[str]) -> int:
-    """0 empty, ``1 + 2 (discs - 1) + top`` for 1-3 discs (top: 0 or 1, the island's colour), 7 finished."""
+    """0 empty, ``1 + 2 (discs - 1) + top`` for 1-3 discs (top: the colour's index), 7 finished."""
     if not stack:
         return 0
     if len(stack) >= DISCS_PER_LIGHTHOUSE:
@@ -114,7 +118,7 @@ def _island_state(island: tuple[str, str], stack: Sequence[str]) -> int:
 
 
 def _island_stack(island: tuple[str, str], state: int) -> tuple[str, ...]:
-    """The discs of ``state`` bottom to top, alternating (a finished one ends in the second colour)."""
+    """The discs of ``state`` bottom to top (a finished one ends in the second colour)."""
     if state == 0:
         return ()
     discs, top = (4, 1) if state == _FINISHED else ((state - 1) // 2 + 1, (state - 1) % 2)
@@ -122,9 +126,7 @@ def _island_stack(island: tuple[str, str], state: int) -> tuple[str, ...]:
 
 
 def _code(kit: Kit, discs: Sequence[Sequence[str]], islands: Sequence[int]) -> int:
-    return sum(
-        _island_state(kit.islands[i], discs[i]) * _STATES**q for q, i in enumerate(islands)
-    )
+    return sum(_island_state(kit.islands[i], discs[i]) * _STATES**q for q, i in enumerate(islands))
 
 
 def _stacks(kit: Kit, code: int, islands: Sequence[int]) -> dict[int, tuple[str, ...]]:
@@ -132,6 +134,65 @@ def _stacks(kit: Kit, code: int, islands: Sequence[int]) -> dict[int, tuple[str,
         i: _island_stack(kit.islands[i], code // _STATES**q % _STATES)
         for q, i in enumerate(islands)
     }
+
+
+# --- greedy and random play -----------------------------------------------------------------
+
+
+def policy_decisions(
+    kit: Kit, seats: int, position: CompetitivePosition, roll: Roll, policy: str
+) -> tuple[tuple[CompetitiveDecision, Fraction], ...]:
+    """The decisions greedy or random play takes for ``roll``, with their probabilities.
+
+    The landing's removal is :func:`~isles.models.competitive.removal_weights`;
+    the seat's own discs are the cooperative policy itself,
+    :func:`isles.solvers.lighthouse.decision_weights` (docs/lighthouse.md, "The
+    simple policies"), applied to the seat's own lighthouses
+    (:func:`~isles.models.competitive.seat_kit`,
+    :func:`~isles.models.competitive.seat_position`) and read back by
+    :func:`~isles.models.competitive.from_seat_decision`: one definition of
+    each policy for both games.
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+    position : CompetitivePosition
+    roll : Roll
+    policy : {"greedy", "random"}
+
+    Returns
+    -------
+    tuple of (CompetitiveDecision, Fraction)
+        Each decision is among
+        :func:`~isles.models.competitive.competitive_decisions`; the
+        probabilities sum to 1 (greedy: one decision).
+
+    Raises
+    ------
+    InvalidInput
+        A policy other than greedy or random.
+
+    Examples
+    --------
+    >>> from isles.models.competitive import competitive_kit
+    >>> kit = competitive_kit(2)
+    >>> roll = Roll(False, ("blue", "red"), Fraction(1, 18))
+    >>> start = CompetitivePosition.start(kit)
+    >>> [d.placements for d, _ in policy_decisions(kit, 2, start, roll, "greedy")]
+    [(('blue', 0), ('red', 0))]
+    >>> len(policy_decisions(kit, 2, start, roll, "random"))
+    4
+    """
+    removals = removal_weights(kit, seats, position, roll, policy)
+    own = seat_kit(kit, seats, position.seat)
+    view = seat_position(kit, seats, position)
+    acc: dict[CompetitiveDecision, Fraction] = {}
+    for decision, w in decision_weights(own, view, roll, policy):
+        for removal, wr in removals:
+            key = from_seat_decision(kit, seats, position, removal, decision)
+            acc[key] = acc.get(key, Fraction(0)) + w * wr
+    return tuple(acc.items())
 
 
 # --- the tables of the rules ---------------------------------------------------------------
@@ -191,7 +252,7 @@ def _own_results(
 ) -> list[tuple[int, int, Fraction]]:
     """(own code after, discs sent back, probability) of the seat's discs for ``roll``."""
     mine = seat_islands(kit, seats, seat)
-    discs = [()] * len(kit.islands)
+    discs: list[tuple[str, ...]] = [()] * len(kit.islands)
     for i, stack in _stacks(kit, code, mine).items():
         discs[i] = stack
     pos = CompetitivePosition(tuple(discs), 0, maurice, seat)
@@ -291,8 +352,8 @@ def _groups(rolls: Sequence[Roll], by_roll: Sequence[Results], policy: Policy) -
         for boat, into in enumerate(averaged)
         if into
     ]
-    for (boat, results), p in sorted(chosen.items(), key=lambda item: sorted(item[0][1])):
-        out.append((boat, True, p, [(c, r, Fraction(1)) for c, r in sorted(results)]))
+    for (boat, options), p in sorted(chosen.items(), key=lambda item: sorted(item[0][1])):
+        out.append((boat, True, p, [(c, r, Fraction(1)) for c, r in sorted(options)]))
     return out
 
 
@@ -366,9 +427,7 @@ def _check_policies(policy: str | Sequence[str], seats: int) -> tuple[Policy, ..
     """One policy for every seat, or one per seat; ``optimal`` only with 2 seats."""
     names = [policy] * seats if isinstance(policy, str) else list(policy)
     if len(names) != seats:
-        raise InvalidInput(
-            "policy", list(names), f"one policy, or one per seat ({seats} seats)"
-        )
+        raise InvalidInput("policy", list(names), f"one policy, or one per seat ({seats} seats)")
     out: list[Policy] = []
     for name in names:
         known = next((p for p in POLICIES if p == name), None)
@@ -541,9 +600,7 @@ class CompetitiveSolution:
             **probability_json("unfinished_probability", Fraction(0)),
             "by_seat": [
                 {"seat": s + 1, "policy": pol, **probability_json("win_probability", p)}
-                for s, (pol, p) in enumerate(
-                    zip(self.policies, self.win_probability, strict=True)
-                )
+                for s, (pol, p) in enumerate(zip(self.policies, self.win_probability, strict=True))
             ],
         }
 
@@ -740,9 +797,7 @@ def solve_competitive(
     policies = _check_policies(policy, seats)
     if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
         raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
-    if time_limit is not None and (
-        not isinstance(time_limit, float | int) or not time_limit > 0
-    ):
+    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
         raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
     need = competitive_memory_bytes(kit, seats)
     if need > MAX_COMPETITIVE_BYTES:
@@ -929,7 +984,7 @@ def simulate_competitive(
     """Play the competitive variant ``games`` times with the rules of models/competitive.py.
 
     Each turn rolls the two dice (NumPy's generator), and the seat to play
-    takes one of :func:`~isles.models.competitive.policy_decisions` at random
+    takes one of :func:`policy_decisions` at random
     by its probability.
 
     Parameters
@@ -1001,7 +1056,9 @@ def simulate_competitive(
             if len(options) > 1:
                 weights = np.array([float(w) for _, w in options])
                 pick = int(rng.choice(len(options), p=weights / weights.sum()))
-            played = play_competitive_turn(kit, seats, position, roll, options[pick][0], check=False)
+            played = play_competitive_turn(
+                kit, seats, position, roll, options[pick][0], check=False
+            )
             position, winner = played.position, played.winner
         turns_total += turn
         if winner is None:
