@@ -35,7 +35,14 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HAVE_NUMBA", "reachable", "sweep"]
+__all__ = [
+    "HAVE_NUMBA",
+    "reachable",
+    "reachable_python",
+    "sweep",
+    "sweep_python",
+    "sweep_serial",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -242,6 +249,9 @@ def _sweep(
     return worst
 
 
+sweep_python = _sweep
+"""The plain-Python :func:`_sweep` (the fallback without numba, and the tests' reference)."""
+
 sweep = _compile(_sweep, parallel=True)
 """Compiled :func:`_sweep` (plain Python without numba)."""
 
@@ -309,6 +319,9 @@ def _reachable(
                         tail += 1
     return tail
 
+
+reachable_python = _reachable
+"""The plain-Python :func:`_reachable`."""
 
 reachable = _compile(_reachable)
 """Compiled :func:`_reachable` (plain Python without numba)."""

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -74,10 +74,13 @@ from isles.solvers.lighthouse import decision_weights, wilson_interval
 
 __all__ = [
     "MAX_COMPETITIVE_BYTES",
+    "MAX_PYTHON_POSITIONS",
+    "Backend",
     "CompetitiveSimulation",
     "CompetitiveSolution",
     "competitive_memory_bytes",
     "competitive_odds",
+    "have_numba",
     "policy_decisions",
     "simulate_competitive",
     "solve_competitive",
@@ -85,7 +88,7 @@ __all__ = [
 
 MAX_COMPETITIVE_BYTES = 2 * 2**30
 """Most memory (estimated by :func:`competitive_memory_bytes`) an exact competitive
-solve may take: 2 GiB. The default 2-seat kit needs 0.3 GiB, 3 seats x 2 islands
+solve may take: 2 GiB. The default 2-seat kit needs 0.35 GiB, 3 seats x 2 islands
 0.7 GiB; 4 seats x 2 islands (2.1 G positions) and 2 seats x 4 islands are
 simulated."""
 
@@ -477,7 +480,7 @@ def competitive_memory_bytes(kit: Kit, seats: int = 2) -> int:
     --------
     >>> from isles.models.competitive import competitive_kit
     >>> round(competitive_memory_bytes(competitive_kit(2)) / 2**30, 2)
-    0.3
+    0.35
     >>> competitive_memory_bytes(competitive_kit(4)) > MAX_COMPETITIVE_BYTES
     True
     """
@@ -643,12 +646,12 @@ def _iterate(
     tolerance: float,
     deadline: float,
     bar: Any,
+    kernels: _Kernels,
 ) -> tuple[int, float, bool]:
     """Sweep the cycles (boat on the last two cards) to ``tolerance``, then every position.
 
     Returns (sweeps, the Bellman residual over every position, timed out).
     """
-    kernels = _kernels()
     big = values[0].size > 200_000
     sweep = kernels.sweep if big else kernels.sweep_serial
     args = (
@@ -692,11 +695,46 @@ def _iterate(
     return sweeps, float(sweep(values, False, *args, 0)), timed_out
 
 
-def _kernels() -> Any:
-    # numba (through the kernels) is loaded only here: `import isles.lighthouse` stays quick.
+Backend = Literal["auto", "numba", "python"]
+"""How the sweeps run: ``numba`` compiled, ``python`` plain (small kits), ``auto`` the first
+available."""
+
+MAX_PYTHON_POSITIONS = 20_000
+"""Most positions :func:`competitive_odds` solves without numba (plain Python: 3 seats x 1
+island, 9,261 positions, take about 25 s); larger kits are simulated there."""
+
+
+@dataclass(frozen=True)
+class _Kernels:
+    sweep: Any
+    sweep_serial: Any
+    reachable: Any
+
+
+def have_numba() -> bool:
+    """Whether numba is installed (the compiled sweeps; else plain Python).
+
+    Examples
+    --------
+    >>> isinstance(have_numba(), bool)
+    True
+    """
     from isles.solvers import _competitive_kernels
 
-    return _competitive_kernels
+    return bool(_competitive_kernels.HAVE_NUMBA)
+
+
+def _kernels(backend: str) -> _Kernels:
+    # numba (through the kernels) is loaded only here: `import isles.lighthouse` stays quick.
+    from isles.solvers import _competitive_kernels as ck
+
+    if backend not in ("auto", "numba", "python"):
+        raise InvalidInput("backend", backend, "auto, numba or python")
+    if backend == "numba" and not ck.HAVE_NUMBA:
+        raise InvalidInput("backend", backend, "python or auto (numba is not installed)")
+    if backend == "python" or not ck.HAVE_NUMBA:
+        return _Kernels(ck.sweep_python, ck.sweep_python, ck.reachable_python)
+    return _Kernels(ck.sweep, ck.sweep_serial, ck.reachable)
 
 
 def solve_competitive(
@@ -707,6 +745,7 @@ def solve_competitive(
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
     progress: bool = False,
+    backend: Backend = "auto",
 ) -> CompetitiveSolution:
     """Each seat's exact chance in the competitive variant, every position solved.
 
@@ -743,6 +782,11 @@ def solve_competitive(
         still within ``error_bound``.
     progress : bool
         A tqdm progress bar (stderr) over the sweeps.
+    backend : {"auto", "numba", "python"}
+        ``numba``: the compiled sweeps (parallel over a layer's lighthouse
+        codes); ``python``: the same loops as plain Python, the reference in
+        the tests and the fallback without numba (small kits only:
+        :data:`MAX_PYTHON_POSITIONS`); ``auto``: numba when installed.
 
     Returns
     -------
@@ -808,6 +852,7 @@ def solve_competitive(
             "(simulate_competitive plays larger ones)",
             problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
         )
+    kernels = _kernels(backend)
     began = time.monotonic()
     deadline = math.inf if time_limit is None else began + time_limit
     tables = _tables(kit, seats, policies)
@@ -826,12 +871,12 @@ def solve_competitive(
     try:
         sign = optimising * np.array([1.0, -1.0] + [0.0] * (seats - 2))
         sweeps, residual, timed_out = _iterate(
-            chances, grid, tables, sign, 0.0, tolerance, deadline, bar
+            chances, grid, tables, sign, 0.0, tolerance, deadline, bar, kernels
         )
         turns = np.zeros((1, *shape))
         fixed = not optimising.any()
         _, turns_residual, _ = _iterate(
-            turns, grid, tables, optimising, 1.0, 1e-9 if fixed else 1e-3, math.inf, bar
+            turns, grid, tables, optimising, 1.0, 1e-9 if fixed else 1e-3, math.inf, bar, kernels
         )
     finally:
         if bar is not None:
@@ -841,7 +886,6 @@ def solve_competitive(
     turns_bound = float(turns.max()) / (1.0 - turns_residual)
     error = 2.0 * turns_bound * (residual + (tables.terms + 1) * _UNIT) * comps
     start = tuple(float(chances[a, 0, 0, 0, 0]) for a in range(comps))
-    kernels = _kernels()
     reachable = kernels.reachable(
         0,
         tables.k,
@@ -1092,8 +1136,9 @@ def competitive_odds(
     """Each seat's chance in the competitive variant: exact where the solve fits, else simulated.
 
     Kits whose solve fits :data:`MAX_COMPETITIVE_BYTES` are solved exactly
-    (:func:`solve_competitive`: the default 2-seat kit, 3 seats x 2 islands);
-    larger ones (4 seats x 2 islands, 2 seats x 4 islands) are simulated
+    (:func:`solve_competitive`: the default 2-seat kit, 3 seats x 2 islands;
+    without numba only kits of at most :data:`MAX_PYTHON_POSITIONS`
+    positions); larger ones (4 seats x 2 islands, 2 seats x 4 islands) are simulated
     (:func:`simulate_competitive`, ``games`` default :data:`DEFAULT_GAMES`), and
     the answer says so (``status`` exact/optimal or estimate).
 
@@ -1137,7 +1182,11 @@ def competitive_odds(
     """
     seats = check_seats(kit, seats)
     policies = _check_policies(policy, seats)
-    if competitive_memory_bytes(kit, seats) <= MAX_COMPETITIVE_BYTES:
+    codes, per_code = _grid(kit, seats)
+    fits = competitive_memory_bytes(kit, seats) <= MAX_COMPETITIVE_BYTES and (
+        have_numba() or codes * per_code <= MAX_PYTHON_POSITIONS
+    )
+    if fits:
         for name, value in (("games", games), ("seed", seed)):
             if value is not None:
                 raise InvalidInput(
