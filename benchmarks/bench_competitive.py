@@ -4,7 +4,8 @@ For each kit (seats x islands each, 3 sea cards) and policy: the exact solve's
 wall and CPU time (``solve_competitive``, numba kernels, compiled beforehand on
 a tiny kit; docs/lighthouse.md, "Competitive variant"), its error bound, the
 older sparse LU solve of small kits (``competitive_exact``, plain Python
-enumeration) where it runs, and Monte Carlo (``simulate_competitive``): its
+enumeration) where it runs, and the existing Monte Carlo
+(solvers/lighthouse.py's ``simulate_competitive``; this module's rate beside it): its
 measured rate over ``--cap`` seconds and the time it needs for a 95% interval
 of +-0.001 on seat 1's chance (extrapolated: half-width ~ 1/sqrt(games)), and
 the ratio of that time to the exact solve's. The same precision as the exact
@@ -61,13 +62,22 @@ def sparse(seats: int, per: int, policy: str) -> tuple[float, float] | None:
     return res.win_probability[0], time.perf_counter() - t0
 
 
-def monte_carlo(seats: int, per: int, policy: str, cap: float) -> tuple[float, float, float]:
-    """(seat 1's estimate, games a second, wall s to +-TARGET extrapolated)."""
+def monte_carlo(
+    seats: int, per: int, policy: str, cap: float, existing: bool
+) -> tuple[float, float, float]:
+    """(seat 1's estimate, games a second, wall s to +-TARGET extrapolated).
+
+    ``existing``: the Monte Carlo of solvers/lighthouse.py (the baseline), else
+    this module's (the rules of models/competitive.py).
+    """
+    from isles.solvers import lighthouse
+
+    simulate = lighthouse.simulate_competitive if existing else simulate_competitive
     kit = default_kit(seats * per, 3)
     wins = games = seed = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < cap:
-        res = simulate_competitive(kit, seats, policy, 200, seed=seed)
+        res = simulate(kit, seats, policy, 200, seed=seed)
         seed += 1
         wins += res.wins[0]
         games += res.games
@@ -98,6 +108,7 @@ def main() -> None:
     head = (
         "seats x islands | policy | exact p1 | error bound | exact wall s | exact CPU s"
         " | sparse LU wall s | MC games/s | MC wall s to +-0.001 | ratio MC/exact"
+        " | new MC games/s"
     )
     print(head)
     print("|".join("---" for _ in head.split("|")))
@@ -109,11 +120,12 @@ def main() -> None:
         if old is not None:
             assert math.isclose(old[0], p, abs_tol=1e-9), (old[0], p)
         if name == "optimal":
-            mc_text = "- | - | -"  # optimal play is solved, not simulated
+            mc_text = "- | - | - | -"  # optimal play is solved, not simulated
         else:
-            est, rate, need = monte_carlo(seats, per, name, args.cap)
+            est, rate, need = monte_carlo(seats, per, name, args.cap, True)
             assert abs(est - p) < 0.05, (est, p)  # a sanity check, not a test
-            mc_text = f"{rate:.0f} | {need:.0f} | {need / wall:.0f}"
+            _, new_rate, _ = monte_carlo(seats, per, name, args.cap / 2, False)
+            mc_text = f"{rate:.0f} | {need:.0f} | {need / wall:.0f} | {new_rate:.0f}"
         print(
             f"{seats} x {per} | {name} | {p:.12f} | {bound:.1e} | {wall:.2f} | {cpu:.2f}"
             f" | {old_text} | {mc_text}",
