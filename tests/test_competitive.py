@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -124,6 +125,15 @@ def plain_chances(kit: Kit, seats: int, policies: tuple[str, ...]) -> tuple[floa
     return tuple(float(v) for v in values[0])
 
 
+def older(name: str) -> Any:
+    """The older competitive code of solvers/lighthouse.py (skips once it is retired)."""
+    from isles.solvers import lighthouse
+
+    if not hasattr(lighthouse, name):
+        pytest.skip(f"solvers/lighthouse.py no longer has {name}")
+    return getattr(lighthouse, name)
+
+
 def close(a: tuple[float, ...], b: tuple[float, ...], tol: float) -> bool:
     return len(a) == len(b) and all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
 
@@ -157,8 +167,7 @@ def test_compiled_equals_plain_python_kernels() -> None:
 
 
 def test_equals_the_sparse_solve_of_small_kits() -> None:
-    from isles.solvers.lighthouse import competitive_exact
-
+    competitive_exact = older("competitive_exact")
     kit = default_kit(2, 3)
     for policy in ("greedy", "random"):
         ours = solve_competitive(kit, 2, policy)
@@ -300,3 +309,45 @@ def test_hypothesis_small_kits_equal_plain_recursion(case: tuple[Kit, tuple[str,
     res = solve_competitive(kit, 2, policies)
     assert close(res.win_probability, plain_chances(kit, 2, policies), 1e-10)
     assert res.error_bound < 1e-8
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[Kit, int, CompetitivePosition]:
+    seats = draw(st.sampled_from((2, 3, 4)))
+    kit = competitive_kit(seats)
+    discs = []
+    for island in kit.islands:
+        count, top = draw(st.integers(0, 4)), draw(st.integers(0, 1))
+        discs.append(tuple(island[(top + count - 1 - i) % 2] for i in range(count)))
+    n = len(kit.islands)
+    pos = CompetitivePosition(
+        tuple(discs),
+        draw(st.integers(0, kit.sea_cards)),
+        draw(st.integers(0, n - 1)),
+        draw(st.integers(0, seats - 1)),
+    )
+    return kit, seats, pos
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(), st.sampled_from(("greedy", "random")))
+def test_turns_equal_the_older_implementation(
+    case: tuple[Kit, int, CompetitivePosition], policy: str
+) -> None:
+    # solvers/lighthouse.py's competitive_branches, written separately: the same turn
+    competitive_branches = older("competitive_branches")
+    kit, seats, pos = case
+    for roll in roll_outcomes(kit):
+        ours: dict[object, Fraction] = {}
+        for decision, w in policy_decisions(kit, seats, pos, roll, policy):
+            turn = play_competitive_turn(kit, seats, pos, roll, decision)
+            after = turn.position
+            key = ((after.discs, after.boat, after.maurice, after.seat), turn.winner)
+            ours[key] = ours.get(key, Fraction(0)) + w
+        old: dict[object, Fraction] = {}
+        for state, w, winner in competitive_branches(
+            kit, seats, (pos.discs, pos.boat, pos.maurice, pos.seat), roll, policy
+        ):
+            key = (state, None if winner < 0 else winner)
+            old[key] = old.get(key, Fraction(0)) + w
+        assert ours == old
