@@ -1,6 +1,6 @@
 """Benchmark: the fleet DP (isles) versus plain vectorised sparse value iteration, same states.
 
-The fleet of docs/fleet.md on the embedded demo board (83 ship edges), 2 and 3 ships,
+The fleet of docs/ships.md ("The fleet") on the embedded demo board (83 ship edges), 2 and 3 ships,
 both movement rules, six scoring edges (red's two settlements). Run from the repository root:
 
     python benchmarks/bench_fleet.py              # 2 and 3 ships, both rules

@@ -215,9 +215,16 @@ def only_with(option: str, value: object, given: bool, needs: str) -> None:
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: --seats: 3 is invalid; expected ... only with --competitive
+    >>> only_with("--simulate", True, False, "--games")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --simulate: given; expected --simulate only with --games
     """
     if not given:
-        raise InvalidInput(option, value, f"{option} only with {needs}")
+        typed = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+        raise InvalidInput(
+            option, value, f"{option} only with {needs}", problem=None if typed else "given"
+        )
 
 
 def check_output(option: str, path: str | None, suffixes: Sequence[str]) -> Path | None:

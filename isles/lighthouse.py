@@ -9,8 +9,8 @@ The public entry points, one call per question:
 - :func:`difficulty_table`: the odds by islands in play and sea cards;
 - :func:`competitive_odds`: each seat's chance in the competitive variant;
 - the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
-  :func:`default_kit`), and the building blocks behind the calls (:func:`solve`,
-  :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...).
+  :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
+  calls (:func:`solve`, :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...).
 
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
 (:data:`MAX_GAMES`, :data:`MAX_FACES`, :data:`MAX_DP_BYTES`, ...).
@@ -24,6 +24,7 @@ Examples
 (<Status.OPTIMAL: 'optimal'>, 'dp', Fraction(196809133707275, 304679870005248))
 """
 
+from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
     EXACT_COMPETITIVE_ISLANDS,
@@ -92,6 +93,7 @@ __all__ = [
     "MAX_ISLANDS",
     "MAX_SEA_CARDS",
     "MAX_SWEEP_ISLANDS",
+    "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
     "CompetitiveExact",
@@ -125,6 +127,7 @@ __all__ = [
     "odds_method",
     "outcome_distribution",
     "play_turn",
+    "players_kit",
     "roll_outcomes",
     "simulate",
     "simulate_competitive",
@@ -133,3 +136,51 @@ __all__ = [
     "wilson_interval",
     "win_probability",
 ]
+
+
+#: Islands in play by the number of players (docs/lighthouse.md, "The game"): 2 players
+#: hold 4 island cards each, 3 or 4 players 2 each.
+PLAYER_ISLANDS: dict[int, int] = {2: 8, 3: 6, 4: 8}
+
+
+def players_kit(players: int, sea_cards: int = 8) -> Kit:
+    """The default kit with the islands in play for 2, 3 or 4 players.
+
+    Parameters
+    ----------
+    players : int
+        2, 3 or 4 (:data:`PLAYER_ISLANDS`: 8, 6 or 8 islands).
+    sea_cards : int
+        Sea cards, 1..:data:`MAX_SEA_CARDS` (8 in the box).
+
+    Returns
+    -------
+    Kit
+        :func:`default_kit` with the first ``PLAYER_ISLANDS[players]`` islands.
+
+    Raises
+    ------
+    InvalidInput
+        ``players`` not 2, 3 or 4; ``sea_cards`` as :func:`default_kit`.
+
+    See Also
+    --------
+    default_kit
+
+    Notes
+    -----
+    Exact advice (:func:`best_move`) needs the full tables, at most
+    :data:`MAX_EXACT_ISLANDS` islands: 3 players' 6 islands, not the 8 of 2 or 4 players.
+
+    Examples
+    --------
+    >>> len(players_kit(3).islands)
+    6
+    >>> players_kit(5)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: players: 5 is invalid; expected 2, 3 or 4
+    """
+    if isinstance(players, bool) or players not in PLAYER_ISLANDS:
+        raise InvalidInput("players", players, "2, 3 or 4")
+    return default_kit(PLAYER_ISLANDS[players], sea_cards)

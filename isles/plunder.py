@@ -1,4 +1,4 @@
-"""Plunder deduction (seed ``seeds/003_cfc377110defcf34.txt``; docs/plunder.md).
+"""Plunder deduction and strategy (seed ``seeds/003_cfc377110defcf34.txt``; docs/plunder.md).
 
 The public entry points. One call answers what ``isles plunder`` answers:
 :func:`analyse` (the deduction, and flip and guess advice on request). The
@@ -9,6 +9,13 @@ posterior (:func:`posterior`), flip advice (:func:`flip_advice`), guess advice
 :meth:`Record.load` (a file, or ``"-"`` for standard input) or built from
 :class:`Observation` and :class:`Code`. Every result has ``to_dict()`` in the
 dialect of docs/json.md.
+
+The whole game (docs/plunder.md, "The whole game" to "Tournaments"): a played
+game is a :class:`GameRecord` (checked; :meth:`GameRecord.load` reads one);
+:func:`play_game` plays one between policies (:class:`Policy`, built in:
+:func:`policy_by_name`, or your own); :class:`Belief` is a player's exact
+posterior updated turn by turn (what the bots use); :func:`dig_advice` weighs
+a crew card now against waiting; :func:`tournament` plays many games on Dask.
 
 Examples
 --------
@@ -22,6 +29,12 @@ Examples
 >>> turn = plunder.Observation(0, plunder.Code(1, 2, 3), {1: True, 2: False})
 >>> plunder.posterior(plunder.Record(3, (turn,))).deals
 488000
+>>> game = plunder.play_game([plunder.policy_by_name("certain")] * 3, seed=1)
+>>> len(game.turns), game.score().total
+(15, (11, 3, 4))
+>>> t = plunder.tournament(2, ["certain", "random"], games=4, seed=0, workers=0)
+>>> [p.name for p in t.policies], t.status.value
+(['certain', 'random'], 'estimate')
 """
 
 from isles.models.plunder import (
@@ -36,6 +49,16 @@ from isles.models.plunder import (
     code_from_text,
     example_record,
     score_game,
+)
+from isles.models.plunder_game import (
+    TURN_LIMIT,
+    GameRecord,
+    GameTurn,
+    PlayerView,
+    Policy,
+    Seat,
+    play_game,
+    play_turns,
 )
 from isles.solvers.plunder import (
     DEFAULT_TIME_LIMIT,
@@ -57,35 +80,78 @@ from isles.solvers.plunder import (
     posterior,
     smallest_conflict,
 )
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_dig import DigAdvice, DigOption, TargetDig, dig_advice
+from isles.solvers.plunder_policies import (
+    POLICY_NAMES,
+    CertainPolicy,
+    ExpectedPointsPolicy,
+    RandomPolicy,
+    ThresholdPolicy,
+    best_flip,
+    policy_by_name,
+)
+from isles.solvers.plunder_tournament import (
+    DEFAULT_LINEUP,
+    GameResult,
+    PolicyStats,
+    Tournament,
+    tournament,
+)
 
 __all__ = [
+    "DEFAULT_LINEUP",
     "DEFAULT_TIME_LIMIT",
+    "POLICY_NAMES",
+    "TURN_LIMIT",
     "Advice",
     "Analysis",
     "AnswerId",
+    "Belief",
     "Category",
+    "CertainPolicy",
     "Code",
     "CrewCard",
     "Deduction",
+    "DigAdvice",
+    "DigOption",
+    "ExpectedPointsPolicy",
     "FlipAdvice",
     "FlipOption",
     "ForcedValue",
+    "GameRecord",
+    "GameResult",
     "GameScore",
+    "GameTurn",
     "Guess",
     "Me",
     "Names",
     "Observation",
+    "PlayerView",
+    "Policy",
+    "PolicyStats",
     "Posterior",
+    "RandomPolicy",
     "Record",
+    "Seat",
+    "TargetDig",
+    "ThresholdPolicy",
+    "Tournament",
     "analyse",
+    "best_flip",
     "code_from_text",
     "deduce",
+    "dig_advice",
     "example_record",
     "flip_advice",
     "forced_values",
     "guess_advice",
     "minimal_conflict",
+    "play_game",
+    "play_turns",
+    "policy_by_name",
     "posterior",
     "score_game",
     "smallest_conflict",
+    "tournament",
 ]

@@ -1,6 +1,6 @@
 """A player's fleet under one roll: the ships' joint moves, their collisions, where they score.
 
-Implements docs/fleet.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
+Implements docs/ships.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
 the game); the single-ship rules it builds on are in :mod:`isles.models.ships`.
 """
 
@@ -19,8 +19,10 @@ from isles.models.ships import (
     MAX_SHIPS,
     Encounter,
     Outcome,
+    as_corner,
     capacity,
     check_ship_edge,
+    corner_edges,
     outcome_table,
     scoring_ship,
     ship_edges,
@@ -28,43 +30,51 @@ from isles.models.ships import (
 )
 
 __all__ = [
+    "MAX_FLEET_ROLLS",
     "Rollers",
     "check_fleet",
     "collision_rollers",
     "edge_rollers",
     "fleet_options",
+    "fleet_targets",
     "scoring_edges",
     "survival_probability",
 ]
 
+#: Most rolls a fleet's finite-horizon table covers (``isles sail --within``).
+MAX_FLEET_ROLLS = 1_000
+
 
 class Rollers(StrEnum):
-    """Which ships on a crowded edge roll 2d6 for their fate (seed rule 11; docs/fleet.md).
+    """Which ships on a crowded edge roll 2d6 for their fate (seed rule 11; docs/ships.md,
+    "Collisions (rule 11): the reading implemented").
 
     Values
     ------
-    all
-        Every ship on an edge holding more ships than its capacity rolls (the
-        default: the seed has every player concerned by the collision roll).
     excess
-        Only the ships beyond the capacity roll (2 ships along a coast: one roll).
+        Only the ships beyond the capacity roll: each ship over the limit rolls
+        (2 ships along a coast: one roll; 3 on the high sea: one roll). The default.
+    all
+        A variant: every ship on an edge holding more ships than its capacity rolls
+        (2 ships along a coast: two rolls; 3 on the high sea: three).
 
     Examples
     --------
-    >>> Rollers("all") is Rollers.ALL
-    True
+    >>> Rollers("excess") is Rollers.EXCESS, [r.value for r in Rollers]
+    (True, ['excess', 'all'])
     """
 
-    ALL = "all"
     EXCESS = "excess"
+    ALL = "all"
 
 
-def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.ALL) -> int:
+def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.EXCESS) -> int:
     """How many of ``ships`` standing on one edge of capacity ``capacity_`` roll for a collision.
 
     Nothing collides while the edge is not over its capacity (seed rule 11: 2 ships on the
-    high sea, 1 along a coast go safely); otherwise every ship on the edge
-    (``Rollers.ALL``) or the ships beyond the capacity (``Rollers.EXCESS``).
+    high sea, 1 along a coast go safely); otherwise the ships beyond the capacity
+    (``Rollers.EXCESS``, the default) or, in the variant, every ship on the edge
+    (``Rollers.ALL``).
 
     Parameters
     ----------
@@ -73,7 +83,7 @@ def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.ALL) -> 
     capacity_ : int
         The edge's capacity, :func:`isles.models.ships.capacity` (1 or 2).
     rollers : Rollers
-        The reading of "each ship over the limit" (docs/fleet.md).
+        The reading of "each ship over the limit" (docs/ships.md).
 
     Returns
     -------
@@ -88,9 +98,9 @@ def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.ALL) -> 
     Examples
     --------
     >>> edge_rollers(2, 1), edge_rollers(2, 2), edge_rollers(3, 2)
-    (2, 0, 3)
-    >>> edge_rollers(2, 1, Rollers.EXCESS), edge_rollers(3, 2, Rollers.EXCESS)
-    (1, 1)
+    (1, 0, 1)
+    >>> edge_rollers(2, 1, Rollers.ALL), edge_rollers(3, 2, Rollers.ALL)
+    (2, 3)
     """
     if isinstance(ships, bool) or not isinstance(ships, int) or not 0 <= ships <= MAX_SHIPS:
         raise InvalidInput("ships", ships, f"a ship count in 0..{MAX_SHIPS}")
@@ -101,12 +111,14 @@ def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.ALL) -> 
     return ships if Rollers(rollers) is Rollers.ALL else ships - capacity_
 
 
-def collision_rollers(board: Board, fleet: Iterable[Edge], rollers: Rollers = Rollers.ALL) -> int:
+def collision_rollers(
+    board: Board, fleet: Iterable[Edge], rollers: Rollers = Rollers.EXCESS
+) -> int:
     """Collision rolls of a fleet standing on ``fleet`` (one edge per ship, repeats allowed).
 
     The sum of :func:`edge_rollers` over the edges, with each edge's capacity
     from :func:`isles.models.ships.capacity`. The rolls are made after every roll
-    of the game while the fleet stands so (docs/fleet.md), not only after a ship
+    of the game while the fleet stands so (docs/ships.md), not only after a ship
     moved in.
 
     Examples
@@ -115,6 +127,8 @@ def collision_rollers(board: Board, fleet: Iterable[Edge], rollers: Rollers = Ro
     >>> from isles.models.ships import demo_board
     >>> coast, sea = edge((0, 2), (0, 3)), edge((0, 0), (0, 1))
     >>> collision_rollers(demo_board(), [coast, coast, sea])
+    1
+    >>> collision_rollers(demo_board(), [coast, coast, sea], Rollers.ALL)
     2
     >>> collision_rollers(demo_board(), [sea, sea, coast])
     0
@@ -208,3 +222,49 @@ def scoring_edges(
     ['0,1:0,2', '0,1:1,1', '0,2:1,1']
     """
     return frozenset(e for e in ship_edges(board) if scoring_ship(e, player, buildings, roads))
+
+
+def fleet_targets(
+    board: Board, targets: Iterable[object] = (), near: Iterable[object] = ()
+) -> frozenset[Edge]:
+    """The scoring edges of a fleet question: the given ship edges plus the ship edges at corners.
+
+    A ship scores next to its owner's building (the seed's end of the game):
+    every ship edge at the building's corner counts, the high-sea one included
+    (:func:`isles.models.ships.corner_edges`; unloading, by contrast, needs the
+    coast, :func:`isles.models.ships.settlement_edges`).
+
+    Parameters
+    ----------
+    board : Board
+    targets : iterable of Edge
+        Scoring ship edges (an ``Edge`` or a pair of hexes each).
+    near : iterable of Vertex
+        Corners of the player's buildings (a ``Vertex`` or three hexes each).
+
+    Returns
+    -------
+    frozenset of Edge
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``targets[i]`` or ``near[i]``: not a ship edge, a corner touching
+        no ship edge; or both empty.
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> sorted(map(str, fleet_targets(demo_board(), near=[((0, 3), (0, 2), (1, 2))])))
+    ['0,2:0,3', '0,2:1,2', '0,3:1,2']
+    """
+    out = {check_ship_edge(board, e, f"targets[{i}]") for i, e in enumerate(targets)}
+    for i, value in enumerate(near):
+        v = as_corner(value, f"near[{i}]")
+        found = corner_edges(board, v)
+        if not found:
+            raise InvalidInput(f"near[{i}]", ":".join(map(str, v)), "a corner next to the sea")
+        out.update(found)
+    if not out:
+        raise InvalidInput("targets", [], "at least one target edge or corner (near)")
+    return frozenset(out)

@@ -56,7 +56,9 @@ __all__ = [
     "DEFAULT_MIN_CORNER_PIPS",
     "DEFAULT_RULES",
     "GAME_RULES",
+    "MAX_CORNER_PIPS",
     "MAX_GROUP_LIMIT",
+    "MAX_PIPS_LIMIT",
     "MAX_PLAYERS",
     "MAX_POSITIONS",
     "MAX_RADIUS",
@@ -135,6 +137,10 @@ DEFAULT_RULES: frozenset[Rule] = frozenset(
 GAME_RULES: frozenset[Rule] = frozenset({Rule.SIX_EIGHT_APART})
 #: ``K`` of the vertex-pips rule when it is switched on without a value.
 DEFAULT_MAX_PIPS = 12
+MAX_CORNER_PIPS = 15
+"""The most pips three hexes can show around a corner (three 6s or 8s, 5 pips each)."""
+MAX_PIPS_LIMIT = 60
+"""The largest vertex pip limit a request takes (anything from 15 up allows every board)."""
 #: ``L`` of the corner-pips-min rule when it is switched on without a value.
 DEFAULT_MIN_CORNER_PIPS = 4
 #: ``G`` of the terrain-groups rule when it is switched on without a value.
@@ -363,7 +369,7 @@ class SetupRequest:
                 names = ", ".join(x.value for x in Rule)
                 raise InvalidInput("rules", r, f"rule names among {names}") from None
         object.__setattr__(self, "rules", frozenset(rules))
-        _count(self.max_pips, "max_pips", 0)
+        _count(self.max_pips, "max_pips", 0, MAX_PIPS_LIMIT)
         _count(self.max_group, "max_group", 1, MAX_GROUP_LIMIT)
         pos_set = set(positions)
         fixed: dict[Hex, Tile] = {}
@@ -378,7 +384,7 @@ class SetupRequest:
         object.__setattr__(self, "fixed", MappingProxyType(fixed))
         if self.size is not None and self.root not in pos_set:
             raise InvalidInput("positions", str(self.root), "free shape: (0,0) among the positions")
-        _count(self.min_corner_pips, "min_corner_pips", 0)
+        _count(self.min_corner_pips, "min_corner_pips", 0, MAX_CORNER_PIPS)
         self._check_frame(pos_set)
         self._check_spiral(pos_set)
         if not isinstance(self.colourful, bool):
@@ -678,12 +684,20 @@ def setup_request(
         for name, shape_value in shape:
             if shape_value is not None:
                 raise InvalidInput(
-                    name, "given", f"no {name} with game {which.value} (its island is fixed)"
+                    name, shape_value, f"no {name} with game {which.value} (its island is fixed)"
+                )
+        for rule in (Rule.SEA_BALANCED, Rule.SEA_APART):
+            if rules is not None and rule in switched:
+                raise InvalidInput(
+                    "rules",
+                    f"{rule.value}=on",
+                    f"no sea-token rule with game {which.value} (its frame carries no tokens)",
                 )
         setup = game_setup(which)
         for h in set(tiles) & set(setup.frame):  # the frame of a saved island board
             if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
-                raise InvalidInput(f"fixed {h}", str(tiles[h].terrain), "plain sea on the frame")
+                shown = f"{tiles[h].terrain} {tiles[h].number or ''}".strip()
+                raise InvalidInput(f"fixed {h}", shown, "plain sea on the frame")
             del tiles[h]
         order: tuple[Hex, ...] = ()
         if spiral is not None:

@@ -6,13 +6,15 @@ as pure functions; the questions asked of them are answered in solvers/sailing.p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from importlib import resources
 from types import MappingProxyType
 
-from isles.models.catan import Board, Resource, Terrain, pips
+from isles.models.catan import Board, HarbourKind, Resource, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import (
     Edge,
@@ -25,7 +27,7 @@ from isles.models.hexgrid import (
     parse_hex,
     vertex,
 )
-from isles.models.jsonio import parse_json
+from isles.models.jsonio import edge_json, parse_json
 
 __all__ = [
     "CARGO_LIMIT",
@@ -39,22 +41,31 @@ __all__ = [
     "SHIP_COST",
     "Encounter",
     "Outcome",
+    "Port",
     "Waters",
     "as_corner",
     "as_edge",
+    "building_owners",
     "capacity",
     "cargo_after",
     "check_players",
     "check_ship_edge",
+    "conversion_edges",
+    "converts",
+    "corner_edges",
     "demo_board",
     "edge_vertices",
     "harvest",
+    "harvest_refusal",
     "is_ship_edge",
+    "land_hex",
     "outcome_rolls",
     "outcome_table",
     "parse_settlement",
     "pirate_options",
     "placement_edges",
+    "port_edges",
+    "ports",
     "rolls_to_rounds",
     "scoring_ship",
     "settlement_edges",
@@ -784,13 +795,50 @@ def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
     >>> [str(e) for e in settlement_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2']
     """
-    return [e for e in _corner_edges(board, settlement) if waters(board, e) is Waters.COAST]
+    return [e for e in corner_edges(board, settlement) if waters(board, e) is Waters.COAST]
 
 
-def _corner_edges(board: Board, settlement: Vertex) -> list[Edge]:
-    hs = (settlement.a, settlement.b, settlement.c)
+def corner_edges(board: Board, corner: Vertex) -> list[Edge]:
+    """The ship edges at ``corner`` (high sea and coast alike): where a ship is next to it.
+
+    A ship on one of these edges scores for a building or road end at ``corner``
+    (the end of the game) and may be launched from a settlement there (rule 3).
+
+    Parameters
+    ----------
+    board : Board
+    corner : Vertex
+
+    Returns
+    -------
+    list of Edge
+        Sorted; at most three, empty when the corner touches no sea.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> [str(e) for e in corner_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
+    ['0,2:0,3', '0,2:1,2', '0,3:1,2']
+    """
+    hs = (corner.a, corner.b, corner.c)
     out = [edge(hs[i], hs[j]) for i in range(3) for j in range(i + 1, 3)]
     return sorted(e for e in out if is_ship_edge(board, e))
+
+
+def building_owners(board: Board) -> dict[Vertex, str]:
+    """Every building's corner and owner (settlements and cities alike), from the board file.
+
+    The form the rules of harvest and scoring take (:func:`harvest`,
+    :func:`scoring_ship`).
+
+    Examples
+    --------
+    >>> from isles.models.catan import Building, beginner_board
+    >>> v = parse_settlement("0,2:0,3:1,2")
+    >>> building_owners(beginner_board().replace(buildings={v: Building("red")})) == {v: "red"}
+    True
+    """
+    return {v: b.player for v, b in board.buildings.items()}
 
 
 def placement_edges(
@@ -823,7 +871,7 @@ def placement_edges(
     >>> [str(e) for e in placement_edges(beginner_board(), v, "red", blue_road)]
     ['0,2:1,2', '0,3:1,2']
     """
-    return [e for e in _corner_edges(board, settlement) if roads.get(e, player) == player]
+    return [e for e in corner_edges(board, settlement) if roads.get(e, player) == player]
 
 
 def harvest(
@@ -871,21 +919,267 @@ def harvest(
     >>> harvest(b, edge((0, 2), (0, 3)), 11, "red", {}, {})
     <Terrain.PASTURE: 'pasture'>
     """
+    if harvest_refusal(board, e, roll, player, buildings, roads) is not None:
+        return None
+    h = land_hex(board, e)
+    assert h is not None  # a ship that takes a card lies along land
+    return board.terrain(h)
+
+
+def land_hex(board: Board, e: Edge) -> Hex | None:
+    """The land hex a ship on ``e`` lies along, or None on the high sea.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> land_hex(beginner_board(), edge((0, 2), (0, 3)))
+    Hex(q=0, r=2)
+    """
+    check_ship_edge(board, e)
+    land = [h for h in (e.a, e.b) if board.terrain(h) is not Terrain.SEA]
+    return land[0] if land else None
+
+
+def harvest_refusal(
+    board: Board,
+    e: Edge,
+    roll: int,
+    player: str,
+    buildings: Mapping[Vertex, str],
+    roads: Mapping[Edge, str],
+) -> str | None:
+    """Why a ship of ``player`` on ``e`` takes no card after ``roll`` (rule 7); None if it does.
+
+    The one definition of the harvest rule (docs/ships.md, "Harvest"): the ship
+    lies along a producing land hex carrying ``roll``; no enemy road runs along
+    ``e``; no enemy building touches the hex; at most one building stands
+    around it.
+
+    Parameters
+    ----------
+    board, e, roll, player, buildings, roads
+        As :func:`harvest`.
+
+    Returns
+    -------
+    str or None
+        The reason in words, or None when the ship takes a card.
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge or ``roll`` is not in 2..12.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> b = beginner_board()
+    >>> harvest_refusal(b, edge((0, 2), (0, 3)), 11, "red", {}, {}) is None
+    True
+    >>> harvest_refusal(b, edge((0, 2), (0, 3)), 11, "red", {}, {edge((0, 2), (0, 3)): "blue"})
+    "an enemy road (blue's) runs along 0,2:0,3"
+    """
     check_ship_edge(board, e)
     pips(roll)
-    land = [h for h in (e.a, e.b) if board.terrain(h) is not Terrain.SEA]
-    if not land:
-        return None
-    h = land[0]
+    if roll == 7:
+        return "a 7 hands out no resources"
+    h = land_hex(board, e)
+    if h is None:
+        return f"{e} lies on the high sea, along no land hex"
     tile = board[h]
-    if not tile.terrain.produces or tile.number != roll:
-        return None
-    if roads.get(e, player) != player:
-        return None
-    around = [owner for v, owner in buildings.items() if h in (v.a, v.b, v.c)]
-    if len(around) > 1 or any(owner != player for owner in around):
-        return None
-    return tile.terrain
+    if not tile.terrain.produces:
+        return f"the land hex {h} ({tile.terrain.value}) produces nothing"
+    if tile.number != roll:
+        return f"the land hex {h} ({tile.terrain.value}) carries {tile.number}, not {roll}"
+    owner = roads.get(e, player)
+    if owner != player:
+        return f"an enemy road ({owner}'s) runs along {e}"
+    around = sorted(owner for v, owner in buildings.items() if h in (v.a, v.b, v.c))
+    enemies = [o for o in around if o != player]
+    if enemies:
+        return f"an enemy building ({enemies[0]}'s) touches {h}"
+    if len(around) > 1:
+        return f"{len(around)} buildings stand around {h}: more than one, the hex is worked out"
+    return None
+
+
+# -- a ship becomes a settlement (rule 10) --------------------------------------------
+
+
+def _yields(board: Board, h: Hex, missing: Resource) -> bool:
+    terrain = board.terrain(h)
+    return terrain is Terrain.GOLD or terrain.resource is missing
+
+
+def conversion_edges(board: Board, missing: Resource) -> list[Edge]:
+    """The ship edges where a paid ship can become a settlement lacking ``missing`` (rule 10).
+
+    The ship must lie along a land hex that yields the missing resource (a gold
+    hex yields any) and carries a number: the coast edges of such hexes
+    (docs/ships.md, "A ship becomes a settlement").
+
+    Examples
+    --------
+    >>> [str(e) for e in conversion_edges(demo_board(), Resource.BRICK)]
+    ['-1,3:0,3', '0,2:0,3', '0,3:1,2', '2,-1:3,-1', '3,-1:3,0']
+    """
+    missing = Resource(missing)
+    out = []
+    for e in ship_edges(board):
+        h = land_hex(board, e)
+        if h is not None and board[h].number is not None and _yields(board, h, missing):
+            out.append(e)
+    return out
+
+
+def converts(board: Board, e: Edge, roll: int, missing: Resource) -> bool:
+    """Whether a paid ship on ``e`` becomes a settlement on ``roll`` (rule 10).
+
+    The roll must be the number of the land hex the ship lies along, and that
+    hex must yield ``missing``. Resources come before the ships move (rule 6),
+    so the roll finds the ship on ``e``, where it stood before the roll.
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> converts(demo_board(), edge((0, 2), (0, 3)), 5, Resource.BRICK)
+    True
+    >>> converts(demo_board(), edge((0, 2), (0, 3)), 5, Resource.ORE)
+    False
+    """
+    check_ship_edge(board, e)
+    pips(roll)
+    h = land_hex(board, e)
+    return h is not None and board[h].number == roll and _yields(board, h, Resource(missing))
+
+
+# -- ports (rule 8) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Port:
+    """A harbour a ship may reach, and the trade it allows there (seed rule 8).
+
+    A ship on a harbour's side trades at that harbour's rate, and only cards of
+    its cargo (docs/ships.md, "Ports"): a generic harbour takes 3 cards of one
+    resource for 1 card of any resource, a resource harbour 2 cards of its
+    resource for 1 of any. A ship carries at most 3 cards, so a generic trade
+    takes a full hold of one resource.
+
+    Attributes
+    ----------
+    edge : Edge
+        The harbour's side (a coast edge: one sea hex, one land hex).
+    kind : HarbourKind
+        What the harbour trades (docs/boards.md, "Harbours").
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> p = Port(edge((0, 2), (0, 3)), HarbourKind.WOOL)
+    >>> p.trade
+    '2 wool of the cargo for 1 card of any resource'
+    >>> p.tradable([Resource.WOOL, Resource.WOOL, Resource.ORE])
+    (<Resource.WOOL: 'wool'>,)
+    """
+
+    edge: Edge
+    kind: HarbourKind
+
+    @property
+    def trade(self) -> str:
+        """The trade in words."""
+        give = self.kind.resource
+        what = "cards of one resource" if give is None else give.value
+        return f"{self.kind.ratio} {what} of the cargo for 1 card of any resource"
+
+    def tradable(self, cargo: Iterable[Resource]) -> tuple[Resource, ...]:
+        """The resources of ``cargo`` the ship can trade here (enough cards at the rate), sorted.
+
+        Raises
+        ------
+        InvalidInput
+            If ``cargo`` holds more than :data:`CARGO_LIMIT` cards or a non-resource.
+        """
+        cards = list(cargo)
+        if len(cards) > CARGO_LIMIT:
+            raise InvalidInput("cargo", len(cards), f"at most {CARGO_LIMIT} cards (seed rule 4)")
+        for i, c in enumerate(cards):
+            if not isinstance(c, Resource):
+                raise InvalidInput(f"cargo[{i}]", c, "a resource")
+        counts = Counter(cards)
+        want = self.kind.resource
+        return tuple(
+            sorted(
+                (r for r, n in counts.items() if n >= self.kind.ratio and want in (None, r)),
+                key=list(Resource).index,
+            )
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"edge", "kind", "ratio", "resource" (null when generic), "trade"}``."""
+        give = self.kind.resource
+        return {
+            "edge": edge_json(self.edge),
+            "kind": self.kind.value,
+            "ratio": self.kind.ratio,
+            "resource": None if give is None else give.value,
+            "trade": self.trade,
+        }
+
+
+def ports(board: Board, edges: Iterable[Edge] | None = None) -> tuple[Port, ...]:
+    """The harbours of ``board`` (on ``edges`` only, when given) as ports, sorted by edge.
+
+    Harbours come from the board file (docs/boards.md, "Harbours, buildings and
+    roads"); a ship reaching a harbour's side may trade there (seed rule 8).
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> e = edge((0, 2), (0, 3))
+    >>> board = demo_board().replace(harbours={e: HarbourKind.GENERIC})
+    >>> [(str(p.edge), p.kind.value) for p in ports(board)]
+    [('0,2:0,3', 'generic')]
+    >>> ports(board, [edge((0, 2), (1, 2))])
+    ()
+    """
+    wanted = None if edges is None else set(edges)
+    return tuple(
+        Port(e, kind) for e, kind in sorted(board.harbours.items()) if wanted is None or e in wanted
+    )
+
+
+def port_edges(board: Board, kinds: Iterable[str], field: str = "port") -> frozenset[Edge]:
+    """The sides of the board's harbours of ``kinds`` (``any`` for every harbour): port targets.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``field[i]``: a kind that is not ``any`` or a harbour kind, or one the
+        board has no harbour of.
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> e = edge((0, 2), (0, 3))
+    >>> board = demo_board().replace(harbours={e: HarbourKind.ORE})
+    >>> [str(x) for x in port_edges(board, ["ore"])]
+    ['0,2:0,3']
+    >>> port_edges(board, ["wool"])
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: port[0]: 'wool' is invalid; expected a kind of harbour on \
+the board: ore, or any
+    """
+    have = sorted({k.value for k in board.harbours.values()})
+    valid = ", ".join(have) + ", or any" if have else "none: the board has no harbours"
+    out: set[Edge] = set()
+    for i, raw in enumerate(kinds):
+        if (raw != "any" or not have) and raw not in have:
+            raise InvalidInput(f"{field}[{i}]", raw, f"a kind of harbour on the board: {valid}")
+        out.update(e for e, k in board.harbours.items() if raw in ("any", k.value))
+    return frozenset(out)
 
 
 def scoring_ship(

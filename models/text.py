@@ -68,6 +68,10 @@ def parse_number(text: str, field: str, expected: str = "a number") -> float:
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: --value ore: '1_0' is invalid; expected a number
+    >>> parse_number("1e-400", "--value ore")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --value ore: '1e-400' is invalid; expected a number, not ...
     """
     stripped = text.strip()
     if not _NUMBER.fullmatch(stripped) or len(stripped) > MAX_DIGITS:
@@ -75,4 +79,6 @@ def parse_number(text: str, field: str, expected: str = "a number") -> float:
     value = float(stripped)
     if not math.isfinite(value):
         raise InvalidInput(field, text, expected)
+    if value == 0 and any(c in "123456789" for c in stripped.split("e")[0].split("E")[0]):
+        raise InvalidInput(field, text, f"{expected}, not so small that it reads as 0 (write 0)")
     return value

@@ -1,6 +1,6 @@
 """Can a player's whole fleet stand on scoring edges at once, and how should it be steered?
 
-Implements docs/fleet.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
+Implements docs/ships.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
 the game): dynamic programming over the joint positions of 1 to 3 ships under one roll.
 """
 
@@ -21,10 +21,25 @@ from scipy.sparse.linalg import lgmres, spsolve
 
 from isles.models.catan import Board, roll_probability
 from isles.models.errors import InvalidInput
-from isles.models.fleet import Rollers, check_fleet, edge_rollers, survival_probability
-from isles.models.hexgrid import Edge
-from isles.models.jsonio import edge_json, float_or_none, probability_json
-from isles.models.ships import MAX_SHIPS, ROLLS, capacity, check_ship_edge
+from isles.models.fleet import (
+    MAX_FLEET_ROLLS,
+    Rollers,
+    check_fleet,
+    edge_rollers,
+    fleet_targets,
+    survival_probability,
+)
+from isles.models.hexgrid import Edge, Vertex
+from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
+from isles.models.ships import (
+    MAX_SHIPS,
+    ROLLS,
+    Port,
+    as_corner,
+    capacity,
+    check_ship_edge,
+    ports,
+)
 from isles.models.status import Status
 from isles.solvers.sailing import Reach, WindGraph, wind_graph
 
@@ -37,7 +52,9 @@ __all__ = [
     "FleetNavigation",
     "FleetOdds",
     "FleetSpace",
+    "FleetVoyage",
     "ShipMove",
+    "fleet",
     "fleet_navigate",
     "fleet_odds",
     "fleet_space",
@@ -54,8 +71,6 @@ BoolArray = npt.NDArray[np.bool_]
 MAX_JOINT_STATES = 400_000
 #: Largest joint table for exact Fractions (their size grows with every roll).
 MAX_EXACT_STATES = 5_000
-#: Most rolls a finite-horizon table covers.
-MAX_FLEET_ROLLS = 1_000
 #: Most values a finite-horizon table keeps (one per joint state and rolls left,
 #: 8 bytes each): the steering of every position for every horizon.
 MAX_TABLE_CELLS = 40_000_000
@@ -142,7 +157,7 @@ class FleetSpace:
     ships : int
         Ships in the fleet, 1..3.
     rollers : Rollers
-        The collision reading (docs/fleet.md).
+        The collision reading (docs/ships.md).
     states : ndarray of int, shape (S, ships)
         ``states[i]`` = the sorted edge indices of joint state ``i``.
     collision_rolls : ndarray of int, shape (S,)
@@ -244,7 +259,7 @@ def fleet_space(
     board: Board | WindGraph,
     ships: int,
     may_stay: bool = False,
-    rollers: Rollers = Rollers.ALL,
+    rollers: Rollers = Rollers.EXCESS,
 ) -> FleetSpace:
     """Tabulate the joint positions of ``ships`` ships and the owner's choices after each roll.
 
@@ -258,7 +273,7 @@ def fleet_space(
     may_stay : bool
         The seed's variant: a ship along a coast may stay. Ignored for a graph.
     rollers : Rollers
-        Which ships on a crowded edge roll for a collision (docs/fleet.md).
+        Which ships on a crowded edge roll for a collision (docs/ships.md).
 
     Returns
     -------
@@ -386,7 +401,7 @@ def _space(
         return board
     if isinstance(board, WindGraph) and may_stay is not None and may_stay != board.may_stay:
         raise InvalidInput("may_stay", may_stay, f"{board.may_stay}, as the graph was built")
-    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.ALL)
+    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.EXCESS)
 
 
 # -- the chance to win within R rolls: finite-horizon dynamic programming -----------------
@@ -630,7 +645,7 @@ def fleet_odds(
     (unordered: ships of one player are interchangeable). One roll of 2d6 moves
     every ship whose wind blows (seed rule 6); the owner then places each ship
     on one of its allowed edges; the collision rolls of seed rule 11 follow on
-    every crowded edge, and a sunk ship ends the attempt (docs/fleet.md). The
+    every crowded edge, and a sunk ship ends the attempt (docs/ships.md). The
     attempt succeeds as soon as every ship stands on a scoring edge after a
     roll (or at the start).
 
@@ -648,7 +663,7 @@ def fleet_odds(
         The seed's variant (a ship along a coast may stay); default False, or
         the prebuilt graph's or table's setting.
     rollers : Rollers, optional
-        Which ships on a crowded edge roll (default ``Rollers.ALL``, or the table's).
+        Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     exact : bool
         Fractions instead of floats (at most ``MAX_EXACT_STATES`` joint states).
 
@@ -690,7 +705,7 @@ def fleet_odds(
     ----------
     Puterman, M. L. (1994). *Markov Decision Processes: Discrete Stochastic
     Dynamic Programming*, ch. 4 (finite-horizon models, backward induction).
-    Rules: docs/fleet.md and docs/ships.md; seed 004_644cf972d8964df4.txt.
+    Rules: docs/ships.md ("The fleet"); seed 004_644cf972d8964df4.txt.
 
     Examples
     --------
@@ -799,6 +814,14 @@ class FleetNavigation:
         s = self.space.index(self.start if fleet is None else fleet, "fleet")
         return float_or_none(float(self.values[s]))
 
+    @property
+    def error_bound(self) -> float:
+        """Largest error of any finite expected rolls, in rolls: the Bellman residual times
+        the largest finite value (the expected rolls of a proper steering bound how often a
+        per-roll error can add up)."""
+        finite = self.values[np.isfinite(self.values)]
+        return self.bellman_residual * float(finite.max()) if len(finite) else 0.0
+
     def steer(self, fleet: Sequence[Edge], roll: int) -> tuple[ShipMove, ...]:
         """Where to put the ships of ``fleet`` after ``roll`` under the optimal steering.
 
@@ -828,8 +851,7 @@ class FleetNavigation:
         ``error_bound`` (the bound on ``expected_rolls``, null with it).
         """
         expected = self.expected_rolls()
-        finite = self.values[np.isfinite(self.values)]
-        bound = self.bellman_residual * float(finite.max()) if len(finite) else 0.0
+        bound = self.error_bound
         return {
             "status": str(self.status),
             "ships": [edge_json(e) for e in self.start],
@@ -948,7 +970,7 @@ def fleet_navigate(
     may_stay : bool, optional
         The seed's variant; default False, or the prebuilt graph's or table's.
     rollers : Rollers, optional
-        Which ships on a crowded edge roll (default ``Rollers.ALL``, or the table's).
+        Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
 
@@ -985,7 +1007,7 @@ def fleet_navigate(
     de Alfaro, L. (1997). *Formal Verification of Probabilistic Systems*
     (almost-sure reachability). Puterman (1994), ch. 6-7 (policy iteration).
     van der Vorst, H. A. (1992). Bi-CGSTAB. *SIAM J. Sci. Stat. Comput.* 13(2).
-    Rules: docs/fleet.md; seed 004_644cf972d8964df4.txt.
+    Rules: docs/ships.md; seed 004_644cf972d8964df4.txt.
 
     Examples
     --------
@@ -1099,4 +1121,151 @@ def fleet_navigate(
         values=values,
         reach_codes=reach_codes,
         choice=choice,
+    )
+
+
+# -- the one call behind ``isles sail`` with several ships ------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class FleetVoyage:
+    """Every ship home at once: the odds within R rolls, the fewest expected rolls, the ports.
+
+    Attributes
+    ----------
+    status : Status
+        ``OPTIMAL`` (the odds are those of the best steering) unless no sequence of
+        rolls brings every ship home: ``UNREACHABLE``.
+    odds : FleetOdds
+        The best chance within every horizon 0..R and the first move's advice.
+    navigation : FleetNavigation
+        The fewest expected rolls (finite only where ``reach`` is reachable).
+    near : tuple of Vertex
+        The corners given; their ship edges are among the scoring edges.
+    ports : tuple of Port
+        The harbours among the scoring edges and what the cargo may be traded for there.
+    """
+
+    status: Status
+    odds: FleetOdds
+    navigation: FleetNavigation
+    near: tuple[Vertex, ...]
+    ports: tuple[Port, ...]
+
+    @property
+    def reach(self) -> Reach:
+        """Reachable (surely), trapped (possibly, not surely) or unreachable from the start."""
+        return self.navigation.reach()
+
+    @property
+    def expected_rolls(self) -> float | None:
+        """Fewest expected rolls until every ship scores at once; None unless reachable."""
+        return self.navigation.expected_rolls()
+
+    @property
+    def at_target(self) -> bool:
+        """Whether every ship already stands on a scoring edge (0 rolls: the moment is now)."""
+        return all(e in self.odds.scoring for e in self.odds.start)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``isles sail --json`` prints with several ``--from``.
+
+        Members: ``status``, ``ships``, ``to`` (every scoring edge, sorted),
+        ``near`` (corners), ``rolls`` (R), ``may_stay``, ``collision_rollers``,
+        ``joint_states``, ``reach``, ``at_target`` (every ship already scores),
+        ``expected_rolls`` (null unless reachable),
+        ``ports`` (:meth:`isles.models.ships.Port.to_dict` each), ``odds``
+        (:meth:`FleetOdds.to_dict`) and ``navigation`` (:meth:`FleetNavigation.to_dict`).
+        """
+        return {
+            "status": str(self.status),
+            "ships": [edge_json(e) for e in self.odds.start],
+            "to": [edge_json(e) for e in sorted(self.odds.scoring)],
+            "near": [corner_json(v) for v in self.near],
+            "rolls": self.odds.rolls,
+            "may_stay": self.odds.space.may_stay,
+            "collision_rollers": str(self.odds.space.rollers),
+            "joint_states": self.odds.joint_states,
+            "reach": str(self.reach),
+            "at_target": self.at_target,
+            "expected_rolls": self.expected_rolls,
+            "ports": [p.to_dict() for p in self.ports],
+            "odds": self.odds.to_dict(),
+            "navigation": self.navigation.to_dict(),
+        }
+
+
+def fleet(
+    board: Board | WindGraph | FleetSpace,
+    ships: Sequence[object],
+    targets: Iterable[object] = (),
+    *,
+    near: Iterable[object] = (),
+    within: int = 10,
+    may_stay: bool | None = None,
+    rollers: Rollers | None = None,
+    exact: bool = False,
+) -> FleetVoyage:
+    """Bring every ship of a fleet onto a scoring edge at once: the one call of ``isles sail``.
+
+    The scoring edges are ``targets`` plus every ship edge at the ``near``
+    corners (:func:`isles.models.fleet.fleet_targets`); harbours among them are
+    ports (seed rule 8). One joint table serves :func:`fleet_odds` (the best
+    chance within every horizon up to ``within`` rolls, and the first move) and
+    :func:`fleet_navigate` (the fewest expected rolls, reachable or trapped).
+
+    Parameters
+    ----------
+    board : Board, WindGraph or FleetSpace
+        The board (its harbours are the ports), or a prebuilt graph or joint table.
+    ships : sequence of Edge
+        1..3 ship edges (each an ``Edge`` or a pair of hexes).
+    targets : iterable of Edge
+        Scoring edges.
+    near : iterable of Vertex
+        Corners of the player's buildings (each a ``Vertex`` or three hexes).
+    within : int
+        The horizon R, 0..MAX_FLEET_ROLLS.
+    may_stay, rollers, exact
+        As :func:`fleet_odds`.
+
+    Returns
+    -------
+    FleetVoyage
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`fleet_odds` (``ships[i]``, ``targets[i]``, ``near[i]``,
+        ``within``, a board too big for the joint table with its count and the limit).
+
+    Examples
+    --------
+    >>> from isles.models.ships import demo_board
+    >>> v = fleet(demo_board(), [((0, 0), (0, 1)), ((1, 1), (1, 2))],
+    ...           near=[((0, 1), (0, 2), (1, 1)), ((-1, 0), (0, 0), (-1, 1))], within=10)
+    >>> v.status, v.reach, round(v.odds.probability(), 4), round(v.expected_rolls, 2)
+    (<Status.OPTIMAL: 'optimal'>, <Reach.REACHABLE: 'reachable'>, 0.1214, 42.56)
+    """
+    plain = _board_of(board)
+    fleet_edges = [check_ship_edge(plain, e, f"ships[{i}]") for i, e in enumerate(ships)]
+    corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
+    scoring = fleet_targets(plain, targets, corners)
+    if isinstance(within, bool) or not isinstance(within, int):
+        raise InvalidInput("within", within, f"an integer in 0..{MAX_FLEET_ROLLS}")
+    space = _space(board, len(check_fleet(plain, fleet_edges)), may_stay, rollers)
+    try:
+        odds = fleet_odds(space, fleet_edges, scoring, within, exact=exact)
+    except InvalidInput as exc:
+        if exc.field != "rolls":
+            raise
+        raise InvalidInput("within", exc.value, exc.expected) from None
+    navigation = fleet_navigate(space, fleet_edges, scoring)
+    status = Status.UNREACHABLE if navigation.reach() is Reach.UNREACHABLE else Status.OPTIMAL
+    return FleetVoyage(
+        status=status,
+        odds=odds,
+        navigation=navigation,
+        near=corners,
+        ports=ports(plain, scoring),
     )

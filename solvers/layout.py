@@ -1881,7 +1881,10 @@ def layout_boards(
             return series(
                 Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
             )
-        proven = status == cp_model.OPTIMAL and first.status is Status.OPTIMAL
+        # At the divisibility floor no board is fairer: proven whatever CP-SAT's status.
+        proven = first.status is Status.OPTIMAL and (
+            status == cp_model.OPTIMAL or pip_spread(board) <= floor
+        )
         board = _shuffle_harbours(board, request, rng)
         boards.append(
             LayoutResult(

@@ -297,6 +297,10 @@ def _read_roads(board: Board, roads: Iterable[Edge | tuple[Any, Any]]) -> frozen
         for h in e:
             if h not in board:
                 raise InvalidInput(where, str(e), "an edge between two hexes on the board")
+        if not any(board.tiles[h].terrain.is_land for h in e):
+            raise InvalidInput(where, str(e), "a side touching land (not between two seas)")
+        if e in road_set:
+            raise InvalidInput(where, str(e), "each road once")
         road_set.add(e)
     return frozenset(road_set)
 

@@ -32,6 +32,7 @@ from isles.models.ships import (
     ROLLS,
     Encounter,
     Outcome,
+    Port,
     as_corner,
     as_edge,
     cargo_after,
@@ -40,6 +41,7 @@ from isles.models.ships import (
     harvest,
     outcome_rolls,
     outcome_table,
+    ports,
     settlement_edges,
     ship_edges,
 )
@@ -1046,6 +1048,9 @@ class Voyage:
         Largest violation of the Bellman equation, in rolls.
     navigation : Navigation
         The whole navigation (every edge's value and steering; for pictures).
+    ports : tuple of Port
+        The board's harbours among the targets, with the trade each allows the
+        ship's cargo (seed rule 8; docs/ships.md, "Ports").
 
     Examples
     --------
@@ -1072,6 +1077,7 @@ class Voyage:
     iterations: int
     bellman_residual: float
     navigation: Navigation = field(repr=False, compare=False)
+    ports: tuple[Port, ...] = ()
 
     @property
     def at_target(self) -> bool:
@@ -1094,7 +1100,8 @@ class Voyage:
             ``error_bound`` (of ``expected_rolls``, in rolls), ``arrival_within``
             (``[{"rolls", "probability", "probability_exact"}]``), ``steering``,
             ``iterations``, ``bellman_residual`` (null where nothing was solved:
-            a start that cannot arrive, or is already there).
+            a start that cannot arrive, or is already there), ``ports``
+            (:meth:`isles.models.ships.Port.to_dict` per harbour among the targets).
         """
         solved = self.expected_rolls is not None and not self.at_target
         return {
@@ -1116,6 +1123,7 @@ class Voyage:
             # Nothing was iterated for a start that cannot arrive, or is already there.
             "iterations": self.iterations if solved else None,
             "bellman_residual": self.bellman_residual if solved else None,
+            "ports": [p.to_dict() for p in self.ports],
         }
 
 
@@ -1263,6 +1271,7 @@ def sail(
         iterations=nav.iterations,
         bellman_residual=nav.bellman_residual,
         navigation=nav,
+        ports=ports(graph.board, target_set),
     )
 
 

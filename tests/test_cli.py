@@ -99,7 +99,10 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
         (["rally", "--start", "0,-3", "--budget", "gold=2"], "budget"),
         (["rally", "--start", "0,-3", "--budget", "ore"], "--budget"),
         (["rally", "--start", "0,-3", "--budget", "ore=x"], "whole number"),
-        (["rally", "--start", "0,-3", "--value", "ore=2"], "only with objective 'weighted'"),
+        (
+            ["rally", "--start", "0,-3", "--value", "ore=2"],
+            "--value only with --objective weighted",
+        ),
         (["rally", "--start", "0,-3", "--road", "0,0:2,0"], "--road"),
         (["rally", "--start", "0,-3", "--board", "/no/such/board.json"], "board file"),
         (["rally", "--start", "0,-3", "--png", "route.gif"], ".png or .svg"),

@@ -1,6 +1,6 @@
 """The fleet solver against independent oracles: a plain recursion over the ships' positions,
 the shared roll of two ships that never meet, plain value iteration, Monte Carlo sailing
-(docs/fleet.md; seed 004_644cf972d8964df4.txt, rules 6 and 11)."""
+(docs/ships.md; seed 004_644cf972d8964df4.txt, rules 6 and 11)."""
 
 from __future__ import annotations
 
@@ -65,8 +65,8 @@ def oracle_capacity(board: Board, e: Edge) -> int:
 
 
 def oracle_survival(board: Board, fleet: Fleet, rollers: Rollers) -> Fraction:
-    """docs/fleet.md: on each crowded edge every ship (or each ship beyond the capacity)
-    rolls 2d6, and a 2 (one chance in 36) sinks it."""
+    """docs/ships.md: on each crowded edge each ship beyond the capacity (in the variant,
+    every ship) rolls 2d6, and a 2 (one chance in 36) sinks it."""
     rolls = 0
     for e, n in Counter(fleet).items():
         cap = oracle_capacity(board, e)
@@ -81,7 +81,7 @@ def plain_odds(
     scoring: frozenset[Edge],
     rolls: int,
     may_stay: bool,
-    rollers: Rollers = Rollers.ALL,
+    rollers: Rollers = Rollers.EXCESS,
 ) -> Fraction:
     """Best chance to have every ship on ``scoring`` at once within ``rolls`` rolls: try
     every roll and every choice of every ship, straight from ``ship_options``."""
@@ -234,15 +234,15 @@ def spoke(centre: Hex, k: int) -> Edge:
 
 
 def test_edge_rollers_reads_rule_11() -> None:
-    # Within the capacity nothing happens; beyond it every ship on the edge rolls, or with
-    # the "excess" reading only the ships beyond the capacity.
+    # Within the capacity nothing happens; beyond it each ship over the limit rolls (the
+    # default), or in the variant every ship on the edge.
     table = {(on, cap): edge_rollers(on, cap) for on in range(4) for cap in (1, 2)}
     assert table == {
-        (0, 1): 0, (1, 1): 0, (2, 1): 2, (3, 1): 3,
-        (0, 2): 0, (1, 2): 0, (2, 2): 0, (3, 2): 3,
+        (0, 1): 0, (1, 1): 0, (2, 1): 1, (3, 1): 2,
+        (0, 2): 0, (1, 2): 0, (2, 2): 0, (3, 2): 1,
     }  # fmt: skip
-    assert [edge_rollers(on, 1, Rollers.EXCESS) for on in range(4)] == [0, 0, 1, 2]
-    assert [edge_rollers(on, 2, Rollers.EXCESS) for on in range(4)] == [0, 0, 0, 1]
+    assert [edge_rollers(on, 1, Rollers.ALL) for on in range(4)] == [0, 0, 2, 3]
+    assert [edge_rollers(on, 2, Rollers.ALL) for on in range(4)] == [0, 0, 0, 3]
     for bad in ((4, 1), (-1, 1), (2, 3), (True, 1)):
         with pytest.raises(InvalidInput):
             edge_rollers(*bad)
@@ -251,10 +251,11 @@ def test_edge_rollers_reads_rule_11() -> None:
 def test_collision_rollers_and_survival_follow_the_seed_table() -> None:
     b = island_ring()
     coast, sea = spoke(Hex(0, 0), 0), edge(neighbours(Hex(0, 0))[0], neighbours(Hex(0, 0))[1])
-    assert collision_rollers(b, [coast, coast]) == 2
-    assert collision_rollers(b, [coast, coast], Rollers.EXCESS) == 1
+    assert collision_rollers(b, [coast, coast]) == 1
+    assert collision_rollers(b, [coast, coast], Rollers.ALL) == 2
     assert collision_rollers(b, [sea, sea]) == 0
-    assert collision_rollers(b, [sea, sea, sea]) == 3
+    assert collision_rollers(b, [sea, sea, sea]) == 1
+    assert collision_rollers(b, [sea, sea, sea], Rollers.ALL) == 3
     assert collision_rollers(b, [sea, sea, coast]) == 0
     sinks = outcome_table(Encounter.COLLISION)[Outcome.SINKS]
     assert sinks == Fraction(1, 36)
@@ -393,10 +394,10 @@ def test_more_freedom_and_fewer_rolls_never_hurt(
     scoring = data.draw(st.lists(st.sampled_from(edges), min_size=1, max_size=3))
     base = fleet_odds(board, fleet, scoring, 4, exact=True)
     stay = fleet_odds(board, fleet, scoring, 4, may_stay=True, exact=True)
-    excess = fleet_odds(board, fleet, scoring, 4, rollers=Rollers.EXCESS, exact=True)
+    every = fleet_odds(board, fleet, scoring, 4, rollers=Rollers.ALL, exact=True)
     assert np.all(base.values[1:] >= base.values[:-1])
     assert np.all(stay.values >= base.values)
-    assert np.all(excess.values >= base.values)
+    assert np.all(base.values >= every.values)
 
 
 def test_collisions_on_the_island_ring_match_plain_recursion() -> None:
@@ -413,8 +414,8 @@ def test_collisions_on_the_island_ring_match_plain_recursion() -> None:
     ]
     for fleet in starts:
         for stay in (False, True):
-            check_odds(b, fleet, scoring, 3, stay, Rollers.ALL)
-    check_odds(b, starts[0], scoring, 3, False, Rollers.EXCESS)
+            check_odds(b, fleet, scoring, 3, stay, Rollers.EXCESS)
+    check_odds(b, starts[0], scoring, 3, False, Rollers.ALL)
 
 
 def test_the_policy_avoids_a_collision_it_can_avoid() -> None:
@@ -430,9 +431,13 @@ def test_the_policy_avoids_a_collision_it_can_avoid() -> None:
     # The crowded placement (1, 1) was on offer: the survival factor set it aside.
     placements = [m for m, _ in odds.space.moves(odds.space.index(odds.start), 6)]
     assert any(len({to for _, to in m}) == 1 for m in placements)
-    # Only spoke 1 scores: both ships must share it along a coast, and both roll.
+    # Only spoke 1 scores: both ships must share it along a coast, and the ship over the
+    # limit rolls (both roll in the variant).
     alone = fleet_odds(b, [spoke(c, 0), spoke(c, 2)], {spoke(c, 1)}, 1, exact=True)
-    assert alone.probability() == P[6] * Fraction(35, 36) ** 2
+    assert alone.probability() == P[6] * Fraction(35, 36)
+    every = fleet_odds(b, [spoke(c, 0), spoke(c, 2)], {spoke(c, 1)}, 1, rollers=Rollers.ALL,
+                       exact=True)  # fmt: skip
+    assert every.probability() == P[6] * Fraction(35, 36) ** 2
     assert alone.probability() == plain_odds(
         b, (spoke(c, 0), spoke(c, 2)), frozenset({spoke(c, 1)}), 1, False
     )
@@ -602,7 +607,7 @@ def test_expected_rolls_on_the_island_ring() -> None:
     ring = neighbours(Hex(0, 0))
     scoring = frozenset({spoke(Hex(0, 0), 0), spoke(Hex(0, 0), 1), edge(ring[3], ring[4])})
     for stay in (False, True):
-        check_navigation(b, 2, scoring, stay, Rollers.ALL)
+        check_navigation(b, 2, scoring, stay, Rollers.EXCESS)
     check_navigation(b, 3, scoring, False, Rollers.ALL)
 
 
@@ -670,7 +675,9 @@ def test_monte_carlo_of_the_policy_falls_in_its_interval() -> None:
             n = rng.randint(1, 6) + rng.randint(1, 6)
             fleet = tuple(sorted(to for _, to in odds.steer(fleet, n, left)))
             crowd = Counter(fleet)
-            rollers = sum(k for e, k in crowd.items() if k > oracle_capacity(b, e))
+            # Each ship over the limit rolls (the default reading of rule 11).
+            rollers = sum(k - oracle_capacity(b, e) for e, k in crowd.items()
+                          if k > oracle_capacity(b, e))  # fmt: skip
             if any(rng.randint(1, 6) + rng.randint(1, 6) == 2 for _ in range(rollers)):
                 fleet = ()
                 break
@@ -699,7 +706,7 @@ def test_to_dict_speaks_the_json_dialect() -> None:
     assert exact["scoring"] == [edge_json(e) for e in sorted(scoring)]
     assert exact["ships"][0] == [[0, 0], [0, 1]]
     assert exact["joint_states"] == joint_state_count(12, 2)
-    assert exact["collision_rollers"] == "all" and exact["may_stay"] is False
+    assert exact["collision_rollers"] == "excess" and exact["may_stay"] is False
     assert len(exact["within"]) == 4 and exact["within"][0]["rolls"] == 0
     p = Fraction(exact["probability_exact"])
     assert p == plain_odds(b, tuple(sorted(fleet)), frozenset(scoring), 3, False)
@@ -745,7 +752,7 @@ def test_inputs_are_checked() -> None:
     with pytest.raises(InvalidInput, match="may_stay"):
         fleet_odds(space, [e, f], [f], 3, may_stay=True)
     with pytest.raises(InvalidInput, match="rollers"):
-        fleet_navigate(space, [e, f], [f], rollers=Rollers.EXCESS)
+        fleet_navigate(space, [e, f], [f], rollers=Rollers.ALL)
     odds = fleet_odds(space, [e, f], [f], 3)
     with pytest.raises(InvalidInput, match="rolls_left"):
         odds.steer([e, f], 6, 0)

@@ -507,8 +507,8 @@ def test_checker_catches_each_rule() -> None:
     board = Board(
         {
             Hex(0, 0): Tile(Terrain.FOREST, 6),
-            Hex(1, 0): Tile(Terrain.FOREST, 8),
-            Hex(1, -1): Tile(Terrain.HILLS, 6),
+            Hex(1, 0): Tile(Terrain.FOREST, 6),
+            Hex(1, -1): Tile(Terrain.HILLS, 5),
             Hex(0, -1): Tile(sea, 4),
             Hex(-1, 0): Tile(sea, 4),
             Hex(-1, 1): Tile(sea, 4),
@@ -523,7 +523,7 @@ def test_checker_catches_each_rule() -> None:
         rules=frozenset(Rule),
         max_pips=10,
         max_group=1,
-        min_corner_pips=16,
+        min_corner_pips=15,
         frame=tuple(ring(2)),
         harbour_places=(edge((1, -2), (1, -1)),),
         harbours=(HarbourKind.BRICK,),

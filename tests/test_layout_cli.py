@@ -306,3 +306,68 @@ def test_hold_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixtu
         ["layout", "--radius", "0", "--fixed", str(full), "--hold", "sea,sea"], capsys
     )
     assert status == 2 and err.count("\n") == 1 and "--fixed" in err and "two free" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--game", "base", "--rule", "sea-apart=on"], "--rule: 'sea-apart=on' is invalid"),
+        (["--game", "extension", "--rule", "sea-balanced=on"], "no sea-token rule"),
+        (["--game", "base", "--free-shape"], "--free-shape: given; expected --free-shape only"),
+        (["--game", "base", "--radius", "2"], "--radius: 2 is invalid"),
+    ],
+)
+def test_newcomer_layout_inputs_are_refused_in_the_users_words(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(["layout", *argv], capsys)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_library_refuses_a_corner_pip_limit_no_corner_reaches() -> None:
+    with pytest.raises(Exception, match="min_corner_pips: 100000000000000000000"):
+        setup_request(game="base", min_corner_pips=10**20)
+
+
+def test_count_checks_every_numbered_file_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "night-2.json").mkdir()
+    code, _, err = _run(
+        ["layout", "--game", "base", "--count", "3", "--save", str(tmp_path / "night.json")], capsys
+    )
+    assert code == 2 and "night-2.json" in err and "not a folder" in err
+    assert not (tmp_path / "night-1.json").exists()
+
+
+def test_count_at_the_divisibility_floor_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer's run: spread 1 at its bound 1 was labelled 'feasible'."""
+    _, out, _ = _run(
+        [
+            "layout",
+            "--game",
+            "base",
+            "--count",
+            "2",
+            "--differ",
+            "19",
+            "--time-limit",
+            "3",
+            "--json",
+        ],
+        capsys,
+    )
+    answer = json.loads(out)
+    for board in answer["boards"]:
+        if board["pip_spread"] == board["pip_spread_bound"] == 1:
+            assert board["status"] == "optimal"
+
+
+def test_a_huge_corner_pip_limit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["layout", "--game", "base", "--min-corner-pips", "100000000000000000000"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert (
+        "--min-corner-pips: 100000000000000000000 is invalid; expected an integer in 0..15" in err
+    )

@@ -348,7 +348,8 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         board = Board(tiles)
     start = draw(st.sampled_from(hexes))
     goals = draw(st.lists(st.sampled_from(land), min_size=1, max_size=3, unique=True))
-    roads = set(draw(st.lists(st.sampled_from(edges_between(hexes)), max_size=8)))
+    sides = [e for e in edges_between(hexes) if any(board.tiles[h].terrain.is_land for h in e)]
+    roads = set(draw(st.lists(st.sampled_from(sides), max_size=8))) if sides else set()
     budget = draw(st.none() | st.fixed_dictionaries({r: st.integers(0, 14) for r in RESOURCES}))
     values = draw(
         st.fixed_dictionaries(

@@ -379,3 +379,19 @@ def test_the_demo_runs_on_any_board(tmp_path: Path) -> None:
         extension_board(1), "5-6 player board", tmp_path / "rally.png", lines.append
     )
     assert picture.exists() and "5-6 player board" in lines[0] and len(lines) == 2 + 22 + 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--road", "0,-3:1,-3"], "--road: '0,-3:1,-3' is invalid; expected a side touching land"),
+        (["--road", "0,-2:0,-1", "--road", "0,-2:0,-1"], "expected each road once"),
+        (["--objective", "weighted", "--value", "ore=1e-400"], "not so small that it reads as 0"),
+        (["--value", "ore=1"], "--value: 'ore=1' is invalid; expected --value only with"),
+    ],
+)
+def test_newcomer_rally_inputs_are_refused(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(capsys, "rally", "--start", "0,-3", *argv)
+    assert code == 2 and needle in err, err

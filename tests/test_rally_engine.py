@@ -52,8 +52,9 @@ def queries(draw: st.DrawFn) -> dict[str, Any]:
     board = draw(boards())
     hexes = list(board)
     land = board.land()
-    edges = edges_between(hexes)
-    roads = draw(st.lists(st.sampled_from(edges), max_size=6)) if edges else []
+    # Roads lie on sides touching land, each once (as in a board file).
+    edges = [e for e in edges_between(hexes) if any(board.tiles[h].terrain.is_land for h in e)]
+    roads = draw(st.lists(st.sampled_from(edges), max_size=6, unique=True)) if edges else []
     objective = draw(st.sampled_from(OBJECTIVES))
     values = None
     if objective == "weighted":

@@ -200,7 +200,7 @@ def test_sail_from_the_target_is_zero_rolls_no_steering(
         (["sail", "--from", "0,0:1,0", "--to", "0,2:0,3", "--players", "2"], "3..6"),
         (["sail", "--from", "0,0:1,0", "--to", "0,2:0,3", "--png", "x.gif"], "--png"),
         (["sail", "--from", "x", "--to", "0,2:0,3"], "--from"),
-        (["sail", "--from", "0,0:1,0", "--from", "0,0:1,0", "--to", "0,2:0,3"], "twice"),
+        (["sail", "--from", "0,0:1,0", "--from", "0,0:1,0", "--to", "0,2:0,3"], "--within"),
         (
             ["sail", "--board", "/nonexistent/board.json", "--from", "0,0:1,0", "--to", "0,2:0,3"],
             "board file",
@@ -308,3 +308,6 @@ def test_demo_section(tmp_path: Path) -> None:
     assert not any("RULES" in line for line in lines)
     assert (tmp_path / "ships_field.png").exists()
     assert any("0,2:1,2" in line and "7.20" in line for line in lines)
+    assert (tmp_path / "ships_fleet.png").exists()
+    assert any("47.2% within 30 rolls" in line for line in lines)
+    assert any("42.87 rolls expected (31.59 with the variant" in line for line in lines)

@@ -20,7 +20,9 @@ from isles.models.games import Game
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import STDIN
 from isles.models.setup import (
+    MAX_CORNER_PIPS,
     MAX_GROUP_LIMIT,
+    MAX_PIPS_LIMIT,
     MAX_PLAYERS,
     MAX_RADIUS,
     TILES_PER_PLAYER,
@@ -48,6 +50,8 @@ _OPTION_OF = {
     "max_group": "--max-group",
     "positions": "--shape",
     "fixed": "--fixed",
+    "fixed_harbours": "--fixed",
+    "rules": "--rule",
     "game": "--game",
     "spiral": "--spiral",
     "min_corner_pips": "--min-corner-pips",
@@ -129,11 +133,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     p.add_argument(
-        "--max-pips", type=count_type(0, 60), help="vertex pip limit K (switches vertex-pips on)"
+        "--max-pips",
+        type=count_type(0, MAX_PIPS_LIMIT),
+        help="vertex pip limit K (switches vertex-pips on)",
     )
     p.add_argument(
         "--min-corner-pips",
-        type=int,
+        type=count_type(0, MAX_CORNER_PIPS),
         help="least pips L where three land hexes meet (switches corner-pips-min on)",
     )
     p.add_argument(
@@ -274,6 +280,11 @@ def run(args: argparse.Namespace) -> int:
         )
         if target is not None
     ]
+    if args.count is not None and args.count > 1:  # the numbered files: checked now too
+        outputs = [("--save", save)] if save is not None else []
+        for given, target in [*outputs, *(("--png/--svg", p) for p in pictures)]:
+            for i in range(1, args.count + 1):
+                check_output(given, str(_numbered(target, i)), (target.suffix.lower(),))
     if args.seed is not None:
         only_with("--seed", args.seed, args.hold is None, "a board search (not with --hold)")
     if args.differ is not None:

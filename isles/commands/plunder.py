@@ -1,8 +1,11 @@
-"""``isles plunder``: what a Plunder record proves, the exact odds, and what to do next.
+"""``isles plunder``: what a Plunder record proves, the exact odds, what to do next,
+dig now or wait, and tournaments between policies.
 
 The command line of docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``):
-it parses, calls :func:`isles.solvers.plunder.analyse` and formats; ``--json``
-prints the analysis' ``to_dict()``.
+it parses, calls :func:`isles.solvers.plunder.analyse`,
+:func:`isles.solvers.plunder_dig.dig_advice` or
+:func:`isles.solvers.plunder_tournament.tournament` and formats; ``--json``
+prints the result's ``to_dict()``.
 """
 
 from __future__ import annotations
@@ -13,12 +16,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isles.cli import OneLineParser, count_type, emit_json, only_with, seconds_type
+from isles.cli import (
+    OneLineParser,
+    check_output,
+    count_type,
+    emit_json,
+    only_with,
+    seconds_type,
+    seed_type,
+)
 from isles.models.errors import InvalidInput
 from isles.models.plunder import CATEGORIES, MAX_PLAYERS, VALUES, Record, code_from_text
 
 if TYPE_CHECKING:
     from isles.solvers.plunder import Advice, Analysis
+    from isles.solvers.plunder_dig import DigAdvice
+    from isles.solvers.plunder_tournament import Tournament
 
 ORDER = 20
 
@@ -28,10 +41,17 @@ TOP_CODES = 3
 #: (repeated here so that the command line starts without loading Z3; a test checks).
 TIME_LIMIT = 3.0
 
+#: The word in place of RECORD that starts a tournament.
+TOURNAMENT = "tournament"
+#: Most games of ``isles plunder tournament`` (isles.solvers.plunder_tournament.MAX_GAMES).
+MAX_GAMES = 1_000_000
+#: Most samples of ``--dig-advice``.
+MAX_SAMPLES = 100_000
+
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     """Add ``isles plunder RECORD [--json] [--advise [--clue I,M,T] [--active P]]
-    [--time-limit SEC]``."""
+    [--time-limit SEC] [--dig-advice ...]`` and ``isles plunder tournament ...``."""
     p = subparsers.add_parser(
         "plunder",
         help="Plunder deduction: consistency, exact posterior, flip and guess advice",
@@ -40,10 +60,15 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
             "probability of every value (forced values marked *, each with a smallest set "
             "of answers that proves it), or a smallest set of conflicting answers when the "
             "record is inconsistent (exit status 1). Past --time-limit, proofs are minimal "
-            "(no answer can be dropped) and the answer says so."
+            "(no answer can be dropped) and the answer says so. With --dig-advice: dig now "
+            "or wait. 'isles plunder tournament --players N ...' plays games between "
+            "policies (on Dask) instead of reading a record."
         ),
     )
-    p.add_argument("record", help="the record JSON file ('-' reads standard input)")
+    p.add_argument(
+        "record",
+        help="the record JSON file ('-' reads standard input), or the word 'tournament'",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--advise", action="store_true", help="add flip and guess advice")
     p.add_argument(
@@ -65,6 +90,53 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         help="seconds for proving proofs and conflicts smallest; past it they stay "
         "minimal and the answer says so (default: %(default)g)",
     )
+    dig = p.add_argument_group("dig now or wait (RECORD with 'me')")
+    dig.add_argument(
+        "--dig-advice",
+        action="store_true",
+        help="per target, the expected points of my crew card sent now or after 1, 2, ... "
+        "turns, by playing the game on from deals drawn from the posterior",
+    )
+    dig.add_argument(
+        "--waits", type=count_type(0, 15), help="with --dig-advice: the longest wait (default 3)"
+    )
+    dig.add_argument(
+        "--samples",
+        type=count_type(1, MAX_SAMPLES),
+        help="with --dig-advice: games played on (default 200)",
+    )
+    tour = p.add_argument_group(
+        "tournaments (isles plunder tournament --players N [--policy A ...] --games N --seed S)"
+    )
+    tour.add_argument(
+        "--policy",
+        action="append",
+        metavar="NAME",
+        help="certain, threshold (threshold:P), expected or random: the others' policy for "
+        "--dig-advice (default threshold); repeated, the tournament lineup (default: "
+        "expected, threshold, certain)",
+    )
+    tour.add_argument(
+        "--seed", type=seed_type, help="with --dig-advice or a tournament: the seed (default 0)"
+    )
+    tour.add_argument("--players", type=count_type(2, MAX_PLAYERS), help="tournament: seats")
+    tour.add_argument(
+        "--games", type=count_type(1, MAX_GAMES), help="tournament: games (default 100)"
+    )
+    tour.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="tournament: a running Dask scheduler (tcp://host:8786; start it with "
+        "'dask scheduler' and workers with 'dask worker ADDRESS --no-nanny'); default a "
+        "local cluster",
+    )
+    tour.add_argument(
+        "--workers",
+        type=count_type(0, 256),
+        help="tournament: worker processes of the local cluster (default: the cores, at "
+        "most 8; 0: in this process)",
+    )
+    tour.add_argument("--png", metavar="FILE", help="tournament: plot the results (.png or .svg)")
     p.set_defaults(func=_run)
 
 
@@ -177,6 +249,23 @@ def analysis_lines(analysis: Analysis) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    tour = args.record == TOURNAMENT
+    for option, value in (
+        ("--players", args.players),
+        ("--games", args.games),
+        ("--scheduler", args.scheduler),
+        ("--workers", args.workers),
+        ("--png", args.png),
+    ):
+        only_with(option, value, value is None or tour, f"isles plunder {TOURNAMENT}")
+    if tour:
+        return _run_tournament(args)
+    for option, value in (("--waits", args.waits), ("--samples", args.samples)):
+        only_with(option, value, value is None or args.dig_advice, "--dig-advice")
+    for option, value in (("--policy", args.policy), ("--seed", args.seed)):
+        only_with(option, value, value is None or args.dig_advice, f"--dig-advice or {TOURNAMENT}")
+    if args.dig_advice:
+        return _run_dig_advice(args)
     # Z3 and SciPy load here, not at start-up: the other commands do not need them.
     from isles.solvers.plunder import analyse
 
@@ -199,6 +288,150 @@ def _run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(analysis_lines(analysis)))
     return 0 if analysis.status.answered else 1
+
+
+def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
+    """The readable dig-now-or-wait table."""
+    lines = [
+        f"Dig now or wait (player {advice.player}, after {advice.turn} turns; others play "
+        f"{advice.policy}; {advice.samples} games played on, seed {advice.seed}):",
+        "expected points of my crew card [95% interval]",
+    ]
+    for t in advice.targets:
+        lines.append(
+            f"  p{t.target}: best guess now {record.code_text(t.code)} "
+            f"p={float(t.probability):.1%} (now, first in the chest: exactly "
+            f"{float(t.now_exact):.2f})"
+        )
+        for o in t.options:
+            when = "now" if o.wait == 0 else f"wait {o.wait}"
+            mark = "  <- best" if o.wait == t.best.wait else ""
+            lines.append(
+                f"    {when:<7} {o.expected_points:5.2f} [{o.ci95[0]:.2f}, {o.ci95[1]:.2f}]"
+                f"  right {o.right:.0%}{mark}"
+            )
+    return lines
+
+
+def _run_dig_advice(args: argparse.Namespace) -> int:
+    from isles.solvers.plunder_dig import dig_advice
+
+    for option, value in (("--advise", args.advise or None), ("--clue", args.clue)):
+        only_with(option, value, value is None, "no --dig-advice")
+    only_with("--active", args.active, args.active is None, "no --dig-advice")
+    if args.policy is not None and len(args.policy) > 1:
+        raise InvalidInput("--policy", args.policy, "one policy with --dig-advice")
+    record = Record.load(args.record)
+    advice = dig_advice(
+        record,
+        policy=args.policy[0] if args.policy else "threshold",
+        waits=3 if args.waits is None else args.waits,
+        samples=200 if args.samples is None else args.samples,
+        seed=0 if args.seed is None else args.seed,
+        progress=sys.stderr.isatty(),
+    )
+    if args.json:
+        emit_json(advice.to_dict())
+    else:
+        print("\n".join(dig_lines(record, advice)))
+    return 0
+
+
+def tournament_lines(result: Tournament) -> list[str]:
+    """The readable tournament tables: per policy, then per seat."""
+    lines = [
+        f"{result.games} games, {result.players} players, seed {result.seed}, seats rotated; "
+        f"{result.mean_turns:.1f} turns a game on average; 95% intervals",
+    ]
+    for title, rows in (("policy", result.policies), ("seat", result.seats)):
+        lines.append("")
+        lines.append(f"{title:<14} {'played':>6}  {'win rate':<22} {'mean score':<22} first dig")
+        for r in rows:
+            lines.append(
+                f"{r.name:<14} {r.played:>6}  "
+                f"{r.win_rate:6.1%} [{r.win_ci95[0]:.1%}, {r.win_ci95[1]:.1%}]".ljust(45)
+                + f"{r.mean_score:5.2f} [{r.score_ci95[0]:.2f}, {r.score_ci95[1]:.2f}]".ljust(23)
+                + f"{r.first_dig_rate:.1%} [{r.first_dig_ci95[0]:.1%}, {r.first_dig_ci95[1]:.1%}]"
+            )
+    return lines
+
+
+def tournament_figure(result: Tournament, path: Path) -> Path:
+    """Win rates and mean scores per policy and win rates per seat, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from isles.draw import save_figure
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), constrained_layout=True)
+    panels = (
+        (axes[0], result.policies, "win rate", [(r.win_rate, r.win_ci95) for r in result.policies]),
+        (
+            axes[1],
+            result.policies,
+            "mean score",
+            [(r.mean_score, r.score_ci95) for r in result.policies],
+        ),
+        (
+            axes[2],
+            result.seats,
+            "win rate by seat",
+            [(r.win_rate, r.win_ci95) for r in result.seats],
+        ),
+    )
+    for ax, rows, title, bars in panels:
+        values = [v for v, _ in bars]
+        low = [v - ci[0] for v, ci in bars]
+        high = [ci[1] - v for v, ci in bars]
+        ax.bar(range(len(rows)), values, yerr=[low, high], capsize=4, color="tab:blue")
+        ax.set_xticks(range(len(rows)), [r.name for r in rows], rotation=20)
+        ax.set_title(title)
+    fig.suptitle(
+        f"Plunder tournament: {result.games} games, {result.players} players, seed "
+        f"{result.seed} (95% intervals)"
+    )
+    return save_figure(fig, path)
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    for option, value in (
+        ("--advise", args.advise or None),
+        ("--clue", args.clue),
+        ("--active", args.active),
+        ("--dig-advice", args.dig_advice or None),
+        ("--waits", args.waits),
+        ("--samples", args.samples),
+    ):
+        only_with(option, value, value is None, f"no {TOURNAMENT}")
+    if args.players is None:
+        raise InvalidInput("--players", None, "the number of seats, 2..6", problem="missing")
+    if args.scheduler is not None and args.workers is not None:
+        raise InvalidInput("--workers", args.workers, "no --workers with --scheduler")
+    png = check_output("--png", args.png, (".png", ".svg"))
+    from isles.solvers.plunder_policies import policy_by_name
+    from isles.solvers.plunder_tournament import tournament
+
+    policies = [policy_by_name(name) for name in args.policy] if args.policy else None
+    result = tournament(
+        args.players,
+        policies,
+        100 if args.games is None else args.games,
+        0 if args.seed is None else args.seed,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        progress=sys.stderr.isatty(),
+    )
+    if png is not None:
+        tournament_figure(result, png)
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        print("\n".join(tournament_lines(result)))
+        if png is not None:
+            print(f"Picture: {png}")
+    return 0
 
 
 # -- demo --------------------------------------------------------------------------

@@ -185,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
     goals = [parse_hex(g, "--goal") for g in args.goal] if args.goal else None
     group = [parse_hex(g, "--group") for g in args.group] if args.group else None
     roads = [parse_edge(r, "--road") for r in args.road or []]
+    if args.value:
+        only_with("--value", args.value[0], args.objective == "weighted", "--objective weighted")
     values = _pairs(args.value, "--value", integer=False) if args.value else None
     budget = _pairs(args.budget, "--budget", integer=True) if args.budget else None
     time_limit = None

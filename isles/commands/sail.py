@@ -16,21 +16,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isles.cli import check_output, count_type, emit_json, only_with
-from isles.models.catan import Board
+from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
+from isles.models.fleet import MAX_FLEET_ROLLS, Rollers
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
 from isles.models.ships import (
     MAX_ENCOUNTERS,
     MAX_PLAYERS,
     MAX_REACH_ROLLS,
+    MAX_SHIPS,
+    MAX_WITHIN,
     MIN_PLAYERS,
     parse_settlement,
+    port_edges,
 )
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
+    from isles.solvers.conversion import Conversion
+    from isles.solvers.fleet import FleetVoyage
+    from isles.solvers.logbook import LogReplay
     from isles.solvers.sailing import Navigation, RiskReport, Voyage
 
 ORDER = 50
@@ -42,6 +49,15 @@ _SAIL_OPTIONS = {
     "near": "--near",
     "players": "--players",
     "may_stay": "--may-stay",
+}
+_FLEET_OPTIONS = {
+    "ships": "--from",
+    "targets": "--to",
+    "near": "--near",
+    "within": "--within",
+    "board": "--board",
+    "may_stay": "--may-stay",
+    "rollers": "--rollers",
 }
 _RISK_OPTIONS = {
     "cargo": "--cargo",
@@ -59,37 +75,70 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
     sail = subparsers.add_parser(
         "sail",
-        help="steer a ship to a target edge: minimal expected rolls under the winds",
+        help="steer a ship (or a fleet of 2-3 ships) home under the winds",
         description=(
-            "Minimal expected number of 2d6 rolls for a ship to reach a target edge "
-            "(or the coast next to a settlement), the steering at the start, and the "
-            "exact chance to arrive within 5, 10 and 20 rolls (seed 004; docs/ships.md). "
-            "Edges are Q,R:Q,R, settlements Q,R:Q,R:Q,R. Exit status: 0 answered, "
-            "1 the target cannot be reached surely, 2 bad input."
+            "One --from: minimal expected number of 2d6 rolls for a ship to reach a "
+            "target edge (or the coast next to a settlement), the steering at the start, "
+            "and the exact chance to arrive within 5, 10 and 20 rolls. Two or three "
+            "--from with --within R: the best chance that every ship stands on a "
+            "scoring edge at once within r rolls (r = 1..R; --near: every ship edge at "
+            "the corner scores), the fewest expected rolls to that moment, and the first "
+            "move per roll (seed 004; docs/ships.md). --port adds the board's harbours "
+            "as targets. Edges are Q,R:Q,R, corners Q,R:Q,R:Q,R. Exit status: 0 "
+            "answered, 1 the target cannot be reached (one ship: surely), 2 bad input."
         ),
     )
     sail.add_argument(
         "--board", metavar="FILE", help="board JSON file, - for stdin (default: the demo board)"
     )
-    sail.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    sail.add_argument(
+        "--from",
+        dest="start",
+        action="append",
+        required=True,
+        metavar="Q,R:Q,R",
+        help="ship edge (repeat for a fleet of 2 or 3 ships)",
+    )
     sail.add_argument("--to", action="append", metavar="Q,R:Q,R", help="target edge (repeatable)")
     sail.add_argument(
         "--near",
         action="append",
         metavar="Q,R:Q,R:Q,R",
-        help="target: the coast edges next to this settlement corner (repeatable)",
+        help="target: the edges next to this building's corner (repeatable; one ship: the coast)",
+    )
+    sail.add_argument(
+        "--port",
+        action="append",
+        metavar="KIND",
+        help="target: the board's harbours of this kind (generic, wool, ..., or any; repeatable)",
     )
     sail.add_argument(
         "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
     )
     sail.add_argument(
+        "--within",
+        type=count_type(0, MAX_FLEET_ROLLS),
+        metavar="R",
+        help=f"fleet: the horizon in rolls (0..{MAX_FLEET_ROLLS}; needed with 2-3 --from)",
+    )
+    sail.add_argument(
+        "--rollers",
+        choices=[r.value for r in Rollers],
+        help="fleet: who rolls in a collision: each ship over the limit (excess, default) "
+        "or every ship on the edge (all, a variant)",
+    )
+    sail.add_argument(
         "--players",
         type=count_type(MIN_PLAYERS, MAX_PLAYERS),
-        default=4,
-        help=f"players, to turn rolls into rounds ({MIN_PLAYERS}..{MAX_PLAYERS}; default 4)",
+        help=f"one ship: players, to turn rolls into rounds ({MIN_PLAYERS}..{MAX_PLAYERS}; "
+        "default 4)",
     )
     sail.add_argument("--json", action="store_true", help="print one JSON object")
-    sail.add_argument("--png", metavar="FILE", help="draw the expected-rolls field (.png/.svg)")
+    sail.add_argument(
+        "--png",
+        metavar="FILE",
+        help="draw the expected-rolls field, or the fleet and its first moves (.png/.svg)",
+    )
     sail.set_defaults(func=_sail)
 
     risk = subparsers.add_parser(
@@ -129,6 +178,121 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     risk.add_argument("--json", action="store_true", help="print one JSON object")
     risk.set_defaults(func=_risk)
 
+    ships = subparsers.add_parser(
+        "ships",
+        help="ships' log book check, conversion to a settlement, harvest on a course",
+        description="Questions about a player's ships (seed 004; docs/ships.md).",
+    )
+    tasks = ships.add_subparsers(dest="task", metavar="TASK", required=True)
+    check = tasks.add_parser(
+        "check",
+        help="replay a log book against the rules",
+        description=(
+            'Replay a ships\' log book (JSON, docs/ships.md "The log book") against the '
+            "rules and name the first entry that breaks one; a valid log prints each "
+            "ship's state after each roll. Exit status: 0 valid, 1 a rule broken, 2 bad input."
+        ),
+    )
+    check.add_argument("log", metavar="LOG", help="log book JSON file, - for stdin")
+    check.add_argument(
+        "--board",
+        metavar="FILE",
+        help="board JSON file with the players' buildings and roads (default: the demo board)",
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(func=_check_log)
+
+    conv = tasks.add_parser(
+        "convert",
+        help="steer a paid ship to become a settlement in the fewest expected rolls",
+        description=(
+            "Three of the four settlement cards are paid: the ship becomes a settlement "
+            "when the number of the land hex it lies along is rolled and that hex yields "
+            "the missing card (seed 004 rule 10; docs/ships.md). The best spot, the "
+            "steering at the start, the expected rolls with and without the variant "
+            "'automatic on my turn', and the exact chance within R rolls."
+        ),
+    )
+    conv.add_argument(
+        "--board", metavar="FILE", help="board JSON file, - for stdin (default: the demo board)"
+    )
+    conv.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    conv.add_argument(
+        "--missing",
+        required=True,
+        choices=[r.value for r in Resource],
+        help="the settlement card not paid",
+    )
+    conv.add_argument(
+        "--on-turn",
+        action="store_true",
+        help="variant: on its owner's turn a ship on a spot converts at once",
+    )
+    conv.add_argument(
+        "--players",
+        type=count_type(MIN_PLAYERS, MAX_PLAYERS),
+        default=4,
+        help=f"players, one roll each ({MIN_PLAYERS}..{MAX_PLAYERS}; default 4)",
+    )
+    conv.add_argument(
+        "--rolls-to-turn",
+        type=count_type(0, MAX_PLAYERS - 1),
+        default=0,
+        help="rolls before the owner's own roll (0: the next roll; default 0)",
+    )
+    conv.add_argument(
+        "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
+    )
+    conv.add_argument(
+        "--within",
+        type=count_type(0, MAX_WITHIN),
+        default=10,
+        metavar="R",
+        help=f"horizon of the exact odds (0..{MAX_WITHIN}; default 10)",
+    )
+    conv.add_argument("--json", action="store_true", help="print one JSON object")
+    conv.set_defaults(func=_convert)
+
+    crop = tasks.add_parser(
+        "harvest",
+        help="expected cargo after R rolls on the course to a target",
+        description=(
+            "The exact cargo of a ship steered to a target (the fewest-expected-rolls "
+            "course of isles sail) after R rolls: it takes a card when the land hex it "
+            "lies along is rolled, unless rule 7 forbids it (an enemy building or road, "
+            "more than one building around the hex: read from the board file's "
+            "buildings and roads). Seed 004 rules 4, 6, 7; docs/ships.md."
+        ),
+    )
+    crop.add_argument(
+        "--board",
+        metavar="FILE",
+        help="board JSON file with buildings and roads, - for stdin (default: the demo board)",
+    )
+    crop.add_argument("--from", dest="start", required=True, metavar="Q,R:Q,R", help="ship edge")
+    crop.add_argument("--to", action="append", metavar="Q,R:Q,R", help="target edge (repeatable)")
+    crop.add_argument(
+        "--near",
+        action="append",
+        metavar="Q,R:Q,R:Q,R",
+        help="target: the coast edges next to this settlement corner (repeatable)",
+    )
+    crop.add_argument("--player", required=True, help="the ship's owner (as in the board file)")
+    crop.add_argument(
+        "--rolls",
+        type=count_type(0, MAX_WITHIN),
+        required=True,
+        help=f"rolls to follow the course (0..{MAX_WITHIN})",
+    )
+    crop.add_argument(
+        "--cargo", type=count_type(0, 3), default=0, help="cards on board at the start (0..3)"
+    )
+    crop.add_argument(
+        "--may-stay", action="store_true", help="variant: a ship along a coast may stay"
+    )
+    crop.add_argument("--json", action="store_true", help="print one JSON object")
+    crop.set_defaults(func=_harvest)
+
 
 def _board(path: str | None) -> Board:
     from isles.models.ships import demo_board
@@ -154,17 +318,28 @@ def _sail(args: argparse.Namespace) -> int:
     from isles.solvers.sailing import sail
 
     png = check_output("--png", args.png, (".png", ".svg"))
-    start = parse_edge(args.start, "--from")
+    if len(args.start) > 1:
+        return _fleet(args, png)
+    for option, value in (("--within", args.within), ("--rollers", args.rollers)):
+        if value is not None:
+            only_with(option, value, False, "two or three --from (a fleet)")
+    start = parse_edge(args.start[0], "--from")
     targets = [parse_edge(t, "--to") for t in args.to or []]
     near = [parse_settlement(v, "--near") for v in args.near or []]
-    if not targets and not near:
+    if not targets and not near and not args.port:
         raise InvalidInput(
-            "--to", None, "at least one --to edge or --near settlement", problem="missing"
+            "--to", None, "at least one --to edge, --near settlement or --port", problem="missing"
         )
     board = _board(args.board)
+    targets += sorted(port_edges(board, args.port or [], "--port"))
     with _options(_SAIL_OPTIONS):
         voyage = sail(
-            board, start, targets, near=near, may_stay=args.may_stay, players=args.players
+            board,
+            start,
+            targets,
+            near=near,
+            may_stay=args.may_stay,
+            players=4 if args.players is None else args.players,
         )
     if png is not None:
         _picture(voyage.navigation, start, png, voyage.expected_rolls)
@@ -176,6 +351,111 @@ def _sail(args: argparse.Namespace) -> int:
         if png is not None:
             print(f"picture: {png}")
     return 0 if voyage.status.answered else 1
+
+
+def _fleet(args: argparse.Namespace, png: Path | None) -> int:
+    from isles.solvers.fleet import fleet
+
+    if args.players is not None:
+        only_with("--players", args.players, False, "one --from (rounds of a single ship)")
+    if args.within is None:
+        raise InvalidInput(
+            "--within",
+            None,
+            f"a horizon in 0..{MAX_FLEET_ROLLS} rolls with 2 or 3 --from",
+            problem="missing",
+        )
+    if len(args.start) > MAX_SHIPS:
+        raise InvalidInput("--from", len(args.start), f"1..{MAX_SHIPS} ships (seed rule 2)")
+    ships = [parse_edge(e, "--from") for e in args.start]
+    targets = [parse_edge(t, "--to") for t in args.to or []]
+    near = [parse_settlement(v, "--near") for v in args.near or []]
+    if not targets and not near and not args.port:
+        raise InvalidInput(
+            "--to", None, "at least one --to edge, --near corner or --port", problem="missing"
+        )
+    board = _board(args.board)
+    targets += sorted(port_edges(board, args.port or [], "--port"))
+    with _options(_FLEET_OPTIONS):
+        voyage = fleet(
+            board,
+            ships,
+            targets,
+            near=near,
+            within=args.within,
+            may_stay=args.may_stay,
+            rollers=None if args.rollers is None else Rollers(args.rollers),
+        )
+    if png is not None:
+        _fleet_picture(voyage, png)
+    if args.json:
+        emit_json(voyage.to_dict())
+    else:
+        for line in _fleet_lines(voyage):
+            print(line)
+        if png is not None:
+            print(f"picture: {png}")
+    return 0 if voyage.status.answered else 1
+
+
+def _fleet_lines(voyage: FleetVoyage) -> list[str]:
+    """The text answer of ``isles sail`` with several ``--from``."""
+    odds, nav = voyage.odds, voyage.navigation
+    rollers = {
+        "excess": "each ship over the limit rolls",
+        "all": "every ship on a crowded edge rolls (variant)",
+    }[odds.space.rollers.value]
+    rule = "a ship along a coast may stay (variant)" if odds.space.may_stay else "moves compulsory"
+    lines = [
+        f"Fleet of {len(odds.start)} ships at {', '.join(map(str, odds.start))}",
+        f"scoring edges: {', '.join(map(str, sorted(odds.scoring)))}",
+        f"{odds.joint_states:,} joint positions; {rule}; collisions: {rollers}",
+    ]
+    for port in voyage.ports:
+        lines.append(f"port at {port.edge} ({port.kind.value}): trade {port.trade}")
+    if voyage.at_target:
+        lines.append("every ship already stands on a scoring edge: 0 rolls, no steering")
+        return lines
+    lines.append(
+        f"best chance that every ship scores at once within r rolls "
+        f"(float, error at most {odds.error_bound:.0e}):"
+    )
+    within = odds.within
+    for row in range(1, odds.rolls + 1, 6):
+        cells = [
+            f"{t:>3} {float(within[t]):6.1%}" for t in range(row, min(row + 6, odds.rolls + 1))
+        ]
+        lines.append("  " + "   ".join(cells))
+    if odds.rolls == 0:
+        lines.append(f"  0 rolls: {float(within[0]):.1%}")
+    expected = voyage.expected_rolls
+    if expected is not None:
+        lines.append(
+            f"fewest expected rolls until every ship scores at once: {expected:.2f} "
+            f"(error at most {nav.error_bound:.1e}; {nav.iterations} policy-iteration rounds)"
+        )
+    elif voyage.reach.value == "trapped":
+        lines.append(
+            "trapped: possible but not sure under any steering (a collision risks a ship, "
+            "or a roll can strand the fleet), so the expected rolls are infinite"
+        )
+    else:
+        lines.append("unreachable: no sequence of rolls brings every ship home at once")
+    advice = odds.advice()
+    if advice:
+        lines.append(f"first move with {odds.rolls} rolls to go:")
+        still = []
+        for a in advice:
+            if all(src == dst for src, dst in a.moves):
+                still.append(str(a.roll))
+                continue
+            moves = ", ".join(
+                f"{src} stays" if src == dst else f"{src} -> {dst}" for src, dst in a.moves
+            )
+            lines.append(f"  on {a.roll:>2}: {moves}  (then {float(a.probability):.1%})")
+        if still:
+            lines.append(f"  on {', '.join(still)}: no ship moves")
+    return lines
 
 
 def _fmt(x: float | None) -> str:
@@ -259,6 +539,149 @@ def _risk(args: argparse.Namespace) -> int:
         for line in _risk_lines(report):
             print(line)
     return 0
+
+
+_CONVERT_OPTIONS = {
+    "start": "--from",
+    "missing": "--missing",
+    "players": "--players",
+    "rolls_to_turn": "--rolls-to-turn",
+    "within": "--within",
+    "may_stay": "--may-stay",
+}
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from isles.solvers.conversion import convert
+
+    start = parse_edge(args.start, "--from")
+    board = _board(args.board)
+    settings = {
+        "players": args.players,
+        "rolls_to_turn": args.rolls_to_turn,
+        "may_stay": args.may_stay,
+    }
+    with _options(_CONVERT_OPTIONS):
+        answer = convert(
+            board, start, args.missing, on_turn=args.on_turn, within=(args.within,), **settings
+        )
+    if args.json:
+        emit_json(answer.to_dict())
+        return 0 if answer.status.answered else 1
+    with _options(_CONVERT_OPTIONS):
+        other = convert(board, start, args.missing, on_turn=not args.on_turn, within=(), **settings)
+    for line in _conversion_lines(answer, other):
+        print(line)
+    return 0 if answer.status.answered else 1
+
+
+def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
+    """The text answer of ``isles ships convert``."""
+    rule = "variant: converts at once on its owner's turn" if answer.on_turn else "rule 10"
+    lines = [
+        f"Ship at {answer.start}, settlement lacking {answer.missing.value} ({rule}; "
+        f"{answer.players} players, {answer.rolls_to_turn} rolls before the owner's)"
+    ]
+    if answer.expected_rolls is None:
+        lines.append(f"{answer.reach.value}: no spot can be reached")
+        return lines
+    lines.append(
+        f"fewest expected rolls until it converts: {answer.expected_rolls:.2f} "
+        f"(error at most {answer.error_bound or 0.0:.1e})"
+    )
+    if other.expected_rolls is not None:
+        name = "with the variant" if other.on_turn else "without the variant"
+        lines.append(f"  {name}: {other.expected_rolls:.2f}")
+    for k, p in answer.within:
+        lines.append(f"converts within {k} rolls: {_show(p, '.1%')}")
+    lines.append("spots (aiming at one only):")
+    best = answer.best_spot
+    for spot in answer.spots:
+        mark = "  <- best" if best is not None and spot.edge == best.edge else ""
+        lines.append(
+            f"  {spot.edge} (number {spot.number}): {_fmt(spot.expected_rolls)} rolls{mark}"
+        )
+    if answer.steering:
+        lines.append(f"steering at {answer.start}:")
+        for st in answer.steering:
+            lines.append(
+                f"  on {st.roll:>2}: go to {st.go_to}  (choices {', '.join(map(str, st.options))})"
+            )
+    return lines
+
+
+_HARVEST_OPTIONS = {
+    "start": "--from",
+    "targets": "--to",
+    "near": "--near",
+    "player": "--player",
+    "rolls": "--rolls",
+    "start_cargo": "--cargo",
+}
+
+
+def _harvest(args: argparse.Namespace) -> int:
+    from isles.solvers.harvest import harvest_course
+
+    start = parse_edge(args.start, "--from")
+    targets = [parse_edge(t, "--to") for t in args.to or []]
+    near = [parse_settlement(v, "--near") for v in args.near or []]
+    if not targets and not near:
+        raise InvalidInput(
+            "--to", None, "at least one --to edge or --near settlement", problem="missing"
+        )
+    board = _board(args.board)
+    with _options(_HARVEST_OPTIONS):
+        out = harvest_course(
+            board,
+            start,
+            targets,
+            near=near,
+            player=args.player,
+            rolls=args.rolls,
+            start_cargo=args.cargo,
+            may_stay=args.may_stay,
+        )
+    if args.json:
+        emit_json(out.to_dict())
+        return 0
+    print(
+        f"Ship of {out.player} from {out.start} to {', '.join(map(str, out.targets))}, "
+        f"{out.rolls} rolls, {out.start_cargo} cards on board"
+    )
+    print(f"expected cargo: {_show(out.expected_cargo, '.3f')} cards (at most 3)")
+    print("cards on board: " + ", ".join(f"{c}: {float(p):.1%}" for c, p in enumerate(out.cargo)))
+    taken = ", ".join(f"{r} {float(x):.3f}" for r, x in out.taken.items()) or "nothing"
+    print(f"expected cards taken on the way: {taken}")
+    print(f"arrived within {out.rolls} rolls: {_show(out.arrived, '.1%')}")
+    return 0
+
+
+def _check_log(args: argparse.Namespace) -> int:
+    from isles.models.logbook import LogBook
+    from isles.solvers.logbook import check_log
+
+    board = _board(args.board)
+    replay = check_log(board, LogBook.load(args.log))
+    if args.json:
+        emit_json(replay.to_dict())
+    else:
+        for line in _replay_lines(replay):
+            print(line)
+    return 0 if replay.status.answered else 1
+
+
+def _replay_lines(replay: LogReplay) -> list[str]:
+    """The text answer of ``isles ships check``."""
+    lines = [f"log book of {replay.player}: {len(replay.start)} ships at the start"]
+    lines.append("start: " + ("; ".join(map(str, replay.start)) or "no ship"))
+    for i, (roll, ships) in enumerate(zip(replay.rolls, replay.after, strict=True)):
+        lines.append(f"roll {i + 1} ({roll}): " + ("; ".join(map(str, ships)) or "no ship"))
+    if replay.breach is None:
+        lines.append(f"every entry keeps the rules ({len(replay.rolls)} rolls)")
+    else:
+        lines.append(f"rule broken: {replay.breach}")
+    return lines
 
 
 _ENCOUNTER_WORDS = {"collision": "collision", "pirate": "pirate attack"}
@@ -369,12 +792,62 @@ def _picture(nav: Navigation, start: Edge | None, path: str | Path, expected: fl
     return save_figure(fig, path)
 
 
+def _fleet_picture(voyage: FleetVoyage, path: str | Path) -> Path:
+    """The board, the scoring edges (stars), the ships (circles) and the advised first moves
+    (arrows labelled with the rolls that call for them)."""
+    from isles.draw import board_figure, save_figure
+
+    odds = voyage.odds
+    p = float(odds.probability())
+    title = (
+        f"Fleet of {len(odds.start)}: every ship home at once within {odds.rolls} rolls: "
+        f"{p:.1%}\ncircles: ships; stars: scoring edges; arrows: first move, by roll"
+    )
+    fig, ax = board_figure(odds.space.graph.board, title=title, legend=False)
+    for e in sorted(odds.scoring):
+        (x0, y0), (x1, y1) = _segment(e)
+        ax.plot([x0, x1], [y0, y1], color="gold", lw=5, solid_capstyle="butt", zorder=5)
+        ax.plot(*_midpoint(e), marker="*", markersize=13, color="gold", mec="black", zorder=8)
+    for e in odds.start:
+        ax.plot(
+            *_midpoint(e), marker="o", markersize=13, mfc="none", mec="black", mew=2.5, zorder=9
+        )
+    arrows: dict[tuple[Edge, Edge], list[int]] = {}
+    for a in odds.advice():
+        for src, dst in a.moves:
+            if src != dst:
+                arrows.setdefault((src, dst), []).append(a.roll)
+    for (src, dst), rolls in sorted(arrows.items()):
+        (sx, sy), (dx, dy) = _midpoint(src), _midpoint(dst)
+        tip = (sx + 0.8 * (dx - sx), sy + 0.8 * (dy - sy))
+        ax.annotate(
+            "",
+            xy=tip,
+            xytext=(sx, sy),
+            zorder=10,
+            arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5, "shrinkA": 0},
+        )
+        ax.text(
+            (sx + tip[0]) / 2,
+            (sy + tip[1]) / 2,
+            ",".join(map(str, rolls)),
+            fontsize=8,
+            zorder=11,
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
+    return save_figure(fig, path)
+
+
 # -- demo --------------------------------------------------------------------------------
 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """Ships section of ``isles demo``: a navigation table, risk tables, one picture."""
     from isles.models.ships import demo_board
+    from isles.solvers.conversion import convert
+    from isles.solvers.fleet import fleet
     from isles.solvers.sailing import risk, sail
 
     board = demo_board()
@@ -422,3 +895,18 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         shown.navigation, shown.start, out_dir / "ships_field.png", shown.expected_rolls
     )
     echo(f"picture: {path.name}")
+    home = [parse_settlement("0,1:0,2:1,1"), parse_settlement("-1,0:0,0:-1,1")]
+    pair = [parse_edge("0,0:0,1", "ship"), parse_edge("1,1:1,2", "ship")]
+    both = fleet(board, pair, near=home, within=30)
+    echo(
+        f"fleet of 2 at 0,0:0,1 and 1,1:1,2, home next to 0,1:0,2:1,1 or -1,0:0,0:-1,1: "
+        f"{float(both.odds.probability()):.1%} within 30 rolls, "
+        f"{_fmt(both.expected_rolls)} rolls expected ({both.odds.joint_states:,} joint positions)"
+    )
+    echo(f"fleet picture: {_fleet_picture(both, out_dir / 'ships_fleet.png').name}")
+    paid = convert(board, parse_edge("0,1:0,2", "ship"), "brick")
+    variant = convert(board, parse_edge("0,1:0,2", "ship"), "brick", on_turn=True)
+    echo(
+        f"a ship at 0,1:0,2 lacking brick becomes a settlement in {_fmt(paid.expected_rolls)} "
+        f"rolls expected ({_fmt(variant.expected_rolls)} with the variant 'on my turn')"
+    )

@@ -1,0 +1,241 @@
+// isles serve: what every page shares (docs/serve.md). The DOM is built from
+// text nodes only: a name typed by a player or read from a file is never HTML.
+
+/** An element: el("button", {class: "chip", onclick: f, dataset: {v: "1"}}, "text", child). */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "style") Object.assign(node.style, value); // CSSOM: allowed by the CSP
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "value") node.value = value;
+    else if (key === "checked") node.checked = Boolean(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+/** An SVG element, attributes set as text. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace a node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+/** A <select> of [value, label] pairs. */
+export function select(options, current, onchange, props = {}) {
+  const node = el("select", { ...props, onchange: (event) => onchange(event.target.value) });
+  for (const [value, label] of options) {
+    node.append(el("option", { value: String(value), selected: String(value) === String(current) }, label));
+  }
+  return node;
+}
+
+// Errors ---------------------------------------------------------------------------
+
+/** The place where the library's message for ``field`` (and the fields under it) appears. */
+export function fieldError(field) {
+  return el("div", { class: "field-error", role: "alert", dataset: { field } });
+}
+
+export function clearErrors(root = document) {
+  for (const node of root.querySelectorAll(".field-error")) node.textContent = "";
+  for (const node of root.querySelectorAll(".conflict")) node.classList.remove("conflict");
+}
+
+/** Show {field, message} next to the longest matching field (else the page's own place). */
+export function showError(error, root = document) {
+  const field = error && error.field ? String(error.field) : "";
+  let best = null;
+  let bestLength = -1;
+  for (const node of root.querySelectorAll(".field-error")) {
+    const name = node.dataset.field || "";
+    const matches = name === "" || field === name || field.startsWith(name + ".") || field.startsWith(name + "[");
+    if (matches && name.length > bestLength) {
+      best = node;
+      bestLength = name.length;
+    }
+  }
+  const message = error && error.message ? String(error.message) : "something went wrong";
+  if (best) best.textContent = message;
+  else window.alert(message);
+}
+
+// The server -----------------------------------------------------------------------
+
+export class RequestError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.field = error.field;
+  }
+}
+
+async function answer(response) {
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    throw new RequestError({ field: null, message: `the server answered ${response.status}` });
+  }
+  if (!response.ok) throw new RequestError(data.error || { field: null, message: String(response.status) });
+  return data;
+}
+
+export async function getJSON(url) {
+  return answer(await fetch(url, { headers: { accept: "application/json" } }));
+}
+
+export async function postJSON(url, body) {
+  return answer(
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/**
+ * A job panel: a progress bar of the time used, the elapsed seconds and a Cancel
+ * button. ``panel.run(kind, body)`` resolves with the result's to_dict() or
+ * rejects with a RequestError (bad input, time limit, cancelled).
+ */
+export function jobPanel() {
+  const bar = el("progress", { max: "1", value: "0" });
+  const text = el("span", { class: "muted" });
+  const cancel = el("button", { type: "button" }, "Cancel");
+  const node = el("div", { class: "job", hidden: true, "aria-live": "polite" }, bar, text, cancel);
+  let current = null;
+  cancel.addEventListener("click", () => {
+    if (current) current.cancelled = true;
+  });
+  node.run = async (kind, body) => {
+    if (current) current.cancelled = true;
+    const mine = { cancelled: false };
+    current = mine;
+    node.hidden = false;
+    bar.value = 0;
+    text.textContent = "starting…";
+    try {
+      let job = await postJSON(`/api/solve/${kind}`, body);
+      while (job.state === "running") {
+        if (mine.cancelled) {
+          job = await postJSON(`/api/jobs/${job.job}/cancel`, {});
+          break;
+        }
+        bar.max = job.time_limit;
+        bar.value = job.elapsed;
+        text.textContent = `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        job = await getJSON(`/api/jobs/${job.job}`);
+      }
+      if (job.state === "done") return job.result;
+      if (job.state === "cancelled") throw new RequestError({ field: null, message: "cancelled", cancelled: true });
+      throw new RequestError(job.error || { field: null, message: job.state });
+    } finally {
+      if (current === mine) {
+        current = null;
+        node.hidden = true;
+      }
+    }
+  };
+  node.busy = () => current !== null;
+  return node;
+}
+
+// State kept in the browser --------------------------------------------------------
+
+export function load(key, fallback) {
+  try {
+    const text = window.localStorage.getItem(`isles.${key}`);
+    return text === null ? fallback : JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+export function save(key, value) {
+  try {
+    window.localStorage.setItem(`isles.${key}`, JSON.stringify(value));
+  } catch {
+    // Private browsing or a full store: the page still works, it only forgets.
+  }
+}
+
+/** Offer ``value`` as a JSON file named ``name``. */
+export function download(name, value) {
+  const blob = new Blob([JSON.stringify(value, null, 1) + "\n"], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** A file picker that reads a JSON file and calls ``onload(value)`` (or shows the error). */
+export function uploadButton(label, field, onload) {
+  const input = el("input", { type: "file", accept: ".json,application/json", hidden: true });
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    if (file.size > 2 * 1024 * 1024) {
+      showError({ field, message: `${field}: ${file.name} is larger than 2 MiB` });
+      return;
+    }
+    let value;
+    try {
+      value = JSON.parse(await file.text());
+    } catch {
+      showError({ field, message: `${field}: ${file.name} is not JSON` });
+      return;
+    }
+    onload(value);
+  });
+  const button = el("button", { type: "button", onclick: () => input.click() }, label);
+  return el("span", {}, button, input);
+}
+
+/** The header with the pages. */
+export function header(current) {
+  const pages = [
+    ["/plunder", "Plunder"],
+    ["/lighthouse", "Lighthouses"],
+    ["/rally", "Rally"],
+    ["/setup", "Board set-up"],
+  ];
+  return el(
+    "header",
+    { class: "top" },
+    el("a", { href: "/", class: "brand" }, "isles"),
+    ...pages.map(([href, label]) => el("a", { href, "aria-current": href === current ? "page" : null }, label)),
+  );
+}
+
+/** A probability as the library writes it: the exact "p/q" when known, else the float. */
+export function probabilityText(p, exact) {
+  if (exact) return exact.endsWith("/1") ? exact.slice(0, -2) : exact;
+  return p === null || p === undefined ? "–" : Number(p).toFixed(6);
+}

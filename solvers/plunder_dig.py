@@ -1,0 +1,371 @@
+"""Plunder: dig now or wait? The expected points of a crew card sent now or later.
+
+Implements docs/plunder.md ("Dig now or wait"; seed
+``seeds/003_cfc377110defcf34.txt``): for a record and its writer, per target,
+the points of sending the crew card now against waiting one, two, ... turns,
+the others following a stated policy, by playing the rest of the game on from
+deals drawn exactly from the posterior.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from isles.models.errors import SEED_MAX, InvalidInput, expect
+from isles.models.jsonio import probability_json
+from isles.models.plunder import CATEGORIES, COPIES, VALUES, Category, Code, CrewCard, Record
+from isles.models.plunder import dig_points as points_for
+from isles.models.plunder_game import (
+    TURN_LIMIT,
+    GameRecord,
+    PlayerView,
+    Policy,
+    Seat,
+    play_turns,
+)
+from isles.models.status import Status
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_policies import policy_by_name
+
+__all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice"]
+
+DEFAULT_SAMPLES = 200
+"""Games played on per dig advice, by default."""
+
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class DigOption:
+    """Sending the crew card after ``wait`` more turns (0: now).
+
+    Attributes
+    ----------
+    wait : int
+    expected_points : float
+        The mean points of the card over the games played on (an estimate).
+    ci95 : (float, float)
+        Its 95% interval (normal approximation, clipped to 0..3).
+    right : float
+        How often the card named the right code.
+
+    Examples
+    --------
+    >>> DigOption(0, 1.5, (1.2, 1.8), 0.5).to_dict()["ci95"]
+    [1.2, 1.8]
+    """
+
+    wait: int
+    expected_points: float
+    ci95: tuple[float, float]
+    right: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The option as JSON."""
+        return {
+            "wait": self.wait,
+            "expected_points": self.expected_points,
+            "ci95": list(self.ci95),
+            "right": self.right,
+        }
+
+
+@dataclass(frozen=True)
+class TargetDig:
+    """Dig now or wait, for one target.
+
+    Attributes
+    ----------
+    target : int
+    code : Code
+        My best guess now (most likely code, ties by index).
+    probability : Fraction
+        Its exact probability now.
+    now_exact : Fraction
+        The exact expected points of sending it now, first in the chest
+        (``3 * probability``); the estimate of option 0 is its Monte Carlo twin.
+    options : tuple of DigOption
+        Now, then waiting 1, 2, ... turns.
+
+    Examples
+    --------
+    >>> t = TargetDig(1, Code(1, 1, 1), Fraction(1, 2), Fraction(3, 2),
+    ...               (DigOption(0, 1.5, (1.0, 2.0), 0.5), DigOption(1, 2.0, (1.5, 2.5), 0.7)))
+    >>> t.best.wait
+    1
+    """
+
+    target: int
+    code: Code
+    probability: Fraction
+    now_exact: Fraction
+    options: tuple[DigOption, ...]
+
+    @property
+    def best(self) -> DigOption:
+        """The option with the most expected points (the earliest on a tie)."""
+        return max(self.options, key=lambda o: (o.expected_points, -o.wait))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The target's advice as JSON."""
+        return {
+            "target": self.target,
+            "code": self.code.to_dict(),
+            **probability_json("p", self.probability),
+            **probability_json("now_exact", self.now_exact),
+            "best_wait": self.best.wait,
+            "options": [o.to_dict() for o in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class DigAdvice:
+    """Dig now or wait, for every target I have not dug yet.
+
+    Attributes
+    ----------
+    player : int
+        Me.
+    turn : int
+        Turns played so far.
+    policy : str
+        The policy the others (and my flips) follow in the games played on.
+    samples : int
+        Games played on.
+    seed : int
+    targets : tuple of TargetDig
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Me, Observation
+    >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
+    >>> adv = dig_advice(r, waits=1, samples=20, seed=1)
+    >>> adv.status.value, [o.wait for o in adv.targets[0].options]
+    ('estimate', [0, 1])
+    """
+
+    player: int
+    turn: int
+    policy: str
+    samples: int
+    seed: int
+    targets: tuple[TargetDig, ...]
+
+    @property
+    def status(self) -> Status:
+        """``estimate``: sampled means with 95% intervals."""
+        return Status.ESTIMATE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The advice as JSON (docs/plunder.md, "Dig now or wait")."""
+        return {
+            "status": str(self.status),
+            "player": self.player,
+            "turn": self.turn,
+            "policy": self.policy,
+            "samples": self.samples,
+            "seed": self.seed,
+            "targets": [t.to_dict() for t in self.targets],
+        }
+
+
+class _Watcher:
+    """My seat in the games played on: flips by the policy, sends nothing, and notes my
+    best guess on each target after every turn."""
+
+    def __init__(self, inner: Seat, belief: Belief, targets: tuple[int, ...]) -> None:
+        self.inner = inner
+        self.belief = belief
+        self.targets = targets
+        self.guesses: list[dict[int, Code]] = []
+
+    def flip(self, view: PlayerView) -> Category | None:
+        return self.inner.flip(view)
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        for obs in view.observations[self.belief.turns :]:
+            self.belief = self.belief.observe(obs)
+        self.guesses.append({q: self.belief.best_code(q)[0] for q in self.targets})
+        return []
+
+
+def _remaining_decks(
+    seen: tuple[tuple[int, ...], ...], rng: np.random.Generator
+) -> tuple[tuple[int, ...], ...]:
+    decks = []
+    for k in range(len(CATEGORIES)):
+        cards = [v for v in range(VALUES) for _ in range(COPIES - seen[k][v])]
+        decks.append(tuple(int(v) for v in rng.permutation(np.array(cards, dtype=np.int64))))
+    return tuple(decks)
+
+
+def _points(
+    chest: list[tuple[int, int, CrewCard]], deal: tuple[Code, ...], target: int, before: int
+) -> int:
+    """Correct counting digs on ``target`` among the chest's first ``before`` slots."""
+    firsts: set[int] = set()
+    right = 0
+    for slot, _, card in chest:
+        if slot >= before:
+            break
+        if card.target != target or card.proposer in firsts:
+            continue
+        firsts.add(card.proposer)
+        right += card.code == deal[target]
+    return right
+
+
+def dig_advice(
+    record: Record,
+    *,
+    policy: Policy | str = "threshold",
+    waits: int = 3,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    turn_limit: int = TURN_LIMIT,
+    progress: bool = False,
+) -> DigAdvice:
+    """Per target: the expected points of my crew card sent now or after 1, 2, ... turns.
+
+    Parameters
+    ----------
+    record : Record
+        The record, with ``me`` (whose cards these are). Turns in seat order
+        (from the first turn's player on), at most one card changed a turn.
+    policy : Policy or str, default "threshold"
+        What the others do (flips and crew cards) in the games played on, and
+        how I flip meanwhile; a name of :func:`policy_by_name` or a Policy.
+    waits : int, default 3
+        The longest wait weighed (capped by the turns left).
+    samples : int, default DEFAULT_SAMPLES (200)
+        Games played on; the intervals shrink as ``1 / sqrt(samples)``.
+    seed : int, default 0
+        The same seed, the same answer.
+    turn_limit : int, default TURN_LIMIT (15)
+    progress : bool, default False
+        A tqdm progress bar on stderr.
+
+    Returns
+    -------
+    DigAdvice
+        ``status`` ``estimate``.
+
+    Raises
+    ------
+    InvalidInput
+        No ``me``, an inconsistent record, a finished game, turns out of seat
+        order, or a bad option (named).
+
+    Notes
+    -----
+    Each game played on draws a deal uniformly from the deals consistent with
+    the record and my code (an exact draw from the posterior,
+    :meth:`Belief.sample`), shuffles the cards left in each deck, and plays
+    on with every seat following ``policy``, except that I send no card. My
+    card on target ``q`` sent after ``w`` turns names my most likely code for
+    ``q`` at that time and scores 3, 2, 1 or 0 by the others' correct first
+    cards on ``q`` ahead of it in the chest (waiting ``w`` turns puts it in my
+    seat's place in that turn's crew round). Assumptions: no crew card is in
+    the chest yet (a deduction record does not hold them), and the others do
+    not see that my card went in. docs/plunder.md, "Dig now or wait".
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Me, Observation
+    >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
+    >>> t = dig_advice(r, waits=1, samples=50, seed=2).targets[0]
+    >>> t.target, t.probability, t.now_exact
+    (1, Fraction(1, 61), Fraction(3, 61))
+    """
+    expect(record, Record, "record", "a Record (Record.load reads a file)")
+    if record.me is None:
+        raise InvalidInput("record.me", None, "my player and code (dig advice is for a player)")
+    for name, value, low in (("waits", waits, 0), ("samples", samples, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidInput(name, value, f"an integer >= {low}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX}")
+    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
+    me = record.me.player
+    n = record.players
+    t0 = len(record.observations)
+    if t0 >= turn_limit:
+        raise InvalidInput("record.observations", t0, f"fewer than {turn_limit} turns (a game on)")
+    belief = Belief.from_record(record)
+    if not belief.deals:
+        raise InvalidInput("record", "inconsistent", "a consistent record")
+    if t0:
+        # Checks seat order and one flip a turn once, on my own code's view of any deal.
+        template = GameRecord.from_record(record, belief.sample(np.random.default_rng(0), 1)[0])
+        seen = template.seen() if not any(map(any, record.seen)) else record.seen
+    else:
+        seen = record.seen
+    waits = min(waits, turn_limit - t0)
+    targets = tuple(q for q in range(n) if q != me)
+    now = {q: belief.best_code(q) for q in targets}
+    points: dict[tuple[int, int], list[int]] = {
+        (q, w): [] for q in targets for w in range(waits + 1)
+    }
+    right: dict[tuple[int, int], int] = dict.fromkeys(points, 0)
+    children = np.random.SeedSequence(seed).spawn(samples)
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=samples, desc="games played on", unit="game", file=sys.stderr, leave=False)
+    try:
+        for child in children:
+            rng = np.random.default_rng(child)
+            deal = belief.sample(rng, 1)[0]
+            decks = _remaining_decks(seen, rng)
+            seat_rngs = [np.random.default_rng(s) for s in child.spawn(n)]
+            seats: list[Seat] = [pol.seat(n, p, deal[p], seat_rngs[p]) for p in range(n)]
+            watcher = _Watcher(seats[me], belief, targets)
+            seats[me] = watcher
+            if t0:
+                start = GameRecord.from_record(record, deal, turn_limit)
+            else:
+                start = GameRecord(n, deal, Code(*(d[0] for d in decks)), (), turn_limit)
+                decks = tuple(d[1:] for d in decks)
+            turns = play_turns(start, decks, seats, until=t0 + waits)
+            chest = []  # (slot, turn, card): my slot after w turns sits in turn t0+w-1
+            for i, turn in enumerate(turns[t0:]):
+                order = [(turn.observation.active + j) % n for j in range(n)]
+                for card in turn.crew:
+                    chest.append(((i + 1) * (n + 1) + order.index(card.proposer), i, card))
+            for q in targets:
+                for w in range(waits + 1):
+                    if w == 0:
+                        guess, slot = now[q][0], 0
+                    elif w - 1 < len(watcher.guesses):
+                        order = [(turns[t0 + w - 1].observation.active + j) % n for j in range(n)]
+                        guess, slot = watcher.guesses[w - 1][q], w * (n + 1) + order.index(me)
+                    else:  # the game ended first (every other card sent): keep the last guess
+                        guess, slot = watcher.guesses[-1][q], 10**9
+                    ok = guess == deal[q]
+                    right[q, w] += ok
+                    points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    out = []
+    for q in targets:
+        options = []
+        for w in range(waits + 1):
+            xs = np.array(points[q, w], dtype=np.float64)
+            mean = float(xs.mean())
+            half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(samples) if samples > 1 else 3.0
+            ci = (max(0.0, mean - half), min(3.0, mean + half))
+            options.append(DigOption(w, mean, ci, right[q, w] / samples))
+        code, count = now[q]
+        p = Fraction(count, belief.deals)
+        out.append(TargetDig(q, code, p, p * points_for(0), tuple(options)))
+    return DigAdvice(me, t0, pol.name, samples, seed, tuple(out))

@@ -1,0 +1,106 @@
+"""Dig now or wait: the estimates against an exhaustive evaluation on tiny games."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from isles.models.errors import InvalidInput
+from isles.models.plunder import CATEGORIES, COPIES, Code, Me, Observation, Record, answer
+from isles.models.plunder_game import GameRecord, PlayerView
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_dig import dig_advice
+from isles.solvers.plunder_policies import policy_by_name
+
+
+def _record() -> Record:
+    me = Code(0, 0, 0)
+    other = Code(2, 3, 4)
+    clues = [Code(1, 1, 1), Code(2, 1, 1), Code(2, 5, 1)]
+    deal = (me, other)
+    obs = tuple(
+        Observation(i % 2, c, {1 - i % 2: answer(deal[1 - i % 2], c)}) for i, c in enumerate(clues)
+    )
+    return Record(2, obs, Me(0, me))
+
+
+def exhaustive_wait_one(record: Record, policy: str) -> Fraction:
+    """Exact expected points of my card on player 1 sent after one more turn (2 players:
+    nobody else can dig player 1, so a right guess is worth 3)."""
+    belief = Belief.from_record(record)
+    counts = belief.code_counts(1)
+    t0 = len(record.observations)
+    active = t0 % 2
+    pol = policy_by_name(policy)
+    total = Fraction(0)
+    for c in np.flatnonzero(counts):
+        deal = (record.me.code, Code.from_index(int(c)))  # type: ignore[union-attr]
+        game = GameRecord.from_record(record, deal)
+        seen = game.seen()
+        view = PlayerView(
+            2, active, deal[active], 15, game.clue(), record.observations, (), ((),) * t0, (), seen
+        )
+        seat = pol.seat(2, active, deal[active], np.random.default_rng(0))
+        deck = seat.flip(view)
+        if deck is None:
+            outcomes = [(game.clue(), Fraction(1))]
+        else:
+            k = CATEGORIES.index(deck)
+            left = [COPIES - seen[k][v] for v in range(6)]
+            outcomes = [
+                (game.clue().replace(deck, v), Fraction(left[v], sum(left)))
+                for v in range(6)
+                if left[v]
+            ]
+        for clue, p in outcomes:
+            answerer = 1 - active
+            obs = Observation(active, clue, {answerer: answer(deal[answerer], clue)})
+            guess = belief.observe(obs).best_code(1)[0]
+            if guess == deal[1]:
+                total += Fraction(int(counts[c]), belief.deals) * p * 3
+    return total
+
+
+@pytest.mark.parametrize("policy", ["certain", "random"])
+def test_dig_advice_agrees_with_exhaustive_evaluation(policy: str) -> None:
+    record = _record()
+    advice = dig_advice(record, policy=policy, waits=1, samples=1500, seed=7)
+    target = advice.targets[0]
+    post = Belief.from_record(record).code_counts(1)
+    assert target.now_exact == Fraction(3 * int(post.max()), int(post.sum()))
+    now, later = target.options
+    exact_later = exhaustive_wait_one(record, policy)
+    assert now.ci95[0] <= target.now_exact <= now.ci95[1]
+    assert later.ci95[0] <= exact_later <= later.ci95[1]
+    assert later.ci95[1] - later.ci95[0] < 0.3
+
+
+def test_dig_advice_is_reproducible_and_checks_its_input() -> None:
+    record = _record()
+    a = dig_advice(record, waits=2, samples=30, seed=3)
+    assert a.to_dict() == dig_advice(record, waits=2, samples=30, seed=3).to_dict()
+    assert a.to_dict()["status"] == "estimate"
+    with pytest.raises(InvalidInput, match=r"record\.me"):
+        dig_advice(Record(2, record.observations), samples=5)
+    with pytest.raises(InvalidInput, match="samples: 0 is invalid"):
+        dig_advice(record, samples=0)
+    skipped = Record(2, (record.observations[0],) * 2, record.me)
+    with pytest.raises(InvalidInput, match=r"record.observations\[1\].active: 0 is invalid"):
+        dig_advice(skipped, samples=5)
+    # Turns may start with any player, then go round in seat order.
+    assert dig_advice(Record(2, record.observations[1:], record.me), samples=5).turn == 2
+
+
+def test_others_digging_first_lower_the_points() -> None:
+    # 3 players: the other opponent digs player 1 when sure; the points of waiting count it.
+    record = Record(
+        3,
+        (Observation(0, Code(1, 1, 1), {1: True, 2: False}),),
+        Me(0, Code(0, 0, 0)),
+    )
+    a = dig_advice(record, policy="threshold:0.3", waits=4, samples=60, seed=1)
+    for t in a.targets:
+        for o in t.options:
+            assert 0 <= o.expected_points <= 3 * o.right + 1e-12

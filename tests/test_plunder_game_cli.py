@@ -1,0 +1,93 @@
+"""``isles plunder RECORD --dig-advice`` and ``isles plunder tournament``: --json is the
+result's to_dict(), options that do nothing are refused, output paths checked first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from isles.cli import main
+from isles.models.plunder import Code, Me, Observation, Record
+from isles.solvers.plunder_dig import dig_advice
+from isles.solvers.plunder_tournament import tournament
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(["plunder", *argv])
+    except SystemExit as exc:
+        status = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _record(tmp_path: Path) -> tuple[Record, str]:
+    record = Record(
+        3,
+        (
+            Observation(0, Code(1, 1, 1), {1: True, 2: False}),
+            Observation(1, Code(1, 2, 1), {0: False, 2: False}),
+        ),
+        Me(0, Code(0, 0, 0)),
+    )
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record.to_dict()), encoding="utf-8")
+    return record, str(path)
+
+
+def test_dig_advice_json_is_the_library_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record, path = _record(tmp_path)
+    argv = ("--dig-advice", "--samples", "20", "--waits", "2", "--seed", "4", "--policy", "random")
+    status, out, _ = _run(capsys, path, *argv, "--json")
+    assert status == 0
+    expected = dig_advice(record, policy="random", waits=2, samples=20, seed=4).to_dict()
+    assert json.loads(out) == json.loads(json.dumps(expected))
+    status, out, _ = _run(capsys, path, *argv)
+    assert status == 0 and "wait 2" in out and "<- best" in out
+
+
+def test_tournament_json_text_and_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ("tournament", "--players", "3", "--games", "3", "--seed", "5", "--workers", "0")
+    status, out, _ = _run(capsys, *argv, "--policy", "certain", "--policy", "random", "--json")
+    assert status == 0
+    expected = tournament(3, ["certain", "random"], games=3, seed=5, workers=0).to_dict()
+    assert json.loads(out) == json.loads(json.dumps(expected))
+    assert json.loads(out)["status"] == "estimate"
+    png = tmp_path / "t.png"
+    status, out, _ = _run(capsys, *argv, "--png", str(png))
+    assert status == 0 and png.stat().st_size > 0
+    assert "expected" in out and "seat 2" in out and "first dig" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("tournament", "--games", "2"), "--players: missing"),
+        (("tournament", "--players", "3", "--waits", "2"), "--waits: 2 is invalid; expected"),
+        (("tournament", "--players", "3", "--png", "/nonexistent/x.png"), "--png: "),
+        (("tournament", "--players", "3", "--policy", "greedy"), "--policy: 'greedy'"),
+        (
+            ("tournament", "--players", "3", "--scheduler", "tcp://x:1", "--workers", "2"),
+            "--workers",
+        ),
+        (("RECORD", "--games", "3"), "--games: 3 is invalid; expected --games only with isles"),
+        (("RECORD", "--waits", "3"), "--waits only with --dig-advice"),
+        (("RECORD", "--seed", "3"), "--seed only with --dig-advice or tournament"),
+        (("RECORD", "--dig-advice", "--advise"), "--advise: True is invalid"),
+    ],
+)
+def test_options_that_do_nothing_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    _, path = _record(tmp_path)
+    argv = tuple(path if a == "RECORD" else a for a in argv)
+    status, _, err = _run(capsys, *argv)
+    assert status == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1

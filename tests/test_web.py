@@ -1,0 +1,456 @@
+"""HTTP tests of every endpoint of ``isles serve`` (docs/serve.md), bad input included.
+
+Each answer is compared with the catalogue call it stands for: the app adds
+nothing to the library's results and never shows a stack trace.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
+    from starlette.testclient import TestClient
+
+from isles import layout, lighthouse, plunder, rally
+from isles.commands.serve import address
+from isles.web import create_app
+from isles.web.app import PAGES
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def finish(client: TestClient, job: dict[str, Any], limit: float = 90.0) -> dict[str, Any]:
+    """Poll a job until it is no longer running."""
+    deadline = time.monotonic() + limit
+    while job["state"] == "running":
+        assert time.monotonic() < deadline, job
+        time.sleep(0.05)
+        response = client.get(f"/api/jobs/{job['job']}")
+        assert response.status_code == 200
+        job = response.json()
+    return job
+
+
+def solve(client: TestClient, kind: str, body: object) -> dict[str, Any]:
+    response = client.post(f"/api/solve/{kind}", json=body)
+    assert response.status_code == 202, response.text
+    job = finish(client, response.json())
+    assert job["state"] == "done", job
+    result: dict[str, Any] = job["result"]
+    return result
+
+
+def refused(response: Any, status: int = 400) -> dict[str, Any]:
+    """A JSON error: the library's message and field, never a traceback."""
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    assert set(error) == {"field", "message"}
+    assert "Traceback" not in response.text and 'File "' not in response.text
+    return error
+
+
+def rejected(client: TestClient, kind: str, body: object) -> dict[str, Any]:
+    """Bad input: refused at once (a format error) or by the library in the job."""
+    response = client.post(f"/api/solve/{kind}", json=body)
+    if response.status_code == 400:
+        return refused(response)
+    job = finish(client, response.json())
+    assert job["state"] == "error", job
+    error: dict[str, Any] = job["error"]
+    return error
+
+
+SLOW = {  # 6 islands: about half a minute of dynamic programming
+    "islands": 6,
+    "position": {"discs": [[]] * 6, "boat": 0, "maurice": 0},
+    "roll": ["red", "blue"],
+}
+
+
+# Pages and files ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_pages_are_html_with_a_viewport_and_a_strict_policy(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in response.text
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "name", ["app.css", "common.js", "hexes.js", "plunder.js", "lighthouse.js", "rally.js"]
+)
+def test_static_files_are_served(client: TestClient, name: str) -> None:
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert "innerHTML" not in response.text  # the DOM is built from text only
+
+
+def test_no_file_outside_the_static_folder(client: TestClient) -> None:
+    for path in ["/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/app.py"]:
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "create_app" not in response.text
+
+
+def test_unknown_paths_and_methods_answer_json(client: TestClient) -> None:
+    assert refused(client.get("/nowhere"), 404)["message"] == "/nowhere: no such page or endpoint"
+    refused(client.get("/api/board"), 405)
+    refused(client.post("/api/solve/nothing", json={}), 404)
+
+
+def test_health(client: TestClient) -> None:
+    answer = client.get("/api/health").json()
+    assert answer["ok"] is True
+    assert answer["jobs"] == ["layout", "lighthouse", "next-move", "plunder", "route"]
+
+
+# Request checks -----------------------------------------------------------------
+
+
+def test_bodies_are_capped() -> None:
+    with TestClient(create_app(max_body=1000)) as small:
+        board = {"board": {"hexes": [{"hex": [q, 0], "terrain": "sea"} for q in range(100)]}}
+        error = refused(small.post("/api/board", json=board), 413)
+        assert error["message"] == "request: larger than 1000 bytes"
+
+        def chunks() -> Iterator[bytes]:  # no content-length: counted as it arrives
+            yield b'{"board": {"hexes": ['
+            yield b" " * 2000
+            yield b"]}}"
+
+        response = small.post(
+            "/api/board", content=chunks(), headers={"content-type": "application/json"}
+        )
+        refused(response, 413)
+
+
+def test_json_only_strictly_read(client: TestClient) -> None:
+    error = refused(
+        client.post("/api/board", content=b"{}", headers={"content-type": "text/plain"})
+    )
+    assert error == {
+        "field": "request",
+        "message": "request: 'text/plain' is invalid; expected application/json",
+    }
+    error = refused(
+        client.post(
+            "/api/board",
+            content=b'{"board": 1, "board": 2}',
+            headers={"content-type": "application/json"},
+        )
+    )
+    assert "key 'board' twice" in error["message"]
+    for text in [b"{", b'{"board": NaN}', b"\xff\xfe"]:
+        response = client.post(
+            "/api/board", content=text, headers={"content-type": "application/json"}
+        )
+        assert refused(response)["field"] == "request"
+
+
+def test_unknown_hosts_are_refused() -> None:
+    with TestClient(create_app(allowed_hosts=("127.0.0.1", "localhost"))) as local:
+        assert refused(local.get("/api/health"))["message"] == "request: unknown Host header"
+        ok = local.get("/api/health", headers={"host": "localhost:8000"})
+        assert ok.status_code == 200
+
+
+def test_a_crash_is_a_json_500_without_a_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    from isles.web import app as web_app
+
+    def broken(body: object) -> dict[str, Any]:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(web_app, "check_board", broken)
+    with TestClient(create_app(), raise_server_exceptions=False) as crashing:
+        error = refused(crashing.post("/api/board", json={"board": {"hexes": []}}), 500)
+        assert error["message"] == "internal error (see the server's log)"
+
+
+# Quick answers --------------------------------------------------------------------
+
+
+def test_examples(client: TestClient) -> None:
+    assert client.get("/api/examples/plunder").json() == plunder.example_record().to_dict()
+    assert client.get("/api/examples/beginner").json() == rally.beginner_board().to_dict()
+    assert refused(client.get("/api/examples/nothing"))["field"] == "example"
+
+
+def test_board_files_are_read_as_the_library_reads_them(client: TestClient) -> None:
+    board = rally.beginner_board().to_dict()
+    assert client.post("/api/board", json={"board": board}).json() == board
+    bad = {"hexes": [{"hex": [0, 0], "terrain": "forest", "number": 7}]}
+    error = refused(client.post("/api/board", json={"board": bad}))
+    assert error["field"].startswith("board.hexes[0]")
+    assert "7 is invalid" in error["message"]
+    error = refused(client.post("/api/board", json={"board": board, "Board": 1}))
+    assert error["message"].startswith("request: unknown key 'Board'")
+
+
+def test_uploaded_records_and_positions_are_checked(client: TestClient) -> None:
+    record = plunder.example_record().to_dict()
+    assert client.post("/api/plunder/record", json={"record": record}).json() == record
+    record["observations"][0]["answers"]["0"] = "no"
+    error = refused(client.post("/api/plunder/record", json={"record": record}))
+    assert error["field"] == "record.observations[0].answers.0"
+    position = {"discs": [["red", "blue"], []], "boat": 2, "maurice": 1}
+    body = {"islands": 2, "position": position}
+    assert client.post("/api/lighthouse/position", json=body).json() == position
+    body = {"islands": 2, "position": {**position, "boat": 99}}
+    assert refused(client.post("/api/lighthouse/position", json=body))["field"] == "position.boat"
+
+
+def test_lighthouse_kits(client: TestClient) -> None:
+    answer = client.post("/api/lighthouse/kit", json={"players": 3}).json()
+    assert answer == lighthouse.players_kit(3).to_dict()
+    answer = client.post("/api/lighthouse/kit", json={"islands": 2, "sea_cards": 3}).json()
+    assert answer == lighthouse.default_kit(2, 3).to_dict()
+    kit = lighthouse.default_kit(1, 2).to_dict()
+    assert client.post("/api/lighthouse/kit", json={"kit": kit}).json() == kit
+    assert refused(client.post("/api/lighthouse/kit", json={"players": 5}))["field"] == "players"
+    assert refused(client.post("/api/lighthouse/kit", json={"kit": kit, "players": 2}))
+    assert refused(client.post("/api/lighthouse/kit", json={"kit": {"islands": []}}))[
+        "field"
+    ].startswith("kit")
+
+
+def test_layout_rules(client: TestClient) -> None:
+    answer = client.get("/api/layout/rules").json()
+    assert answer["rules"] == [rule.value for rule in layout.Rule]
+    assert set(answer["defaults"]["ships"]) == {rule.value for rule in layout.DEFAULT_RULES}
+
+
+# Jobs -------------------------------------------------------------------------------
+
+
+def test_plunder_jobs_answer_as_the_library(client: TestClient) -> None:
+    record = plunder.example_record()
+    result = solve(client, "plunder", {"record": record.to_dict(), "advise": True})
+    assert result == plunder.analyse(record, advise=True).to_dict()
+    turn = {"active": 0, "clue": {"island": 0, "marker": 0, "trap": 0}}
+    contradiction = {
+        "players": 3,
+        "observations": [
+            {**turn, "answers": {"1": True, "2": True}},
+            {**turn, "answers": {"1": False, "2": False}},
+        ],
+    }
+    result = solve(client, "plunder", {"record": contradiction})
+    assert result["status"] == "inconsistent"
+    assert len(result["conflict"]) == 2
+
+
+def test_plunder_bad_input_names_the_field(client: TestClient) -> None:
+    record = plunder.example_record().to_dict()
+    del record["observations"][2]["answers"]["1"]
+    error = refused(client.post("/api/solve/plunder", json={"record": record}))
+    assert error["field"].startswith("record.observations[2].answers")
+    error = refused(client.post("/api/solve/plunder", json={"record": record, "advice": True}))
+    assert error["message"].startswith("request: unknown key 'advice'")
+    error = refused(client.post("/api/solve/plunder", json={"record": {"players": 3}, "advise": 1}))
+    assert error["field"] == "advise"
+
+
+def test_lighthouse_jobs_answer_as_the_library(client: TestClient) -> None:
+    kit = lighthouse.default_kit(2, 3)
+    position = {"discs": [["red"], []], "boat": 1, "maurice": 0}
+    body = {"islands": 2, "sea_cards": 3, "position": position, "roll": ["blue", "green"]}
+    result = solve(client, "lighthouse", body)
+    expected = lighthouse.best_move(
+        kit,
+        lighthouse.Position.from_dict(position, kit),
+        lighthouse.Roll.from_faces(kit, ("blue", "green")),
+    )
+    assert result == expected.to_dict()
+    error = refused(client.post("/api/solve/lighthouse", json={**body, "roll": ["blue", "black"]}))
+    assert error["field"] == "roll"
+    bad = {**body, "position": {**position, "boat": 9}}
+    assert refused(client.post("/api/solve/lighthouse", json=bad))["field"] == "position.boat"
+
+
+def advice(islands: int, position: dict[str, Any], roll: list[str]) -> dict[str, Any]:
+    kit = lighthouse.default_kit(islands, 3)
+    return lighthouse.best_move(
+        kit, lighthouse.Position.from_dict(position, kit), lighthouse.Roll.from_faces(kit, roll)
+    ).to_dict()
+
+
+def test_lighthouse_tables_are_kept_and_dropped_safely() -> None:
+    """The resident process answers as best_move, position after position and kit after
+    kit; a second job while it works gets a process of its own; a cancel ends it."""
+    first = {"discs": [["red"], []], "boat": 1, "maurice": 0}
+    second = {"discs": [["red", "blue"], ["green"]], "boat": 2, "maurice": 1}
+    third = {"discs": [[], [], ["purple"]], "boat": 0, "maurice": 2}
+    with TestClient(create_app()) as fresh:
+        for islands, position, roll in [
+            (2, first, ["blue", "green"]),
+            (2, second, ["boat", "red"]),
+            (3, third, ["red", "purple"]),
+            (2, first, ["orange", "blue"]),
+        ]:
+            body = {"islands": islands, "sea_cards": 3, "position": position, "roll": roll}
+            assert solve(fresh, "lighthouse", body) == advice(islands, position, roll)
+        both = [
+            fresh.post("/api/solve/lighthouse", json=SLOW).json(),
+            fresh.post(
+                "/api/solve/lighthouse",
+                json={"islands": 2, "sea_cards": 3, "position": first, "roll": ["red", "red"]},
+            ).json(),
+        ]
+        assert finish(fresh, both[1])["result"] == advice(2, first, ["red", "red"])
+        assert fresh.post(f"/api/jobs/{both[0]['job']}/cancel", json={}).json()["state"] == (
+            "cancelled"
+        )
+        body = {"islands": 2, "sea_cards": 3, "position": second, "roll": ["red", "blue"]}
+        assert solve(fresh, "lighthouse", body) == advice(2, second, ["red", "blue"])
+
+
+def test_lighthouse_beyond_the_tables_is_a_job_error(client: TestClient) -> None:
+    body = {"players": 2, "position": {"discs": [[]] * 8, "boat": 0, "maurice": 0}}
+    response = client.post("/api/solve/lighthouse", json={**body, "roll": ["red", "red"]})
+    job = finish(client, response.json())
+    assert job["state"] == "error"
+    assert "7" in job["error"]["message"]
+
+
+def test_route_jobs_answer_as_the_library(client: TestClient) -> None:
+    board = rally.beginner_board()
+    body: dict[str, object] = {
+        "board": board.to_dict(),
+        "start": [0, -3],
+        "roads": [[[0, -2], [0, -1]]],
+        "objective": "expected_turns",
+        "budget": {"ore": 10, "wool": 11, "lumber": 3},
+    }
+    expected = rally.plan_route(
+        board,
+        (0, -3),
+        roads=[((0, -2), (0, -1))],
+        objective="expected_turns",
+        budget={"ore": 10, "wool": 11, "lumber": 3},
+        time_limit=20.0,
+    )
+    assert solve(client, "route", body) == expected.to_dict()
+    plain = solve(client, "route", {"board": board.to_dict(), "start": [1, -1], "goals": [[0, 2]]})
+    assert plain["path"] == [[1, -1], [0, 0], [0, 1], [0, 2]]
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"start": None}, "start"),
+        ({"start": [9, 9]}, "start"),
+        ({"objective": "shortest"}, "objective"),
+        ({"budget": {"gold": 1}}, "budget"),
+        ({"roads": [[[0, 0], [3, 3]]]}, "roads[0]"),
+    ]
+    for bad, field in cases:
+        error = rejected(client, "route", {**body, **bad})
+        assert error["field"] == field, error
+
+
+def test_layout_and_next_move_jobs_answer_as_the_library(client: TestClient) -> None:
+    result = solve(client, "layout", {"game": "ships", "radius": 1, "seed": 2})
+    expected = layout.solve_layout(layout.setup_request(radius=1), seed=2, time_limit=20.0)
+    assert result == expected.to_dict()
+    result = solve(client, "next-move", {"radius": 1, "holding": ["sea", "forest"]})
+    move = layout.next_move(layout.setup_request(radius=1), ("sea", "forest"), time_limit=20.0)
+    assert result == move.to_dict()
+    assert refused(client.post("/api/solve/layout", json={"game": "chess"}))["field"] == "game"
+    error = refused(client.post("/api/solve/layout", json={"game": "base", "rules": {"x": True}}))
+    assert error["field"] == "rules"
+    error = refused(client.post("/api/solve/layout", json={"game": "base", "radius": 2}))
+    assert error["field"] == "radius"
+    error = refused(client.post("/api/solve/next-move", json={"holding": ["sea"]}))
+    assert error["field"] == "holding"
+
+
+def test_unknown_jobs(client: TestClient) -> None:
+    assert refused(client.get("/api/jobs/0123"), 404)["field"] == "job"
+    assert refused(client.post("/api/jobs/0123/cancel", json={}), 404)["field"] == "job"
+
+
+def test_a_job_can_be_cancelled_and_the_slots_are_capped() -> None:
+    with TestClient(create_app(max_running=1)) as one:
+        job = one.post("/api/solve/lighthouse", json=SLOW).json()
+        assert job["state"] == "running"
+        error = refused(one.post("/api/solve/lighthouse", json=SLOW), 503)
+        assert "1 jobs are running" in error["message"]
+        started = time.monotonic()
+        cancelled = one.post(f"/api/jobs/{job['job']}/cancel", json={}).json()
+        assert cancelled["state"] == "cancelled"
+        assert time.monotonic() - started < 5
+        assert one.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
+        again = one.post("/api/solve/lighthouse", json=SLOW)  # the slot is free again
+        assert again.status_code == 202
+        one.post(f"/api/jobs/{again.json()['job']}/cancel", json={})
+
+
+def test_a_job_stops_at_its_time_limit() -> None:
+    with TestClient(create_app(time_limits={"lighthouse": 0.5})) as quick:
+        job = finish(quick, quick.post("/api/solve/lighthouse", json=SLOW).json())
+        assert job["state"] == "timed_out"
+        assert job["error"]["message"] == "time limit reached: no answer within 0.5 s"
+        assert job["result"] is None
+
+
+# The command ------------------------------------------------------------------------
+
+
+def test_serve_prints_its_address_and_serves_the_loopback_only() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "isles", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("isles serve: open http://127.0.0.1:"), line
+        url = line.split()[3]
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"GET /api/health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = conn.makefile("rb").read()
+        assert b'"ok":true' in answer.replace(b" ", b"")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"GET /api/health HTTP/1.0\r\nHost: evil.example\r\n\r\n")
+            assert b"unknown Host header" in conn.makefile("rb").read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    assert process.returncode in (0, 130), err
+    assert "Traceback" not in err
+
+
+def test_serve_refuses_bad_options() -> None:
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    run = [sys.executable, "-m", "isles", "serve"]
+    done = subprocess.run([*run, "--port", "70000"], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "--port" in done.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        done = subprocess.run([*run, "--port", str(port)], capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"isles serve: error: --port: {port} is invalid; expected a free")
+    assert address("::1", 80) == "http://[::1]:80/"

@@ -1,0 +1,240 @@
+"""The pages of ``isles serve`` in a real headless Chromium (docs/serve.md, "Tests").
+
+Debian's ``chromium`` (``/usr/bin/chromium``) driven by Playwright; the README's
+test command installs both. A Plunder game entered turn by turn reaches the
+library's posterior, a lighthouse position is advised, a route is drawn, a
+reload keeps the state, and a phone-sized screen needs no sideways scrolling.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from isles import lighthouse, plunder, rally
+from isles.web import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+#: How the browser starts here: headless, as root, on a machine with no network.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    app = create_app(allowed_hosts=("127.0.0.1",))
+    uv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the README's command)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert errors == []
+
+
+def enter_turn(page: Page, index: int, turn: plunder.Observation) -> None:
+    page.click("#add-turn")
+    box = page.locator(f'.turn[data-turn="{index}"]')
+    box.locator("select.active").select_option(str(turn.active))
+    for category in ("island", "marker", "trap"):
+        value = getattr(turn.clue, category)
+        box.locator(f'[data-testid="clue-{index}-{category}"] button[data-value="{value}"]').click()
+    for player, said in sorted(turn.answers.items()):
+        button = f'.turn[data-turn="{index}"] button[data-player="{player}"]'
+        page.click(button)  # ? -> yes
+        if not said:
+            page.click(button)  # yes -> no
+
+
+def grid(page: Page) -> dict[tuple[int, str, int], str]:
+    cells = page.locator("#grid td[data-exact]").evaluate_all(
+        "cells => cells.map(c => [c.dataset.player, c.dataset.category, c.dataset.value,"
+        " c.dataset.exact])"
+    )
+    return {(int(p), c, int(v)): exact for p, c, v, exact in cells}
+
+
+def library_grid(result: dict[str, Any]) -> dict[tuple[int, str, int], str]:
+    return {
+        (player["player"], category, entry["value"]): entry["p_exact"]
+        for player in result["players"]
+        for category in ("island", "marker", "trap")
+        for entry in player[category]
+    }
+
+
+def test_plunder_turn_by_turn_reaches_the_librarys_posterior(server: str, page: Page) -> None:
+    record = plunder.example_record()
+    assert record.me is not None
+    page.goto(f"{server}/plunder")
+    page.select_option("#players", str(record.players))
+    page.select_option("#me", str(record.me.player))
+    for category in ("island", "marker", "trap"):
+        value = getattr(record.me.code, category)
+        page.click(f'[data-testid="me-{category}"] button[data-value="{value}"]')
+    for index, turn in enumerate(record.observations):
+        enter_turn(page, index, turn)
+    expected = plunder.analyse(record).to_dict()
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    assert grid(page) == library_grid(expected)
+    assert page.locator("#forced li").count() == len(expected["forced"])
+
+    # A wrong answer: the smallest conflicting set is shown, and tapping fixes it.
+    wrong = '.turn[data-turn="1"] button[data-player="1"]'  # yes -> no
+    page.click(wrong)
+    expect(page.locator("#status")).to_have_text(
+        "Inconsistent: these answers cannot all be true", timeout=20_000
+    )
+    turns = record.to_dict()["observations"]
+    turns[1]["answers"]["1"] = False
+    broken_record = plunder.Record.from_dict({**record.to_dict(), "observations": turns})
+    broken = plunder.analyse(broken_record).to_dict()
+    assert page.locator("#conflict li").count() == len(broken["conflict"])
+    expect(page.locator("button.conflict")).to_have_count(len(broken["conflict"]))
+    page.click(wrong)  # no -> ?
+    page.click(wrong)  # ? -> yes
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+
+    # A reload keeps the game; the record downloads in the library's format.
+    page.reload()
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    assert page.locator(".turn").count() == len(record.observations)
+    with page.expect_download() as download:
+        page.get_by_text("Download record").click()
+    path = download.value.path()
+    assert path is not None
+    saved = plunder.Record.load(path)
+    assert saved.observations == record.observations and saved.me == record.me
+
+    page.click("#advise")
+    expect(page.locator("#guesses tr")).to_have_count(
+        1 + len(plunder.analyse(record, advise=True).to_dict()["advice"]["guesses"]),
+        timeout=20_000,
+    )
+
+
+def test_lighthouse_position_advised(server: str, page: Page) -> None:
+    page.goto(f"{server}/lighthouse")
+    page.select_option("#mode", "islands")
+    page.select_option("#islands", "2")
+    page.select_option("#sea-cards", "3")
+    page.click('.lighthouse[data-island="0"] button[data-add="red"]')
+    page.click('button[data-boat="1"]')
+    page.click('[data-die="0"] button[data-face="blue"]')
+    page.click('[data-die="1"] button[data-face="green"]')
+    page.click("#advise")
+    kit = lighthouse.default_kit(2, 3)
+    advice = lighthouse.best_move(
+        kit,
+        lighthouse.Position((("red",), ()), boat=1, maurice=0),
+        lighthouse.Roll.from_faces(kit, ("blue", "green")),
+    ).to_dict()
+    expect(page.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
+    assert page.locator("#alternatives tr").count() == 1 + len(advice["alternatives"])
+    best = ", then ".join(f"{c} on island {i}" for c, i in advice["best"]["placements"])
+    expect(page.locator("#best")).to_have_text(best)
+    page.reload()  # the position is kept
+    expect(page.locator('button[data-boat="1"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('.lighthouse[data-island="0"] .disc')).to_have_text(["red"])
+
+
+def test_route_drawn_with_its_cost(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    page.click('g[data-hex="0,-3"] polygon')
+    page.click('button[data-tap="road"]')
+    page.click('g[data-hex="0,-2"] polygon')
+    page.click('g[data-hex="0,-1"] polygon')
+    page.click("#plan")
+    route = rally.plan_route(rally.beginner_board(), (0, -3), roads=[((0, -2), (0, -1))])
+    expect(page.locator("#status")).to_have_text("optimal", timeout=20_000)
+    expect(page.locator("#cost")).to_contain_text(f"{route.total_cards} cards")
+    points = page.locator("polyline.route").get_attribute("points")
+    assert route.path is not None and points is not None
+    assert len(points.split()) == len(route.path)
+    assert page.locator("line.road").count() == 1
+    page.reload()
+    expect(page.locator("polyline.route")).to_have_count(1)
+
+
+def test_a_stored_game_the_page_cannot_draw_starts_afresh(server: str, page: Page) -> None:
+    page.goto(f"{server}/plunder")
+    page.evaluate("""localStorage.setItem("isles.plunder", '{"record": {"players": 3}}')""")
+    page.reload()
+    expect(page.locator("#players")).to_have_value("4")
+    expect(page.locator("#add-turn")).to_be_visible()
+
+
+def test_names_are_shown_as_text_never_as_html(server: str, page: Page) -> None:
+    names = {
+        category: [f'<img src=x onerror="window.owned=1">{category}{k}' for k in range(6)]
+        for category in ("island", "marker", "trap")
+    }
+    record = {**plunder.example_record().to_dict(), "names": names}
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+    expect(page.locator("#deals")).to_have_text("162", timeout=20_000)
+    assert page.locator("img").count() == 0
+    assert page.evaluate("window.owned === undefined")
+    expect(page.get_by_text(names["island"][2]).first).to_be_visible()
+
+
+@pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])
+def test_phone_screen_needs_no_sideways_scrolling(server: str, browser: Browser, path: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.goto(f"{server}{path}")
+    expect(tab.locator("header.top")).to_be_visible()
+    tab.wait_for_load_state("networkidle")
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= PHONE["width"]
