@@ -1,11 +1,9 @@
-"""Benchmark: the exact competitive solve against Monte Carlo (and the sparse solve) side by side.
+"""Benchmark: the exact competitive solve against Monte Carlo, side by side.
 
 For each kit (seats x islands each, 3 sea cards) and policy: the exact solve's
 wall and CPU time (``solve_competitive``, numba kernels, compiled beforehand on
-a tiny kit; docs/lighthouse.md, "Competitive variant"), its error bound, the
-older sparse LU solve of small kits (``competitive_exact``, plain Python
-enumeration) where it runs, and the existing Monte Carlo
-(solvers/lighthouse.py's ``simulate_competitive``; this module's rate beside it): its
+a tiny kit; docs/lighthouse.md, "Competitive variant") and its error bound;
+Monte Carlo of the same rules (``simulate_competitive``, vectorised games): its
 measured rate over ``--cap`` seconds and the time it needs for a 95% interval
 of +-0.001 on seat 1's chance (extrapolated: half-width ~ 1/sqrt(games)), and
 the ratio of that time to the exact solve's. The same precision as the exact
@@ -19,7 +17,6 @@ on a shared machine: noisy; the peak resident memory is the process's.
 from __future__ import annotations
 
 import argparse
-import math
 import resource
 import sys
 import time
@@ -28,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
 from isles.models.lighthouse import default_kit
-from isles.solvers.competitive import simulate_competitive, solve_competitive
+from isles.solvers.lighthouse.competitive import simulate_competitive, solve_competitive
 
 TARGET = 0.001
 Z95 = 1.959963984540054
@@ -51,33 +48,13 @@ def exact(seats: int, per: int, policy: str | tuple[str, ...]) -> tuple[float, f
     )
 
 
-def sparse(seats: int, per: int, policy: str) -> tuple[float, float] | None:
-    """(seat 1's chance, wall s) of the older sparse solve (kits of at most 3 islands)."""
-    from isles.solvers.lighthouse import EXACT_COMPETITIVE_ISLANDS, competitive_exact
-
-    if seats * per > EXACT_COMPETITIVE_ISLANDS:
-        return None
-    t0 = time.perf_counter()
-    res = competitive_exact(default_kit(seats * per, 3), seats, policy)
-    return res.win_probability[0], time.perf_counter() - t0
-
-
-def monte_carlo(
-    seats: int, per: int, policy: str, cap: float, existing: bool
-) -> tuple[float, float, float]:
-    """(seat 1's estimate, games a second, wall s to +-TARGET extrapolated).
-
-    ``existing``: the Monte Carlo of solvers/lighthouse.py (the baseline), else
-    this module's (the rules of models/competitive.py).
-    """
-    from isles.solvers import lighthouse
-
-    simulate = lighthouse.simulate_competitive if existing else simulate_competitive
+def monte_carlo(seats: int, per: int, policy: str, cap: float) -> tuple[float, float, float]:
+    """(seat 1's estimate, games a second, wall s to +-TARGET extrapolated)."""
     kit = default_kit(seats * per, 3)
     wins = games = seed = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < cap:
-        res = simulate(kit, seats, policy, 200, seed=seed)
+        res = simulate_competitive(kit, seats, policy, 200, seed=seed)
         seed += 1
         wins += res.wins[0]
         games += res.games
@@ -107,28 +84,22 @@ def main() -> None:
         rows += [(2, 3, "greedy"), (2, 3, "random"), (2, 3, "optimal"), (3, 2, "greedy")]
     head = (
         "seats x islands | policy | exact p1 | error bound | exact wall s | exact CPU s"
-        " | sparse LU wall s | MC games/s | MC wall s to +-0.001 | ratio MC/exact"
-        " | new MC games/s"
+        " | MC games/s | MC wall s to +-0.001 | ratio MC/exact"
     )
     print(head)
     print("|".join("---" for _ in head.split("|")))
     for seats, per, policy in rows:
         p, bound, wall, cpu = exact(seats, per, policy)
         name = policy if isinstance(policy, str) else "/".join(policy)
-        old = sparse(seats, per, name) if name in ("greedy", "random") else None
-        old_text = "-" if old is None else f"{old[1]:.2f}"
-        if old is not None:
-            assert math.isclose(old[0], p, abs_tol=1e-9), (old[0], p)
         if name == "optimal":
-            mc_text = "- | - | - | -"  # optimal play is solved, not simulated
+            mc_text = "- | - | -"  # optimal play is solved, not simulated
         else:
-            est, rate, need = monte_carlo(seats, per, name, args.cap, True)
+            est, rate, need = monte_carlo(seats, per, name, args.cap)
             assert abs(est - p) < 0.05, (est, p)  # a sanity check, not a test
-            _, new_rate, _ = monte_carlo(seats, per, name, args.cap / 2, False)
-            mc_text = f"{rate:.0f} | {need:.0f} | {need / wall:.0f} | {new_rate:.0f}"
+            mc_text = f"{rate:.0f} | {need:.0f} | {need / wall:.0f}"
         print(
             f"{seats} x {per} | {name} | {p:.12f} | {bound:.1e} | {wall:.2f} | {cpu:.2f}"
-            f" | {old_text} | {mc_text}",
+            f" | {mc_text}",
             flush=True,
         )
     print(f"peak resident memory of the process: {peak_mib():.0f} MiB")

@@ -221,7 +221,7 @@ def only_with(option: str, value: object, given: bool, needs: str) -> None:
     isles.models.errors.InvalidInput: --simulate: given; expected --simulate only with --games
     """
     if not given:
-        typed = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+        typed = isinstance(value, str | int | float) and not isinstance(value, bool)
         raise InvalidInput(
             option, value, f"{option} only with {needs}", problem=None if typed else "given"
         )

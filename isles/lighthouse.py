@@ -8,7 +8,8 @@ The public entry points, one call per question:
 - :func:`best_move`: the best decision for a roll in any position, with every
   alternative's odds (from the cached table, or the positions that can follow);
 - :func:`difficulty_table`: the odds by players, policy and sea cards;
-- :func:`competitive_odds`: each seat's chance in the competitive variant;
+- :func:`competitive_odds`: each seat's chance in the competitive variant, exact
+  (greedy, random, and optimal play for 2 seats) where the solve fits, else simulated;
 - the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
   :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
   calls (:func:`solve`, :func:`solve_from`, :func:`solve_cached`,
@@ -41,7 +42,6 @@ the positions that can follow this one):
 
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
-    EXACT_COMPETITIVE_ISLANDS,
     MAX_EXACT_ISLANDS,
     MAX_FACES,
     MAX_FRACTION_ISLANDS,
@@ -68,8 +68,8 @@ from isles.solvers.lighthouse import (
     CACHE_ENV,
     MAX_DP_BYTES,
     Advice,
-    CompetitiveExact,
-    CompetitiveResult,
+    CompetitiveSimulation,
+    CompetitiveSolution,
     DifficultyEntry,
     DifficultyTable,
     ForwardEvaluation,
@@ -82,7 +82,6 @@ from isles.solvers.lighthouse import (
     advise,
     best_move,
     cache_dir,
-    competitive_exact,
     competitive_kit,
     competitive_odds,
     difficulty_table,
@@ -96,6 +95,7 @@ from isles.solvers.lighthouse import (
     simulate_competitive,
     solve,
     solve_cached,
+    solve_competitive,
     solve_from,
     upper_bound_by_disc_count,
     wilson_interval,
@@ -105,7 +105,6 @@ from isles.solvers.lighthouse import (
 __all__ = [
     "CACHE_ENV",
     "DEFAULT_GAMES",
-    "EXACT_COMPETITIVE_ISLANDS",
     "MAX_DP_BYTES",
     "MAX_EXACT_ISLANDS",
     "MAX_FACES",
@@ -118,8 +117,8 @@ __all__ = [
     "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
-    "CompetitiveExact",
-    "CompetitiveResult",
+    "CompetitiveSimulation",
+    "CompetitiveSolution",
     "Decision",
     "DifficultyEntry",
     "DifficultyTable",
@@ -138,7 +137,6 @@ __all__ = [
     "advise",
     "best_move",
     "cache_dir",
-    "competitive_exact",
     "competitive_kit",
     "competitive_odds",
     "default_kit",
@@ -157,6 +155,7 @@ __all__ = [
     "simulate_competitive",
     "solve",
     "solve_cached",
+    "solve_competitive",
     "solve_from",
     "upper_bound_by_disc_count",
     "wilson_interval",

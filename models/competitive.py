@@ -477,7 +477,7 @@ def removal_weights(
     :func:`landing_targets` uniformly (docs/lighthouse.md, "Competitive
     variant"). ``((None, 1),)`` when the boat does not land or nothing can be
     removed. The seat's own discs then follow the cooperative policies
-    (solvers/competitive.py applies them).
+    (solvers/lighthouse/competitive.py applies them).
 
     Parameters
     ----------

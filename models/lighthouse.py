@@ -32,7 +32,6 @@ __all__ = [
     "DEFAULT_GAMES",
     "DEFAULT_ISLANDS",
     "DISCS_PER_LIGHTHOUSE",
-    "EXACT_COMPETITIVE_ISLANDS",
     "FINISHED_STATE",
     "LIGHTHOUSE_STATES",
     "MAX_EXACT_ISLANDS",
@@ -123,9 +122,6 @@ competitive variant 30 min."""
 
 DEFAULT_GAMES = 20_000
 """Games simulated when the caller does not say (a 95% interval of about +-0.007)."""
-
-EXACT_COMPETITIVE_ISLANDS = 3
-"""Competitive kits up to this many islands are solved exactly (about 10,000 positions)."""
 
 LIGHTHOUSE_STATES = 8
 """States of one lighthouse (docs/lighthouse.md, "The dynamic programme"): 0 empty;

@@ -34,15 +34,12 @@ from isles.models.lighthouse import (
 from isles.solvers.lighthouse import (
     LighthouseSolution,
     advise,
-    competitive_branches,
-    competitive_exact,
     decision_weights,
     difficulty_table,
     forward_greedy,
     outcome_distribution,
     reference,
     simulate,
-    simulate_competitive,
     solve,
     upper_bound_by_disc_count,
 )
@@ -412,60 +409,6 @@ def test_kit_and_position_json_round_trip(tmp_path: object) -> None:
     assert Kit.from_dict(kit.to_dict()) == kit
     pos = Position((("red",), (), ("purple", "red")), 3, 2)
     assert Position.from_dict(pos.to_dict(), kit) == pos
-
-
-# --- the competitive variant ------------------------------------------------------------
-
-
-@pytest.mark.parametrize("policy", ["greedy", "random"])
-def test_competitive_exact_agrees_with_simulation(policy: str) -> None:
-    kit = default_kit(2, 3)
-    exact = competitive_exact(kit, 2, policy)
-    assert sum(exact.win_probability) == pytest.approx(1, abs=1e-12)
-    assert exact.residual < 1e-12
-    sim = simulate_competitive(kit, 2, policy, 3000, seed=5)
-    for p, (lo, hi) in zip(exact.win_probability, sim.ci95, strict=True):
-        assert lo <= p <= hi
-
-
-@settings(max_examples=25)
-@given(
-    st.integers(0, 2),
-    st.integers(0, 1),
-    st.lists(st.integers(0, 4), min_size=4, max_size=4),
-    st.sampled_from(roll_outcomes(default_kit(4))),
-    st.sampled_from(["greedy", "random"]),
-)
-def test_competitive_branches_are_a_distribution(
-    boat: int, seat: int, heights: list[int], roll: Roll, policy: str
-) -> None:
-    kit = default_kit(4, 2)
-    stacks = tuple(
-        tuple((isl[0], isl[1], isl[0], isl[1])[:h])
-        for isl, h in zip(kit.islands, heights, strict=True)
-    )
-    state = (stacks, boat, 1, seat)
-    branches = competitive_branches(kit, 2, state, roll, policy)
-    assert sum(w for _, w, _ in branches) == 1
-    mine = range(2 * seat, 2 * seat + 2)
-    for (after, b, _, nxt_seat), _, winner in branches:
-        assert 0 <= b <= 2
-        for i, (before, now) in enumerate(zip(stacks, after, strict=True)):
-            if i in mine:
-                assert len(now) >= len(before)  # nobody removes your own discs on your turn
-            else:
-                assert len(before) - 1 <= len(now) <= len(before)
-        assert (winner == seat) == all(len(after[i]) == 4 for i in mine)
-        assert nxt_seat == (seat if winner >= 0 else 1 - seat)
-
-
-def test_competitive_bad_input() -> None:
-    with pytest.raises(InvalidInput, match="seats"):
-        simulate_competitive(default_kit(3, 3), 2)
-    with pytest.raises(InvalidInput, match="policy"):
-        competitive_exact(default_kit(2, 3), 2, "optimal")
-    with pytest.raises(InvalidInput, match="positions"):
-        competitive_exact(default_kit(4, 3), 2, max_positions=100)
 
 
 def test_forward_greedy_equals_the_dp_and_brackets_when_dropping() -> None:

@@ -17,7 +17,6 @@ from isles.cli import main
 from isles.models.lighthouse import Kit, Position, Roll, default_kit
 from isles.solvers.lighthouse import (
     best_move,
-    competitive_kit,
     competitive_odds,
     difficulty_table,
     odds,
@@ -118,9 +117,11 @@ def test_advice_json_is_to_dict(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_competitive_json_is_to_dict(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run_json(capsys, "--competitive", "--games", "40", "--seed", "2")
-    assert out == competitive_odds(competitive_kit(2), games=40, seed=2).to_dict()
-    assert out["status"] == "estimate" and len(out["by_seat"]) == 2
+    out = run_json(
+        capsys, "--competitive", "--seats", "4", "--islands", "8", "--games", "40", "--seed", "2"
+    )
+    assert out == competitive_odds(default_kit(8, 3), 4, games=40, seed=2).to_dict()
+    assert out["status"] == "estimate" and len(out["by_seat"]) == 4
     exact = run_json(capsys, "--competitive", "--islands", "2")
     assert exact == competitive_odds(default_kit(2, 3)).to_dict()
     assert exact["status"] == "exact"
@@ -209,7 +210,9 @@ def test_the_option_given_is_named(capsys: pytest.CaptureFixture[str]) -> None:
         (["--table", "--competitive"], "--competitive"),
         (["--competitive", "--islands", "2", "--games", "10"], "--games"),
         (["--competitive", "--simulate"], "--simulate"),
-        (["--competitive", "--policy", "optimal"], "--policy"),
+        (["--competitive", "--seats", "3", "--islands", "6", "--policy", "optimal"], "--policy"),
+        (["--time-limit", "3"], "--time-limit: 3.0 is invalid; expected --time-limit only"),
+        (["--competitive", "--islands", "8", "--seats", "4", "--time-limit", "3"], "--time-limit"),
         (["--kit", "k.json", "--islands", "3"], "--islands"),
         (["--policy", "clever"], "--policy"),
     ],
@@ -312,7 +315,8 @@ def test_long_simulations_show_progress(
     assert "lighthouse Monte Carlo" in capsys.readouterr().err
     assert main(["lighthouse", *argv]) == 0
     assert capsys.readouterr().err == ""  # short: no bar unless asked
-    assert main(["lighthouse", "--competitive", "--games", "5", "--progress"]) == 0
+    competitive = ["--competitive", "--seats", "4", "--islands", "8", "--games", "5"]
+    assert main(["lighthouse", *competitive, "--progress"]) == 0
     assert "competitive games" in capsys.readouterr().err
 
 

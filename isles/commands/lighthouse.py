@@ -14,11 +14,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import OneLineParser, count_type, emit_json, only_with, seed_type
+from isles.cli import OneLineParser, count_type, emit_json, only_with, seconds_type, seed_type
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
-    EXACT_COMPETITIVE_ISLANDS,
     MAX_EXACT_ISLANDS,
     MAX_FRACTION_ISLANDS,
     MAX_GAMES,
@@ -31,13 +30,14 @@ from isles.models.lighthouse import (
     default_kit,
     islands_in_play,
 )
+from isles.models.status import Status
 from isles.models.text import parse_number
 
 if TYPE_CHECKING:
     from isles.solvers.lighthouse import (
         Advice,
-        CompetitiveExact,
-        CompetitiveResult,
+        CompetitiveSimulation,
+        CompetitiveSolution,
         DifficultyTable,
         Odds,
     )
@@ -53,6 +53,10 @@ __all__ = ["ORDER", "demo", "register"]
 LONG_GAMES = 100_000
 #: The same for the competitive variant (about 550 games a second).
 LONG_COMPETITIVE_GAMES = 10_000
+
+#: Seconds the exact competitive solve may take by default (the default kit: about
+#: a minute on 2 cores).
+COMPETITIVE_TIME_LIMIT = 600.0
 
 
 def _mass_type(text: str) -> float:
@@ -148,6 +152,12 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         action="store_true",
         help="solve without reading or writing the tables in the user's cache directory",
     )
+    p.add_argument(
+        "--time-limit",
+        type=seconds_type,
+        help="seconds for the exact competitive solve (default "
+        f"{COMPETITIVE_TIME_LIMIT:g}; the answer says timed_out when it is reached)",
+    )
     p.add_argument("--progress", action="store_true", help="progress bars on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=_run)
@@ -217,6 +227,12 @@ def _run(args: argparse.Namespace) -> int:
     if mode == "--advise" and args.roll is None:
         raise InvalidInput("--advise", args.advise, "--advise together with --roll FACE,FACE")
     only_with("--seats", args.seats, args.seats is None or mode == "--competitive", "--competitive")
+    only_with(
+        "--time-limit",
+        args.time_limit,
+        args.time_limit is None or mode == "--competitive",
+        "--competitive (the other questions are answered without one)",
+    )
     given = [
         option
         for option, value in (
@@ -491,7 +507,12 @@ def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
 
 
 def _competitive(args: argparse.Namespace) -> int:
-    from isles.solvers.lighthouse import competitive_kit, competitive_odds
+    from isles.solvers.lighthouse import (
+        MAX_COMPETITIVE_BYTES,
+        competitive_kit,
+        competitive_memory_bytes,
+        competitive_odds,
+    )
 
     _refuse_unused("--competitive", args)
     seats = 2 if args.seats is None else args.seats
@@ -509,52 +530,61 @@ def _competitive(args: argparse.Namespace) -> int:
                 "--islands", n, "a number of islands the 2 seats share equally (or give --seats)"
             )
         raise InvalidInput("--seats", seats, f"a number of seats (2..4) dividing the {n} islands")
-    simulated = n > EXACT_COMPETITIVE_ISLANDS
+    simulated = competitive_memory_bytes(kit, seats) > MAX_COMPETITIVE_BYTES
     for option, value in (("--games", args.games), ("--seed", args.seed)):
         if value is not None:
             only_with(
                 option,
                 value,
                 simulated,
-                f"a competitive kit of more than {EXACT_COMPETITIVE_ISLANDS} islands "
-                "(smaller ones are solved exactly)",
+                "a competitive kit too large to solve exactly "
+                f"(over {MAX_COMPETITIVE_BYTES / 2**30:g} GiB; smaller ones are solved exactly)",
             )
     policy = args.policy or "greedy"
-    if policy == "optimal":
+    if policy == "optimal" and (seats != 2 or simulated):
         raise InvalidInput(
-            "--policy", policy, "greedy or random for --competitive (its optimum is not solved)"
+            "--policy",
+            policy,
+            "greedy or random here (optimal play is solved for 2 seats on kits solved exactly)",
         )
     games = DEFAULT_GAMES if args.games is None else args.games
+    long_run = not simulated or games >= LONG_COMPETITIVE_GAMES
+    if args.time_limit is not None:
+        only_with("--time-limit", args.time_limit, not simulated, "a kit solved exactly")
     result = competitive_odds(
         kit,
         seats,
         policy,
         games=args.games,
         seed=args.seed,
-        progress=bool(args.progress)
-        or (simulated and games >= LONG_COMPETITIVE_GAMES and sys.stderr.isatty()),
+        time_limit=None
+        if simulated
+        else (COMPETITIVE_TIME_LIMIT if args.time_limit is None else args.time_limit),
+        progress=bool(args.progress) or (long_run and sys.stderr.isatty()),
     )
     if args.json:
         emit_json(result.to_dict())
     else:
         _print_competitive(kit, result)
-    return 0
+    return 0 if result.status is not Status.TIMED_OUT else 1
 
 
-def _print_competitive(kit: Kit, result: CompetitiveExact | CompetitiveResult) -> None:
-    from isles.solvers.lighthouse import CompetitiveExact
+def _print_competitive(kit: Kit, result: CompetitiveSolution | CompetitiveSimulation) -> None:
+    from isles.solvers.lighthouse import CompetitiveSolution
 
     n = len(kit.islands)
+    seats = len(result.policies)
+    plays = " / ".join(str(p) for p in result.policies)
     head = (
-        f"Competitive variant: {result.seats} seats, {_count(n // result.seats, 'island')} each, "
-        f"{kit.sea_cards} sea cards, every seat {result.policy}"
+        f"Competitive variant: {seats} seats, {_count(n // seats, 'island')} each, "
+        f"{kit.sea_cards} sea cards, play {plays}"
     )
-    if isinstance(result, CompetitiveExact):
+    if isinstance(result, CompetitiveSolution):
         print(f"{head} (status {result.status}, {result.positions:,} positions)")
         for s, p in enumerate(result.win_probability):
             print(f"  seat {s + 1}: {p:.6f}")
         print(
-            f"  sparse linear solve: residual {result.residual:.1e}, "
+            f"  value iteration: {result.sweeps} sweeps, residual {result.residual:.1e}, "
             f"error < {result.error_bound:.1e}"
         )
         return

@@ -31,9 +31,9 @@ Examples
 (0.961347, <Status.OPTIMAL: 'optimal'>)
 """
 
+from isles.models.competitive import competitive_kit
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
-    EXACT_COMPETITIVE_ISLANDS,
     MAX_EXACT_ISLANDS,
     MAX_FRACTION_ISLANDS,
     MAX_GAMES,
@@ -61,14 +61,13 @@ from isles.solvers.lighthouse.cache import (
     table_path,
 )
 from isles.solvers.lighthouse.competitive import (
-    CompetitiveExact,
-    CompetitiveResult,
-    CompetitiveState,
-    competitive_branches,
-    competitive_exact,
-    competitive_kit,
+    MAX_COMPETITIVE_BYTES,
+    CompetitiveSimulation,
+    CompetitiveSolution,
+    competitive_memory_bytes,
     competitive_odds,
     simulate_competitive,
+    solve_competitive,
 )
 from isles.solvers.lighthouse.dp import (
     MAX_DP_BYTES,
@@ -104,8 +103,8 @@ __all__ = [
     "CACHE_ENV",
     "CACHE_FROM_CLASSES",
     "DEFAULT_GAMES",
-    "EXACT_COMPETITIVE_ISLANDS",
     "HAVE_NUMBA",
+    "MAX_COMPETITIVE_BYTES",
     "MAX_DP_BYTES",
     "MAX_EXACT_ISLANDS",
     "MAX_FORWARD_POSITIONS",
@@ -116,9 +115,8 @@ __all__ = [
     "POLICIES",
     "Advice",
     "ColourGroup",
-    "CompetitiveExact",
-    "CompetitiveResult",
-    "CompetitiveState",
+    "CompetitiveSimulation",
+    "CompetitiveSolution",
     "DifficultyEntry",
     "DifficultyTable",
     "ForwardEvaluation",
@@ -134,9 +132,8 @@ __all__ = [
     "cache_dir",
     "choose_decision",
     "colour_group",
-    "competitive_branches",
-    "competitive_exact",
     "competitive_kit",
+    "competitive_memory_bytes",
     "competitive_odds",
     "decision_weights",
     "difficulty_table",
@@ -155,6 +152,7 @@ __all__ = [
     "solution_for",
     "solve",
     "solve_cached",
+    "solve_competitive",
     "solve_from",
     "start_values_path",
     "table_path",

@@ -1,103 +1,970 @@
-"""Lighthouses, the competitive variant: what is each seat's chance of finishing first?
+"""Lighthouses, competitive variant: each seat's chance under greedy, random or optimal play.
 
-Implements docs/lighthouse.md ("Competitive variant"; seed
-000_aeb701e368f40145.txt): one turn of the variant under a fixed policy
-(its rules are the model's: ``isles.models.lighthouse.competitive_landing`` and
-friends; the policies are policies.py's), each seat's exact chance for small
-kits (an absorbing Markov chain, sparse LU), and simulation beyond.
+Implements docs/lighthouse.md ("Competitive variant"; seed 000_aeb701e368f40145.txt)
+over the rules of models/competitive.py: an exact solve of every position (an
+absorbing Markov chain for fixed policies, a zero-sum stochastic game for two
+optimising seats), and a Monte Carlo simulation for kits beyond it.
+
+How the solve is organised. A position is (lighthouse code, seat to play, boat,
+Maurice); the lighthouse code has one base-8 digit per island, so the kit's
+positions form a grid of ``8**n * seats * (sea_cards + 1) * n`` cells, the
+default kit (2 seats x 3 islands, 3 sea cards) 12.6 M. The rules enter once,
+as tables built by calling models/competitive.py on each seat's own
+lighthouses (the results of its discs for a roll and Maurice's class) and on
+the other seats' (the landing's removals). A turn that does not land the boat
+lays discs, or moves the boat or Maurice on, so ordering the positions by
+(discs laid, boat, Maurice), most first, makes every such successor come
+before; only the landing (which removes a disc and sends the boat back) points
+the other way. One Gauss-Seidel sweep in that order is therefore exact for
+every game without a landing, and the sweeps repeat until nothing changes
+(value iteration for the game: each seat takes, for each roll, the decision
+that is best for itself).
+
+References
+----------
+L. S. Shapley, "Stochastic games", *Proceedings of the National Academy of
+Sciences* 39 (1953) 1095-1100 (the value of a stopping zero-sum game and value
+iteration). A. Condon, "The complexity of stochastic games", *Information and
+Computation* 96 (1992) 203-224 (simple stochastic games: turn-based, zero-sum,
+reachability). J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, Van
+Nostrand, 1960 (absorbing chains: absorption probabilities, the fundamental
+matrix and the expected time to absorption).
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
+from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
-from isles.models.errors import InvalidInput, expect
+from isles.models.competitive import (
+    CompetitiveDecision,
+    CompetitivePosition,
+    check_seats,
+    competitive_decisions,
+    from_seat_decision,
+    play_competitive_turn,
+    removal_weights,
+    seat_islands,
+    seat_kit,
+    seat_position,
+)
+from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
 from isles.models.lighthouse import (
     BOAT,
     DEFAULT_GAMES,
     DISCS_PER_LIGHTHOUSE,
-    EXACT_COMPETITIVE_ISLANDS,
-    CompetitiveState,
+    MAX_GAMES,
+    POLICIES,
     Kit,
     Policy,
     Roll,
-    can_take,
-    check_seats,
-    competitive_landing,
-    competitive_start,
-    default_kit,
-    lay_disc,
-    remove_top_disc,
     roll_outcomes,
-    seat_islands,
 )
 from isles.models.status import Status
-from isles.solvers.lighthouse.policies import (
-    bonus_rank,
-    check_policy,
-    choose,
-    greedy_lay_rank,
-    greedy_swaps,
-)
-from isles.solvers.lighthouse.simulation import check_games, check_seed, wilson_interval
+from isles.solvers.lighthouse.policies import decision_weights
+from isles.solvers.lighthouse.simulation import wilson_interval
 
 __all__ = [
-    "CompetitiveExact",
-    "CompetitiveResult",
-    "CompetitiveState",
-    "competitive_branches",
-    "competitive_exact",
-    "competitive_kit",
+    "MAX_COMPETITIVE_BYTES",
+    "MAX_PYTHON_POSITIONS",
+    "Backend",
+    "CompetitiveSimulation",
+    "CompetitiveSolution",
+    "competitive_memory_bytes",
     "competitive_odds",
+    "have_numba",
+    "policy_decisions",
     "simulate_competitive",
+    "solve_competitive",
 ]
 
+MAX_COMPETITIVE_BYTES = 2 * 2**30
+"""Most memory (estimated by :func:`competitive_memory_bytes`) an exact competitive
+solve may take: 2 GiB. The default 2-seat kit needs 0.35 GiB, 3 seats x 2 islands
+0.7 GiB; 4 seats x 2 islands (2.1 G positions) and 2 seats x 4 islands are
+simulated."""
 
-@dataclass(frozen=True)
-class CompetitiveResult:
-    """Each seat's chance of winning the competitive variant, by simulation.
+DEFAULT_TOLERANCE = 1e-13
+"""Sweeps stop when no value changes by more than this."""
 
-    From :func:`simulate_competitive` (or :func:`competitive_odds` for larger
-    kits); ``status`` is ``estimate``.
+MAX_SWEEPS = 10_000
+"""Most Gauss-Seidel sweeps of one solve (the default kit takes about 60)."""
+
+_STATES = 8
+"""A lighthouse's states: empty, 1-3 discs with either colour on top, finished."""
+
+_FINISHED = _STATES - 1
+_DISCS = (0, 1, 1, 2, 2, 3, 3, 4)
+_UNIT = 2.0**-53
+_Floats = npt.NDArray[np.float64]
+_Ints = npt.NDArray[np.int64]
+
+
+# --- lighthouse codes -----------------------------------------------------------------------
+
+
+def _island_state(island: tuple[str, str], stack: Sequence[str]) -> int:
+    """0 empty, ``1 + 2 (discs - 1) + top`` for 1-3 discs (top: the colour's index), 7 finished."""
+    if not stack:
+        return 0
+    if len(stack) >= DISCS_PER_LIGHTHOUSE:
+        return _FINISHED
+    return 1 + 2 * (len(stack) - 1) + island.index(stack[-1])
+
+
+def _island_stack(island: tuple[str, str], state: int) -> tuple[str, ...]:
+    """The discs of ``state`` bottom to top (a finished one ends in the second colour)."""
+    if state == 0:
+        return ()
+    discs, top = (4, 1) if state == _FINISHED else ((state - 1) // 2 + 1, (state - 1) % 2)
+    return tuple(island[(top + discs - 1 - i) % 2] for i in range(discs))
+
+
+def _code(kit: Kit, discs: Sequence[Sequence[str]], islands: Sequence[int]) -> int:
+    return sum(_island_state(kit.islands[i], discs[i]) * _STATES**q for q, i in enumerate(islands))
+
+
+def _stacks(kit: Kit, code: int, islands: Sequence[int]) -> dict[int, tuple[str, ...]]:
+    return {
+        i: _island_stack(kit.islands[i], code // _STATES**q % _STATES)
+        for q, i in enumerate(islands)
+    }
+
+
+# --- greedy and random play -----------------------------------------------------------------
+
+
+def policy_decisions(
+    kit: Kit, seats: int, position: CompetitivePosition, roll: Roll, policy: str
+) -> tuple[tuple[CompetitiveDecision, Fraction], ...]:
+    """The decisions greedy or random play takes for ``roll``, with their probabilities.
+
+    The landing's removal is :func:`~isles.models.competitive.removal_weights`;
+    the seat's own discs are the cooperative policy itself,
+    :func:`isles.solvers.lighthouse.decision_weights` (docs/lighthouse.md, "The
+    simple policies"), applied to the seat's own lighthouses
+    (:func:`~isles.models.competitive.seat_kit`,
+    :func:`~isles.models.competitive.seat_position`) and read back by
+    :func:`~isles.models.competitive.from_seat_decision`: one definition of
+    each policy for both games.
 
     Parameters
     ----------
-    policy : {"greedy", "random"}
-        The policy every seat plays.
+    kit : Kit
     seats : int
-    games : int
-    wins : tuple of int
-        ``wins[s]``: games won by seat ``s`` (seat 0 starts).
-    ci95 : tuple of (float, float)
-        Each seat's Wilson 95% interval.
-    unfinished : int
-        Games that hit the turn limit.
-    mean_turns : float
-        Mean game length in turns (unfinished games count the limit).
-    seed : int or None
-        The seed of the random generator.
+    position : CompetitivePosition
+    roll : Roll
+    policy : {"greedy", "random"}
+
+    Returns
+    -------
+    tuple of (CompetitiveDecision, Fraction)
+        Each decision is among
+        :func:`~isles.models.competitive.competitive_decisions`; the
+        probabilities sum to 1 (greedy: one decision).
+
+    Raises
+    ------
+    InvalidInput
+        A policy other than greedy or random.
 
     Examples
     --------
-    >>> res = simulate_competitive(default_kit(2, 3), 2, "greedy", 50, seed=1)
-    >>> res.status, len(res.win_probability)
-    (<Status.ESTIMATE: 'estimate'>, 2)
+    >>> from isles.models.competitive import competitive_kit
+    >>> kit = competitive_kit(2)
+    >>> roll = Roll(False, ("blue", "red"), Fraction(1, 18))
+    >>> start = CompetitivePosition.start(kit)
+    >>> [d.placements for d, _ in policy_decisions(kit, 2, start, roll, "greedy")]
+    [(('blue', 0), ('red', 0))]
+    >>> len(policy_decisions(kit, 2, start, roll, "random"))
+    4
+    """
+    removals = removal_weights(kit, seats, position, roll, policy)
+    own = seat_kit(kit, seats, position.seat)
+    view = seat_position(kit, seats, position)
+    acc: dict[CompetitiveDecision, Fraction] = {}
+    for decision, w in decision_weights(own, view, roll, policy):
+        for removal, wr in removals:
+            key = from_seat_decision(kit, seats, position, removal, decision)
+            acc[key] = acc.get(key, Fraction(0)) + w * wr
+    return tuple(acc.items())
+
+
+# --- the tables of the rules ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """The rules of one kit, seats and policies as arrays (for competitive_kernels)."""
+
+    k: int
+    n: int
+    seats: int
+    codes: int
+    cpow: _Ints
+    group_p: _Floats
+    group_boat: npt.NDArray[np.bool_]
+    group_max: npt.NDArray[np.bool_]
+    own_n: _Ints
+    own_c: _Ints
+    own_r: _Ints
+    own_p: _Floats
+    rem_n: _Ints
+    rem_d: _Ints
+    rem_p: _Floats
+    wclass: _Ints
+
+    @property
+    def terms(self) -> int:
+        """Most terms one Bellman update adds (a bound for the rounding error)."""
+        per_group = int(self.own_n.max()) * int(self.rem_n.max())
+        return int(self.own_n.shape[2]) * per_group + 6
+
+
+def _maurice_classes(n: int) -> tuple[_Ints, list[int]]:
+    """Maurice matters only through whether a walk of 1 or 2 reaches his island.
+
+    Class 2: he is one island short (``m = n - 1``), class 1: two short, class 0:
+    further. Returns the class of each ``m`` and a representative ``m`` per class.
+    """
+    wclass = np.array([2 if m == n - 1 else 1 if m == n - 2 else 0 for m in range(n)])
+    reps = [0 if n >= 3 else -1, n - 2 if n >= 2 else -1, n - 1]
+    return wclass.astype(np.int64), reps
+
+
+def _pad(rows: list[list[tuple[int, int, Fraction]]], width: int) -> tuple[_Ints, _Ints, _Floats]:
+    codes = np.zeros((len(rows), width), dtype=np.int64)
+    returned = np.zeros((len(rows), width), dtype=np.int64)
+    probs = np.zeros((len(rows), width))
+    for i, row in enumerate(rows):
+        for o, (c, r, p) in enumerate(row):
+            codes[i, o], returned[i, o], probs[i, o] = c, r, float(p)
+    return codes, returned, probs
+
+
+def _own_results(
+    kit: Kit, seats: int, seat: int, code: int, roll: Roll, maurice: int, policy: Policy
+) -> list[tuple[int, int, Fraction]]:
+    """(own code after, discs sent back, probability) of the seat's discs for ``roll``."""
+    mine = seat_islands(kit, seats, seat)
+    discs: list[tuple[str, ...]] = [()] * len(kit.islands)
+    for i, stack in _stacks(kit, code, mine).items():
+        discs[i] = stack
+    pos = CompetitivePosition(tuple(discs), 0, maurice, seat)
+    weighted: Sequence[tuple[CompetitiveDecision, Fraction]]
+    if policy == "optimal":
+        weighted = [(d, Fraction(0)) for d in competitive_decisions(kit, seats, pos, roll)]
+    else:
+        weighted = policy_decisions(kit, seats, pos, roll, policy)
+    acc: dict[tuple[int, int], Fraction] = {}
+    for decision, w in weighted:
+        after = play_competitive_turn(kit, seats, pos, roll, decision, check=False).position
+        key = (_code(kit, after.discs, mine), decision.returned)
+        acc[key] = acc.get(key, Fraction(0)) + w
+    return [(c, r, p) for (c, r), p in acc.items()]
+
+
+def _own_by_class(
+    kit: Kit,
+    seats: int,
+    seat: int,
+    code: int,
+    roll: Roll,
+    reps: list[int],
+    policy: Policy,
+) -> list[list[tuple[int, int, Fraction]]]:
+    """:func:`_own_results` for each Maurice class (empty for a class the kit does not have).
+
+    The results for a class that cannot reach Maurice's island with the discs
+    this roll may send back are those of class 0 (no bonus): computed once.
+    """
+    out: list[list[tuple[int, int, Fraction]]] = []
+    calm: list[tuple[int, int, Fraction]] | None = None
+    for w, rep in enumerate(reps):
+        if rep < 0:
+            out.append([])
+        elif calm is not None and max(r for _, r, _ in calm) < 3 - w:
+            out.append(calm)
+        else:
+            out.append(_own_results(kit, seats, seat, code, roll, rep, policy))
+            if w == 0:
+                calm = out[0]
+    return out
+
+
+def _removals(
+    kit: Kit, seats: int, seat: int, others: int, policy: Policy
+) -> list[tuple[int, int, Fraction]]:
+    """(change of the full lighthouse code, 0, probability) of each landing removal."""
+    n = len(kit.islands)
+    rest = [i for i in range(n) if i not in seat_islands(kit, seats, seat)]
+    discs: list[tuple[str, ...]] = [()] * n
+    for i, stack in _stacks(kit, others, rest).items():
+        discs[i] = stack
+    pos = CompetitivePosition(tuple(discs), kit.sea_cards, 0, seat)
+    before = _code(kit, pos.discs, range(n))
+    landing = Roll(True, (), Fraction(1))
+    weighted: Sequence[tuple[CompetitiveDecision, Fraction]]
+    if policy == "optimal":
+        weighted = [(d, Fraction(0)) for d in competitive_decisions(kit, seats, pos, landing)]
+    else:
+        weighted = policy_decisions(kit, seats, pos, landing, policy)
+    acc: dict[int, Fraction] = {}
+    for decision, w in weighted:
+        after = play_competitive_turn(kit, seats, pos, landing, decision, check=False).position
+        delta = _code(kit, after.discs, range(n)) - before
+        acc[delta] = acc.get(delta, Fraction(0)) + w
+    return [(d, 0, p) for d, p in acc.items()]
+
+
+Results = list[tuple[int, int, Fraction]]
+Group = tuple[bool, bool, Fraction, Results]
+"""(moves the boat, the seat chooses, probability, results) of a group of rolls."""
+
+
+def _groups(rolls: Sequence[Roll], by_roll: Sequence[Results], policy: Policy) -> list[Group]:
+    """The rolls of one own code and Maurice class, grouped for the sweep.
+
+    Rolls the seat cannot choose in (a fixed policy's, or a single result) are
+    averaged into two groups, with and without the boat, the roll's
+    probability folded into each result's. An optimising seat's rolls with a
+    choice form one group per distinct (boat, set of results): the same
+    choice, whatever the colours.
+    """
+    averaged: list[dict[tuple[int, int], Fraction]] = [{}, {}]
+    chosen: dict[tuple[bool, frozenset[tuple[int, int]]], Fraction] = {}
+    for roll, results in zip(rolls, by_roll, strict=True):
+        if policy == "optimal" and len(results) > 1:
+            key = (roll.boat, frozenset((c, r) for c, r, _ in results))
+            chosen[key] = chosen.get(key, Fraction(0)) + roll.probability
+            continue
+        into = averaged[roll.boat]
+        for c, r, p in results:
+            share = Fraction(1) if policy == "optimal" else p
+            into[(c, r)] = into.get((c, r), Fraction(0)) + roll.probability * share
+    out: list[Group] = [
+        (bool(boat), False, Fraction(1), [(c, r, p) for (c, r), p in into.items()])
+        for boat, into in enumerate(averaged)
+        if into
+    ]
+    for (boat, options), p in sorted(chosen.items(), key=lambda item: sorted(item[0][1])):
+        out.append((boat, True, p, [(c, r, Fraction(1)) for c, r in sorted(options)]))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _tables(kit: Kit, seats: int, policies: tuple[Policy, ...]) -> _Tables:
+    """Tabulate models/competitive.py for every own code, Maurice class and roll."""
+    n = len(kit.islands)
+    codes = _STATES ** (n // seats)
+    rolls = roll_outcomes(kit)
+    wclass, reps = _maurice_classes(n)
+    cells: list[list[Group]] = []
+    for seat, policy in enumerate(policies):
+        for code in range(codes):
+            by_roll = [_own_by_class(kit, seats, seat, code, roll, reps, policy) for roll in rolls]
+            for w in range(3):
+                cells.append(_groups(rolls, [results[w] for results in by_roll], policy))
+    rem: list[Results] = []
+    for seat in range(seats):
+        for others in range(codes ** (seats - 1)):
+            rem.append(_removals(kit, seats, seat, others, policies[seat]))
+    groups = max(len(cell) for cell in cells)
+    width = max(len(group[3]) for cell in cells for group in cell)
+    shape = (seats, codes, 3, groups)
+    group_p = np.zeros(shape)
+    group_boat = np.zeros(shape, dtype=np.bool_)
+    group_max = np.zeros(shape, dtype=np.bool_)
+    own_n = np.zeros(shape, dtype=np.int64)
+    rows: list[Results] = []
+    for index, cell in enumerate(cells):
+        seat, rest = divmod(index, codes * 3)
+        code, w = divmod(rest, 3)
+        for g in range(groups):
+            if g < len(cell):
+                boat, choose, p, results = cell[g]
+                group_boat[seat, code, w, g] = boat
+                group_max[seat, code, w, g] = choose
+                group_p[seat, code, w, g] = float(p)
+                own_n[seat, code, w, g] = len(results)
+                rows.append(results)
+            else:
+                rows.append([])
+    own_c, own_r, own_p = _pad(rows, width)
+    rem_width = max(len(r) for r in rem)
+    rem_d, _, rem_p = _pad(rem, rem_width)
+    # The kernels index (seat, code, group, class): Maurice's class varies fastest per group.
+    order = (0, 1, 3, 2)
+    return _Tables(
+        k=kit.sea_cards,
+        n=n,
+        seats=seats,
+        codes=codes,
+        cpow=np.array([codes**t for t in range(seats + 1)], dtype=np.int64),
+        group_p=np.ascontiguousarray(group_p.transpose(order)),
+        group_boat=np.ascontiguousarray(group_boat.transpose(order)),
+        group_max=np.ascontiguousarray(group_max.transpose(order)),
+        own_n=np.ascontiguousarray(own_n.transpose(order)),
+        own_c=np.ascontiguousarray(own_c.reshape((*shape, width)).transpose((*order, 4))),
+        own_r=np.ascontiguousarray(own_r.reshape((*shape, width)).transpose((*order, 4))),
+        own_p=np.ascontiguousarray(own_p.reshape((*shape, width)).transpose((*order, 4))),
+        rem_n=np.array([len(r) for r in rem], dtype=np.int64).reshape(seats, -1),
+        rem_d=rem_d.reshape((seats, -1, rem_width)),
+        rem_p=rem_p.reshape((seats, -1, rem_width)),
+        wclass=wclass,
+    )
+
+
+# --- the solve -------------------------------------------------------------------------------
+
+
+def _check_policies(policy: str | Sequence[str], seats: int) -> tuple[Policy, ...]:
+    """One policy for every seat, or one per seat; ``optimal`` only with 2 seats."""
+    names = [policy] * seats if isinstance(policy, str) else list(policy)
+    if len(names) != seats:
+        raise InvalidInput("policy", list(names), f"one policy, or one per seat ({seats} seats)")
+    out: list[Policy] = []
+    for name in names:
+        known = next((p for p in POLICIES if p == name), None)
+        if known is None:
+            raise InvalidInput("policy", name, "one of " + ", ".join(POLICIES))
+        out.append(known)
+    if "optimal" in out and seats != 2:
+        raise InvalidInput(
+            "policy",
+            policy,
+            "optimal play with 2 seats only (a game of 3 or 4 seats is not zero-sum: "
+            "greedy or random play)",
+        )
+    return tuple(out)
+
+
+def _grid(kit: Kit, seats: int) -> tuple[int, int]:
+    """(lighthouse codes, positions per code) of the solve's grid."""
+    n = len(kit.islands)
+    return _STATES**n, seats * (kit.sea_cards + 1) * n
+
+
+def competitive_memory_bytes(kit: Kit, seats: int = 2) -> int:
+    """The memory an exact competitive solve of ``kit`` needs, estimated before it starts.
+
+    The value table (one float per position and seat but the last), the
+    expected-length table, the landing copy, the reachability search's queue
+    and marks, and the per-code arrays. The tables of the rules are small.
+
+    Parameters
+    ----------
+    kit : Kit
+    seats : int
+        2..4 seats dividing the islands.
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Raises
+    ------
+    InvalidInput
+        ``seats`` not dividing the islands.
+
+    Examples
+    --------
+    >>> from isles.models.competitive import competitive_kit
+    >>> round(competitive_memory_bytes(competitive_kit(2)) / 2**30, 2)
+    0.35
+    >>> competitive_memory_bytes(competitive_kit(4)) > MAX_COMPETITIVE_BYTES
+    True
+    """
+    seats = check_seats(kit, seats)
+    codes, per_code = _grid(kit, seats)
+    comps = seats - 1
+    positions = codes * per_code
+    landing = codes * seats * len(kit.islands) * 8 * (comps + 1)
+    return positions * (8 * comps + 8 + 9) + landing + 40 * codes
+
+
+@dataclass(frozen=True)
+class CompetitiveSolution:
+    """Each seat's exact chance in the competitive variant, from every position solved.
+
+    From :func:`solve_competitive`. ``status`` is ``exact`` when every seat plays
+    a fixed policy (an absorbing Markov chain), ``optimal`` when a seat
+    optimises (2 seats: a zero-sum stochastic game; each seat maximises its own
+    chance, the value of the game when both do), ``timed_out`` when the time
+    limit stopped the sweeps before ``tolerance`` (the chances still hold
+    within ``error_bound``).
+
+    Parameters
+    ----------
+    policies : tuple of {"greedy", "random", "optimal"}
+        Each seat's play, seat 0 (who starts) first.
+    islands : int
+    sea_cards : int
+    win_probability : tuple of float
+        Each seat's chance from the start, seat 0 first; they sum to 1 (no
+        game goes on for ever: see ``turns_bound``).
+    error_bound : float
+        Every chance is within this of the exact one (see :func:`solve_competitive`).
+    residual : float
+        The largest change one more Bellman update would make (the
+        Bellman residual, computed over every position).
+    sweeps : int
+        Gauss-Seidel sweeps of the chances.
+    positions : int
+        Positions in play valued (the grid: every lighthouse code without a
+        finished seat, x seat to play x boat x Maurice).
+    reachable : int
+        Of those, the positions reachable from the start (under the fixed
+        policies, and any play of an optimising seat).
+    expected_turns : float or None
+        The expected length of the game in turns (fixed policies; within
+        ``turns_bound`` times ``1e-9``), None when a seat optimises.
+    turns_bound : float
+        A certified bound on the longest expected remaining game from any
+        position (whatever the optimising seats do): it multiplies the
+        residual in ``error_bound``, and being finite it proves that every
+        game ends with probability 1.
+    seconds : float
+        Wall time of the solve (not in :meth:`to_dict`).
+    timed_out : bool
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> res = solve_competitive(default_kit(2, 3), 2, "greedy")
+    >>> res.status, round(res.win_probability[0], 6), res.error_bound < 1e-9
+    (<Status.EXACT: 'exact'>, 0.557844, True)
     """
 
-    policy: Policy
-    seats: int
+    policies: tuple[Policy, ...]
+    islands: int
+    sea_cards: int
+    win_probability: tuple[float, ...]
+    error_bound: float
+    residual: float
+    sweeps: int
+    positions: int
+    reachable: int
+    expected_turns: float | None
+    turns_bound: float
+    seconds: float = 0.0
+    timed_out: bool = False
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.policies)
+
+    @property
+    def status(self) -> Status:
+        """``timed_out``, else ``optimal`` when a seat optimises, else ``exact``."""
+        if self.timed_out:
+            return Status.TIMED_OUT
+        return Status.OPTIMAL if "optimal" in self.policies else Status.EXACT
+
+    @property
+    def policy(self) -> Policy | None:
+        """The policy every seat plays, or None when they differ."""
+        return self.policies[0] if len(set(self.policies)) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (docs/lighthouse.md, "JSON answers"): one object per seat, seat 1 first.
+
+        Examples
+        --------
+        >>> from isles.models.lighthouse import default_kit
+        >>> out = solve_competitive(default_kit(2, 3), 2, ("optimal", "greedy")).to_dict()
+        >>> out["status"], out["policy"], [s["policy"] for s in out["by_seat"]]
+        ('optimal', None, ['optimal', 'greedy'])
+        """
+        return {
+            "status": str(self.status),
+            "method": "value iteration",
+            "policy": self.policy,
+            "seats": self.seats,
+            "islands": self.islands,
+            "sea_cards": self.sea_cards,
+            "positions": self.positions,
+            "reachable_positions": self.reachable,
+            "sweeps": self.sweeps,
+            "residual": self.residual,
+            "error_bound": self.error_bound,
+            "expected_turns": self.expected_turns,
+            "turns_bound": self.turns_bound,
+            **probability_json("unfinished_probability", Fraction(0)),
+            "by_seat": [
+                {"seat": s + 1, "policy": pol, **probability_json("win_probability", p)}
+                for s, (pol, p) in enumerate(zip(self.policies, self.win_probability, strict=True))
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The positions of a solve: codes by layer, the ends and their winners."""
+
+    order: _Ints
+    bounds: _Ints
+    is_end: npt.NDArray[np.bool_]
+    winner: _Ints
+
+
+def _layers(kit: Kit, seats: int, codes: int) -> _Grid:
+    """Codes in play sorted by discs laid (most first), with the layer bounds."""
+    n = len(kit.islands)
+    x = np.arange(_STATES**n, dtype=np.int64)
+    discs = np.zeros(x.shape[0], dtype=np.int64)
+    lookup = np.array(_DISCS, dtype=np.int64)
+    for i in range(n):
+        discs += lookup[x // _STATES**i % _STATES]
+    winner = np.full(x.shape[0], -1, dtype=np.int64)
+    for seat in range(seats):
+        winner[(x // codes**seat) % codes == codes - 1] = seat
+    is_end = winner >= 0
+    alive = np.flatnonzero(~is_end)
+    order = alive[np.argsort(-discs[alive], kind="stable")]
+    steps = np.flatnonzero(np.diff(discs[order])) + 1
+    bounds = np.concatenate([[0], steps, [order.shape[0]]]).astype(np.int64)
+    return _Grid(order, bounds, is_end, winner)
+
+
+def _iterate(
+    values: _Floats,
+    grid: _Grid,
+    tables: _Tables,
+    sign: _Floats,
+    reward: float,
+    tolerance: float,
+    deadline: float,
+    bar: Any,
+    kernels: _Kernels,
+) -> tuple[int, float, bool]:
+    """Sweep the cycles (boat on the last two cards) to ``tolerance``, then every position.
+
+    Returns (sweeps, the Bellman residual over every position, timed out).
+    """
+    big = values[0].size > 200_000
+    sweep = kernels.sweep if big else kernels.sweep_serial
+    args = (
+        grid.order,
+        grid.bounds,
+        tables.k,
+        tables.n,
+        tables.seats,
+        tables.codes,
+        tables.cpow,
+        tables.group_p,
+        tables.group_boat,
+        tables.group_max,
+        tables.own_n,
+        tables.own_c,
+        tables.own_r,
+        tables.own_p,
+        tables.rem_n,
+        tables.rem_d,
+        tables.rem_p,
+        tables.wclass,
+        sign,
+        reward,
+    )
+    core = max(tables.k - 1, 0)
+    sweeps = 0
+    timed_out = False
+    while True:
+        change = sweep(values, True, *args, core)
+        sweeps += 1
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(change=f"{change:.1e}")
+        if change <= tolerance:
+            break
+        if sweeps >= MAX_SWEEPS or time.monotonic() > deadline:
+            timed_out = True
+            break
+    if core:
+        sweep(values, True, *args, 0)
+    return sweeps, float(sweep(values, False, *args, 0)), timed_out
+
+
+Backend = Literal["auto", "numba", "python"]
+"""How the sweeps run: ``numba`` compiled, ``python`` plain (small kits), ``auto`` the first
+available."""
+
+MAX_PYTHON_POSITIONS = 20_000
+"""Most positions :func:`competitive_odds` solves without numba (plain Python: 3 seats x 1
+island, 9,261 positions, take about 25 s); larger kits are simulated there."""
+
+
+@dataclass(frozen=True)
+class _Kernels:
+    sweep: Any
+    sweep_serial: Any
+    reachable: Any
+
+
+def have_numba() -> bool:
+    """Whether numba is installed (the compiled sweeps; else plain Python).
+
+    Examples
+    --------
+    >>> isinstance(have_numba(), bool)
+    True
+    """
+    from isles.solvers.lighthouse import competitive_kernels
+
+    return bool(competitive_kernels.HAVE_NUMBA)
+
+
+def _kernels(backend: str) -> _Kernels:
+    # numba (through the kernels) is loaded only here: `import isles.lighthouse` stays quick.
+    from isles.solvers.lighthouse import competitive_kernels as ck
+
+    if backend not in ("auto", "numba", "python"):
+        raise InvalidInput("backend", backend, "auto, numba or python")
+    if backend == "numba" and not ck.HAVE_NUMBA:
+        raise InvalidInput("backend", backend, "python or auto (numba is not installed)")
+    if backend == "python" or not ck.HAVE_NUMBA:
+        return _Kernels(ck.sweep_python, ck.sweep_python, ck.reachable_python)
+    return _Kernels(ck.sweep, ck.sweep_serial, ck.reachable)
+
+
+def solve_competitive(
+    kit: Kit,
+    seats: int = 2,
+    policy: str | Sequence[str] = "greedy",
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    time_limit: float | None = None,
+    progress: bool = False,
+    backend: Backend = "auto",
+) -> CompetitiveSolution:
+    """Each seat's exact chance in the competitive variant, every position solved.
+
+    Implements docs/lighthouse.md ("Competitive variant"). The rules are
+    tabulated from models/competitive.py; the chances are computed over every
+    position (lighthouse code, seat to play, boat, Maurice) by Gauss-Seidel
+    value iteration in the order of the module's notes: exact after one sweep
+    for games without a landing, repeated for the cycles a landing makes
+    (about 30 sweeps of the positions with the boat on the last two cards for
+    the default kit), until no value changes by more than ``tolerance``.
+
+    - Every seat **greedy** or **random** (any mix): an absorbing Markov chain;
+      the sweeps are Gauss-Seidel iterations of its linear system.
+    - A seat **optimal** (2 seats): after each roll it takes the decision (the
+      disc the landing removes, the order and lighthouses of its discs, the
+      bonus) best for its own chance. Against a fixed policy that is a Markov
+      decision process, with both seats optimal a zero-sum turn-based
+      stochastic game (seat 1 maximises, seat 2 minimises seat 1's chance);
+      the sweeps are Shapley's value iteration.
+
+    Parameters
+    ----------
+    kit : Kit
+        Its grid must fit :data:`MAX_COMPETITIVE_BYTES` (:func:`competitive_memory_bytes`).
+    seats : int
+        2..4 seats dividing the islands (optimal play: 2).
+    policy : str or sequence of str
+        ``greedy``, ``random`` or ``optimal`` for every seat, or one per seat
+        (seat 1 first).
+    tolerance : float
+        Sweeps stop when no chance changes by more than this (> 0).
+    time_limit : float, optional
+        Seconds; when they run out the answer is ``timed_out``, its chances
+        still within ``error_bound``.
+    progress : bool
+        A tqdm progress bar (stderr) over the sweeps.
+    backend : {"auto", "numba", "python"}
+        ``numba``: the compiled sweeps (parallel over a layer's lighthouse
+        codes); ``python``: the same loops as plain Python, the reference in
+        the tests and the fallback without numba (small kits only:
+        :data:`MAX_PYTHON_POSITIONS`); ``auto``: numba when installed.
+
+    Returns
+    -------
+    CompetitiveSolution
+
+    Raises
+    ------
+    InvalidInput
+        Bad seats or policy, ``optimal`` with more than 2 seats, a kit whose
+        solve would need more than :data:`MAX_COMPETITIVE_BYTES`, a bad
+        tolerance or time limit.
+
+    Notes
+    -----
+    Error bound. Write ``T`` for the Bellman operator and ``r`` for the
+    residual ``max |T V - V|`` of the computed chances ``V``. For a fixed
+    policy, ``V* - V = N (T V - V)`` with ``N = (I - Q)^-1 >= 0`` the
+    fundamental matrix of the chain, whose row sums are the expected
+    remaining turns ``L``, so ``|V* - V| <= max L * r``. For an optimising
+    seat, the decisions greedy with respect to ``V`` guarantee ``V - r L``
+    against any reply (and the opponent's guarantee the converse), with ``L``
+    the longest expected remaining game over the optimising seats' choices.
+    ``L`` is solved the same way (every turn costs 1, optimising seats
+    lengthen the game) to a residual ``e`` below 1; ``L / (1 - e)`` is then a
+    supersolution of its equation, so ``turns_bound = max L / (1 - e)`` bounds
+    the true lengths, and proves that every game ends with probability 1. The
+    stated bound is ``2 * turns_bound * (r + (terms + 1) 2^-53)``, ``terms``
+    the most terms one update adds (rounding of the update and of the
+    residual), times ``seats - 1`` for the last seat's chance (one minus the
+    others).
+
+    References
+    ----------
+    L. S. Shapley, "Stochastic games", *Proc. Natl. Acad. Sci.* 39 (1953)
+    1095-1100. A. Condon, "The complexity of stochastic games", *Information
+    and Computation* 96 (1992) 203-224. J. G. Kemeny and J. L. Snell, *Finite
+    Markov Chains*, Van Nostrand, 1960 (absorption probabilities, the
+    fundamental matrix, expected time to absorption). M. L. Puterman, *Markov
+    Decision Processes*, Wiley, 1994 (Gauss-Seidel value iteration).
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> kit = default_kit(2, 3)
+    >>> game = solve_competitive(kit, 2, "optimal")
+    >>> game.status, round(game.win_probability[0], 6)
+    (<Status.OPTIMAL: 'optimal'>, 0.557191)
+    >>> solve_competitive(kit, 2, "optimal").reachable <= game.positions
+    True
+    """
+    seats = check_seats(kit, seats)
+    policies = _check_policies(policy, seats)
+    if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
+        raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
+    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    need = competitive_memory_bytes(kit, seats)
+    if need > MAX_COMPETITIVE_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a competitive kit whose exact solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB "
+            "(simulate_competitive plays larger ones)",
+            problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
+        )
+    kernels = _kernels(backend)
+    began = time.monotonic()
+    deadline = math.inf if time_limit is None else began + time_limit
+    tables = _tables(kit, seats, policies)
+    grid = _layers(kit, seats, tables.codes)
+    shape = (_STATES ** len(kit.islands), seats, kit.sea_cards + 1, len(kit.islands))
+    comps = seats - 1
+    chances = np.zeros((comps, *shape))
+    for a in range(comps):
+        chances[a, grid.winner == a] = 1.0
+    optimising = np.array([p == "optimal" for p in policies], dtype=np.float64)
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(desc="competitive sweeps", unit="sweep")
+    try:
+        sign = optimising * np.array([1.0, -1.0] + [0.0] * (seats - 2))
+        sweeps, residual, timed_out = _iterate(
+            chances, grid, tables, sign, 0.0, tolerance, deadline, bar, kernels
+        )
+        turns = np.zeros((1, *shape))
+        fixed = not optimising.any()
+        _, turns_residual, _ = _iterate(
+            turns, grid, tables, optimising, 1.0, 1e-9 if fixed else 1e-3, math.inf, bar, kernels
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if not turns_residual < 1:
+        raise AssertionError(f"the game lengths did not converge (residual {turns_residual})")
+    turns_bound = float(turns.max()) / (1.0 - turns_residual)
+    error = 2.0 * turns_bound * (residual + (tables.terms + 1) * _UNIT) * comps
+    start = tuple(float(chances[a, 0, 0, 0, 0]) for a in range(comps))
+    reachable = kernels.reachable(
+        0,
+        tables.k,
+        tables.n,
+        seats,
+        tables.codes,
+        tables.cpow,
+        grid.is_end,
+        tables.group_boat,
+        tables.own_n,
+        tables.own_c,
+        tables.own_r,
+        tables.rem_n,
+        tables.rem_d,
+        tables.wclass,
+    )
+    return CompetitiveSolution(
+        policies=policies,
+        islands=len(kit.islands),
+        sea_cards=kit.sea_cards,
+        win_probability=(*start, 1.0 - sum(start)),
+        error_bound=error,
+        residual=residual,
+        sweeps=sweeps,
+        positions=int(grid.order.shape[0]) * shape[1] * shape[2] * shape[3],
+        reachable=int(reachable),
+        expected_turns=float(turns[0, 0, 0, 0, 0]) if fixed else None,
+        turns_bound=turns_bound,
+        seconds=time.monotonic() - began,
+        timed_out=timed_out,
+    )
+
+
+# --- Monte Carlo -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompetitiveSimulation:
+    """Each seat's chance in the competitive variant, by simulation.
+
+    From :func:`simulate_competitive` (or :func:`competitive_odds` for kits
+    beyond the exact solve); ``status`` is ``estimate``.
+
+    Parameters
+    ----------
+    policies : tuple of {"greedy", "random"}
+        Each seat's play, seat 0 first.
+    games : int
+    wins : tuple of int
+        ``wins[s]``: games won by seat ``s``.
+    ci95 : tuple of (float, float)
+        Each seat's Wilson 95% interval.
+    unfinished : int
+        Games that reached ``max_turns``.
+    mean_turns : float
+        Mean length in turns (unfinished games count ``max_turns``).
+    seed : int
+
+    Examples
+    --------
+    >>> from isles.models.competitive import competitive_kit
+    >>> res = simulate_competitive(competitive_kit(2), 2, "greedy", 20, seed=1)
+    >>> res.status, sum(res.wins) + res.unfinished
+    (<Status.ESTIMATE: 'estimate'>, 20)
+    """
+
+    policies: tuple[Policy, ...]
     games: int
     wins: tuple[int, ...]
     ci95: tuple[tuple[float, float], ...]
     unfinished: int
     mean_turns: float
-    seed: int | None = None
+    seed: int
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.policies)
 
     @property
     def status(self) -> Status:
@@ -105,8 +972,13 @@ class CompetitiveResult:
         return Status.ESTIMATE
 
     @property
+    def policy(self) -> Policy | None:
+        """The policy every seat plays, or None when they differ."""
+        return self.policies[0] if len(set(self.policies)) == 1 else None
+
+    @property
     def win_probability(self) -> tuple[float, ...]:
-        """Each seat's estimated chance of winning."""
+        """Each seat's share of the games won."""
         return tuple(w / self.games for w in self.wins)
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,9 +986,11 @@ class CompetitiveResult:
 
         Examples
         --------
-        >>> res = simulate_competitive(default_kit(2, 3), 2, "greedy", 50, seed=1)
-        >>> sorted(res.to_dict()["by_seat"][0])
-        ['ci95', 'seat', 'win_probability', 'win_probability_exact', 'wins']
+        >>> from isles.models.competitive import competitive_kit
+        >>> out = simulate_competitive(competitive_kit(2), 2, "random", 5, seed=2).to_dict()
+        >>> out["method"], sorted(out["by_seat"][0])
+        ('monte carlo', ['ci95', 'policy', 'seat', 'win_probability', \
+'win_probability_exact', 'wins'])
         """
         return {
             "status": str(self.status),
@@ -130,223 +1004,80 @@ class CompetitiveResult:
             "by_seat": [
                 {
                     "seat": s + 1,
+                    "policy": pol,
                     "wins": w,
                     **probability_json("win_probability", w / self.games),
                     "ci95": list(ci),
                 }
-                for s, (w, ci) in enumerate(zip(self.wins, self.ci95, strict=True))
+                for s, (pol, w, ci) in enumerate(
+                    zip(self.policies, self.wins, self.ci95, strict=True)
+                )
             ],
         }
-
-
-def competitive_kit(seats: int = 2, sea_cards: int = 3) -> Kit:
-    """The competitive kit (docs/lighthouse.md, "Competitive variant").
-
-    2 seats hold 3 islands each, 3 or 4 seats 2 each, of the default kit.
-
-    Parameters
-    ----------
-    seats : int
-        2, 3 or 4 players.
-    sea_cards : int
-        Sea cards (the variant plays with 3).
-
-    Returns
-    -------
-    Kit
-
-    Raises
-    ------
-    InvalidInput
-        ``seats`` outside 2..4, or a bad number of sea cards.
-
-    Examples
-    --------
-    >>> len(competitive_kit(2).islands), competitive_kit(2).sea_cards
-    (6, 3)
-    """
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4:
-        raise InvalidInput("seats", seats, "2, 3 or 4 players")
-    return default_kit(6 if seats == 2 else 2 * seats, sea_cards)
-
-
-def _own_placements(
-    kit: Kit,
-    mine: Sequence[int],
-    stacks: tuple[tuple[str, ...], ...],
-    order: Sequence[str],
-    policy: Policy,
-) -> list[tuple[tuple[tuple[str, ...], ...], int, Fraction]]:
-    """The seat's placements of the discs in ``order``: (stacks, discs returned, probability)."""
-    if not order:
-        return [(stacks, 0, Fraction(1))]
-    colour, rest = order[0], order[1:]
-    takers = [i for i in mine if can_take(kit.islands[i], stacks[i], colour)]
-    if not takers:
-        return [(s2, r + 1, w) for s2, r, w in _own_placements(kit, mine, stacks, rest, policy)]
-    out = []
-    for i, wi in choose(policy, takers, lambda i: greedy_lay_rank(len(stacks[i]), i)):
-        for s2, r, w in _own_placements(kit, mine, lay_disc(stacks, i, colour), rest, policy):
-            out.append((s2, r, wi * w))
-    return out
-
-
-def competitive_branches(
-    kit: Kit, seats: int, state: CompetitiveState, roll: Roll, policy: str
-) -> list[tuple[CompetitiveState, Fraction, int]]:
-    """One competitive turn for ``roll``: (next state, probability, winner or -1) per branch.
-
-    Seat ``s`` owns a contiguous block of ``len(islands) // seats`` islands
-    (seat 0 holds Maurice's island) and builds only those. When the boat moves
-    past the last card the active seat removes the top disc of another seat's
-    unfinished lighthouse (greedy: the one with most discs, first on ties;
-    random: uniform), the boat goes back onto position ``sea_cards - 1`` and the
-    turn goes on with the colour dice. Discs, Maurice and the bonus follow the
-    cooperative rules restricted to the active seat's own lighthouses and the
-    greedy/random rules of docs/lighthouse.md. A seat that finishes all its
-    lighthouses wins at once (docs/lighthouse.md, "Competitive variant").
-
-    Parameters
-    ----------
-    kit : Kit
-    seats : int
-        Players, each holding ``len(kit.islands) // seats`` islands.
-    state : CompetitiveState
-        (stacks, boat, Maurice offset, seat to play).
-    roll : Roll
-    policy : {"greedy", "random"}
-
-    Returns
-    -------
-    list of (CompetitiveState, Fraction, int)
-        The branches; their probabilities sum to 1.
-
-    Raises
-    ------
-    InvalidInput
-        An unknown policy.
-
-    Examples
-    --------
-    >>> kit = competitive_kit(2)
-    >>> start = competitive_start(kit)
-    >>> [(b[0][0][0], b[2]) for b in
-    ...  competitive_branches(kit, 2, start, Roll(True, ("red",), Fraction(1, 18)), "greedy")]
-    [(('red',), -1)]
-    """
-    pol = check_policy(policy)
-    stacks, boat, maurice, seat = state
-    n, k = len(kit.islands), kit.sea_cards
-    mine = seat_islands(kit, seats, seat)
-    starts: list[tuple[tuple[tuple[str, ...], ...], int, Fraction]] = [(stacks, boat, Fraction(1))]
-    if roll.boat:
-        if boat + 1 > k:
-            back, targets = competitive_landing(kit, seats, state)
-            starts = [(stacks, back, Fraction(1))]
-            if targets:
-                # Greedy removes from the lighthouse of highest rank: most discs, first island.
-                starts = [
-                    (remove_top_disc(stacks, v), back, w)
-                    for v, w in choose(pol, targets, lambda i: greedy_lay_rank(len(stacks[i]), i))
-                ]
-        else:
-            starts = [(stacks, boat + 1, Fraction(1))]
-    out: list[tuple[CompetitiveState, Fraction, int]] = []
-    for st0, b0, w0 in starts:
-        colours = list(roll.colours)
-        orders = [colours]
-        if len(colours) == 2 and colours[0] != colours[1]:
-            if pol == "greedy":
-                ok = [any(can_take(kit.islands[i], st0[i], c) for i in mine) for c in colours]
-                orders = [colours[::-1] if greedy_swaps(ok[0], ok[1]) else colours]
-            else:
-                orders = [colours, colours[::-1]]
-        for order in orders:
-            for st1, returned, w1 in _own_placements(kit, mine, st0, order, pol):
-                bonus: list[tuple[tuple[tuple[str, ...], ...], Fraction]] = [(st1, Fraction(1))]
-                if maurice + returned >= n:
-                    options = [
-                        (c, i)
-                        for i in mine
-                        for c in kit.islands[i]
-                        if can_take(kit.islands[i], st1[i], c)
-                    ]
-                    if options:
-                        bonus = [
-                            (lay_disc(st1, i, c), w)
-                            for (c, i), w in choose(pol, options, bonus_rank(kit, st1))
-                        ]
-                for st2, w2 in bonus:
-                    won = all(len(st2[i]) == DISCS_PER_LIGHTHOUSE for i in mine)
-                    nxt = (st2, b0, (maurice + returned) % n, seat if won else (seat + 1) % seats)
-                    out.append((nxt, w0 * w1 * w2 / len(orders), seat if won else -1))
-    return out
-
-
-def _check_competitive(kit: Kit, seats: int, policy: str) -> Policy:
-    pol = check_policy(policy)
-    if pol == "optimal":
-        raise InvalidInput(
-            "policy",
-            policy,
-            "greedy or random for the competitive variant (its optimum is not solved)",
-        )
-    check_seats(kit, seats)
-    return pol
 
 
 def simulate_competitive(
     kit: Kit,
     seats: int = 2,
-    policy: str = "greedy",
+    policy: str | Sequence[str] = "greedy",
     games: int = DEFAULT_GAMES,
     *,
     seed: int = 0,
     max_turns: int = 2_000,
     progress: bool = False,
-) -> CompetitiveResult:
-    """Play the competitive variant ``games`` times (rules: :func:`competitive_branches`).
+) -> CompetitiveSimulation:
+    """Play the competitive variant ``games`` times with the rules of models/competitive.py.
+
+    Each turn rolls the two dice (NumPy's generator), and the seat to play
+    takes one of :func:`policy_decisions` at random
+    by its probability.
 
     Parameters
     ----------
     kit : Kit
     seats : int
-        2, 3 or 4 players dividing the islands.
-    policy : {"greedy", "random"}
-        Every seat's policy.
+        2..4 seats dividing the islands.
+    policy : str or sequence of str
+        ``greedy`` or ``random`` for every seat, or one per seat.
     games : int
-        1..:data:`MAX_GAMES` (about 550 games a second for 2 x 3 islands).
+        1..:data:`MAX_GAMES` (about 1,000 games a second for the default kit).
     seed : int
-        The seed of NumPy's random generator, >= 0.
+        The generator's seed, >= 0.
     max_turns : int
-        Games longer than this count as unfinished.
+        Games longer than this count as unfinished (>= 1).
     progress : bool
         A tqdm progress bar (stderr) over the games.
 
     Returns
     -------
-    CompetitiveResult
+    CompetitiveSimulation
 
     Raises
     ------
     InvalidInput
-        Unknown or optimal policy (the optimum is not solved), islands not
-        divisible among the seats, ``games`` outside 1..:data:`MAX_GAMES`, a
-        negative seed.
+        Bad seats or policy (``optimal`` is solved, not simulated), ``games``
+        outside 1..:data:`MAX_GAMES`, a negative seed, ``max_turns`` below 1.
 
     References
     ----------
-    E. B. Wilson (1927), for the intervals (see :func:`wilson_interval`).
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", *Journal of the American Statistical Association* 22 (1927)
+    209-212 (the intervals).
 
     Examples
     --------
-    >>> res = simulate_competitive(competitive_kit(2), 2, "greedy", 200, seed=1)
-    >>> sum(res.wins) + res.unfinished
-    200
+    >>> from isles.models.competitive import competitive_kit
+    >>> simulate_competitive(competitive_kit(3), 3, "greedy", 10, seed=3).games
+    10
     """
-    pol = _check_competitive(kit, seats, policy)
-    games = check_games(games)
-    seed = check_seed(seed)
+    seats = check_seats(kit, seats)
+    policies = _check_policies(policy, seats)
+    if "optimal" in policies:
+        raise InvalidInput(
+            "policy", policy, "greedy or random for a simulation (optimal play is solved)"
+        )
+    games = read_int(games, "games", 1, MAX_GAMES)
+    seed = read_int(seed, "seed", 0)
     max_turns = read_int(max_turns, "max_turns", 1)
     rng = np.random.default_rng(seed)
     wins = [0] * seats
@@ -358,28 +1089,29 @@ def simulate_competitive(
 
         iterator = tqdm(iterator, desc="competitive games", unit="game")
     for _ in iterator:
-        state: CompetitiveState = competitive_start(kit)
-        winner = -1
-        for turn in range(1, max_turns + 1):
+        position = CompetitivePosition.start(kit)
+        winner: int | None = None
+        turn = 0
+        while winner is None and turn < max_turns:
+            turn += 1
             faces = [die[int(rng.integers(len(die)))] for die in kit.dice]
             roll = Roll(BOAT in faces, tuple(sorted(f for f in faces if f != BOAT)), Fraction(1))
-            branches = competitive_branches(kit, seats, state, roll, pol)
+            options = policy_decisions(kit, seats, position, roll, policies[position.seat])
             pick = 0
-            if len(branches) > 1:
-                weights = np.array([float(w) for _, w, _ in branches])
-                pick = int(rng.choice(len(branches), p=weights / weights.sum()))
-            state, _, winner = branches[pick]
-            if winner >= 0:
-                turns_total += turn
-                break
-        if winner < 0:
+            if len(options) > 1:
+                weights = np.array([float(w) for _, w in options])
+                pick = int(rng.choice(len(options), p=weights / weights.sum()))
+            played = play_competitive_turn(
+                kit, seats, position, roll, options[pick][0], check=False
+            )
+            position, winner = played.position, played.winner
+        turns_total += turn
+        if winner is None:
             unfinished += 1
-            turns_total += max_turns
         else:
             wins[winner] += 1
-    return CompetitiveResult(
-        pol,
-        seats,
+    return CompetitiveSimulation(
+        policies,
         games,
         tuple(wins),
         tuple(wilson_interval(w, games) for w in wins),
@@ -389,214 +1121,59 @@ def simulate_competitive(
     )
 
 
-@dataclass(frozen=True)
-class CompetitiveExact:
-    """Each seat's exact chance of winning the competitive variant under a fixed policy.
-
-    From :func:`competitive_exact`; ``status`` is ``exact``. The game is an
-    absorbing Markov chain with cycles (the boat removes discs); the absorption
-    probabilities solve a sparse linear system in floats.
-
-    Parameters
-    ----------
-    policy : {"greedy", "random"}
-    seats : int
-    positions : int
-        Reachable positions (transient states of the chain).
-    win_probability : tuple of float
-        Each seat's chance, seat 0 (who starts) first.
-    residual : float
-        Largest residual of the linear solve.
-    error_bound : float
-        Every chance is within this of the exact value (see :func:`competitive_exact`).
-
-    Examples
-    --------
-    >>> res = competitive_exact(default_kit(2, 2), 2, "greedy")
-    >>> res.status, round(sum(res.win_probability), 9)
-    (<Status.EXACT: 'exact'>, 1.0)
-    """
-
-    policy: Policy
-    seats: int
-    positions: int
-    win_probability: tuple[float, ...]
-    residual: float
-    error_bound: float = 0.0
-
-    @property
-    def status(self) -> Status:
-        """Always ``exact``: the chances of a fixed policy, floats within ``error_bound``."""
-        return Status.EXACT
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (docs/lighthouse.md, "JSON answers"): one object per seat, seat 1 first.
-
-        Examples
-        --------
-        >>> competitive_exact(default_kit(2, 2), 2, "greedy").to_dict()["method"]
-        'sparse linear solve'
-        """
-        return {
-            "status": str(self.status),
-            "method": "sparse linear solve",
-            "policy": self.policy,
-            "seats": self.seats,
-            "positions": self.positions,
-            "residual": self.residual,
-            "error_bound": self.error_bound,
-            "by_seat": [
-                {"seat": s + 1, **probability_json("win_probability", p)}
-                for s, p in enumerate(self.win_probability)
-            ],
-        }
-
-
-def competitive_exact(
-    kit: Kit, seats: int = 2, policy: str = "greedy", *, max_positions: int = 50_000
-) -> CompetitiveExact:
-    """Exact chances of each seat in the competitive variant, for small kits.
-
-    Enumerates the positions reachable from the start (seat 0 to play), builds
-    the transition matrix of the policy and solves ``(I - Q) X = R`` with a
-    sparse LU factorisation (SciPy's SuperLU).
-
-    Parameters
-    ----------
-    kit : Kit
-        A small kit (:data:`EXACT_COMPETITIVE_ISLANDS` islands: about 10,000 positions).
-    seats : int
-        2, 3 or 4 players dividing the islands.
-    policy : {"greedy", "random"}
-    max_positions : int
-        Most reachable positions before giving up.
-
-    Returns
-    -------
-    CompetitiveExact
-
-    Raises
-    ------
-    InvalidInput
-        Bad policy or seats, more than ``max_positions`` reachable positions.
-
-    Notes
-    -----
-    Error bound: the error of the computed ``X`` is ``N (R - (I - Q) X)`` with
-    ``N = (I - Q)^-1 >= 0`` the fundamental matrix, whose largest row sum is
-    the longest expected time to absorption ``t`` (solved with the same
-    factorisation, ``(I - Q) t = 1``). So every chance is within
-    ``max(t) * residual``; the stated bound doubles it for the rounding of ``t``
-    and of the residual itself.
-
-    References
-    ----------
-    J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960 (absorbing
-    chains, the fundamental matrix). X. S. Li, "An overview of SuperLU", *ACM
-    Transactions on Mathematical Software* 31 (2005) 302-325.
-
-    Examples
-    --------
-    >>> kit = competitive_kit(2, sea_cards=2)
-    >>> tiny = Kit(kit.islands[:2], kit.dice, 2)
-    >>> res = competitive_exact(tiny, 2, "greedy")
-    >>> round(sum(res.win_probability), 9), res.error_bound < 1e-9
-    (1.0, True)
-    """
-    pol = _check_competitive(kit, seats, policy)
-    # SciPy is loaded only here: `import isles.lighthouse` stays quick.
-    from scipy.sparse import coo_matrix, identity
-    from scipy.sparse.linalg import splu
-
-    rolls = roll_outcomes(kit)
-    start: CompetitiveState = competitive_start(kit)
-    index: dict[CompetitiveState, int] = {start: 0}
-    queue = [start]
-    rows: list[int] = []
-    cols: list[int] = []
-    probs: list[float] = []
-    absorb = [[0.0] * seats]
-    head = 0
-    while head < len(queue):
-        state = queue[head]
-        here = head
-        head += 1
-        for roll in rolls:
-            for nxt, w, winner in competitive_branches(kit, seats, state, roll, pol):
-                p = float(roll.probability * w)
-                if winner >= 0:
-                    absorb[here][winner] += p
-                    continue
-                j = index.get(nxt)
-                if j is None:
-                    if len(index) >= max_positions:
-                        raise InvalidInput(
-                            "kit",
-                            None,
-                            f"a competitive kit with at most {max_positions} reachable "
-                            "positions (simulate_competitive plays larger ones)",
-                            problem=f"{len(kit.islands)} islands reach more",
-                        )
-                    j = index[nxt] = len(queue)
-                    queue.append(nxt)
-                    absorb.append([0.0] * seats)
-                rows.append(here)
-                cols.append(j)
-                probs.append(p)
-    size = len(queue)
-    q = coo_matrix((probs, (rows, cols)), shape=(size, size)).tocsc()
-    a = (identity(size, format="csc") - q).tocsc()
-    r = np.array(absorb)
-    lu = splu(a)
-    x = lu.solve(r).reshape(size, seats)
-    steps = lu.solve(np.ones(size))
-    residual = float(np.abs(a @ x - r).max())
-    bound = 2.0 * float(np.abs(steps).max()) * max(residual, 2.0**-53)
-    return CompetitiveExact(pol, seats, size, tuple(float(v) for v in x[0]), residual, bound)
+# --- one call --------------------------------------------------------------------------------
 
 
 def competitive_odds(
     kit: Kit,
     seats: int = 2,
-    policy: str = "greedy",
+    policy: str | Sequence[str] = "greedy",
     *,
     games: int | None = None,
     seed: int | None = None,
+    time_limit: float | None = None,
     progress: bool = False,
-) -> CompetitiveExact | CompetitiveResult:
-    """Each seat's chance in the competitive variant, exact for small kits, else simulated.
+) -> CompetitiveSolution | CompetitiveSimulation:
+    """Each seat's chance in the competitive variant: exact where the solve fits, else simulated.
 
-    Kits of at most :data:`EXACT_COMPETITIVE_ISLANDS` islands are solved exactly
-    (:func:`competitive_exact`); larger ones are simulated
-    (:func:`simulate_competitive`), with ``games`` (default :data:`DEFAULT_GAMES`).
+    Kits whose solve fits :data:`MAX_COMPETITIVE_BYTES` are solved exactly
+    (:func:`solve_competitive`: the default 2-seat kit, 3 seats x 2 islands;
+    without numba only kits of at most :data:`MAX_PYTHON_POSITIONS`
+    positions); larger ones (4 seats x 2 islands, 2 seats x 4 islands) are simulated
+    (:func:`simulate_competitive`, ``games`` default :data:`DEFAULT_GAMES`), and
+    the answer says so (``status`` exact/optimal or estimate).
 
     Parameters
     ----------
     kit : Kit
     seats : int
-        2, 3 or 4 players dividing the islands.
-    policy : {"greedy", "random"}
-        Every seat's policy.
+        2..4 seats dividing the islands.
+    policy : str or sequence of str
+        ``greedy``, ``random`` or (2 seats, solved kits) ``optimal``; one, or one per seat.
     games : int, optional
-        Games to simulate, 1..:data:`MAX_GAMES`; only when the kit is simulated.
+        Games to simulate; only for a kit that is simulated.
     seed : int, optional
-        The simulation's seed (default 0); only when the kit is simulated.
+        The simulation's seed (default 0); only for a kit that is simulated.
+    time_limit : float, optional
+        Seconds for an exact solve (see :func:`solve_competitive`); only for a
+        kit that is solved.
     progress : bool
-        A progress bar (stderr) over the simulated games.
+        A progress bar (stderr).
 
     Returns
     -------
-    CompetitiveExact or CompetitiveResult
-        ``status`` exact or estimate.
+    CompetitiveSolution or CompetitiveSimulation
 
     Raises
     ------
     InvalidInput
-        Bad policy or seats; ``games`` or ``seed`` for a kit solved exactly (they
-        would do nothing); ``games`` above :data:`MAX_GAMES`.
+        Bad seats or policy; ``games`` or ``seed`` for a kit solved exactly, or
+        ``time_limit`` for one simulated (they would do nothing); ``optimal``
+        for a kit beyond the exact solve.
 
     Examples
     --------
+    >>> from isles.models.lighthouse import default_kit
     >>> competitive_odds(default_kit(2, 3)).status
     <Status.EXACT: 'exact'>
     >>> competitive_odds(default_kit(2, 3), games=10)
@@ -604,26 +1181,37 @@ def competitive_odds(
     ...
     isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
     """
-    expect(kit, Kit, "kit", "a Kit (competitive_kit builds one)")
-    _check_competitive(kit, seats, policy)
-    if len(kit.islands) <= EXACT_COMPETITIVE_ISLANDS:
+    seats = check_seats(kit, seats)
+    policies = _check_policies(policy, seats)
+    codes, per_code = _grid(kit, seats)
+    fits = competitive_memory_bytes(kit, seats) <= MAX_COMPETITIVE_BYTES and (
+        have_numba() or codes * per_code <= MAX_PYTHON_POSITIONS
+    )
+    if fits:
         for name, value in (("games", games), ("seed", seed)):
             if value is not None:
                 raise InvalidInput(
                     name,
                     value,
-                    f"{name} only when the kit is simulated (more than "
-                    f"{EXACT_COMPETITIVE_ISLANDS} islands; smaller kits are solved exactly)",
+                    f"{name} only for a kit that is simulated (this one is solved exactly)",
                 )
-        return competitive_exact(kit, seats, policy)
+        return solve_competitive(kit, seats, policies, time_limit=time_limit, progress=progress)
+    if "optimal" in policies:
+        raise InvalidInput(
+            "policy",
+            policy,
+            "greedy or random for a kit this large (optimal play is solved only for kits "
+            f"whose solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB)",
+        )
+    if time_limit is not None:
+        raise InvalidInput(
+            "time_limit", time_limit, "a time limit only for a kit that is solved exactly"
+        )
     return simulate_competitive(
         kit,
         seats,
-        policy,
+        policies,
         DEFAULT_GAMES if games is None else games,
         seed=0 if seed is None else seed,
         progress=progress,
     )
-
-
-# --- the odds of a kit in one call -------------------------------------------------------
