@@ -21,21 +21,10 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 
 from isles import lighthouse, plunder, rally
 from isles.web import create_app
+from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-#: How the browser starts here: headless, as root, on a machine with no network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
