@@ -26,6 +26,7 @@ from isles import layout, lighthouse, plunder, rally
 from isles.commands.serve import address
 from isles.web import create_app
 from isles.web.app import PAGES
+from isles.web.tasks import DIG_SAMPLES
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -247,7 +248,9 @@ def test_layout_rules(client: TestClient) -> None:
 def test_plunder_jobs_answer_as_the_library(client: TestClient) -> None:
     record = plunder.example_record()
     result = solve(client, "plunder", {"record": record.to_dict(), "advise": True})
-    assert result == plunder.analyse(record, advise=True).to_dict()
+    expected = plunder.analyse(record, advise=True).to_dict()
+    expected["advice"]["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+    assert result == expected
     turn = {"active": 0, "clue": {"island": 0, "marker": 0, "trap": 0}}
     contradiction = {
         "players": 3,

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 from isles import lighthouse, plunder, rally
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
+from isles.web.tasks import DIG_SAMPLES
 
 pytestmark = pytest.mark.browser
 
@@ -148,6 +149,10 @@ def test_plunder_turn_by_turn_reaches_the_librarys_posterior(server: str, page: 
         1 + len(plunder.analyse(record, advise=True).to_dict()["advice"]["guesses"]),
         timeout=20_000,
     )
+    targets = plunder.dig_advice(record, samples=DIG_SAMPLES).targets
+    expect(page.locator("#dig tr")).to_have_count(1 + len(targets))
+    best = page.locator("#dig tr").nth(1).locator("td.best")
+    expect(best).to_have_count(1)
 
 
 def test_lighthouse_position_advised(server: str, page: Page) -> None:

@@ -298,10 +298,44 @@ function renderAdvice(advice) {
       ),
     ),
   );
-  // Hook: when the library answers dig advice of its own (advice.dig), it is shown here.
+  // Dig now or wait (isles.plunder.dig_advice): expected points with 95% intervals.
   const dig = advice.dig
-    ? el("pre", { id: "dig" }, JSON.stringify(advice.dig, null, 1))
-    : el("p", { class: "muted" }, "Dig advice: the best crew card per treasure is the guess advice above.");
+    ? el(
+        "div",
+        {},
+        el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, others ${advice.dig.policy})`),
+        el(
+          "div",
+          { class: "scroll" },
+          el(
+            "table",
+            { id: "dig" },
+            el(
+              "tr",
+              {},
+              el("th", {}, "dig on"),
+              el("th", {}, "code"),
+              ...advice.dig.targets[0].options.map((o) => el("th", {}, o.wait === 0 ? "now" : `wait ${o.wait}`)),
+            ),
+            ...advice.dig.targets.map((t) =>
+              el(
+                "tr",
+                {},
+                el("td", {}, playerLabel(t.target)),
+                el("td", {}, CATEGORIES.map((c) => label(c, t.code[c])).join(" · ")),
+                ...t.options.map((o) =>
+                  el(
+                    "td",
+                    { class: o.wait === t.best_wait ? "best" : "" },
+                    `${o.expected_points.toFixed(2)} [${o.ci95[0].toFixed(2)}, ${o.ci95[1].toFixed(2)}]`,
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+      )
+    : el("p", { class: "muted" }, "Dig advice needs my code (set who I am and my code).");
   fill(adviceBox, flipPart, el("h2", {}, "Guess (crew card) advice"), el("div", { class: "scroll" }, guesses), dig);
 }
 
