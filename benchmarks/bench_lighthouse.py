@@ -2,7 +2,7 @@
 
 Side by side for 6 and 7 islands (default kit, 8 sea cards, optimal play): the
 reference's memory-bounded sweep over every lighthouse code
-(``isles.solvers.lighthouse.reference.win_probability``, the strongest plain
+(``tests.lighthouse_reference.win_probability``, the strongest plain
 form of the DP) and the class DP (``isles.solvers.lighthouse.solve``), wall
 time, CPU time (all threads) and peak resident memory, with the ratios and the
 largest difference of the values. Then the real game, 8 islands: the optimal
@@ -69,7 +69,7 @@ def child(what: str, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     kit = default_kit(min(n, 8), 8)
     if what == "sweep":
-        from isles.solvers.lighthouse.reference import win_probability
+        from tests.lighthouse_reference import win_probability
 
         out["values"] = list(win_probability(kit).by_sea_cards)
     elif what in ("optimal", "random"):
@@ -151,7 +151,8 @@ def main() -> None:
         return
     scratch = Path(tempfile.mkdtemp(prefix="isles-bench-"))
     env = {"NUMBA_CACHE_DIR": str(scratch / "numba"), "ISLES_CACHE_DIR": str(scratch / "tables")}
-    warm = {"ISLES_CACHE_DIR": str(scratch / "tables")}  # numba's default cache: compiled
+    # numba caches in ISLES_CACHE_DIR/numba unless NUMBA_CACHE_DIR is set: warm once
+    warm = {"ISLES_CACHE_DIR": str(scratch / "tables")}
     for policy in ("optimal", "greedy", "random"):
         measure(policy, 2, warm)  # compile once into the default cache for the side by side
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")

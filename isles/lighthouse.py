@@ -14,8 +14,9 @@ The public entry points, one call per question:
   :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
   calls (:func:`solve`, :func:`solve_from`, :func:`solve_cached`,
   :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...);
-- the table cache (:func:`cache_dir`, :func:`load_table`; :data:`CACHE_ENV`
-  names the environment variable that moves it).
+- the cache (:func:`cache_dir`, :func:`load_table`, :func:`cache_entries`,
+  :func:`clear_cache`; :data:`CACHE_ENV` names the environment variable that
+  moves it): the tables and numba's compiled kernels, never in isles' own files.
 
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
 (:data:`MAX_GAMES`, :data:`MAX_FACES`, :data:`MAX_DP_BYTES`, ...).
@@ -65,7 +66,6 @@ from isles.models.lighthouse import (
     roll_outcomes,
 )
 from isles.solvers.lighthouse import (
-    CACHE_ENV,
     MAX_DP_BYTES,
     Advice,
     CompetitiveSimulation,
@@ -81,7 +81,6 @@ from isles.solvers.lighthouse import (
     StartValues,
     advise,
     best_move,
-    cache_dir,
     competitive_kit,
     competitive_odds,
     difficulty_table,
@@ -101,6 +100,13 @@ from isles.solvers.lighthouse import (
     wilson_interval,
     win_probability,
 )
+from isles.solvers.usercache import (
+    CACHE_ENV,
+    CacheEntry,
+    cache_dir,
+    cache_entries,
+    clear_cache,
+)
 
 __all__ = [
     "CACHE_ENV",
@@ -117,6 +123,7 @@ __all__ = [
     "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
+    "CacheEntry",
     "CompetitiveSimulation",
     "CompetitiveSolution",
     "Decision",
@@ -137,6 +144,8 @@ __all__ = [
     "advise",
     "best_move",
     "cache_dir",
+    "cache_entries",
+    "clear_cache",
     "competitive_kit",
     "competitive_odds",
     "default_kit",

@@ -2,7 +2,7 @@
 
 Both exact engines are checked: the class DP and greedy sweep of
 ``isles.solvers.lighthouse`` (``solve``) and the reference tables over every
-lighthouse code (``isles.solvers.lighthouse.reference``).
+lighthouse code (``tests.lighthouse_reference``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tests.lighthouse_reference as reference
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     BOAT,
@@ -38,7 +39,6 @@ from isles.solvers.lighthouse import (
     difficulty_table,
     forward_greedy,
     outcome_distribution,
-    reference,
     simulate,
     solve,
     upper_bound_by_disc_count,

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import isles.lighthouse as lighthouse
+import tests.lighthouse_reference as reference
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.lighthouse import BOAT, MAX_FACES, Kit, Position, Roll, default_kit
 from isles.solvers.lighthouse import (
@@ -26,7 +27,6 @@ from isles.solvers.lighthouse import (
     dp_memory_bytes,
     odds,
     odds_method,
-    reference,
     simulate,
     simulate_competitive,
     solve,

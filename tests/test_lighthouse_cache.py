@@ -32,7 +32,7 @@ from isles.solvers.lighthouse import (
     table_path,
 )
 from isles.solvers.lighthouse import cache as cache_module
-from isles.solvers.lighthouse.reference import solve as full_table
+from tests.lighthouse_reference import solve as full_table
 from tests.test_lighthouse_classes import playout
 
 KIT = default_kit(5, 4)

@@ -42,8 +42,8 @@ from isles.solvers.lighthouse import (
     solve_from,
 )
 from isles.solvers.lighthouse.classes import ClassIndex
-from isles.solvers.lighthouse.reference import FullTables
-from isles.solvers.lighthouse.reference import solve as full_table
+from tests.lighthouse_reference import FullTables
+from tests.lighthouse_reference import solve as full_table
 
 BACKENDS = ["numpy", "numba"] if HAVE_NUMBA else ["numpy"]
 

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tests.lighthouse_reference as reference
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import BOAT, Kit, default_kit
-from isles.solvers.lighthouse import reference, solve, win_probability
+from isles.solvers.lighthouse import solve, win_probability
 from tests.test_lighthouse import brute_force, tiny_kits
 
 SWEEPS: dict[str, Callable[..., Any]] = {

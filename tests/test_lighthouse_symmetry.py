@@ -24,8 +24,8 @@ from isles.models.lighthouse import (
 )
 from isles.solvers.lighthouse import ColourGroup, colour_group, solve
 from isles.solvers.lighthouse.classes import class_graph
-from isles.solvers.lighthouse.reference import solve as full_table
 from isles.solvers.lighthouse.symmetry import ClassCoding
+from tests.lighthouse_reference import solve as full_table
 from tests.test_lighthouse_classes import playout
 
 

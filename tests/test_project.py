@@ -7,15 +7,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_ci_runs_exactly_the_readme_test_command() -> None:
+def test_ci_runs_both_readme_commands_in_order() -> None:
+    """.ci/run runs the README's install-and-demo line, then its test line, in one
+    environment, word for word (the order a newcomer runs them in)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```sh\n(.*?)```", readme, re.S)
     assert block is not None
     first, second = block.group(1).strip().splitlines()
     assert first.endswith("isles demo")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    match = re.search(r"^TEST_COMMAND='(.*)'$", ci, re.M)
-    assert match is not None and match.group(1) == second
+    commands = dict(re.findall(r"^(FIRST_COMMAND|TEST_COMMAND)='(.*)'$", ci, re.M))
+    assert commands == {"FIRST_COMMAND": first, "TEST_COMMAND": second}
+    runs = re.findall(r'^bash -c "\$(\w+)"$', ci, re.M)
+    assert runs == ["FIRST_COMMAND", "TEST_COMMAND"]
 
 
 def test_seeds_are_the_four_documents_with_their_names() -> None:

@@ -15,8 +15,7 @@ Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt), one module per jo
 - ``odds``: the odds of a kit and the difficulty table, in one call;
 - ``simulation``: Monte Carlo of any policy, exact length distributions;
 - ``bounds``: the disc-count upper bound and greedy's forward evaluation;
-- ``competitive``: the competitive variant;
-- ``reference``: the DP over every lighthouse code, the tests' slower oracle;
+- ``competitive``: the competitive variant (its loops in ``competitive_kernels``);
 
 and the machinery of the class DP: ``symmetry`` (the colour group, class keys),
 ``classes`` (the layered graph of classes), ``kernel`` (the layer kernels,

@@ -11,7 +11,6 @@ import itertools
 import json
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from isles.solvers.lighthouse.dp import LighthouseSolution, solve
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
+from isles.solvers.usercache import CACHE_ENV, cache_dir
 
 __all__ = [
     "CACHE_ENV",
@@ -39,50 +39,12 @@ __all__ = [
     "table_path",
 ]
 
-CACHE_ENV = "ISLES_CACHE_DIR"
-"""Environment variable naming the cache directory (it overrides the default)."""
-
 CACHE_FORMAT = 2
 """Version of the table files; a change of layout or of the class keys bumps it."""
 
 CACHED_POLICIES: tuple[Policy, ...] = ("optimal", "random")
 """Policies whose tables are cached (greedy play's are per lighthouse code, and its
 8-island values are swept without a table)."""
-
-
-def cache_dir() -> Path:
-    """The user's cache directory for isles.
-
-    Returns
-    -------
-    Path
-        ``$ISLES_CACHE_DIR`` if set; else ``$XDG_CACHE_HOME/isles``; else
-        ``~/.cache/isles`` (``%LOCALAPPDATA%\\isles\\Cache`` on Windows,
-        ``~/Library/Caches/isles`` on macOS). Not created here.
-
-    References
-    ----------
-    .. [1] XDG Base Directory Specification, freedesktop.org (``XDG_CACHE_HOME``).
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ[CACHE_ENV] = "/tmp/isles-doc-cache"
-    >>> str(cache_dir())
-    '/tmp/isles-doc-cache'
-    >>> del os.environ[CACHE_ENV]
-    """
-    named = os.environ.get(CACHE_ENV)
-    if named:
-        return Path(named)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg) / "isles"
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "isles" / "Cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "isles"
-    return Path.home() / ".cache" / "isles"
 
 
 def _policy(policy: str) -> Policy:

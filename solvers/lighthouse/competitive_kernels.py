@@ -28,12 +28,10 @@ lighthouse codes of a layer), and as plain Python otherwise (small kits only).
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
 import numpy.typing as npt
+
+from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, prange
 
 __all__ = [
     "HAVE_NUMBA",
@@ -43,25 +41,6 @@ __all__ = [
     "sweep_python",
     "sweep_serial",
 ]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-try:
-    _numba: Any = importlib.import_module("numba")
-except ImportError:  # the plain-Python fallback: correct, slow
-    _numba = None
-
-HAVE_NUMBA = _numba is not None
-"""Whether the loops run compiled (numba installed)."""
-
-prange: Callable[..., range] = _numba.prange if _numba is not None else range
-
-
-def _compile(func: _F, *, parallel: bool = False) -> _F:
-    if _numba is None:
-        return func
-    return cast(_F, _numba.njit(cache=True, parallel=parallel, nogil=True)(func))
-
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -252,10 +231,10 @@ def _sweep(
 sweep_python = _sweep
 """The plain-Python :func:`_sweep` (the fallback without numba, and the tests' reference)."""
 
-sweep = _compile(_sweep, parallel=True)
+sweep = compiled(_sweep, parallel=True)
 """Compiled :func:`_sweep` (plain Python without numba)."""
 
-sweep_serial = _compile(_sweep)
+sweep_serial = compiled(_sweep)
 """Compiled :func:`_sweep` on one thread (small kits: no thread start-up per layer)."""
 
 
@@ -323,5 +302,5 @@ def _reachable(
 reachable_python = _reachable
 """The plain-Python :func:`_reachable`."""
 
-reachable = _compile(_reachable)
+reachable = compiled(_reachable)
 """Compiled :func:`_reachable` (plain Python without numba)."""

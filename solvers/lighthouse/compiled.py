@@ -1,18 +1,22 @@
 """Lighthouses: numba when it is installed, for the engine's compiled loops.
 
-Part of docs/lighthouse.md ("The layer kernel"): the kernels are
-compiled once and cached on disk; without numba the NumPy paths run instead.
+Part of docs/lighthouse.md ("The layer kernel", "The cache"): the kernels are
+compiled once and cached in the user's cache directory (never beside the
+installed source files); without numba the NumPy paths run instead.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-__all__ = ["HAVE_NUMBA", "THREADS_ENV", "compiled", "in_parallel", "threads"]
+from isles.solvers.usercache import numba_cache_dir
+
+__all__ = ["HAVE_NUMBA", "THREADS_ENV", "compiled", "in_parallel", "prange", "threads"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,6 +28,9 @@ except ImportError:  # pragma: no cover - exercised only without numba
 
 HAVE_NUMBA = _numba is not None
 """Whether numba is importable (the ``auto`` backend then compiles)."""
+
+prange: Callable[..., range] = _numba.prange if _numba is not None else range
+"""numba's parallel range inside a ``parallel=True`` kernel; ``range`` without numba."""
 
 THREADS_ENV = "ISLES_THREADS"
 """Environment variable: how many threads the compiled loops use (default: the CPUs)."""
@@ -72,18 +79,59 @@ def in_parallel(size: int, body: Callable[[int, int], None], *, grain: int = 409
             done.result()
 
 
-def compiled(func: F, *, inline: bool = False) -> F:
+@contextlib.contextmanager
+def _cache_in_user_folder() -> Iterator[bool]:
+    """While numba sets up a kernel's cache, point it at the user's cache directory.
+
+    numba picks a kernel's cache folder when the kernel is declared: its
+    ``CACHE_DIR`` setting (``$NUMBA_CACHE_DIR``) if set, else beside the source
+    file when that folder is writable, which for an installed isles is
+    site-packages. isles sets ``CACHE_DIR`` to ``cache_dir()/numba`` for its own
+    kernels only, and restores it at once; a ``$NUMBA_CACHE_DIR`` the user set
+    is kept. Yields whether an on-disk cache can be used at all.
+    """
+    config = _numba.config
+    if config.CACHE_DIR:
+        yield True
+        return
+    folder = numba_cache_dir()
+    if folder is None:
+        yield False
+        return
+    config.CACHE_DIR = str(folder)
+    try:
+        yield True
+    finally:
+        config.CACHE_DIR = ""
+
+
+def compiled(func: F, *, inline: bool = False, parallel: bool = False) -> F:
     """``func`` compiled by numba (lazily, on first call), or ``func`` itself without numba.
 
-    ``cache=True`` writes the machine code beside the module (or in numba's
-    user cache directory), so a second run does not compile again; the first
-    run of the 8-island solve spends a few seconds compiling. ``nogil=True``
-    lets :func:`in_parallel` run the compiled loops on several threads: the
-    loops are serial, as numba's ``parallel=True`` would triple the time to
-    compile them.
+    Parameters
+    ----------
+    func : callable
+        A function of a module file (numba's cache keys it by the file).
+    inline : bool
+        Inline it into the kernels that call it.
+    parallel : bool
+        Compile its ``prange`` loops for several threads (the competitive
+        sweep); the class DP's loops stay serial, as ``parallel=True`` would
+        triple the time to compile them, and run on threads instead
+        (:func:`in_parallel`, ``nogil=True``).
 
-    Functions must live in a module file (numba's cache needs a file to sit
-    beside): the layer kernel (kernel.py) and the graph builder (classes.py).
+    Returns
+    -------
+    callable
+        The compiled function (same signature).
+
+    Notes
+    -----
+    The machine code is cached in ``cache_dir()/numba`` (docs/lighthouse.md,
+    "The cache"), so a second run does not compile again; the first run of
+    the 8-island solve spends a few seconds compiling. Where that folder
+    cannot be written, kernels compile in memory only: isles never writes
+    into its installed files.
 
     Examples
     --------
@@ -93,8 +141,11 @@ def compiled(func: F, *, inline: bool = False) -> F:
     """
     if _numba is None:  # pragma: no cover
         return func
-    options: dict[str, Any] = {"cache": True, "nogil": True}
-    if inline:
-        options["inline"] = "always"
-    jitted: F = _numba.njit(**options)(func)
+    with _cache_in_user_folder() as cache:
+        options: dict[str, Any] = {"cache": cache, "nogil": True}
+        if inline:
+            options["inline"] = "always"
+        if parallel:
+            options["parallel"] = True
+        jitted: F = _numba.njit(**options)(func)
     return jitted
