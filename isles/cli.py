@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import math
 import os
@@ -27,7 +28,7 @@ from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
 from isles.models.errors import SEED_MAX, InvalidInput, IslesError
-from isles.models.text import parse_integer, parse_number
+from isles.models.text import parse_integer, parse_number, terminal_safe
 
 __all__ = [
     "SEED_MAX",
@@ -54,13 +55,16 @@ class OneLineParser(argparse.ArgumentParser):
     and whose single-value options refuse to be given twice."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {terminal_safe(message)}\n")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Every plain "store" option refuses a second occurrence (groups share this).
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
+        # The command as typed ("isles ships check"): the deepest subcommand's wins,
+        # and names the errors of the run (one prefix form everywhere).
+        self.set_defaults(_prog=self.prog)
 
 
 class StoreOnce(argparse.Action):
@@ -349,6 +353,31 @@ EXIT_CLOSED_PIPE = 141
 EXIT_OUTPUT_ERROR = 74
 
 
+class _TerminalSafe(io.TextIOBase):
+    """Standard output that writes every name and message through :func:`terminal_safe`
+    (a control character or a right-to-left override from a file shows as its escape)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(terminal_safe(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(self._stream.isatty())
+
+    def fileno(self) -> int:
+        return int(self._stream.fileno())
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self._stream, "encoding", "utf-8"))
+
+
 class _Interrupted:
     """Ctrl-C, remembered: an interrupt that lands inside an import can surface as
     another exception (NumPy's ImportError), which must still read as an interrupt."""
@@ -371,7 +400,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None or sys.stdout.closed:
             print("isles: error: standard output is closed", file=sys.stderr)
             return EXIT_OUTPUT_ERROR
-        status = _main(sys.argv[1:] if argv is None else list(argv))
+        real_stdout = sys.stdout
+        sys.stdout = cast(Any, _TerminalSafe(real_stdout))
+        try:
+            status = _main(sys.argv[1:] if argv is None else list(argv))
+        finally:
+            sys.stdout = real_stdout
         if interrupted.seen:
             # Ctrl-C raised inside a C callback (numba loading compiled code) is swallowed
             # there and the work goes on; it is still an interrupt.
@@ -404,7 +438,7 @@ def _main(argv: list[str]) -> int:
     try:
         return func(args)
     except IslesError as exc:
-        print(f"isles {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{args._prog}: error: {terminal_safe(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise  # handled in main(): not a file the user named
@@ -413,7 +447,7 @@ def _main(argv: list[str]) -> int:
         # disk, a file removed meanwhile), not the user's input.
         where = exc.filename or "the output"
         print(
-            f"isles {args.command}: error: writing {where}: {exc.strerror or exc}",
+            terminal_safe(f"{args._prog}: error: writing {where}: {exc.strerror or exc}"),
             file=sys.stderr,
         )
         return EXIT_OUTPUT_ERROR

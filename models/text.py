@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 from isles.models.errors import InvalidInput
 
-__all__ = ["parse_integer", "parse_number"]
+__all__ = ["parse_integer", "parse_number", "terminal_safe"]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -82,3 +83,46 @@ def parse_number(text: str, field: str, expected: str = "a number") -> float:
     if value == 0 and any(c in "123456789" for c in stripped.split("e")[0].split("E")[0]):
         raise InvalidInput(field, text, f"{expected}, not so small that it reads as 0 (write 0)")
     return value
+
+
+#: Categories a terminal acts on rather than shows: controls (escape sequences),
+#: formats (the right-to-left override), separators of lines, surrogates, unassigned.
+_UNSAFE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every character a terminal would act on written as its escape.
+
+    Names come from files users are given (a board, a record): a control
+    character or a right-to-left override in a player's name must show as
+    what it is, not move the cursor or reverse the line. New lines and tabs
+    are kept.
+
+    Parameters
+    ----------
+    text : str
+        Text about to be printed.
+
+    Returns
+    -------
+    str
+        The same text, with each unsafe character written as ``\\xNN``,
+        ``\\uNNNN`` or ``\\UNNNNNNNN``.
+
+    Examples
+    --------
+    >>> terminal_safe("Red")
+    'Red'
+    >>> print(terminal_safe("Re\\u202ed\\x1b[2J"))
+    Re\\u202ed\\x1b[2J
+    >>> terminal_safe("line 1\\n\\tline 2") == "line 1\\n\\tline 2"
+    True
+    """
+    if text.isprintable() or all(c in "\n\t" or c.isprintable() for c in text):
+        return text
+    return "".join(
+        c.encode("unicode_escape").decode("ascii")
+        if c not in "\n\t" and unicodedata.category(c) in _UNSAFE
+        else c
+        for c in text
+    )

@@ -1,0 +1,56 @@
+"""Errors name the command as typed, and names from files print safely on a terminal.
+
+docs/json.md ("Errors"): one prefix form everywhere, ``isles ships check: error: ...``;
+a control character or a right-to-left override in a name shows as its escape.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from isles.cli import main
+
+DATA = Path(__file__).resolve().parent.parent / "models" / "data"
+
+
+@pytest.mark.parametrize(
+    ("argv", "prefix"),
+    [
+        (["ships", "check", "/nonexistent.json"], "isles ships check: error: "),
+        (["cache", "clear", "no-such-kit"], "isles cache clear: error: "),
+        (["rally", "--start", "99,99"], "isles rally: error: "),
+        (["lighthouse", "--islands", "0"], "isles lighthouse: error: "),
+    ],
+)
+def test_errors_are_prefixed_by_the_command_as_typed(
+    argv: list[str], prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own refusals
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(prefix) and err.count("\n") == 1, err
+
+
+def test_names_from_a_file_print_as_escapes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.loads((DATA / "plunder_example.json").read_text(encoding="utf-8"))
+    record["names"]["island"][0] = "Skull\u202eIsle\x1b[2J"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["plunder", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "\x1b" not in out
+    assert "\\u202e" in out or "\\x1b" in out
+
+
+def test_an_error_naming_a_value_escapes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cache", "clear", "a\u202eb\x1b[2J"]) == 2
+    err = capsys.readouterr().err
+    assert "\u202e" not in err and "\x1b" not in err and "\\x1b[2J" in err
