@@ -54,3 +54,19 @@ def test_an_error_naming_a_value_escapes_it(capsys: pytest.CaptureFixture[str]) 
     assert main(["cache", "clear", "a\u202eb\x1b[2J"]) == 2
     err = capsys.readouterr().err
     assert "\u202e" not in err and "\x1b" not in err and "\\x1b[2J" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=-1"], "'-1'"),
+        (["rally", "--start", "0,-3", "--objective", "weighted", "--value", "ore=2e6"], "'2e6'"),
+        (["rally", "--start", "0,-3", "--budget", "ore=-1"], "'-1'"),
+    ],
+)
+def test_a_refused_number_is_named_as_typed(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f": {said} is invalid" in err and ".0 is invalid" not in err, err

@@ -65,11 +65,29 @@ def _pairs(items: list[str] | None, option: str, integer: bool) -> dict[str, Any
     return out
 
 
-def _as_option(exc: InvalidInput) -> InvalidInput:
-    """The library's error, naming the option the user typed instead of the parameter.
+def _typed(items: list[str] | None, param: str) -> dict[str, str]:
+    """The number typed for each resource of ``--value`` / ``--budget``, by library field.
+
+    >>> _typed(["ore=-1,wool=2"], "values")
+    {'values.ore': '-1', 'values.wool': '2'}
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        for part in item.split(","):
+            name, _, number = part.partition("=")
+            out[f"{param}.{name.strip()}"] = number.strip()
+    return out
+
+
+def _as_option(exc: InvalidInput, typed: dict[str, str] | None = None) -> InvalidInput:
+    """The library's error, naming the option the user typed instead of the parameter,
+    and the value as typed (``'-1'``, not ``-1.0``) where ``typed`` has it.
 
     >>> str(_as_option(InvalidInput("values.ore", 1e308, "a number in 0..1000000")))
     '--value ore: 1e+308 is invalid; expected a number in 0..1000000'
+    >>> str(_as_option(InvalidInput("values.ore", -1.0, "a number in 0..1000000"),
+    ...                {"values.ore": "-1"}))
+    "--value ore: '-1' is invalid; expected a number in 0..1000000"
     """
     head = re.match(r"[a-z_]+", exc.field)
     option = _OPTIONS.get(head.group(0)) if head else None
@@ -78,7 +96,11 @@ def _as_option(exc: InvalidInput) -> InvalidInput:
     rest = exc.field[head.end() :]
     field = f"{option} {rest[1:]}" if rest.startswith(".") else option
     said = str(exc)[len(exc.field) + 2 :].removesuffix(f"; expected {exc.expected}")
-    return InvalidInput(field, exc.value, exc.expected, problem=said)
+    value = exc.value
+    if typed and exc.field in typed and said.startswith(repr(exc.value)):
+        value = typed[exc.field]
+        said = repr(value) + said[len(repr(exc.value)) :]
+    return InvalidInput(field, value, exc.expected, problem=said)
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -219,7 +241,8 @@ def run(args: argparse.Namespace) -> int:
                 time_limit=time_limit,
             )
     except InvalidInput as exc:
-        raise _as_option(exc) from None
+        typed = {**_typed(args.value, "values"), **_typed(args.budget, "budget")}
+        raise _as_option(exc, typed) from None
     if start is None:
         if picture is not None:
             draw_choice(board, choice, picture)
