@@ -46,6 +46,7 @@ class InvalidInput(IslesError, ValueError):
         self.field = field
         self.value = value
         self.expected = expected
+        self.problem = problem
         said = f"{value!r} is invalid" if problem is None else problem
         super().__init__(f"{field}: {said}; expected {expected}")
 

@@ -1,0 +1,499 @@
+"""Questions declared once: each field's type, range, default, help and spellings.
+
+Implements docs/json.md ("Questions"). A question (the parameters of one
+library call: a route, the odds of a kit, a tournament, ...) is a pydantic
+model (strict, frozen, unknown keys refused) whose fields carry everything the
+front ends need:
+
+- the library validates a call with :meth:`Question.read`;
+- the command line adds one option per field and reads them back
+  (``isles.cli_questions``), spelling each field as its option (``--time-limit``);
+- the web app reads a request body with the same :meth:`Question.read`, each
+  field spelt as its JSON key (``time_limit``).
+
+An error is an :class:`~isles.models.errors.InvalidInput` naming a *field of the
+question* (``values.ore``); each front end spells it its own way from the
+declaration (:meth:`Question.spell`), so no front end renames fields or cuts
+messages apart. Which fields go together is declared too (:class:`OnlyWith`,
+:class:`NotWith`, :class:`Requires`), once, and checked by :meth:`Question.read`.
+
+References
+----------
+.. [1] pydantic v2, "Strict mode" and "Models" (docs.pydantic.dev): the
+   validation library isles declares its questions with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any, ClassVar, Literal, Self, get_args, get_origin
+
+import annotated_types as at
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+from pydantic.fields import FieldInfo
+
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Edge, Hex
+from isles.models.jsonio import read_edge, read_hex
+
+__all__ = [
+    "EdgeValue",
+    "HexValue",
+    "NotWith",
+    "OnlyWith",
+    "Question",
+    "Requires",
+    "Spelling",
+    "param",
+    "param_extra",
+]
+
+#: How a front end spells a question's field: ``"python"`` (the parameter's
+#: name), ``"option"`` (the command line's ``--time-limit``) or ``"key"`` (the
+#: web request's JSON key).
+Spelling = Literal["python", "option", "key"]
+
+_REQUIRED: Any = ...
+
+
+def _hex(value: object) -> Hex:
+    return value if isinstance(value, Hex) else read_hex(value, "")
+
+
+def _edge(value: object) -> Edge:
+    if isinstance(value, Edge):
+        return value
+    return read_edge(list(value) if isinstance(value, tuple) else value, "")
+
+
+#: A hex field: a :class:`Hex`, or ``(q, r)`` / ``[q, r]`` of integers.
+HexValue = Annotated[Hex, PlainValidator(_hex)]
+#: An edge field: an :class:`Edge`, or two adjacent hexes.
+EdgeValue = Annotated[Edge, PlainValidator(_edge)]
+
+
+def param(
+    default: Any = _REQUIRED,
+    *,
+    help: str,
+    option: str | None = None,
+    key: str | None = None,
+    metavar: str | None = None,
+    expected: str | None = None,
+    ge: float | None = None,
+    le: float | None = None,
+    gt: float | None = None,
+    lt: float | None = None,
+    repeat: bool = False,
+    cli: bool = True,
+    text: str | None = None,
+) -> Any:
+    """Declare a question's field: its default, range, help and spellings.
+
+    Parameters
+    ----------
+    default : object, optional
+        The default; omitted, the field is required.
+    help : str
+        One line for ``--help`` and the web app's forms.
+    option : str, optional
+        The command line's spelling (default ``--`` and the name with dashes).
+    key : str, optional
+        The JSON key (default the name).
+    metavar : str, optional
+        The placeholder in ``--help`` (``Q,R``, ``SEC``).
+    expected : str, optional
+        What is valid, for errors (default: written from the type and range).
+    ge, le, gt, lt : float, optional
+        The range.
+    repeat : bool
+        On the command line, the option is given once per item (a list).
+    cli : bool
+        Whether the command line has this field as an option (a board read
+        from ``--board FILE`` is read by the command itself).
+    text : str, optional
+        The name of the command line's reader of the text typed (``"pairs"``
+        for ``ore=2,wool=1``; ``isles.options.NAMED_READERS``); default: by the
+        field's type.
+
+    Returns
+    -------
+    pydantic.fields.FieldInfo
+        The field, with isles' spellings in its ``json_schema_extra``.
+
+    Examples
+    --------
+    >>> from isles.models.contract import Question, param
+    >>> class Odds(Question):
+    ...     games: int = param(1000, help="games to simulate", ge=1, le=10**6)
+    >>> Odds.read({"games": 0})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: games: 0 is invalid; expected an integer in 1..1_000_000
+    >>> Odds.read({"games": 0}, spelling="option")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --games: 0 is invalid; expected an integer in 1..1_000_000
+    """
+    extra: dict[str, str | bool | None] = {
+        "option": option,
+        "key": key,
+        "metavar": metavar,
+        "expected": expected,
+        "repeat": repeat,
+        "cli": cli,
+        "text": text,
+    }
+    info: Any = Field(
+        default,
+        description=help,
+        ge=ge,
+        le=le,
+        gt=gt,
+        lt=lt,
+        json_schema_extra={k: v for k, v in extra.items() if v is not None},
+    )
+    return info
+
+
+def param_extra(info: FieldInfo) -> dict[str, Any]:
+    """What :func:`param` declared beyond pydantic's own: spellings, placeholder, reader."""
+    extra = info.json_schema_extra
+    return extra if isinstance(extra, dict) else {}
+
+
+def _limits(info: FieldInfo) -> dict[str, Any]:
+    """The field's range: ``{"ge": 1, "le": 10}`` (annotated_types metadata)."""
+    found: dict[str, Any] = {}
+    for item in info.metadata:
+        for name in ("ge", "le", "gt", "lt"):
+            if isinstance(item, getattr(at, name.capitalize())):
+                found[name] = getattr(item, name)
+    return found
+
+
+def _number(x: float) -> str:
+    if isinstance(x, int) and abs(x) >= 10_000:
+        return f"{x:,}".replace(",", "_")
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _base(annotation: Any) -> tuple[Any, bool]:
+    """The annotation without ``None``, and whether None is allowed."""
+    args = get_args(annotation)
+    if args and type(None) in args:
+        rest = tuple(a for a in args if a is not type(None))
+        return (rest[0] if len(rest) == 1 else annotation), True
+    return annotation, False
+
+
+def expected_text(info: FieldInfo) -> str:
+    """What is valid for a field, written from its type and range.
+
+    Examples
+    --------
+    >>> class Kit(Question):
+    ...     islands: int = param(8, help="islands", ge=1, le=8)
+    >>> expected_text(Kit.model_fields["islands"])
+    'an integer in 1..8'
+    """
+    extra = param_extra(info)
+    if extra.get("expected"):
+        return str(extra["expected"])
+    base, _ = _base(info.annotation)
+    return _type_text(base, _limits(info))
+
+
+def _type_text(base: Any, limits: Mapping[str, Any]) -> str:
+    origin = get_origin(base)
+    if base is bool:
+        return "true or false"
+    if base is int:
+        if "ge" in limits and "le" in limits:
+            return f"an integer in {_number(limits['ge'])}..{_number(limits['le'])}"
+        if "ge" in limits:
+            return f"an integer >= {_number(limits['ge'])}"
+        return "an integer"
+    if base is float:
+        parts = [f"{op} {_number(limits[k])}" for k, op in _OPS if k in limits]
+        return "a number" + (" " + " and ".join(parts) if parts else "")
+    if origin is Literal:
+        return "one of " + ", ".join(str(a) for a in get_args(base))
+    if isinstance(base, type) and issubclass(base, Enum):
+        return "one of " + ", ".join(str(m.value) for m in base)
+    if base is str:
+        return "a text"
+    return getattr(base, "__name__", str(base))
+
+
+_OPS = (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<="))
+
+
+@dataclass(frozen=True)
+class OnlyWith:
+    """``field`` may be given only when ``other`` is given (or equals one of ``values``).
+
+    Examples
+    --------
+    >>> OnlyWith("values", "objective", ("weighted",)).needs("option", lambda f: "--" + f)
+    '--objective weighted'
+    """
+
+    field: str
+    other: str
+    values: tuple[Any, ...] = ()
+
+    def needs(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
+        """The condition, spelt: ``--objective weighted`` or ``objective = 'weighted'``."""
+        if not self.values:
+            return spell(self.other)
+        shown = " or ".join(str(v) if spelling == "option" else repr(v) for v in self.values)
+        return (
+            f"{spell(self.other)} {shown}"
+            if spelling == "option"
+            else (f"{spell(self.other)} = {shown}")
+        )
+
+    def holds(self, question: Question) -> bool:
+        """Whether the condition holds for ``question``."""
+        if not self.values:
+            return self.other in question.model_fields_set
+        return getattr(question, self.other) in self.values
+
+
+@dataclass(frozen=True)
+class NotWith:
+    """``field`` and ``other`` are not given together."""
+
+    field: str
+    other: str
+
+
+@dataclass(frozen=True)
+class Requires:
+    """``field`` must be given when ``other`` is (or, with ``absent``, when it is not)."""
+
+    field: str
+    other: str
+    absent: bool = False
+
+
+Together = OnlyWith | NotWith | Requires
+
+
+class Question(BaseModel):
+    """Base of every question: strict, frozen, unknown keys refused; see the module.
+
+    Subclasses declare fields with :func:`param` and which go together in
+    ``together``. :meth:`read` is the one validation every front end calls.
+    """
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        defer_build=True,
+        arbitrary_types_allowed=True,
+        validate_default=False,
+    )
+
+    together: ClassVar[tuple[Together, ...]] = ()
+
+    # -- spellings ------------------------------------------------------------------
+
+    @classmethod
+    def spelt(cls, name: str, spelling: Spelling) -> str:
+        """One field's spelling: ``time_limit``, ``--time-limit`` or the JSON key.
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     time_limit: float = param(1.0, help="seconds", gt=0)
+        >>> Q.spelt("time_limit", "option"), Q.spelt("time_limit", "key")
+        ('--time-limit', 'time_limit')
+        """
+        info = cls.model_fields.get(name)
+        extra = param_extra(info) if info is not None else {}
+        if spelling == "option":
+            return str(extra.get("option") or "--" + name.replace("_", "-"))
+        if spelling == "key":
+            return str(extra.get("key") or name)
+        return name
+
+    @classmethod
+    def spell(cls, path: str, spelling: Spelling) -> str:
+        """A field path spelt: ``values.ore`` is ``--value ore`` on the command line.
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     values: dict[str, float] = param({}, help="card values", option="--value")
+        >>> Q.spell("values.ore", "option"), Q.spell("values.ore", "key")
+        ('--value ore', 'values.ore')
+        """
+        head, dot, rest = path.partition(".")
+        if head not in cls.model_fields:
+            return path
+        first = cls.spelt(head, spelling)
+        if not dot:
+            return first
+        return f"{first} {rest}" if spelling == "option" else f"{first}.{rest}"
+
+    # -- validation -----------------------------------------------------------------
+
+    @classmethod
+    def read(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        spelling: Spelling = "python",
+        typed: Mapping[str, str] | None = None,
+    ) -> Self:
+        """Validate ``data`` into the question; the one check of every front end.
+
+        Parameters
+        ----------
+        data : mapping
+            Field values by name (Python, the command line), or by JSON key (the
+            web app, ``spelling="key"``).
+        spelling : {"python", "option", "key"}
+            How errors spell the fields.
+        typed : mapping, optional
+            The text the user typed for a field (the command line), so that an
+            error shows ``'-1'`` rather than the number it was read as.
+
+        Returns
+        -------
+        Question
+
+        Raises
+        ------
+        InvalidInput
+            The first problem: a value of the wrong type or out of range, an
+            unknown or missing key, or fields that do not go together.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidInput("request", data, "an object of " + ", ".join(cls._keys(spelling)))
+        if spelling == "key":
+            data = cls._by_name(data)
+        try:
+            question = cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise cls._invalid(exc, spelling, typed or {}) from None
+        question._check_together(spelling, typed or {})
+        return question
+
+    @classmethod
+    def _keys(cls, spelling: Spelling) -> list[str]:
+        return [cls.spelt(n, spelling) for n in cls.model_fields]
+
+    @classmethod
+    def _by_name(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        names = {cls.spelt(n, "key"): n for n in cls.model_fields}
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in names:
+                raise InvalidInput(
+                    str(key),
+                    key,
+                    "only the keys " + ", ".join(names),
+                    problem=f"unknown key {key!r}",
+                )
+            out[names[key]] = value
+        return out
+
+    @classmethod
+    def _invalid(
+        cls, exc: ValidationError, spelling: Spelling, typed: Mapping[str, str]
+    ) -> InvalidInput:
+        error = exc.errors(include_url=False)[0]
+        loc = [str(p) for p in error["loc"]]
+        kind = error["type"]
+        name = loc[0] if loc else ""
+        info = cls.model_fields.get(name)
+        path = ".".join(loc)
+        field = cls.spell(path, spelling)
+        cause = (error.get("ctx") or {}).get("error")
+        if isinstance(cause, InvalidInput):  # a reader inside a validator (a board file)
+            inner = cause.field
+            where = field if inner in ("", name) else f"{field}.{inner}"
+            return InvalidInput(where, cause.value, cause.expected, problem=cause.problem)
+        if kind == "extra_forbidden":
+            return InvalidInput(
+                field,
+                name,
+                "only " + ", ".join(cls._keys(spelling)),
+                problem=f"unknown {'option' if spelling == 'option' else 'key'} {name!r}",
+            )
+        expected = expected_text(info) if info is not None and len(loc) == 1 else _inner(error)
+        if kind == "missing":
+            return InvalidInput(field, None, expected, problem="missing")
+        value = typed.get(path, error["input"])
+        return InvalidInput(field, value, expected)
+
+    def _check_together(self, spelling: Spelling, typed: Mapping[str, str]) -> None:
+        given = self.model_fields_set
+        cls = type(self)
+
+        def spell(name: str) -> str:
+            return cls.spelt(name, spelling)
+
+        def shown(name: str) -> object:
+            return typed.get(name, getattr(self, name))
+
+        for rule in self.together:
+            if isinstance(rule, OnlyWith):
+                if rule.field in given and not rule.holds(self):
+                    raise InvalidInput(
+                        spell(rule.field),
+                        shown(rule.field),
+                        f"{spell(rule.field)} only with {rule.needs(spelling, spell)}",
+                        problem=_given(shown(rule.field)),
+                    )
+            elif isinstance(rule, NotWith):
+                if rule.field in given and rule.other in given:
+                    raise InvalidInput(
+                        spell(rule.field),
+                        shown(rule.field),
+                        f"{spell(rule.field)} or {spell(rule.other)}, not both",
+                        problem=_given(shown(rule.field)),
+                    )
+            elif (rule.other in given) != rule.absent and rule.field not in given:
+                when = (
+                    f"without {spell(rule.other)}" if rule.absent else f"with {spell(rule.other)}"
+                )
+                raise InvalidInput(
+                    spell(rule.field),
+                    None,
+                    f"{spell(rule.field)} {when}",
+                    problem="required",
+                )
+
+
+def _given(value: object) -> str | None:
+    """How a value that should not have been given is shown: its text, or "given"."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return None
+    return "given"
+
+
+def _inner(error: Mapping[str, Any]) -> str:
+    """What is valid for an item inside a field (a list entry, a dict value)."""
+    ctx = error.get("ctx") or {}
+    kind = str(error["type"])
+    if "ge" in ctx and "le" in ctx:
+        return f"a number in {ctx['ge']}..{ctx['le']}"
+    for key, op in _OPS:
+        if key in ctx:
+            return f"a number {op} {ctx[key]}"
+    if kind.startswith("int"):
+        return "an integer"
+    if kind.startswith("float"):
+        return "a number"
+    if kind.startswith("bool"):
+        return "true or false"
+    if kind.startswith("literal"):
+        return f"one of {ctx.get('expected', '')}".strip()
+    return str(error.get("msg", "a valid value")).lower()

@@ -1,0 +1,125 @@
+"""Questions declared once (docs/json.md, "Questions"): the library, the command
+line and the web app read the same declaration and spell its fields their own way."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from isles.models.contract import (
+    EdgeValue,
+    HexValue,
+    NotWith,
+    OnlyWith,
+    Question,
+    Requires,
+    param,
+)
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex
+from isles.options import add_question, read_question
+
+
+class Trip(Question):
+    """A small question with every kind of field and rule."""
+
+    start: HexValue | None = param(None, help="the car's hex", metavar="Q,R")
+    goals: list[HexValue] | None = param(None, help="goal hexes", option="--goal", repeat=True)
+    roads: list[EdgeValue] = param([], help="own roads", option="--road", repeat=True)
+    objective: Literal["cards", "weighted"] = param("cards", help="what to minimise")
+    values: dict[str, float] | None = param(
+        None, help="card values", option="--value", metavar="RES=X", text=None
+    )
+    games: int = param(1000, help="games", ge=1, le=1_000_000)
+    time_limit: float | None = param(None, help="seconds", gt=0, metavar="SEC")
+    fast: bool = param(False, help="be quick")
+
+    together = (
+        OnlyWith("values", "objective", ("weighted",)),
+        NotWith("goals", "fast"),
+        Requires("start", "goals"),
+    )
+
+
+def test_defaults_and_values() -> None:
+    trip = Trip.read({"start": (0, -3), "roads": [((0, -2), (0, -1))]})
+    assert trip.start == Hex(0, -3) and trip.games == 1000 and trip.objective == "cards"
+    assert trip.roads[0] == (Hex(0, -2), Hex(0, -1))
+
+
+@pytest.mark.parametrize(
+    ("data", "spelling", "message"),
+    [
+        ({"games": 0}, "python", "games: 0 is invalid; expected an integer in 1..1_000_000"),
+        ({"games": 0}, "option", "--games: 0 is invalid; expected an integer in 1..1_000_000"),
+        ({"games": 0}, "key", "games: 0 is invalid; expected an integer in 1..1_000_000"),
+        ({"games": "7"}, "python", "games: '7' is invalid; expected an integer in 1..1_000_000"),
+        ({"games": True}, "python", "games: True is invalid; expected an integer"),
+        ({"time_limit": -1.0}, "option", "--time-limit: -1.0 is invalid; expected a number > 0"),
+        (
+            {"objective": "x"},
+            "option",
+            "--objective: 'x' is invalid; expected one of cards, weighted",
+        ),
+        ({"zzz": 1}, "python", "zzz: unknown key 'zzz'; expected only start, goals"),
+        ({"zzz": 1}, "key", "zzz: unknown key 'zzz'; expected only the keys start, goals"),
+        ({"start": [0]}, "key", "start: [0] is invalid; expected axial coordinates"),
+        (
+            {"values": {"ore": 1.0}},
+            "option",
+            "--value: given; expected --value only with --objective weighted",
+        ),
+        (
+            {"values": {"ore": 1.0}},
+            "key",
+            "values: given; expected values only with objective = 'weighted'",
+        ),
+        ({"goals": [(1, 1)], "fast": True}, "option", "--goal: given; expected --goal or --fast"),
+        ({"goals": [(1, 1)]}, "option", "--start: required; expected --start with --goal"),
+    ],
+)
+def test_errors_name_the_field_as_each_front_end_spells_it(
+    data: dict[str, object], spelling: Literal["python", "option", "key"], message: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        Trip.read(data, spelling=spelling)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_the_command_line_is_derived_from_the_declaration() -> None:
+    parser = argparse.ArgumentParser(prog="trip")
+    add_question(parser, Trip, exclude=("values",))
+    text = parser.format_help()
+    for option in ("--start Q,R", "--goal GOALS", "--road ROADS", "--games GAMES", "--fast"):
+        assert option in text
+    assert "(default 1000)" in text and "{cards,weighted}" in text
+    args = parser.parse_args(["--start", "0,-3", "--goal", "1,1", "--goal", "2,0", "--games", "5"])
+    trip = read_question(Trip, args)
+    assert trip.goals == [Hex(1, 1), Hex(2, 0)] and trip.games == 5
+    assert trip.model_fields_set == {"start", "goals", "games"}
+
+
+def test_the_command_line_names_the_text_typed() -> None:
+    parser = argparse.ArgumentParser(prog="trip")
+    add_question(parser, Trip, exclude=("values",))
+    with pytest.raises(
+        InvalidInput, match=r"^--time-limit: '-1' is invalid; expected a number > 0"
+    ):
+        read_question(Trip, parser.parse_args(["--time-limit", "-1"]))
+    with pytest.raises(InvalidInput, match=r"^--games: '1_0' is invalid; expected a whole number"):
+        read_question(Trip, parser.parse_args(["--games", "1_0"]))
+    with pytest.raises(InvalidInput, match=r"^--start: '1;2' is invalid; expected axial"):
+        read_question(Trip, parser.parse_args(["--start", "1;2"]))
+
+
+@given(st.integers(min_value=-(10**7), max_value=10**7))
+def test_a_range_is_checked_as_declared(games: int) -> None:
+    ok = 1 <= games <= 1_000_000
+    try:
+        assert Trip.read({"games": games}).games == games and ok
+    except InvalidInput as exc:
+        assert not ok and exc.field == "games" and exc.value == games
