@@ -438,6 +438,10 @@ def _main(argv: list[str]) -> int:
     try:
         return func(args)
     except IslesError as exc:
+        question = getattr(args, "_question", None)
+        if isinstance(exc, InvalidInput) and question is not None:
+            # The library's own checks name the question's fields: spelt as options here.
+            exc = question.respell(exc, "option", getattr(args, "_typed", None))
         print(f"{args._prog}: error: {terminal_safe(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -212,24 +212,47 @@ def read_question(
         if not hasattr(args, name) or name in data:
             continue
         text = getattr(args, name)
-        option = question.spelt(name, "option")
         if isinstance(text, bool):
             data[name] = text
             continue
-        read = _reader(question, name, info)
-        if isinstance(text, list):
-            data[name] = [read(t, option) for t in text]
-            if len(text) == 1:
-                typed[name] = text[0]
-        else:
-            data[name] = read(text, option)
-            typed[name] = text
-        if isinstance(data[name], dict):  # RES=X pairs: each value as typed
+        data[name] = _read_text(question, name, info, text, typed)
+    # The command's errors after this (the library's checks on the board) are
+    # spelt from the same declaration (isles.cli).
+    args._question, args._typed = question, typed
+    return question.read(data, spelling="option", typed=typed)
+
+
+def _read_text(
+    question: type[Question],
+    name: str,
+    info: FieldInfo,
+    text: str | list[str],
+    typed: dict[str, str],
+) -> Any:
+    """One option's value from its text (each item of a repeated one), the text kept."""
+    option = question.spelt(name, "option")
+    read = _reader(question, name, info)
+    if isinstance(text, str):
+        typed[name] = text
+        value = read(text, option)
+        if isinstance(value, dict):
             typed.update(_pair_texts(name, text))
-    try:
-        return question.read(data, spelling="option", typed=typed)
-    except InvalidInput:
-        raise
+        return value
+    items = [read(t, option) for t in text]
+    for i, t in enumerate(text):
+        typed[f"{name}[{i}]"] = t
+    if len(text) == 1:
+        typed[name] = text[0]
+    if items and all(isinstance(v, dict) for v in items):  # --value ore=2 --value wool=1
+        merged: dict[str, Any] = {}
+        for item in items:
+            for key, v in item.items():
+                if key in merged:
+                    raise InvalidInput(option, key, "each resource at most once")
+                merged[key] = v
+        typed.update(_pair_texts(name, text))
+        return merged
+    return items
 
 
 def _pair_texts(name: str, text: str | list[str]) -> dict[str, str]:

@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -56,6 +57,9 @@ __all__ = [
 Spelling = Literal["python", "option", "key"]
 
 _REQUIRED: Any = ...
+
+#: The field a path starts with (``goals`` of ``goals[1]``, ``values`` of ``values.ore``).
+_HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _hex(value: object) -> Hex:
@@ -332,14 +336,47 @@ class Question(BaseModel):
         ...     values: dict[str, float] = param({}, help="card values", option="--value")
         >>> Q.spell("values.ore", "option"), Q.spell("values.ore", "key")
         ('--value ore', 'values.ore')
+        >>> Q.spell("values[2]", "option")
+        '--value [2]'
         """
-        head, dot, rest = path.partition(".")
+        found = _HEAD.match(path)
+        head = found.group(0) if found else ""
         if head not in cls.model_fields:
             return path
         first = cls.spelt(head, spelling)
-        if not dot:
+        rest = path[len(head) :]
+        if not rest:
             return first
-        return f"{first} {rest}" if spelling == "option" else f"{first}.{rest}"
+        if spelling == "option":
+            return f"{first} {rest.removeprefix('.')}"
+        return first + rest
+
+    @classmethod
+    def respell(
+        cls,
+        exc: InvalidInput,
+        spelling: Spelling,
+        typed: Mapping[str, str] | None = None,
+    ) -> InvalidInput:
+        """A library error about this question, its field spelt for a front end.
+
+        The library checks what needs the board or the record (a start on the
+        board, a goal on land) after :meth:`read`; its errors name the
+        question's fields in Python, and each front end spells them here, with
+        the text typed where there is one.
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     time_limit: float = param(1.0, help="seconds", gt=0)
+        >>> str(Q.respell(InvalidInput("time_limit", 0.5, "more"), "option", {"time_limit": ".5"}))
+        "--time-limit: '.5' is invalid; expected more"
+        """
+        field = cls.spell(exc.field, spelling)
+        value = (typed or {}).get(exc.field, exc.value)
+        if field == exc.field and value is exc.value:
+            return exc
+        return InvalidInput(field, value, exc.expected, problem=exc.problem)
 
     # -- validation -----------------------------------------------------------------
 
@@ -413,7 +450,10 @@ class Question(BaseModel):
         kind = error["type"]
         name = loc[0] if loc else ""
         info = cls.model_fields.get(name)
-        path = ".".join(loc)
+        path = "".join(
+            f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
+            for i, p in enumerate(error["loc"])
+        )
         field = cls.spell(path, spelling)
         cause = (error.get("ctx") or {}).get("error")
         if isinstance(cause, InvalidInput):  # a reader inside a validator (a board file)
