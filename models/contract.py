@@ -41,7 +41,10 @@ from isles.models.jsonio import read_edge, read_hex
 
 __all__ = [
     "EdgeValue",
+    "Given",
     "HexValue",
+    "Is",
+    "Missing",
     "NotWith",
     "OnlyWith",
     "Question",
@@ -236,35 +239,82 @@ _OPS = (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<="))
 
 
 @dataclass(frozen=True)
+class Given:
+    """The condition "``name`` was given"."""
+
+    name: str
+
+    def holds(self, question: Question) -> bool:
+        """Whether it holds for ``question``."""
+        return self.name in question.model_fields_set
+
+    def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
+        """``with --budget``."""
+        return f"with {spell(self.name)}"
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The condition "``name`` was not given"."""
+
+    name: str
+
+    def holds(self, question: Question) -> bool:
+        """Whether it holds for ``question``."""
+        return self.name not in question.model_fields_set
+
+    def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
+        """``without --start``."""
+        return f"without {spell(self.name)}"
+
+
+@dataclass(frozen=True)
+class Is:
+    """The condition "``name`` is one of ``values``"."""
+
+    name: str
+    values: tuple[Any, ...]
+
+    def holds(self, question: Question) -> bool:
+        """Whether it holds for ``question``."""
+        return getattr(question, self.name) in self.values
+
+    def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
+        """``with --objective weighted`` or ``with objective = 'weighted'``."""
+        if spelling == "option":
+            return f"with {spell(self.name)} " + " or ".join(str(v) for v in self.values)
+        return f"with {spell(self.name)} = " + " or ".join(repr(v) for v in self.values)
+
+
+Condition = Given | Missing | Is
+
+
+@dataclass(frozen=True)
 class OnlyWith:
-    """``field`` may be given only when ``other`` is given (or equals one of ``values``).
+    """``field`` may be given only when one of ``conditions`` holds.
 
     Examples
     --------
-    >>> OnlyWith("values", "objective", ("weighted",)).needs("option", lambda f: "--" + f)
-    '--objective weighted'
+    >>> rule = OnlyWith("time_limit", Given("budget"), Missing("start"))
+    >>> rule.needs("option", lambda f: "--" + f.replace("_", "-"))
+    '--time-limit only with --budget or without --start'
     """
 
     field: str
-    other: str
-    values: tuple[Any, ...] = ()
+    conditions: tuple[Condition, ...]
+
+    def __init__(self, field: str, *conditions: Condition) -> None:
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "conditions", conditions)
 
     def needs(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
-        """The condition, spelt: ``--objective weighted`` or ``objective = 'weighted'``."""
-        if not self.values:
-            return spell(self.other)
-        shown = " or ".join(str(v) if spelling == "option" else repr(v) for v in self.values)
-        return (
-            f"{spell(self.other)} {shown}"
-            if spelling == "option"
-            else (f"{spell(self.other)} = {shown}")
-        )
+        """What is valid, spelt."""
+        said = " or ".join(c.said(spelling, spell) for c in self.conditions)
+        return f"{spell(self.field)} only {said}"
 
     def holds(self, question: Question) -> bool:
-        """Whether the condition holds for ``question``."""
-        if not self.values:
-            return self.other in question.model_fields_set
-        return getattr(question, self.other) in self.values
+        """Whether one of the conditions holds for ``question``."""
+        return any(c.holds(question) for c in self.conditions)
 
 
 @dataclass(frozen=True)
@@ -277,11 +327,10 @@ class NotWith:
 
 @dataclass(frozen=True)
 class Requires:
-    """``field`` must be given when ``other`` is (or, with ``absent``, when it is not)."""
+    """``field`` must be given when ``condition`` holds: ``Requires("goals", Missing("group"))``."""
 
     field: str
-    other: str
-    absent: bool = False
+    condition: Condition
 
 
 Together = OnlyWith | NotWith | Requires
@@ -458,7 +507,12 @@ class Question(BaseModel):
         cause = (error.get("ctx") or {}).get("error")
         if isinstance(cause, InvalidInput):  # a reader inside a validator (a board file)
             inner = cause.field
-            where = field if inner in ("", name) else f"{field}.{inner}"
+            if inner in ("", name):
+                where = field
+            elif inner.startswith((".", "[")):
+                where = cls.spell(path + inner, spelling)
+            else:
+                where = cls.spell(f"{path}.{inner}", spelling)
             return InvalidInput(where, cause.value, cause.expected, problem=cause.problem)
         if kind == "extra_forbidden":
             return InvalidInput(
@@ -489,7 +543,7 @@ class Question(BaseModel):
                     raise InvalidInput(
                         spell(rule.field),
                         shown(rule.field),
-                        f"{spell(rule.field)} only with {rule.needs(spelling, spell)}",
+                        rule.needs(spelling, spell),
                         problem=_given(shown(rule.field)),
                     )
             elif isinstance(rule, NotWith):
@@ -500,14 +554,11 @@ class Question(BaseModel):
                         f"{spell(rule.field)} or {spell(rule.other)}, not both",
                         problem=_given(shown(rule.field)),
                     )
-            elif (rule.other in given) != rule.absent and rule.field not in given:
-                when = (
-                    f"without {spell(rule.other)}" if rule.absent else f"with {spell(rule.other)}"
-                )
+            elif rule.condition.holds(self) and rule.field not in given:
                 raise InvalidInput(
                     spell(rule.field),
                     None,
-                    f"{spell(rule.field)} {when}",
+                    f"{spell(rule.field)} {rule.condition.said(spelling, spell)}",
                     problem="required",
                 )
 

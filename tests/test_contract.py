@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from isles.models.contract import (
     EdgeValue,
+    Given,
     HexValue,
+    Is,
     NotWith,
     OnlyWith,
     Question,
@@ -39,9 +41,9 @@ class Trip(Question):
     fast: bool = param(False, help="be quick")
 
     together = (
-        OnlyWith("values", "objective", ("weighted",)),
+        OnlyWith("values", Is("objective", ("weighted",))),
         NotWith("goals", "fast"),
-        Requires("start", "goals"),
+        Requires("start", Given("goals")),
     )
 
 
