@@ -1,7 +1,9 @@
 """Board pictures with matplotlib: terrain colours, number tokens, overlays.
 
 Shared by every board capability (rally routes, set-up boards, ship fields).
-The format follows the file suffix (``.png`` or ``.svg``).
+The format follows the file suffix (``.png`` or ``.svg``). Drawing is bounded
+(docs/boards.md, "Pictures"): a board of more than :data:`DETAIL_LIMIT` hexes is
+drawn as coloured cells only, one of more than :data:`MAX_DRAWN_HEXES` refused.
 """
 
 from __future__ import annotations
@@ -17,16 +19,41 @@ matplotlib.use("Agg")
 import itertools
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import is_color_like, to_hex
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Patch, Rectangle, RegularPolygon
+from matplotlib.patches import Circle, Patch, Rectangle
 
 from isles.models.catan import Board, BuildingKind, HarbourKind, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, to_pixel
 
-__all__ = ["TERRAIN_COLOURS", "board_figure", "draw_path", "draw_roads", "save_figure"]
+__all__ = [
+    "DETAIL_LIMIT",
+    "MAX_DRAWN_HEXES",
+    "TERRAIN_COLOURS",
+    "board_figure",
+    "check_drawable",
+    "draw_path",
+    "draw_roads",
+    "is_detailed",
+    "save_figure",
+]
+
+#: Boards of at most this many hexes are drawn in full: number tokens, harbour
+#: labels, arrows along a route. A bigger board is drawn as coloured cells (one
+#: collection of hexagons), buildings, harbours and roads as marks without
+#: labels, a route as one line: at that size a hex is a few pixels wide and the
+#: labels would be unreadable anyway, while one text per hex is what made a
+#: 10**5-hex picture take minutes and gigabytes.
+DETAIL_LIMIT = 2_000
+
+#: Largest board drawn at all (docs/boards.md, "Pictures"): beyond it a picture
+#: is refused before any work. The cells of a 10**5-hex board take a few seconds
+#: and a few hundred MB; this bound keeps any picture within about twice that.
+MAX_DRAWN_HEXES = 200_000
 
 TERRAIN_COLOURS: Mapping[Terrain, str] = {
     Terrain.FOREST: "#2e7d32",
@@ -38,6 +65,75 @@ TERRAIN_COLOURS: Mapping[Terrain, str] = {
     Terrain.SEA: "#4f8fd6",
     Terrain.GOLD: "#d4a017",
 }
+
+
+def is_detailed(board: Board) -> bool:
+    """Whether ``board`` is drawn in full (at most :data:`DETAIL_LIMIT` hexes).
+
+    Parameters
+    ----------
+    board : Board
+
+    Returns
+    -------
+    bool
+        True when tokens, labels and route arrows are drawn; False when the
+        board is drawn as coloured cells and marks only.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> is_detailed(beginner_board())
+    True
+    """
+    return len(board) <= DETAIL_LIMIT
+
+
+def check_drawable(board: Board, field: str = "board", value: object = None) -> None:
+    """Refuse, before any work, a board too big to draw (over :data:`MAX_DRAWN_HEXES`).
+
+    Parameters
+    ----------
+    board : Board
+    field : str, default "board"
+        What the message names: the parameter, or the option the user typed
+        (``"--png"``).
+    value : object, optional
+        The value the message shows (the picture's file name as typed).
+
+    Raises
+    ------
+    InvalidInput
+        When the board has more than :data:`MAX_DRAWN_HEXES` hexes; the message
+        gives the count and the limit.
+
+    Notes
+    -----
+    The command lines call it right after reading the board, so a picture
+    that would be refused costs no solve. Counting the hexes is all it does.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> check_drawable(beginner_board())
+    """
+    if len(board) > MAX_DRAWN_HEXES:
+        raise InvalidInput(
+            field,
+            value,
+            f"a board of at most {MAX_DRAWN_HEXES} hexes to draw (or no picture)",
+            problem=f"the board has {len(board)} hexes, too many to draw",
+        )
+
+
+#: Longest route drawn as arrows, step by step; a longer one is one line.
+_ARROW_LIMIT = 200
+
+#: The corners of a hexagon of radius 0.98 (pointy-topped, as :func:`to_pixel` lays
+#: hexes), relative to its centre.
+_CORNERS = 0.98 * np.array(
+    [(math.sin(k * math.pi / 3), math.cos(k * math.pi / 3)) for k in range(6)]
+)
 
 
 def board_figure(
@@ -70,38 +166,85 @@ def board_figure(
     Number tokens are drawn as discs (6 and 8 in red, dot count = pips);
     harbours as white discs on the sea side of their edge with their ratio;
     roads, settlements and cities in their player's colour (the player's name
-    when it is a colour, such as ``"red"``).
+    when it is a colour, such as ``"red"``). The hexes are one collection of
+    hexagons; a board of more than :data:`DETAIL_LIMIT` hexes gets no tokens
+    or labels (cells and marks only), so that drawing stays bounded (a
+    10**5-hex board in seconds, docs/boards.md, "Pictures").
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``board`` when it has more than :data:`MAX_DRAWN_HEXES` hexes
+        (:func:`check_drawable`).
 
     Examples
     --------
     >>> from isles.models.catan import beginner_board
     >>> fig, ax = board_figure(beginner_board(), title="Beginner board")
-    >>> len(ax.patches) >= 37
-    True
+    >>> len(ax.collections[0].get_paths())  # the hexes: one collection
+    37
     >>> plt.close(fig)
     """
+    check_drawable(board)
     marked_set = set(marked)
-    xs = [to_pixel(h)[0] for h in board]
-    ys = [to_pixel(h)[1] for h in board]
-    width = max(xs) - min(xs) + 2
-    height = max(ys) - min(ys) + 2
+    detailed = is_detailed(board)
+    hexes = list(board.tiles)
+    centres = np.array([to_pixel(h) for h in hexes], dtype=float).reshape(-1, 2)
+    xs, ys = centres[:, 0], centres[:, 1]
+    lo_x, hi_x = (float(xs.min()), float(xs.max())) if len(hexes) else (0.0, 0.0)
+    lo_y, hi_y = (float(ys.min()), float(ys.max())) if len(hexes) else (0.0, 0.0)
+    width = hi_x - lo_x + 2
+    height = hi_y - lo_y + 2
     scale = min(12.0, max(5.0, 0.55 * max(width, height)))
     fig, ax = plt.subplots(
         figsize=(scale * width / max(width, height) + 2, scale * height / max(width, height))
     )
-    for h, tile in board.tiles.items():
-        x, y = to_pixel(h)
-        ax.add_patch(
-            RegularPolygon(
-                (x, y),
-                numVertices=6,
-                radius=0.98,
-                orientation=0.0,
-                facecolor=TERRAIN_COLOURS[tile.terrain],
-                edgecolor="black" if h in marked_set else "white",
-                linewidth=3.0 if h in marked_set else 1.0,
+    # One collection of hexagons, whatever the size: one artist, not one per hex.
+    ax.add_collection(
+        PolyCollection(
+            list(centres[:, None, :] + _CORNERS[None, :, :]),
+            facecolors=[TERRAIN_COLOURS[t.terrain] for t in board.tiles.values()],
+            edgecolors="white" if detailed else "none",
+            linewidths=1.0,
+        )
+    )
+    outlined = [i for i, h in enumerate(hexes) if h in marked_set]
+    if outlined:
+        ax.add_collection(
+            PolyCollection(
+                list(centres[outlined, None, :] + _CORNERS[None, :, :]),
+                facecolors="none",
+                edgecolors="black",
+                linewidths=3.0 if detailed else 1.0,
+                zorder=2,
             )
         )
+    if detailed:
+        _draw_tokens(ax, board)
+    _draw_harbours(ax, board, detailed)
+    _draw_buildings_and_roads(ax, board, detailed)
+    ax.set_xlim(lo_x - 1.2, hi_x + 1.2)
+    ax.set_ylim(lo_y - 1.2, hi_y + 1.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    if legend:
+        present = sorted({t.terrain for t in board.tiles.values()}, key=list(Terrain).index)
+        ax.legend(
+            handles=[Patch(facecolor=TERRAIN_COLOURS[t], label=t.value) for t in present],
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            frameon=False,
+            fontsize=8,
+        )
+    return fig, ax
+
+
+def _draw_tokens(ax: Axes, board: Board) -> None:
+    """Number tokens: a disc with the number and its pips (6 and 8 in red)."""
+    for h, tile in board.tiles.items():
+        x, y = to_pixel(h)
         if tile.number is not None:
             hot = tile.number in (6, 8)
             ax.add_patch(
@@ -128,24 +271,6 @@ def board_figure(
                 fontsize=7,
                 color="#c62828" if hot else "black",
             )
-    _draw_harbours(ax, board)
-    _draw_buildings_and_roads(ax, board)
-    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
-    ax.set_ylim(min(ys) - 1.2, max(ys) + 1.2)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    if title:
-        ax.set_title(title)
-    if legend:
-        present = sorted({t.terrain for t in board.tiles.values()}, key=list(Terrain).index)
-        ax.legend(
-            handles=[Patch(facecolor=TERRAIN_COLOURS[t], label=t.value) for t in present],
-            loc="upper left",
-            bbox_to_anchor=(1.0, 1.0),
-            frameon=False,
-            fontsize=8,
-        )
-    return fig, ax
 
 
 #: Harbour labels: the ratio, and the resource's initial for a 2:1 harbour.
@@ -168,28 +293,44 @@ def _player_colours(board: Board) -> dict[str, str]:
     return out
 
 
-def _draw_harbours(ax: Axes, board: Board) -> None:
-    """A harbour: a white marker on its side, on the sea half, with its ratio."""
+def _draw_harbours(ax: Axes, board: Board, detailed: bool) -> None:
+    """A harbour: a white marker on its side, on the sea half, with its ratio (in full)."""
+    spots = []
     for e, kind in board.harbours.items():
         sea, land = sorted(e, key=lambda h: board.tiles[h].terrain.is_land)
         (sx, sy), (lx, ly) = to_pixel(sea), to_pixel(land)
         x, y = sx + 0.3 * (lx - sx), sy + 0.3 * (ly - sy)
-        ax.add_patch(
-            Circle((x, y), 0.27, facecolor="white", edgecolor="#333", linewidth=0.8, zorder=5)
-        )
-        ax.text(x, y, _HARBOUR_LABELS[kind], ha="center", va="center", fontsize=5.5, zorder=6)
+        spots.append((x, y))
+        if detailed:
+            ax.add_patch(
+                Circle((x, y), 0.27, facecolor="white", edgecolor="#333", linewidth=0.8, zorder=5)
+            )
+            ax.text(x, y, _HARBOUR_LABELS[kind], ha="center", va="center", fontsize=5.5, zorder=6)
+    if spots and not detailed:
+        xs, ys = zip(*spots, strict=True)
+        ax.scatter(xs, ys, s=4, c="white", marker="o", linewidths=0, zorder=5)
 
 
-def _draw_buildings_and_roads(ax: Axes, board: Board) -> None:
+def _draw_buildings_and_roads(ax: Axes, board: Board, detailed: bool) -> None:
     """Roads as thick sides, settlements as squares, cities as bigger squares, in player colours."""
     colours = _player_colours(board)
-    for e, player in board.roads.items():
-        (x0, y0), (x1, y1) = _edge_segment(e)
-        ax.plot([x0, x1], [y0, y1], color=colours[player], linewidth=4, zorder=5)
+    if board.roads:
+        ax.add_collection(
+            LineCollection(
+                [_edge_segment(e) for e in board.roads],
+                colors=[colours[p] for p in board.roads.values()],
+                linewidths=4 if detailed else 1,
+                zorder=5,
+            )
+        )
+    squares = []
     for v, building in board.buildings.items():
         points = [to_pixel(h) for h in v]
         x = sum(p[0] for p in points) / 3
         y = sum(p[1] for p in points) / 3
+        squares.append((x, y, colours[building.player]))
+        if not detailed:
+            continue
         size = 0.32 if building.kind is BuildingKind.CITY else 0.22
         ax.add_patch(
             Rectangle(
@@ -202,6 +343,9 @@ def _draw_buildings_and_roads(ax: Axes, board: Board) -> None:
                 zorder=7,
             )
         )
+    if squares and not detailed:
+        xs, ys, fill = zip(*squares, strict=True)
+        ax.scatter(xs, ys, s=4, c=list(fill), marker="s", linewidths=0, zorder=7)
 
 
 def _edge_segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -226,9 +370,11 @@ def draw_roads(ax: Axes, roads: Iterable[Edge], colour: str = "#b71c1c") -> None
     colour : str, default dark red
         A matplotlib colour.
     """
-    for e in roads:
-        (x0, y0), (x1, y1) = _edge_segment(e)
-        ax.plot([x0, x1], [y0, y1], color=colour, linewidth=5, solid_capstyle="round", zorder=5)
+    segments = [_edge_segment(e) for e in roads]
+    if segments:  # one collection: a player may own many roads on a big board
+        ax.add_collection(
+            LineCollection(segments, colors=colour, linewidths=5, capstyle="round", zorder=5)
+        )
 
 
 def draw_path(
@@ -242,13 +388,17 @@ def draw_path(
         From :func:`board_figure`.
     path : sequence of Hex
         Consecutive hexes; nothing is drawn for an empty path, a dot for one hex.
+        A path of more than ``_ARROW_LIMIT`` (200) hexes is drawn as one line
+        without arrows, so that its cost stays bounded.
     colour : str, default "black"
         A matplotlib colour.
     label : str, optional
         Legend label of the start dot.
     """
     pts = [to_pixel(h) for h in path]
-    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+    if len(pts) > _ARROW_LIMIT:  # one line, not one arrow per step (bounded drawing)
+        ax.plot(*zip(*pts, strict=True), color=colour, lw=2.2, zorder=6)
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts if len(pts) <= _ARROW_LIMIT else ()):
         ax.annotate(
             "",
             xy=(x1, y1),

@@ -250,6 +250,9 @@ class Rim:
 
     def _by_direction(self, hexes: Iterable[Hex]) -> list[Hex]:
         """``hexes`` by their direction from the board's centre, counter-clockwise from east."""
+        hexes = list(hexes)
+        if not hexes:  # an empty board has no centre, and nothing to sort
+            return []
         sum_x, sum_y = to_pixel(_coordinate_sums(self.board))  # pixels are linear in (q, r)
         cx, cy = sum_x / len(self.board), sum_y / len(self.board)
 
@@ -275,13 +278,13 @@ class Rim:
 
     def opposite(self, group: Iterable[tuple[int, int]]) -> list[Hex]:
         """:func:`opposite_starts` of ``group``."""
+        if not self.starts:  # no rim start to face (an empty board has no centre either)
+            return []
         twice_q, twice_r = self.centre_doubled
         out: list[Hex] = []
         for q, r in group:
             m = Hex(twice_q - q, twice_r - r)
             if not is_rim_start(self.board, m):
-                if not self.starts:
-                    return []
                 m = min(self.starts, key=functools.partial(distance, m))  # first: rim order
             out.append(m)
         return out
@@ -295,9 +298,10 @@ class Rim:
         }
         if not goals:
             raise InvalidInput(
-                "default goals of start group",
+                "group",
                 [str(h) for h in group],
-                "a board with rim starts opposite the group (or give the goals)",
+                "a start group with rim starts opposite it, whose land gives the default "
+                "goals (this board has none: give the start and the goals)",
             )
         return sorted(goals, key=lambda h: (h.r, h.q))  # board order
 
@@ -470,12 +474,19 @@ def board_centre_doubled(board: Board) -> tuple[int, int]:
         between hexes, as on the 5-6 player board). ``(0, 0)`` for boards
         centred on the origin.
 
+    Raises
+    ------
+    InvalidInput
+        Naming ``board`` when it has no hex (an empty board has no centre).
+
     Examples
     --------
     >>> from isles.models.catan import beginner_board
     >>> board_centre_doubled(beginner_board())
     (0, 0)
     """
+    if not board.tiles:
+        raise InvalidInput("board", "no hex", "a board with at least one hex (its centre)")
     sum_q, sum_r = _coordinate_sums(board)
     return round(2 * sum_q / len(board)), round(2 * sum_r / len(board))
 
@@ -536,8 +547,8 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
     Raises
     ------
     InvalidInput
-        If no land hex lies next to them (a board without rim starts: name the
-        goals instead).
+        Naming ``group`` if no land hex lies next to them (a board without rim
+        starts: name the goals instead).
 
     Examples
     --------

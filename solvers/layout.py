@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any
@@ -874,13 +875,59 @@ def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
         raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX} (CP-SAT's random seed)")
 
 
+class _InterruptibleSolver(cp_model.CpSolver):
+    """A CP-SAT solver that Ctrl-C stops at once: every solve of isles goes through it.
+
+    CP-SAT searches in C++, and Python runs its signal handlers only between
+    bytecodes of the main thread: a solve on the main thread would hear Ctrl-C
+    only when its time limit ran out. So the search runs on a worker thread
+    while the main thread waits, takes the KeyboardInterrupt, stops the search
+    (:meth:`stop_search`) and re-raises it; the command line then exits 130.
+    An interrupt is never returned as a status.
+    """
+
+    #: How often the waiting main thread looks up (seconds): the delay of a stop.
+    _POLL = 0.05
+
+    def solve(
+        self,
+        model: cp_model.CpModel,
+        solution_callback: cp_model.CpSolverSolutionCallback | None = None,
+    ) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return super().solve(model, solution_callback)  # signals reach the main thread only
+        outcome: list[Any] = []
+        failure: list[BaseException] = []
+
+        def search() -> None:
+            try:
+                outcome.append(super(_InterruptibleSolver, self).solve(model, solution_callback))
+            except BaseException as exc:  # handed to the main thread, raised there
+                failure.append(exc)
+
+        worker = threading.Thread(target=search, name="cp-sat", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(self._POLL)
+        except KeyboardInterrupt:
+            # Stop until the search ends: a stop asked before CP-SAT started is lost.
+            while worker.is_alive():
+                self.stop_search()
+                worker.join(self._POLL)
+            raise
+        if failure:
+            raise failure[0]
+        return outcome[0]
+
+
 def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
+    solver = _InterruptibleSolver()
     solver.parameters.max_time_in_seconds = max(0.01, time_limit)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     # CP-SAT would catch Ctrl-C itself and return its best board as an answer;
-    # an interrupt must stop isles instead (the command line then exits 130).
+    # an interrupt must stop isles instead (_InterruptibleSolver re-raises it).
     solver.parameters.catch_sigint_signal = False
     return solver
 

@@ -373,3 +373,29 @@ def test_a_huge_corner_pip_limit_is_one_line(capsys: pytest.CaptureFixture[str])
     assert (
         "--min-corner-pips: 100000000000000000000 is invalid; expected an integer in 0..15" in err
     )
+
+
+def test_ctrl_c_stops_the_cp_sat_search_at_once() -> None:
+    # A free shape for 4 players does not finish in 30 s: without the stop the
+    # process ran on until its time limit (28 s after the signal).
+    import signal
+    import time
+
+    argv = ["layout", "--free-shape", "--players", "4", "--time-limit", "30"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "isles", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3.0)  # past the imports, inside a CP-SAT solve
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)  # a generous bound, not a speed test
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("Ctrl-C did not stop isles layout within 10 s")
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "isles: interrupted"
+    assert "Traceback" not in err and out == ""

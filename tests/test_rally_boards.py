@@ -395,3 +395,52 @@ def test_newcomer_rally_inputs_are_refused(
 ) -> None:
     code, _, err = _run(capsys, "rally", "--start", "0,-3", *argv)
     assert code == 2 and needle in err, err
+
+
+#: Boards with no rim start: nothing to start from, nothing to take default goals from.
+DEGENERATE_BOARDS = {
+    "empty": Board({}),
+    "one forest": Board({Hex(0, 0): Tile(Terrain.FOREST, 5)}),
+    "one sea": Board({Hex(0, 0): Tile(Terrain.SEA)}),
+    "one desert": Board({Hex(0, 0): Tile(Terrain.DESERT)}),
+    "only sea": Board({h: Tile(Terrain.SEA) for h in hexagon(2)}),
+    "only desert": Board({h: Tile(Terrain.DESERT) for h in hexagon(2)}),
+}
+
+
+@pytest.mark.parametrize("name", list(DEGENERATE_BOARDS))
+def test_a_board_without_rim_starts_is_refused_naming_it(name: str) -> None:
+    board = DEGENERATE_BOARDS[name]
+    assert rim_sea(board) == [] or all(not board.terrain(n).is_land for n in board)
+    assert rim_starts(board) == [] and start_groups(board) == []
+    assert opposite_starts(board, [(0, 0)]) == []
+    with pytest.raises(InvalidInput, match=r"^board: 'no rim start'"):
+        choose_start(board)
+    with pytest.raises(InvalidInput):  # the car's hex is no start / no goal to go to
+        plan_route(board, (9, 9))
+
+
+def test_the_empty_board_has_no_centre() -> None:
+    with pytest.raises(InvalidInput, match=r"^board: 'no hex' is invalid"):
+        board_centre_doubled(Board({}))
+    with pytest.raises(InvalidInput, match=r"^start: '0,0' is invalid; expected a hex on"):
+        plan_route(Board({}), (0, 0), goals=[(0, 0)])
+
+
+def test_a_lone_land_hex_is_its_own_goal() -> None:
+    for tile in (Tile(Terrain.FOREST, 5), Tile(Terrain.DESERT)):
+        route = plan_route(Board({Hex(0, 0): tile}), (0, 0), goals=[(0, 0)])
+        assert route.reached and route.total_cards == 0
+
+
+@pytest.mark.parametrize("name", list(DEGENERATE_BOARDS))
+@pytest.mark.parametrize("extra", [(), ("--start", "0,0"), ("--group", "0,0")])
+def test_the_command_on_a_board_without_rim_starts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, extra: tuple[str, ...]
+) -> None:
+    path = tmp_path / "board.json"
+    DEGENERATE_BOARDS[name].save(path)
+    code, out, err = _run(capsys, "rally", "--board", str(path), *extra)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("isles rally: error: --")

@@ -203,6 +203,10 @@ def run(args: argparse.Namespace) -> int:
     if args.goal:
         only_with("--goal", args.goal[0], not chooses, "--start")
     board = Board.load(args.board) if args.board is not None else beginner_board()
+    if picture is not None:  # a board too big to draw is refused before any search
+        from isles.draw import check_drawable
+
+        check_drawable(board, "--png", args.png)
     start = None if chooses else parse_hex(args.start, "--start")
     goals = [parse_hex(g, "--goal") for g in args.goal] if args.goal else None
     group = [parse_hex(g, "--group") for g in args.group] if args.group else None

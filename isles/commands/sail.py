@@ -294,6 +294,14 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     crop.set_defaults(func=_harvest)
 
 
+def _check_picture(board: Board, png: Path | None, typed: str | None) -> None:
+    """Refuse --png for a board too big to draw, before any work (isles.draw's bound)."""
+    if png is not None:
+        from isles.draw import check_drawable
+
+        check_drawable(board, "--png", typed)
+
+
 def _board(path: str | None) -> Board:
     from isles.models.ships import demo_board
 
@@ -331,6 +339,7 @@ def _sail(args: argparse.Namespace) -> int:
             "--to", None, "at least one --to edge, --near settlement or --port", problem="missing"
         )
     board = _board(args.board)
+    _check_picture(board, png, args.png)
     targets += sorted(port_edges(board, args.port or [], "--port"))
     with _options(_SAIL_OPTIONS):
         voyage = sail(
@@ -375,6 +384,7 @@ def _fleet(args: argparse.Namespace, png: Path | None) -> int:
             "--to", None, "at least one --to edge, --near corner or --port", problem="missing"
         )
     board = _board(args.board)
+    _check_picture(board, png, args.png)
     targets += sorted(port_edges(board, args.port or [], "--port"))
     with _options(_FLEET_OPTIONS):
         voyage = fleet(
@@ -740,24 +750,41 @@ def _segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
-    """Colour every ship edge by its expected rolls and draw the steering arrows."""
+    """Colour every ship edge by its expected rolls and draw the steering arrows.
+
+    One collection per kind of mark, not one artist per edge: drawing stays
+    bounded on a big board (isles.draw); the arrows are left out beyond its
+    detail limit, where they would be too small to read.
+    """
     import matplotlib as mpl
     import numpy as np
+    from matplotlib.collections import LineCollection
+
+    from isles.draw import is_detailed
 
     finite = nav.values[np.isfinite(nav.values)]
     top = float(finite.max()) if len(finite) else 1.0
     norm = mpl.colors.Normalize(vmin=0.0, vmax=max(top, 1.0))
     cmap = mpl.colormaps["plasma_r"]
     graph = nav.graph
+    detailed = is_detailed(graph.board)
+    no_way: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    reached: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    colours: list[float] = []
+    stars: list[tuple[float, float]] = []
+    tails: list[tuple[float, float]] = []
+    heads: list[tuple[float, float]] = []
     for i, e in enumerate(graph.edges):
-        (x0, y0), (x1, y1) = _segment(e)
         v = nav.expected_rolls(e)
         if v is None:
-            ax.plot([x0, x1], [y0, y1], color="#444", lw=2, ls=":", zorder=5)
+            no_way.append(_segment(e))
             continue
-        ax.plot([x0, x1], [y0, y1], color=cmap(norm(v)), lw=5, solid_capstyle="butt", zorder=5)
+        reached.append(_segment(e))
+        colours.append(v)
         if e in nav.targets:
-            ax.plot(*_midpoint(e), marker="*", markersize=15, color="gold", mec="black", zorder=8)
+            stars.append(_midpoint(e))
+            continue
+        if not detailed:
             continue
         mx, my = _midpoint(e)
         # Arrows only where the owner chooses: rolls with more than one option.
@@ -768,13 +795,39 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
         }
         for go in sorted(chosen - {e}):
             gx, gy = _midpoint(go)
-            ax.annotate(
-                "",
-                xy=(mx + 0.55 * (gx - mx), my + 0.55 * (gy - my)),
-                xytext=(mx, my),
-                zorder=7,
-                arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.0, "shrinkA": 0},
+            tails.append((mx, my))
+            heads.append((0.55 * (gx - mx), 0.55 * (gy - my)))
+    if no_way:
+        ax.add_collection(
+            LineCollection(no_way, colors="#444", linewidths=2, linestyles=":", zorder=5)
+        )
+    if reached:
+        ax.add_collection(
+            LineCollection(
+                reached,
+                colors=cmap(norm(np.array(colours))),
+                linewidths=5 if detailed else 1.5,
+                capstyle="butt",
+                zorder=5,
             )
+        )
+    if stars:
+        star_x, star_y = zip(*stars, strict=True)
+        ax.scatter(star_x, star_y, s=225, marker="*", c="gold", edgecolors="black", zorder=8)
+    if tails:
+        (tail_x, tail_y), (head_x, head_y) = zip(*tails, strict=True), zip(*heads, strict=True)
+        ax.quiver(
+            tail_x,
+            tail_y,
+            head_x,
+            head_y,
+            angles="xy",
+            scale_units="xy",
+            scale=1,
+            width=0.003,
+            color="black",
+            zorder=7,
+        )
     if start is not None:
         ax.plot(*_midpoint(start), marker="o", markersize=12, mfc="none", mec="black", mew=2.5)
     sm = mpl.cm.ScalarMappable(norm=norm, cmap=cmap)
