@@ -177,10 +177,32 @@ def _reader(question: type[Question], name: str, info: FieldInfo) -> Callable[[s
     item = _item(info.annotation)
     if isinstance(item, type) and issubclass(item, Enum):
         return lambda text, option: item(text)
+    if get_origin(item) is Literal:  # argparse checked the choice
+        return lambda text, option: text
     found = TEXT_READERS.get(item)
     if found is None:
         raise TypeError(f"{question.__name__}.{name}: no text reader for {item!r}")
     return found
+
+
+#: What the text readers say is valid when they know nothing more.
+_PLAIN = ("a number", "a whole number")
+
+
+def _checked(read: Callable[[str, str], Any], item: str | None) -> Callable[[str, str], Any]:
+    """``read``, its refusals saying what the declaration says is valid for an item."""
+    if item is None:
+        return read
+
+    def reading(text: str, option: str) -> Any:
+        try:
+            return read(text, option)
+        except InvalidInput as exc:
+            if exc.field == option or exc.expected not in _PLAIN:
+                raise  # the item's syntax (ore=2), or a reason of the reader's own
+            raise InvalidInput(exc.field, exc.value, item, problem=exc.problem) from None
+
+    return reading
 
 
 def read_question(
@@ -231,7 +253,7 @@ def _read_text(
 ) -> Any:
     """One option's value from its text (each item of a repeated one), the text kept."""
     option = question.spelt(name, "option")
-    read = _reader(question, name, info)
+    read = _checked(_reader(question, name, info), param_extra(info).get("item"))
     if isinstance(text, str):
         typed[name] = text
         value = read(text, option)

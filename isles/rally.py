@@ -52,6 +52,7 @@ from isles.models.catan import (
     roll_probability,
 )
 from isles.models.hexgrid import Edge, Hex, distance, edge, hexagon, neighbours, ring
+from isles.models.questions.rally import Trip
 from isles.models.rally import (
     MAX_CARD_VALUE,
     OBJECTIVES,
@@ -80,8 +81,10 @@ from isles.solvers.rally import (
     Step,
     build_graph,
     choose_start,
+    choose_trip,
     cost_field,
     plan_route,
+    plan_trip,
 )
 
 __all__ = [
@@ -106,10 +109,12 @@ __all__ = [
     "Step",
     "Terrain",
     "Tile",
+    "Trip",
     "beginner_board",
     "build_graph",
     "card_values",
     "choose_start",
+    "choose_trip",
     "cost_field",
     "default_goals",
     "desert_exit_probability",
@@ -122,6 +127,7 @@ __all__ = [
     "opposite_starts",
     "pips",
     "plan_route",
+    "plan_trip",
     "player_roads",
     "rim_sea",
     "rim_starts",

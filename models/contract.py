@@ -96,6 +96,8 @@ def param(
     repeat: bool = False,
     cli: bool = True,
     text: str | None = None,
+    finite: bool = False,
+    item: str | None = None,
 ) -> Any:
     """Declare a question's field: its default, range, help and spellings.
 
@@ -120,6 +122,11 @@ def param(
     cli : bool
         Whether the command line has this field as an option (a board read
         from ``--board FILE`` is read by the command itself).
+    finite : bool
+        A number field refuses ``inf`` and ``nan``.
+    item : str, optional
+        What is valid for each item the command line reads (each number of
+        ``ore=2,wool=1``), for its errors.
     text : str, optional
         The name of the command line's reader of the text typed (``"pairs"``
         for ``ore=2,wool=1``; ``isles.options.NAMED_READERS``); default: by the
@@ -152,6 +159,7 @@ def param(
         "repeat": repeat,
         "cli": cli,
         "text": text,
+        "item": item,
     }
     info: Any = Field(
         default,
@@ -160,6 +168,7 @@ def param(
         le=le,
         gt=gt,
         lt=lt,
+        allow_inf_nan=False if finite else None,
         json_schema_extra={k: v for k, v in extra.items() if v is not None},
     )
     return info
@@ -385,8 +394,8 @@ class Question(BaseModel):
         ...     values: dict[str, float] = param({}, help="card values", option="--value")
         >>> Q.spell("values.ore", "option"), Q.spell("values.ore", "key")
         ('--value ore', 'values.ore')
-        >>> Q.spell("values[2]", "option")
-        '--value [2]'
+        >>> Q.spell("values[2]", "option"), Q.spell("values[2]", "key")
+        ('--value', 'values[2]')
         """
         found = _HEAD.match(path)
         head = found.group(0) if found else ""
@@ -396,8 +405,9 @@ class Question(BaseModel):
         rest = path[len(head) :]
         if not rest:
             return first
-        if spelling == "option":
-            return f"{first} {rest.removeprefix('.')}"
+        if spelling == "option":  # the value shown names the item: --road, not --road [0]
+            rest = re.sub(r"^\[\d+\]", "", rest).removeprefix(".")
+            return f"{first} {rest}" if rest else first
         return first + rest
 
     @classmethod
@@ -432,7 +442,7 @@ class Question(BaseModel):
     @classmethod
     def read(
         cls,
-        data: Mapping[str, Any],
+        data: object,
         *,
         spelling: Spelling = "python",
         typed: Mapping[str, str] | None = None,
@@ -461,7 +471,9 @@ class Question(BaseModel):
             unknown or missing key, or fields that do not go together.
         """
         if not isinstance(data, Mapping):
-            raise InvalidInput("request", data, "an object of " + ", ".join(cls._keys(spelling)))
+            raise InvalidInput(
+                "request", data, "an object with the keys " + ", ".join(cls._keys(spelling))
+            )
         if spelling == "key":
             data = cls._by_name(data)
         try:
@@ -508,12 +520,16 @@ class Question(BaseModel):
         if isinstance(cause, InvalidInput):  # a reader inside a validator (a board file)
             inner = cause.field
             if inner in ("", name):
-                where = field
+                full = path
             elif inner.startswith((".", "[")):
-                where = cls.spell(path + inner, spelling)
+                full = path + inner
             else:
-                where = cls.spell(f"{path}.{inner}", spelling)
-            return InvalidInput(where, cause.value, cause.expected, problem=cause.problem)
+                full = f"{path}.{inner}"
+            value = typed.get(full, cause.value)
+            problem = cause.problem
+            if problem is None or problem == f"{cause.value!r} is invalid":
+                problem = None
+            return InvalidInput(cls.spell(full, spelling), value, cause.expected, problem=problem)
         if kind == "extra_forbidden":
             return InvalidInput(
                 field,

@@ -27,7 +27,6 @@ import dataclasses
 import functools
 import heapq
 import itertools
-import math
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -44,6 +43,7 @@ from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, as_hex, distance, edge
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
+from isles.models.questions.rally import Trip
 from isles.models.rally import (
     GROUP_SIZE,
     OBJECTIVES,
@@ -54,7 +54,7 @@ from isles.models.rally import (
     desert_exit_probability,
     entry_cost,
     is_rim_start,
-    spending_budget,
+    player_roads,
     start_group,
 )
 from isles.models.status import Status
@@ -803,6 +803,7 @@ def plan_route(
     budget: Mapping[Any, int] | None = None,
     group: Sequence[tuple[int, int]] | None = None,
     time_limit: float | None = None,
+    player: str | None = None,
 ) -> Route:
     """Plan a car's best route from ``start`` to the nearest of ``goals``.
 
@@ -843,9 +844,13 @@ def plan_route(
         The start group (sea hexes) to take the default goals from, only
         without ``goals``; a sea ``start`` joins it.
     time_limit : float, optional
-        Seconds allowed for a budget search (None: no limit); past it the
-        answer is ``timed_out``. The searches without a budget always finish
-        in near-linear time and do not use it.
+        Seconds allowed for a budget search (None: the declared default,
+        :data:`isles.models.questions.rally.DEFAULT_TIME_LIMIT`, 60 s); past it
+        the answer is ``timed_out``. Only with ``budget``: the searches
+        without a budget always finish in near-linear time.
+    player : str, optional
+        A player named by the board: their roads on the board are their own
+        (added to ``roads``).
 
     Returns
     -------
@@ -861,7 +866,9 @@ def plan_route(
         unknown objective or resource; ``values`` without ``weighted``, or a
         value that is not a number in ``0..MAX_CARD_VALUE``; a negative or
         fractional budget; a bad road or group; ``group`` with ``goals``; a
-        time limit that is not a number of seconds > 0.
+        time limit that is not a number of seconds > 0, or without ``budget``;
+        a player the board does not name. The checks of the parameters alone
+        are those of the declaration :class:`isles.models.questions.Trip`.
 
     See Also
     --------
@@ -905,37 +912,61 @@ def plan_route(
     ...
     isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
-    expect(board, (Board, RallyGraph), "board", "a Board or a RallyGraph")
-    if budget is not None:
-        expect(budget, Mapping, "budget", "a mapping of resource to cards")
-    if values is not None:
-        expect(values, Mapping, "values", "a mapping of resource to card value")
-    weights = _check_query(objective, values, time_limit)
-    rg = _graph_of(board, roads)
-    start_h = as_hex(start, "start")
+    trip = ask_trip(
+        board=board,
+        start=start,
+        goals=goals,
+        roads=roads,
+        objective=objective,
+        values=values,
+        budget=budget,
+        group=group,
+        time_limit=time_limit,
+        player=player,
+    )
+    return plan_trip(trip)
+
+
+def ask_trip(**given: Any) -> Trip:
+    """The :class:`Trip` a Python call asks: the arguments given (not None, no roads: none).
+
+    >>> from isles.models.catan import beginner_board
+    >>> sorted(ask_trip(board=beginner_board(), start=(0, -3), roads=()).model_fields_set)
+    ['board', 'start']
+    """
+    data: dict[str, Any] = {}
+    for name, value in given.items():
+        listed = name in ("goals", "roads", "group") and isinstance(value, Iterable)
+        if listed and not isinstance(value, str | bytes | Mapping):
+            value = list(value)
+        if value is None or (name == "roads" and value == []):
+            continue
+        data[name] = value
+    return Trip.read(data)
+
+
+def plan_trip(trip: Trip) -> Route:
+    """The route a validated :class:`Trip` with a start asks for (:func:`plan_route`)."""
+    if trip.start is None:
+        raise InvalidInput("start", None, "the car's hex", problem="missing")
+    rg = _graph_of(trip.board, _trip_roads(trip))
+    start_h = trip.start
     if start_h not in rg.index:
         raise InvalidInput("start", str(start_h), "a hex on the board")
-    goal_list = _goal_list(rg, start_h, goals, group)
-    budget_r = None if budget is None else spending_budget(budget)
-    return _plan(rg, start_h, goal_list, objective, weights, budget_r, time_limit)
+    goal_list = _goal_list(rg, start_h, trip.goals, trip.group)
+    weights = trip.values if trip.values is not None else card_values(None)
+    limit = trip.time_limit if trip.budget is not None else None
+    return _plan(rg, start_h, goal_list, trip.objective, weights, trip.budget, limit)
 
 
-def _check_query(
-    objective: object, values: Mapping[Any, float | int | Fraction] | None, time_limit: object
-) -> dict[Resource, Fraction]:
-    """Check the options every planner shares; the exact card values."""
-    if objective not in OBJECTIVES:
-        raise InvalidInput("objective", objective, " | ".join(OBJECTIVES))
-    if values is not None and objective != "weighted":
-        raise InvalidInput("values", dict(values), "card values only with objective 'weighted'")
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, int | float)
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
-    return card_values(values)
+def _trip_roads(trip: Trip) -> list[Edge]:
+    """The trip's roads, the player's own on the board added."""
+    roads = list(trip.roads)
+    if trip.player is not None:
+        board = trip.board
+        named = board.board if isinstance(board, RallyGraph) else board
+        roads += [e for e in player_roads(named, trip.player) if e not in roads]
+    return roads
 
 
 def _graph_of(board: Board | RallyGraph, roads: Iterable[Edge | tuple[Any, Any]]) -> RallyGraph:
@@ -1161,6 +1192,7 @@ def choose_start(
     group: Sequence[tuple[int, int]] | None = None,
     time_limit: float | None = None,
     progress: bool = False,
+    player: str | None = None,
 ) -> StartChoice:
     """The best start of a car: every start group of the board, its best car, the best of all.
 
@@ -1184,10 +1216,12 @@ def choose_start(
         One start group (sea hexes of the board) instead of all of them:
         which of its hexes is the best start.
     time_limit : float, optional
-        Seconds allowed for the whole search (None: no limit); past it the
-        answer is ``timed_out``.
+        Seconds allowed for the whole search (None: the declared default,
+        60 s); past it the answer is ``timed_out``.
     progress : bool, default False
         Show a tqdm progress bar over the groups on stderr.
+    player : str, optional
+        As for :func:`plan_route`.
 
     Returns
     -------
@@ -1228,13 +1262,33 @@ def choose_start(
     >>> float(choice.route.expected_turns), choice.route.total_cards
     (4.0, 14)
     """
-    weights = _check_query(objective, values, time_limit)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    rg = _graph_of(board, roads)
-    budget_r = None if budget is None else spending_budget(budget)
+    trip = ask_trip(
+        board=board,
+        roads=roads,
+        objective=objective,
+        values=values,
+        budget=budget,
+        group=group,
+        time_limit=time_limit,
+        player=player,
+    )
+    return choose_trip(trip, progress=progress)
+
+
+def choose_trip(trip: Trip, *, progress: bool = False) -> StartChoice:
+    """The best start a validated :class:`Trip` without a start asks for (:func:`choose_start`)."""
+    if trip.start is not None:
+        raise InvalidInput("start", str(trip.start), "no start: the best start is the question")
+    objective = trip.objective
+    weights = trip.values if trip.values is not None else card_values(None)
+    time_limit = trip.time_limit
+    deadline = time.monotonic() + time_limit
+    rg = _graph_of(trip.board, _trip_roads(trip))
+    budget_r = trip.budget
+    group = trip.group
     rim = Rim(rg.board)  # read once for every group
     if group is not None:
-        members = [as_hex(h, f"group[{i}]") for i, h in enumerate(group)]
+        members = list(group)
         for i, h in enumerate(members):
             if h not in rg.index or rg.board.terrain(h).is_land:
                 raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")

@@ -431,7 +431,8 @@ def test_bad_parameters() -> None:
         ({"start": (0, -3), "objective": "weighted", "values": {"ore": -2}}, "values.ore"),
         ({"start": (0, -3), "objective": "weighted", "values": {"ore": float("nan")}}, "ore"),
         ({"start": (0, -3), "objective": "weighted", "values": {"ore": 1e309}}, "ore"),
-        ({"start": (0, -3), "values": {"ore": 2}}, "only with objective 'weighted'"),
+        ({"start": (0, -3), "values": {"ore": 2}}, "only with objective = 'weighted'"),
+        ({"start": (0, -3), "time_limit": 5.0}, "time_limit only with budget or without start"),
         ({"start": "0,-3"}, "start"),
         ({"start": (0, -3, 1)}, "start"),
         ({"start": (0, -3), "goals": ["0,0"]}, "goals[0]"),
@@ -541,7 +542,7 @@ def test_only_a_rim_start_has_default_goals() -> None:
     under_way = plan_route(board, (1, -1), group=group)
     assert under_way.goals == tuple(default_goals(board, [Hex(*h) for h in group]))
     assert Hex(0, 0) not in under_way.goals
-    with pytest.raises(InvalidInput, match=r"^group: .* only without goals"):
+    with pytest.raises(InvalidInput, match=r"^goals: .* goals or group, not both"):
         plan_route(board, (0, -3), goals=[(0, 2)], group=group)
 
 

@@ -368,7 +368,7 @@ def test_the_command_refuses_a_board_without_rim_starts(
     code, _, err = _run(capsys, "rally", "--board", _write(land, tmp_path / "land.json"))
     assert code == 2 and err.startswith("isles rally: error: --board: ") and "rim" in err
     code, _, err = _run(capsys, "rally", "--start", "0,-3", "--time-limit", "5")
-    assert code == 2 and "--time-limit only with --budget, or without --start" in err
+    assert code == 2 and "--time-limit only with --budget or without --start" in err
 
 
 def test_the_demo_runs_on_any_board(tmp_path: Path) -> None:

@@ -7,103 +7,26 @@ Seed 002_8684547a41c0941c.txt; docs/rally.md. The command parses, calls
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import StoreOnce, check_output, emit_json, only_with, seconds_type
+from isles.cli import StoreOnce, check_output, emit_json
 from isles.models.catan import Board, beginner_board
-from isles.models.errors import InvalidInput
-from isles.models.hexgrid import parse_edge, parse_hex
-from isles.models.rally import MAX_CARD_VALUE, OBJECTIVES, player_roads
+from isles.models.questions import Trip
 from isles.models.status import Status
-from isles.models.text import parse_integer, parse_number
+from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
     from isles.solvers.rally import Route, StartChoice
 
 ORDER = 10
 
-#: Seconds a ``--budget`` search may take when ``--time-limit`` is not given.
-DEFAULT_TIME_LIMIT = 60.0
-
-# plan_route's parameters as the options that feed them, for error messages.
-_OPTIONS = {
-    "start": "--start",
-    "goals": "--goal",
-    "group": "--group",
-    "roads": "--road",
-    "objective": "--objective",
-    "values": "--value",
-    "budget": "--budget",
-    "time_limit": "--time-limit",
-    "player": "--player",
-    "board": "--board",
-}
-
-
-def _pairs(items: list[str] | None, option: str, integer: bool) -> dict[str, Any]:
-    """Parse repeated ``name=number`` options, each possibly comma-separated."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        for part in item.split(","):
-            name, sep, number = part.partition("=")
-            if not sep or not name.strip():
-                raise InvalidInput(option, part, "resource=number, e.g. ore=2")
-            key = name.strip()
-            if key in out:
-                raise InvalidInput(option, key, "each resource at most once")
-            field = f"{option} {key}"
-            out[key] = (
-                parse_integer(number, field)
-                if integer
-                else parse_number(number, field, f"a number in 0..{MAX_CARD_VALUE}")
-            )
-    return out
-
-
-def _typed(items: list[str] | None, param: str) -> dict[str, str]:
-    """The number typed for each resource of ``--value`` / ``--budget``, by library field.
-
-    >>> _typed(["ore=-1,wool=2"], "values")
-    {'values.ore': '-1', 'values.wool': '2'}
-    """
-    out: dict[str, str] = {}
-    for item in items or []:
-        for part in item.split(","):
-            name, _, number = part.partition("=")
-            out[f"{param}.{name.strip()}"] = number.strip()
-    return out
-
-
-def _as_option(exc: InvalidInput, typed: dict[str, str] | None = None) -> InvalidInput:
-    """The library's error, naming the option the user typed instead of the parameter,
-    and the value as typed (``'-1'``, not ``-1.0``) where ``typed`` has it.
-
-    >>> str(_as_option(InvalidInput("values.ore", 1e308, "a number in 0..1000000")))
-    '--value ore: 1e+308 is invalid; expected a number in 0..1000000'
-    >>> str(_as_option(InvalidInput("values.ore", -1.0, "a number in 0..1000000"),
-    ...                {"values.ore": "-1"}))
-    "--value ore: '-1' is invalid; expected a number in 0..1000000"
-    """
-    head = re.match(r"[a-z_]+", exc.field)
-    option = _OPTIONS.get(head.group(0)) if head else None
-    if head is None or option is None:
-        return exc
-    rest = exc.field[head.end() :]
-    field = f"{option} {rest[1:]}" if rest.startswith(".") else option
-    said = str(exc)[len(exc.field) + 2 :].removesuffix(f"; expected {exc.expected}")
-    value = exc.value
-    if typed and exc.field in typed and said.startswith(repr(exc.value)):
-        value = typed[exc.field]
-        said = repr(value) + said[len(repr(exc.value)) :]
-    return InvalidInput(field, value, exc.expected, problem=said)
-
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add ``isles rally``: its options are those of the declaration :class:`Trip`."""
     p = sub.add_parser(
         "rally",
         help="cheapest / fastest / affordable car route (Catan car rally)",
@@ -111,64 +34,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "Exit status: 0 route found, 1 no route, nothing affordable or time limit reached, "
         "2 bad input.",
     )
-    p.add_argument(
-        "--start",
-        action=StoreOnce,
-        metavar="Q,R",
-        help="the car's hex (axial); without --goal or --group, a rim start: a sea hex "
-        "on the board's rim next to land. Without --start: the best start, from every "
-        "start group on the board's rim",
-    )
-    p.add_argument(
-        "--goal",
-        action="append",
-        metavar="Q,R",
-        help="a goal hex (repeat; only with --start); default: the land next to the rim "
-        "starts opposite the start group (required when --start is not a rim start)",
-    )
-    p.add_argument(
-        "--group",
-        action="append",
-        metavar="Q,R",
-        help="a sea hex of the start group, for the default goals (repeat; not with --goal); "
-        "without --start: the best start of this group",
-    )
-    p.add_argument(
-        "--road", action="append", metavar="Q,R:Q,R", help="one of the player's own roads (repeat)"
-    )
-    p.add_argument(
-        "--player",
-        action=StoreOnce,
-        metavar="NAME",
-        help="plan for this player of the board file: their roads on the board are their own",
-    )
-    p.add_argument(
-        "--objective",
-        action=StoreOnce,
-        default="cards",
-        choices=OBJECTIVES,
-        help="what to minimise: cards paid, turns, expected turns (desert exits are a "
-        "gamble), or card values (--value); default %(default)s",
-    )
-    p.add_argument(
-        "--value",
-        action="append",
-        metavar="RES=X",
-        help="card value for --objective weighted, e.g. ore=2,wool=0.5 "
-        f"(default 1; each in 0..{MAX_CARD_VALUE})",
-    )
-    p.add_argument(
-        "--budget",
-        action="append",
-        metavar="RES=N",
-        help="cards the player can spend (hand + reserve), e.g. lumber=3,ore=2",
-    )
-    p.add_argument(
-        "--board",
-        action=StoreOnce,
-        metavar="FILE",
-        help="board JSON file, - for standard input (default: the beginner board)",
-    )
+    add_question(p, Trip)
+    board = Trip.model_fields["board"]
+    p.add_argument("--board", action=StoreOnce, metavar="FILE", help=board.description)
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.add_argument(
         "--png",
@@ -176,78 +44,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="FILE",
         help="draw the board and the route (.png or .svg)",
     )
-    p.add_argument(
-        "--time-limit",
-        type=seconds_type,
-        action=StoreOnce,
-        metavar="SEC",
-        help="seconds allowed for a --budget search, or without --start for the whole "
-        f"search (default: {DEFAULT_TIME_LIMIT:g})",
-    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Read the trip the options ask, plan it, print it."""
     # SciPy and NetworkX load on first use only: `isles --help` stays quick.
-    from isles.solvers.rally import choose_start, plan_route
+    from isles.solvers.rally import choose_trip, plan_trip
 
     picture = check_output("--png", args.png, (".png", ".svg"))
-    chooses = args.start is None  # no car's hex: the best start of every start group
-    if args.time_limit is not None:
-        only_with(
-            "--time-limit",
-            args.time_limit,
-            args.budget is not None or chooses,
-            "--budget, or without --start",
-        )
-    if args.goal:
-        only_with("--goal", args.goal[0], not chooses, "--start")
     board = Board.load(args.board) if args.board is not None else beginner_board()
     if picture is not None:  # a board too big to draw is refused before any search
         from isles.draw import check_drawable
 
         check_drawable(board, "--png", args.png)
-    start = None if chooses else parse_hex(args.start, "--start")
-    goals = [parse_hex(g, "--goal") for g in args.goal] if args.goal else None
-    group = [parse_hex(g, "--group") for g in args.group] if args.group else None
-    roads = [parse_edge(r, "--road") for r in args.road or []]
-    if args.value:
-        only_with("--value", args.value[0], args.objective == "weighted", "--objective weighted")
-    values = _pairs(args.value, "--value", integer=False) if args.value else None
-    budget = _pairs(args.budget, "--budget", integer=True) if args.budget else None
-    time_limit = None
-    if budget is not None or chooses:
-        time_limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
-    try:
-        if args.player is not None:
-            roads += player_roads(board, args.player)
-        if start is None:
-            choice = choose_start(
-                board,
-                roads=roads,
-                objective=args.objective,
-                values=values,
-                budget=budget,
-                group=group,
-                time_limit=time_limit,
-                progress=sys.stderr.isatty(),
-            )
-        else:
-            route = plan_route(
-                board,
-                start,
-                goals=goals,
-                roads=roads,
-                objective=args.objective,
-                values=values,
-                budget=budget,
-                group=group,
-                time_limit=time_limit,
-            )
-    except InvalidInput as exc:
-        typed = {**_typed(args.value, "values"), **_typed(args.budget, "budget")}
-        raise _as_option(exc, typed) from None
-    if start is None:
+    trip = read_question(Trip, args, {"board": board})
+    if trip.start is None:
+        choice = choose_trip(trip, progress=sys.stderr.isatty())
         if picture is not None:
             draw_choice(board, choice, picture)
         if args.json:
@@ -255,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_choice(choice))
         return 0 if choice.status.answered else 1
+    route = plan_trip(trip)
     if picture is not None:
         draw_route(board, route, picture)
     if args.json:

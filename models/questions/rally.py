@@ -1,0 +1,160 @@
+"""The car rally's question: a car's route, or the best start of every group.
+
+Implements docs/rally.md ("Objectives", "Card values and budgets", "Start
+groups and goals"; seed 002_8684547a41c0941c.txt). One declaration serves
+``plan_route`` (a car's hex given) and ``choose_start`` (no hex: the best
+start of each start group), ``isles rally`` and the web app's planner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import PlainValidator
+
+from isles.models.catan import Board, Resource
+from isles.models.contract import (
+    EdgeValue,
+    Given,
+    HexValue,
+    Is,
+    Missing,
+    NotWith,
+    OnlyWith,
+    Question,
+    param,
+)
+from isles.models.errors import InvalidInput
+from isles.models.rally import MAX_CARD_VALUE, Objective, card_values, spending_budget
+
+__all__ = ["DEFAULT_TIME_LIMIT", "Trip"]
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds a budget search, or the search for the best start, may take by default."""
+
+
+def _mapping(value: object, what: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput("", value, what)
+    return value
+
+
+def _values(value: object) -> dict[Resource, Fraction]:
+    return card_values(_mapping(value, "a mapping of resource to card value"), "")
+
+
+def _budget(value: object) -> dict[Resource, int]:
+    return spending_budget(_mapping(value, "a mapping of resource to cards"), "")
+
+
+def _board(value: object) -> Any:
+    if isinstance(value, Board) or isinstance(getattr(value, "board", None), Board):
+        return value  # a Board, or a graph built from one (isles.solvers.rally.RallyGraph)
+    if isinstance(value, Mapping):  # a board as JSON (the web app's requests)
+        return Board.from_dict(value)
+    raise InvalidInput("", value, "a Board (Board.load reads a board file) or its JSON")
+
+
+#: The board: a :class:`Board`, a graph built from one, or the board's JSON.
+BoardValue = Annotated[Any, PlainValidator(_board)]
+#: Card values, read exactly (``0.1`` is ``1/10``); resources not named are worth 1.
+CardValues = Annotated[dict[Resource, Fraction], PlainValidator(_values)]
+#: Cards a player can spend per resource (hand plus fuel reserve).
+Budget = Annotated[dict[Resource, int], PlainValidator(_budget)]
+
+
+class Trip(Question):
+    """A car's best route from its hex, or (no hex) the best start of each group.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> board = beginner_board()
+    >>> trip = Trip.read({"board": board, "start": (0, -3), "objective": "weighted",
+    ...                   "values": {"ore": 2}})
+    >>> trip.values[Resource.ORE]
+    Fraction(2, 1)
+    >>> Trip.read({"board": board, "values": {"ore": 2}}, spelling="option")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --value: given; expected --value only with --objective ...
+    """
+
+    board: BoardValue = param(
+        help="board JSON file, - for standard input (default: the beginner board)",
+        metavar="FILE",
+        cli=False,
+    )
+    start: HexValue | None = param(
+        None,
+        help="the car's hex (axial); without --goal or --group, a rim start: a sea hex on "
+        "the board's rim next to land. Without it: the best start, from every start group "
+        "on the board's rim",
+        metavar="Q,R",
+    )
+    goals: list[HexValue] | None = param(
+        None,
+        help="a goal hex (repeat; only with --start); default: the land next to the rim "
+        "starts opposite the start group (required when --start is not a rim start)",
+        option="--goal",
+        metavar="Q,R",
+        repeat=True,
+    )
+    group: list[HexValue] | None = param(
+        None,
+        help="a sea hex of the start group, for the default goals (repeat; not with --goal); "
+        "without --start: the best start of this group",
+        metavar="Q,R",
+        repeat=True,
+    )
+    roads: list[EdgeValue] = param(
+        [],
+        help="one of the player's own roads (repeat)",
+        option="--road",
+        metavar="Q,R:Q,R",
+        repeat=True,
+    )
+    player: str | None = param(
+        None,
+        help="plan for this player of the board file: their roads on the board are their own",
+        metavar="NAME",
+    )
+    objective: Objective = param(
+        "cards",
+        help="what to minimise: cards paid, turns, expected turns (desert exits are a "
+        "gamble), or card values (--value)",
+    )
+    values: CardValues | None = param(
+        None,
+        help="card value for --objective weighted, e.g. ore=2,wool=0.5 "
+        f"(default 1; each in 0..{MAX_CARD_VALUE})",
+        option="--value",
+        metavar="RES=X",
+        repeat=True,
+        text="pairs",
+        item=f"a number in 0..{MAX_CARD_VALUE}",
+    )
+    budget: Budget | None = param(
+        None,
+        help="cards the player can spend (hand + reserve), e.g. lumber=3,ore=2",
+        metavar="RES=N",
+        repeat=True,
+        text="counts",
+        item="a whole number of cards >= 0",
+    )
+    time_limit: float = param(
+        DEFAULT_TIME_LIMIT,
+        help="seconds allowed for a --budget search, or without --start for the whole search",
+        metavar="SEC",
+        gt=0,
+        finite=True,
+    )
+
+    together = (
+        OnlyWith("goals", Given("start")),
+        NotWith("goals", "group"),
+        OnlyWith("values", Is("objective", ("weighted",))),
+        OnlyWith("time_limit", Given("budget"), Missing("start")),
+    )
