@@ -144,6 +144,18 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 # -- output ------------------------------------------------------------------------
 
 
+def turn_number(observation: int) -> int:
+    """The turn as players count it (turn 1 is the first) of ``observations[observation]``.
+
+    JSON keeps the 0-based index into the record's ``observations`` (docs/plunder.md,
+    "JSON output"); every text line says the turn.
+
+    >>> turn_number(0)
+    1
+    """
+    return observation + 1
+
+
 def grid_lines(analysis: Analysis) -> list[str]:
     """The readable grid: per category, players x values, percentages, forced marked *."""
     record, result = analysis.record, analysis.deduction
@@ -167,7 +179,7 @@ def grid_lines(analysis: Analysis) -> list[str]:
             obs = record.observations[a.observation]
             said = "yes" if obs.answers[a.player] else "no"
             lines.append(
-                f"  observation {a.observation}: player {a.player} said {said} to "
+                f"  turn {turn_number(a.observation)}: player {a.player} said {said} to "
                 f"{record.code_text(obs.clue)}"
             )
         return lines
@@ -199,7 +211,10 @@ def grid_lines(analysis: Analysis) -> list[str]:
                 "search longer):"
             )
     for f in result.forced:
-        proof = ", ".join(f"obs {a.observation} p{a.player}" for a in f.proof) or "distinctness"
+        proof = (
+            ", ".join(f"turn {turn_number(a.observation)} p{a.player}" for a in f.proof)
+            or "distinctness"
+        )
         mark = "" if f.smallest else " ~"
         lines.append(
             f"  p{f.player} {f.category.value} = {record.value_name(f.category, f.value)}"
