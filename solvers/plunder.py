@@ -10,7 +10,9 @@ the one call behind ``isles plunder``.
 from __future__ import annotations
 
 import math
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -495,6 +497,26 @@ _GROW_BLOCK = 16
 _NO_TIMEOUT = 2**32 - 1
 
 
+# Seconds before the deadline at which Z3's own timeout may already fire (it counts
+# whole milliseconds from a slightly earlier start).
+_SLACK = 0.05
+
+
+def _interrupted() -> None:
+    """Z3 says it was interrupted: re-raise the interrupt, never report a result.
+
+    With ``ctrl_c`` off (:class:`_Z3Record`) Z3 does not catch SIGINT; should it
+    still answer ``unknown`` "interrupted from keyboard" or "canceled" before
+    the deadline, that is an interrupt, not the time limit. The signal is
+    raised again for Python's handler (the command line's records it; the
+    default one raises KeyboardInterrupt); KeyboardInterrupt is raised
+    whatever that handler does.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.raise_signal(signal.SIGINT)
+    raise KeyboardInterrupt
+
+
 def _deadline(time_limit: float | None) -> float | None:
     return None if time_limit is None else time.monotonic() + time_limit
 
@@ -513,6 +535,11 @@ class _Z3Record:
         # A fresh Z3 context per record: answers do not depend on earlier queries.
         self.ctx = z3.Context()
         self.solver = z3.Solver(ctx=self.ctx)
+        # Z3's own Ctrl-C handler would cancel the check and answer "unknown", which
+        # can be lost (a check that finishes anyway) or read as the time limit: off,
+        # Ctrl-C reaches Python's handler, which raises when the check returns
+        # (every check here takes milliseconds: 18 small integers).
+        self.solver.set("ctrl_c", False)
         self.x = [
             [z3.Int(f"p{p}_{c.value}", self.ctx) for c in CATEGORIES] for p in range(record.players)
         ]
@@ -556,9 +583,13 @@ class _Z3Record:
             z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(lits), asts)
         )
         if result == z3.unknown:
-            if deadline is None:  # pragma: no cover - no limit was set
-                raise AssertionError(f"Z3 gave up: {self.solver.reason_unknown()}")
-            raise _OutOfTime
+            reason = self.solver.reason_unknown()
+            out_of_time = deadline is not None and time.monotonic() >= deadline - _SLACK
+            if "interrupt" in reason or ("cancel" in reason and not out_of_time):
+                _interrupted()
+            if reason == "timeout" or out_of_time:
+                raise _OutOfTime
+            raise AssertionError(f"Z3 gave up: {reason}")  # pragma: no cover
         return result
 
     def _assert(self, lits: Sequence[Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -39,6 +40,9 @@ DEFAULT_SAMPLES = 200
 """Games played on per dig advice, by default."""
 
 _Z95 = 1.959963984540054
+
+_clock = time.monotonic
+"""The clock of the time limit (a test replaces it)."""
 
 
 @dataclass(frozen=True)
@@ -137,9 +141,15 @@ class DigAdvice:
     policy : str
         The policy the others (and my flips) follow in the games played on.
     samples : int
-        Games played on.
+        Games played on: those asked for, or fewer (at least one) when the
+        time limit stopped the advice (the first ``samples`` games of the
+        seed: the same as asking for that many).
     seed : int
     targets : tuple of TargetDig
+    samples_asked : int
+        Games asked for (``samples`` unless the time limit stopped it).
+    time_limit : float or None
+        The time limit in seconds, None for none.
 
     Examples
     --------
@@ -148,6 +158,8 @@ class DigAdvice:
     >>> adv = dig_advice(r, waits=1, samples=20, seed=1)
     >>> adv.status.value, [o.wait for o in adv.targets[0].options]
     ('estimate', [0, 1])
+    >>> adv.samples, adv.samples_asked, adv.stopped_at_time_limit
+    (20, 20, False)
     """
 
     player: int
@@ -156,6 +168,13 @@ class DigAdvice:
     samples: int
     seed: int
     targets: tuple[TargetDig, ...]
+    samples_asked: int
+    time_limit: float | None = None
+
+    @property
+    def stopped_at_time_limit(self) -> bool:
+        """Whether the time limit ended the advice before every game asked for."""
+        return self.samples < self.samples_asked
 
     @property
     def status(self) -> Status:
@@ -170,6 +189,9 @@ class DigAdvice:
             "turn": self.turn,
             "policy": self.policy,
             "samples": self.samples,
+            "samples_asked": self.samples_asked,
+            "time_limit": self.time_limit,
+            "stopped_at_time_limit": self.stopped_at_time_limit,
             "seed": self.seed,
             "targets": [t.to_dict() for t in self.targets],
         }
@@ -229,6 +251,7 @@ def dig_advice(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     turn_limit: int = TURN_LIMIT,
+    time_limit: float | None = None,
     progress: bool = False,
 ) -> DigAdvice:
     """Per target: the expected points of my crew card sent now or after 1, 2, ... turns.
@@ -248,6 +271,11 @@ def dig_advice(
     seed : int, default 0
         The same seed, the same answer.
     turn_limit : int, default TURN_LIMIT (15)
+    time_limit : float or None, default None
+        Seconds (wall clock, from the call) after which no more games are
+        played on: the answer is then that of the games played so far (at
+        least one), and says so (``samples`` < ``samples_asked``,
+        ``stopped_at_time_limit``). None: every game asked for.
     progress : bool, default False
         A tqdm progress bar on stderr.
 
@@ -291,6 +319,14 @@ def dig_advice(
             raise InvalidInput(name, value, f"an integer >= {low}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    deadline = math.inf if time_limit is None else _clock() + time_limit
     pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
     me = record.me.player
     n = record.players
@@ -319,8 +355,12 @@ def dig_advice(
         from tqdm import tqdm
 
         bar = tqdm(total=samples, desc="games played on", unit="game", file=sys.stderr, leave=False)
+    played = 0
     try:
         for child in children:
+            if played and _clock() >= deadline:
+                break  # the time limit: the games played so far (at least one)
+            played += 1
             rng = np.random.default_rng(child)
             deal = belief.sample(rng, 1)[0]
             decks = _remaining_decks(seen, rng)
@@ -362,10 +402,11 @@ def dig_advice(
         for w in range(waits + 1):
             xs = np.array(points[q, w], dtype=np.float64)
             mean = float(xs.mean())
-            half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(samples) if samples > 1 else 3.0
+            half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(played) if played > 1 else 3.0
             ci = (max(0.0, mean - half), min(3.0, mean + half))
-            options.append(DigOption(w, mean, ci, right[q, w] / samples))
+            options.append(DigOption(w, mean, ci, right[q, w] / played))
         code, count = now[q]
         p = Fraction(count, belief.deals)
         out.append(TargetDig(q, code, p, p * points_for(0), tuple(options)))
-    return DigAdvice(me, t0, pol.name, samples, seed, tuple(out))
+    limit = None if time_limit is None else float(time_limit)
+    return DigAdvice(me, t0, pol.name, played, seed, tuple(out), samples, limit)

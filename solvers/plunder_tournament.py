@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,13 @@ _Z95 = 1.959963984540054
 
 _TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 """The Dask setting behind the environment variable the nanny gives its workers."""
+
+_LIMITED_CHUNK = 4
+"""Most games in one Dask task under a time limit (a second or so of the slowest
+policies), so that the games finished by the limit are most of those played."""
+
+_clock = time.monotonic
+"""The clock of the time limit (a test replaces it)."""
 
 
 @dataclass(frozen=True)
@@ -188,17 +196,18 @@ class PolicyStats:
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as JSON."""
+        played = self.played > 0  # rates and means of no game are absent: null
         return {
             "name": self.name,
             "played": self.played,
             "wins": self.wins,
-            "win_rate": self.win_rate,
-            "win_ci95": list(self.win_ci95),
-            "mean_score": self.mean_score,
-            "score_ci95": list(self.score_ci95),
+            "win_rate": self.win_rate if played else None,
+            "win_ci95": list(self.win_ci95) if played else None,
+            "mean_score": self.mean_score if played else None,
+            "score_ci95": list(self.score_ci95) if played else None,
             "first_digs": self.first_digs,
-            "first_dig_rate": self.first_dig_rate,
-            "first_dig_ci95": list(self.first_dig_ci95),
+            "first_dig_rate": self.first_dig_rate if played else None,
+            "first_dig_ci95": list(self.first_dig_ci95) if played else None,
         }
 
 
@@ -220,6 +229,9 @@ class Tournament:
     ----------
     players : int
     games : int
+        Games played: those asked for, or fewer when the time limit stopped
+        the tournament (games ``0 .. games - 1``, the same as a tournament of
+        that many games with the same seed).
     seed : int
     lineup : tuple of str
         The policies as named, seated in turn.
@@ -228,14 +240,21 @@ class Tournament:
     seats : tuple of PolicyStats
         Per seat (seat 0 plays first), whatever the policy.
     mean_turns : float
+        0.0 when no game was played.
     results : tuple of GameResult
         Every game, by index.
+    games_asked : int
+        Games asked for (``games`` unless the time limit stopped it).
+    time_limit : float or None
+        The time limit in seconds, None for none.
 
     Examples
     --------
     >>> t = tournament(2, ["random"], games=4, seed=1, workers=0)
     >>> t.status.value, t.policies[0].played, [s.played for s in t.seats]
     ('estimate', 8, [4, 4])
+    >>> t.games, t.games_asked, t.stopped_at_time_limit
+    (4, 4, False)
     """
 
     players: int
@@ -246,11 +265,20 @@ class Tournament:
     seats: tuple[PolicyStats, ...]
     mean_turns: float
     results: tuple[GameResult, ...]
+    games_asked: int
+    time_limit: float | None = None
+
+    @property
+    def stopped_at_time_limit(self) -> bool:
+        """Whether the time limit ended the tournament before every game asked for."""
+        return self.games < self.games_asked
 
     @property
     def status(self) -> Status:
-        """``estimate``: sampled rates and means with 95% intervals."""
-        return Status.ESTIMATE
+        """``estimate``: sampled rates and means with 95% intervals (from fewer games
+        than asked when :attr:`stopped_at_time_limit`); ``timed_out`` when the time
+        limit came before any game was played."""
+        return Status.ESTIMATE if self.games else Status.TIMED_OUT
 
     def to_dict(self) -> dict[str, Any]:
         """The tournament as JSON (docs/plunder.md, "Tournaments"); no per-game rows."""
@@ -258,18 +286,30 @@ class Tournament:
             "status": str(self.status),
             "players": self.players,
             "games": self.games,
+            "games_asked": self.games_asked,
+            "time_limit": self.time_limit,
+            "stopped_at_time_limit": self.stopped_at_time_limit,
             "seed": self.seed,
             "lineup": list(self.lineup),
-            "mean_turns": self.mean_turns,
+            "mean_turns": self.mean_turns if self.games else None,
             "policies": [p.to_dict() for p in self.policies],
             "seats": [s.to_dict() for s in self.seats],
         }
 
 
 def _summarise(
-    players: int, games: int, seed: int, lineup: Sequence[str], results: Sequence[GameResult]
+    players: int,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    results: Sequence[GameResult],
+    time_limit: float | None = None,
 ) -> Tournament:
     results = sorted(results, key=lambda r: r.index)
+    # Stopped at the time limit: keep games 0..n-1 (those finished before the first
+    # missing one), so that the answer is the tournament of n games with this seed.
+    played = next((i for i, r in enumerate(results) if r.index != i), len(results))
+    results = results[:played]
     by_policy: dict[str, list[tuple[int, bool, bool]]] = {name: [] for name in lineup}
     by_seat: list[list[tuple[int, bool, bool]]] = [[] for _ in range(players)]
     for r in results:
@@ -279,13 +319,15 @@ def _summarise(
             by_seat[s].append(row)
     return Tournament(
         players,
-        games,
+        len(results),
         seed,
         tuple(lineup),
         tuple(_stats(name, rows) for name, rows in by_policy.items()),
         tuple(_stats(f"seat {s}", rows) for s, rows in enumerate(by_seat)),
         float(np.mean([r.turns for r in results])) if results else 0.0,
         tuple(results),
+        games,
+        time_limit,
     )
 
 
@@ -298,6 +340,7 @@ def tournament(
     scheduler: str | None = None,
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
+    time_limit: float | None = None,
     progress: bool = False,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
@@ -325,13 +368,20 @@ def tournament(
         Worker processes of the local cluster (default: the cores, at most 8);
         0 plays in this process without Dask.
     turn_limit : int, default TURN_LIMIT (15)
+    time_limit : float or None, default None
+        Seconds (wall clock, from the call, a local cluster's start included)
+        after which no more games are played: the answer is then the
+        tournament of the games ``0 .. n - 1`` finished by then, and says so
+        (``games`` < ``games_asked``, ``stopped_at_time_limit``). None: every
+        game asked for.
     progress : bool, default False
         A tqdm bar of games done on stderr.
 
     Returns
     -------
     Tournament
-        ``status`` ``estimate``.
+        ``status`` ``estimate``; ``timed_out`` when the time limit came before
+        any game was played.
 
     Raises
     ------
@@ -355,6 +405,9 @@ def tournament(
     >>> t = tournament(3, ["certain", "random"], games=3, seed=2, workers=0)
     >>> [p.name for p in t.policies], t.games
     (['certain', 'random'], 3)
+    >>> t = tournament(2, ["random"], games=50, seed=2, workers=0, time_limit=1e-9)
+    >>> t.status.value, t.games, t.games_asked, t.stopped_at_time_limit
+    ('timed_out', 0, 50, True)
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidInput("players", players, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
@@ -370,6 +423,14 @@ def tournament(
         raise InvalidInput("workers", workers, "an integer >= 0")
     if scheduler is not None and workers is not None:
         raise InvalidInput("workers", workers, "no workers with a scheduler (it has its own)")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    deadline = math.inf if time_limit is None else _clock() + time_limit
     named = list(policies) if policies is not None else list(DEFAULT_LINEUP)
     if not named:
         raise InvalidInput("policies", [], "at least one policy")
@@ -384,15 +445,20 @@ def tournament(
         if workers == 0:
             results = []
             for g in range(games):
+                if _clock() >= deadline:
+                    break
                 results += play_games(players, lineup, seed, [g], turn_limit)
                 if bar is not None:
                     bar.update(1)
         else:
-            results = _on_dask(players, lineup, seed, games, turn_limit, scheduler, workers, bar)
+            results = _on_dask(
+                players, lineup, seed, games, turn_limit, scheduler, workers, bar, deadline
+            )
     finally:
         if bar is not None:
             bar.close()
-    return _summarise(players, games, seed, names, results)
+    limit = None if time_limit is None else float(time_limit)
+    return _summarise(players, games, seed, names, results, limit)
 
 
 def _on_dask(
@@ -404,6 +470,7 @@ def _on_dask(
     scheduler: str | None,
     workers: int | None,
     bar: Any,
+    deadline: float = math.inf,
 ) -> list[GameResult]:
     # dask.distributed loads here: a second or so, and only tournaments need it.
     import os
@@ -438,22 +505,45 @@ def _on_dask(
     try:
         slots = max(1, sum(client.nthreads().values()))
         size = max(1, min(50, math.ceil(games / (4 * slots))))
-        chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-        futures = client.map(
-            play_games,
-            [players] * len(chunks),
-            [list(lineup)] * len(chunks),
-            [seed] * len(chunks),
-            chunks,
-            [turn_limit] * len(chunks),
-            pure=False,
-        )
+        if math.isfinite(deadline):
+            size = min(size, _LIMITED_CHUNK)  # small tasks: the time limit stops soon
+        chunks = (list(range(i, min(games, i + size))) for i in range(0, games, size))
+        in_flight: set[Any] = set()
+
+        def submit() -> None:
+            chunk = next(chunks, None)
+            if chunk is not None:
+                in_flight.add(
+                    client.submit(
+                        play_games, players, list(lineup), seed, chunk, turn_limit, pure=False
+                    )
+                )
+
+        # A few tasks per worker at a time (memory stays bounded for a million games).
+        for _ in range(2 * slots):
+            submit()
         results: list[GameResult] = []
-        for future in dist.as_completed(futures):
-            part = future.result()
-            results += part
-            if bar is not None:
-                bar.update(len(part))
+        while in_flight:
+            left = deadline - _clock()
+            if left <= 0:
+                break
+            try:
+                finished, _ = dist.wait(
+                    list(in_flight),
+                    timeout=None if math.isinf(left) else left,
+                    return_when="FIRST_COMPLETED",
+                )
+            except TimeoutError:
+                break
+            for future in finished:
+                in_flight.discard(future)
+                part = future.result()
+                results += part
+                if bar is not None:
+                    bar.update(len(part))
+                submit()
+        if in_flight:
+            client.cancel(list(in_flight))  # the time limit: games not finished are dropped
         return results
     finally:
         client.close()

@@ -105,6 +105,9 @@ def test_inconsistent_record_is_exit_1_with_a_smallest_conflict(
     assert obj["proofs"] == "smallest" and obj["advice"] is None
     status, out, _ = _run(capsys, path)
     assert status == 1 and "cannot all be true (a smallest set)" in out
+    # Text counts turns as players do: observations[3] is turn 4.
+    assert "  turn 4: player 3 said yes to " in out and "  turn 5: player 3 said no to " in out
+    assert "observation" not in out
 
 
 def test_case_6_the_time_limit_is_said_in_the_answer(
@@ -117,9 +120,27 @@ def test_case_6_the_time_limit_is_said_in_the_answer(
     assert {f["proof_kind"] for f in obj["forced"]} == {"minimal"}
     status, out, _ = _run(capsys, str(EXAMPLE), "--time-limit", "0.001")
     assert status == 0 and "4 of 4 not proven smallest within the 0.001 s time limit" in out
-    assert "because of: obs 1 p1, obs 3 p1, obs 6 p1 ~" in out or " ~" in out
+    assert out.count(" ~\n") == 4 and "obs " not in out
     status, out, _ = _run(capsys, _inconsistent(tmp_path), "--time-limit", "0.001")
     assert status == 1 and "a minimal set: no answer can be dropped" in out
+
+
+def test_text_numbers_turns_from_1_and_json_indexes_observations_from_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = _run(capsys, str(EXAMPLE), "--json")
+    forced = json.loads(out)["forced"]
+    status, out, _ = _run(capsys, str(EXAMPLE))
+    assert status == 0 and "obs " not in out
+    assert "  p1 island = Mangrove  because of: turn 2 p1, turn 4 p1, turn 7 p1\n" in out
+    assert forced[0]["proof"] == [
+        {"observation": 1, "player": 1},
+        {"observation": 3, "player": 1},
+        {"observation": 6, "player": 1},
+    ]
+    for f in forced:
+        proof = ", ".join(f"turn {a['observation'] + 1} p{a['player']}" for a in f["proof"])
+        assert f"because of: {proof}\n" in out
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])

@@ -8,8 +8,18 @@ import numpy as np
 import pytest
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder import CATEGORIES, COPIES, Code, Me, Observation, Record, answer
+from isles.models.plunder import (
+    CATEGORIES,
+    COPIES,
+    Code,
+    Me,
+    Observation,
+    Record,
+    answer,
+    example_record,
+)
 from isles.models.plunder_game import GameRecord, PlayerView
+from isles.solvers import plunder_dig
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_dig import dig_advice
 from isles.solvers.plunder_policies import policy_by_name
@@ -104,3 +114,30 @@ def test_others_digging_first_lower_the_points() -> None:
     for t in a.targets:
         for o in t.options:
             assert 0 <= o.expected_points <= 3 * o.right + 1e-12
+
+
+def test_a_time_limit_ends_dig_advice_with_the_games_played_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    record = example_record()
+    full = dig_advice(record, samples=30, seed=5)
+    # Before time limits, the same call gave these estimates: no limit, no change.
+    assert [[o.expected_points for o in t.options] for t in full.targets] == [
+        [0.4, 0.8, 0.8, 0.9666666666666667],
+        [0.5, 1.0, 1.1, 1.1],
+        [1.0, 0.4, 0.8333333333333334, 1.2],
+    ]
+    assert (full.samples, full.samples_asked, full.stopped_at_time_limit) == (30, 30, False)
+    ticks = iter(range(1000))
+    # One reading sets the deadline (0), one comes before each game after the first.
+    monkeypatch.setattr(plunder_dig, "_clock", lambda: float(next(ticks)))
+    short = dig_advice(record, samples=30, seed=5, time_limit=7.5)
+    assert (short.samples, short.samples_asked, short.stopped_at_time_limit) == (8, 30, True)
+    assert short.targets == dig_advice(record, samples=8, seed=5).targets
+    d = short.to_dict()
+    assert (d["samples"], d["samples_asked"], d["time_limit"]) == (8, 30, 7.5)
+    monkeypatch.undo()
+    # At least one game, however short the limit.
+    assert dig_advice(record, samples=30, seed=5, time_limit=1e-9).samples == 1
+    with pytest.raises(InvalidInput, match="time_limit: -1 is invalid"):
+        dig_advice(record, samples=5, time_limit=-1)

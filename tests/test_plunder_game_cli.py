@@ -10,6 +10,7 @@ import pytest
 
 from isles.cli import main
 from isles.models.plunder import Code, Me, Observation, Record
+from isles.solvers import plunder_dig, plunder_tournament
 from isles.solvers.plunder_dig import dig_advice
 from isles.solvers.plunder_tournament import tournament
 
@@ -91,3 +92,47 @@ def test_options_that_do_nothing_are_refused(
     assert status == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def _fake_clock(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+    """One second passes at every reading of ``module``'s clock."""
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(module, "_clock", lambda: float(next(ticks)))
+
+
+def test_tournament_time_limit_stops_it_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ("tournament", "--players", "3", "--games", "10", "--seed", "4", "--workers", "0")
+    _fake_clock(monkeypatch, plunder_tournament)
+    status, out, _ = _run(capsys, *argv, "--time-limit", "3.5")
+    assert status == 0
+    assert out.startswith("Stopped at the 3.5 s time limit after 3 of 10 games")
+    assert "\n3 games, 3 players, seed 4" in out
+    _fake_clock(monkeypatch, plunder_tournament)
+    status, out, _ = _run(capsys, *argv, "--time-limit", "3.5", "--json")
+    obj = json.loads(out)
+    assert (status, obj["games"], obj["games_asked"], obj["time_limit"]) == (0, 3, 10, 3.5)
+    assert obj["stopped_at_time_limit"] is True
+    monkeypatch.undo()
+    status, out, _ = _run(capsys, *argv, "--time-limit", "1e-9")
+    assert (
+        status == 1
+        and out
+        == "Stopped at the 1e-09 s time limit after 0 of 10 games: no "
+        "result (--time-limit to play longer).\n"
+    )
+    status, out, _ = _run(capsys, *argv)  # no limit unless asked
+    assert status == 0 and out.startswith("10 games, 3 players")
+
+
+def test_dig_advice_time_limit_stops_it_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path = _record(tmp_path)
+    _fake_clock(monkeypatch, plunder_dig)
+    status, out, _ = _run(capsys, path, "--dig-advice", "--samples", "50", "--time-limit", "4.5")
+    assert status == 0
+    assert "stopped at the 4.5 s time limit after 5 of 50 games played on" in out
+    status, out, _ = _run(capsys, path, "--dig-advice", "--samples", "5")
+    assert status == 0 and "; 5 games played on, seed 0" in out

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from isles.models.errors import InvalidInput
+from isles.solvers import plunder_tournament
 from isles.solvers.plunder_tournament import tournament
 
 
@@ -103,3 +104,81 @@ def test_bad_options_are_named() -> None:
         tournament(7)
     with pytest.raises(InvalidInput, match="workers: 2 is invalid; expected no workers"):
         tournament(3, scheduler="tcp://127.0.0.1:1", workers=2)
+
+
+class _FakeClock:
+    """A clock that moves ``step`` seconds at every reading: the time limit ends a
+    tournament at a known game, whatever the machine's speed."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now - self.step
+
+
+# tournament(3, ["certain", "random"], games=10, seed=4, workers=0) before time limits.
+_SEED_4_TOTALS = [
+    (5, 1, 12), (3, 6, 9), (6, 6, 6), (11, 1, 6), (1, 9, 8),
+    (6, 9, 3), (9, 3, 6), (6, 9, 3), (9, 3, 6), (9, 1, 8),
+]  # fmt: skip
+
+
+def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = (3, ["certain", "random"])
+    full = tournament(*args, games=10, seed=4, workers=0)
+    assert [r.totals for r in full.results] == _SEED_4_TOTALS  # no limit: unchanged
+    assert (full.games, full.games_asked, full.time_limit) == (10, 10, None)
+    assert not full.stopped_at_time_limit and full.to_dict()["stopped_at_time_limit"] is False
+    # One reading sets the deadline, one comes before each game: 3 games in 3.5 "seconds".
+    monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
+    short = tournament(*args, games=10, seed=4, workers=0, time_limit=3.5)
+    assert (short.games, short.games_asked, short.stopped_at_time_limit) == (3, 10, True)
+    assert short.status.value == "estimate" and short.results == full.results[:3]
+    first_three = tournament(*args, games=3, seed=4, workers=0)
+    assert short.policies == first_three.policies and short.seats == first_three.seats
+    d = short.to_dict()
+    assert (d["games"], d["games_asked"], d["time_limit"], d["stopped_at_time_limit"]) == (
+        3,
+        10,
+        3.5,
+        True,
+    )
+    # A limit that is never reached changes nothing.
+    monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
+    long = tournament(*args, games=10, seed=4, workers=0, time_limit=1000)
+    assert long.results == full.results and not long.stopped_at_time_limit
+
+
+def test_a_time_limit_before_any_game_is_timed_out() -> None:
+    t = tournament(2, ["random"], games=5, seed=1, workers=0, time_limit=1e-9)
+    assert (t.status.value, t.games, t.games_asked, t.stopped_at_time_limit) == (
+        "timed_out",
+        0,
+        5,
+        True,
+    )
+    d = t.to_dict()
+    assert d["mean_turns"] is None
+    assert all(p["mean_score"] is None and p["win_rate"] is None for p in d["policies"])
+    with pytest.raises(InvalidInput, match="time_limit: 0 is invalid"):
+        tournament(2, time_limit=0)
+
+
+def test_a_time_limit_ends_a_dask_tournament_with_a_prefix_of_the_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 100 "seconds" a reading: the deadline, then two waits for finished tasks (each may
+    # bring back more than one), then the limit. Tasks hold 4 games under a limit.
+    monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(100.0))
+    args = (3, ["certain", "random"])
+    t = tournament(*args, games=40, seed=4, workers=1, time_limit=250)
+    assert t.stopped_at_time_limit and t.games_asked == 40
+    assert 0 < t.games < 40 and t.games % 4 == 0
+    assert [r.index for r in t.results] == list(range(t.games))
+    monkeypatch.undo()
+    assert t.results == tournament(*args, games=t.games, seed=4, workers=0).results

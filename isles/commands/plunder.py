@@ -85,10 +85,11 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     p.add_argument(
         "--time-limit",
         type=seconds_type,
-        default=TIME_LIMIT,
         metavar="SEC",
-        help="seconds for proving proofs and conflicts smallest; past it they stay "
-        "minimal and the answer says so (default: %(default)g)",
+        help=f"seconds for proving proofs and conflicts smallest; past it they stay "
+        f"minimal and the answer says so (default: {TIME_LIMIT:g}). With --dig-advice or a "
+        "tournament: seconds for the games, which stop there and the answer is that of the "
+        "games played so far, saying so (default: no limit)",
     )
     dig = p.add_argument_group("dig now or wait (RECORD with 'me')")
     dig.add_argument(
@@ -143,6 +144,18 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 # -- output ------------------------------------------------------------------------
 
 
+def turn_number(observation: int) -> int:
+    """The turn as players count it (turn 1 is the first) of ``observations[observation]``.
+
+    JSON keeps the 0-based index into the record's ``observations`` (docs/plunder.md,
+    "JSON output"); every text line says the turn.
+
+    >>> turn_number(0)
+    1
+    """
+    return observation + 1
+
+
 def grid_lines(analysis: Analysis) -> list[str]:
     """The readable grid: per category, players x values, percentages, forced marked *."""
     record, result = analysis.record, analysis.deduction
@@ -166,7 +179,7 @@ def grid_lines(analysis: Analysis) -> list[str]:
             obs = record.observations[a.observation]
             said = "yes" if obs.answers[a.player] else "no"
             lines.append(
-                f"  observation {a.observation}: player {a.player} said {said} to "
+                f"  turn {turn_number(a.observation)}: player {a.player} said {said} to "
                 f"{record.code_text(obs.clue)}"
             )
         return lines
@@ -198,7 +211,10 @@ def grid_lines(analysis: Analysis) -> list[str]:
                 "search longer):"
             )
     for f in result.forced:
-        proof = ", ".join(f"obs {a.observation} p{a.player}" for a in f.proof) or "distinctness"
+        proof = (
+            ", ".join(f"turn {turn_number(a.observation)} p{a.player}" for a in f.proof)
+            or "distinctness"
+        )
         mark = "" if f.smallest else " ~"
         lines.append(
             f"  p{f.player} {f.category.value} = {record.value_name(f.category, f.value)}"
@@ -280,7 +296,7 @@ def _run(args: argparse.Namespace) -> int:
         advise=args.advise,
         clue=clue,
         active=args.active,
-        time_limit=args.time_limit,
+        time_limit=TIME_LIMIT if args.time_limit is None else args.time_limit,
         progress=sys.stderr.isatty(),
     )
     if args.json:
@@ -292,9 +308,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
     """The readable dig-now-or-wait table."""
+    played = f"{advice.samples} games played on"
+    if advice.stopped_at_time_limit:
+        played = (
+            f"stopped at the {advice.time_limit:g} s time limit after {advice.samples} of "
+            f"{advice.samples_asked} games played on"
+        )
     lines = [
-        f"Dig now or wait (player {advice.player}, after {advice.turn} turns; others play "
-        f"{advice.policy}; {advice.samples} games played on, seed {advice.seed}):",
+        f"Dig now or wait (player {advice.player}, after {advice.turn} "
+        f"turn{'s' * (advice.turn != 1)}; others play {advice.policy}; {played}, "
+        f"seed {advice.seed}):",
         "expected points of my crew card [95% interval]",
     ]
     for t in advice.targets:
@@ -328,6 +351,7 @@ def _run_dig_advice(args: argparse.Namespace) -> int:
         waits=3 if args.waits is None else args.waits,
         samples=200 if args.samples is None else args.samples,
         seed=0 if args.seed is None else args.seed,
+        time_limit=args.time_limit,
         progress=sys.stderr.isatty(),
     )
     if args.json:
@@ -339,10 +363,20 @@ def _run_dig_advice(args: argparse.Namespace) -> int:
 
 def tournament_lines(result: Tournament) -> list[str]:
     """The readable tournament tables: per policy, then per seat."""
-    lines = [
-        f"{result.games} games, {result.players} players, seed {result.seed}, seats rotated; "
-        f"{result.mean_turns:.1f} turns a game on average; 95% intervals",
-    ]
+    lines = []
+    if result.stopped_at_time_limit:
+        head = (
+            f"Stopped at the {result.time_limit:g} s time limit after {result.games} of "
+            f"{result.games_asked} games"
+        )
+        if not result.games:
+            return [f"{head}: no result (--time-limit to play longer)."]
+        lines.append(f"{head} (--time-limit to play longer).")
+    lines.append(
+        f"{result.games} game{'s' * (result.games != 1)}, {result.players} players, "
+        f"seed {result.seed}, seats rotated; "
+        f"{result.mean_turns:.1f} turns a game on average; 95% intervals"
+    )
     for title, rows in (("policy", result.policies), ("seat", result.seats)):
         lines.append("")
         lines.append(f"{title:<14} {'played':>6}  {'win rate':<22} {'mean score':<22} first dig")
@@ -421,17 +455,18 @@ def _run_tournament(args: argparse.Namespace) -> int:
         0 if args.seed is None else args.seed,
         scheduler=args.scheduler,
         workers=args.workers,
+        time_limit=args.time_limit,
         progress=sys.stderr.isatty(),
     )
-    if png is not None:
+    if png is not None and result.games:
         tournament_figure(result, png)
     if args.json:
         emit_json(result.to_dict())
     else:
         print("\n".join(tournament_lines(result)))
-        if png is not None:
+        if png is not None and result.games:
             print(f"Picture: {png}")
-    return 0
+    return 0 if result.status.answered else 1
 
 
 # -- demo --------------------------------------------------------------------------
