@@ -1,0 +1,153 @@
+"""The lighthouse advisor's jobs and checks (docs/serve.md, "Endpoints"; docs/lighthouse.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from isles import lighthouse
+from isles.models.errors import InvalidInput
+from isles.models.jsonio import read_int, read_list, read_object
+from isles.web.tasks.base import Task
+
+__all__ = ["SOLVE_WHOLE_ISLANDS", "TASKS", "LighthouseTables", "check_position", "lighthouse_kit"]
+
+
+def _read_kit(raw: Mapping[str, object]) -> lighthouse.Kit:
+    if "kit" in raw:
+        if "players" in raw or "islands" in raw:
+            raise InvalidInput("kit", "kit with players or islands", "one of kit, players, islands")
+        return lighthouse.Kit.from_dict(raw["kit"])
+    sea_cards = read_int(raw.get("sea_cards", 8), "sea_cards", 1, lighthouse.MAX_SEA_CARDS)
+    if "players" in raw:
+        if "islands" in raw:
+            raise InvalidInput("islands", raw["islands"], "players or islands, not both")
+        return lighthouse.players_kit(read_int(raw["players"], "players", 2, 4), sea_cards)
+    return lighthouse.default_kit(read_int(raw.get("islands", 6), "islands", 1, 8), sea_cards)
+
+
+def lighthouse_kit(body: object) -> dict[str, Any]:
+    """The kit a lighthouse request names, in the kit format (docs/lighthouse.md, "Formats").
+
+    Parameters
+    ----------
+    body : object
+        ``{"players": 2..4}``, ``{"islands": 1..8}`` or ``{"kit": KIT}``, each
+        with an optional ``sea_cards`` (not with ``kit``).
+
+    Returns
+    -------
+    dict
+        ``Kit.to_dict()``.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the field.
+
+    Examples
+    --------
+    >>> lighthouse_kit({"islands": 2, "sea_cards": 3})["islands"]
+    [['red', 'blue'], ['green', 'orange']]
+    """
+    raw = read_object(body, "request", [], ["players", "islands", "sea_cards", "kit"])
+    if "kit" in raw and "sea_cards" in raw:
+        raise InvalidInput("sea_cards", raw["sea_cards"], "sea_cards inside the kit")
+    return _read_kit(raw).to_dict()
+
+
+def check_position(body: object) -> dict[str, Any]:
+    """An uploaded lighthouse position, checked against its kit (docs/lighthouse.md, "Formats").
+
+    Parameters
+    ----------
+    body : object
+        The kit as for :func:`lighthouse_kit`, and ``position``.
+
+    Returns
+    -------
+    dict
+        ``Position.to_dict()``.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the field (``position.boat``).
+
+    Examples
+    --------
+    >>> check_position({"islands": 1, "position": {"discs": [[]], "boat": 0, "maurice": 0}})
+    {'discs': [[]], 'boat': 0, 'maurice': 0}
+    """
+    raw = read_object(body, "request", ["position"], ["players", "islands", "sea_cards", "kit"])
+    kit = _read_kit(raw)
+    return lighthouse.Position.from_dict(raw["position"], kit).to_dict()
+
+
+def _read_lighthouse(body: object) -> dict[str, Any]:
+    raw = read_object(
+        body, "request", ["position", "roll"], ["players", "islands", "sea_cards", "kit"]
+    )
+    if "kit" in raw and "sea_cards" in raw:
+        raise InvalidInput("sea_cards", raw["sea_cards"], "sea_cards inside the kit")
+    kit = _read_kit(raw)
+    position = lighthouse.Position.from_dict(raw["position"], kit)
+    faces = read_list(raw["roll"], "roll")
+    if not all(isinstance(face, str) for face in faces):
+        raise InvalidInput("roll", faces, "two faces, one per die, e.g. ['boat', 'red']")
+    roll = lighthouse.Roll.from_faces(kit, [str(face) for face in faces])
+    return {"kit": kit, "position": position, "roll": roll}
+
+
+def _run_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
+    return lighthouse.best_move(args["kit"], args["position"], args["roll"]).to_dict()
+
+
+class LighthouseTables:
+    """Lighthouse advice that keeps the last kit's optimal table between requests.
+
+    The table of a kit comes from the user's cache when it is there
+    (:func:`isles.lighthouse.load_table`); a kit of up to 7 islands is solved
+    whole and saved the first time (:func:`isles.lighthouse.solve_cached`, a
+    few seconds). The 8 islands of the real game take about 30 s to solve
+    whole (``isles lighthouse`` does it once and caches it); until then each
+    roll is answered by :func:`isles.lighthouse.best_move` from the positions
+    that can follow (seconds early in the game, milliseconds later). Every
+    answer is the one ``best_move`` gives.
+
+    Examples
+    --------
+    >>> tables = LighthouseTables()
+    >>> body = {"islands": 1, "sea_cards": 2, "roll": ["red", "red"],
+    ...         "position": {"discs": [[]], "boat": 0, "maurice": 0}}
+    >>> kit = lighthouse.default_kit(1, 2)
+    >>> roll = lighthouse.Roll.from_faces(kit, ("red", "red"))
+    >>> same = lighthouse.best_move(kit, lighthouse.Position(((),), boat=0, maurice=0), roll)
+    >>> tables(body) == same.to_dict() and tables(body) == same.to_dict()
+    True
+    """
+
+    def __init__(self) -> None:
+        self._kit: lighthouse.Kit | None = None
+        self._solution: lighthouse.LighthouseSolution | None = None
+
+    def __call__(self, body: object) -> dict[str, Any]:
+        args = _read_lighthouse(body)
+        kit = args["kit"]
+        if self._solution is None or kit != self._kit:
+            self._solution = None  # the old table goes before the new one is read
+            self._kit = kit
+            self._solution = lighthouse.load_table(kit)
+            if self._solution is None and len(kit.islands) <= SOLVE_WHOLE_ISLANDS:
+                self._solution = lighthouse.solve_cached(kit)
+        if self._solution is None:
+            return _run_lighthouse(args)
+        return lighthouse.advise(self._solution, args["position"], args["roll"]).to_dict()
+
+
+#: Kits of at most this many islands are solved whole on their first request (7
+#: islands: about 5 s of CPU); larger ones are answered position by position.
+SOLVE_WHOLE_ISLANDS = 7
+
+
+TASKS = {"lighthouse": Task(_read_lighthouse, _run_lighthouse, 300.0, LighthouseTables)}

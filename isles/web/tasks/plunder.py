@@ -1,0 +1,73 @@
+"""The Plunder notepad's jobs and checks (docs/serve.md, "Endpoints"; docs/plunder.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from isles import plunder
+from isles.models.jsonio import read_bool, read_object
+from isles.web.tasks.base import Task
+
+__all__ = ["DIG_SAMPLES", "TASKS", "check_record", "plunder_example"]
+
+
+def _read_plunder(body: object) -> dict[str, Any]:
+    raw = read_object(body, "request", ["record"], ["advise"])
+    record = plunder.Record.from_dict(raw["record"])
+    advise = read_bool(raw.get("advise", False), "advise")
+    return {"record": record, "advise": advise}
+
+
+#: Games simulated for the notepad's dig-now-or-wait advice (about 2 s for 4 players).
+DIG_SAMPLES = 200
+
+
+def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
+    record = args["record"]
+    answer = plunder.analyse(record, advise=args["advise"])
+    out = answer.to_dict()
+    advice = out.get("advice")
+    if isinstance(advice, dict) and record.me is not None and answer.status == "exact":
+        advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+    return out
+
+
+def plunder_example() -> dict[str, Any]:
+    """The example record (docs/plunder.md) in the record format.
+
+    Examples
+    --------
+    >>> plunder_example()["players"]
+    4
+    """
+    return plunder.example_record().to_dict()
+
+
+def check_record(body: object) -> dict[str, Any]:
+    """An uploaded Plunder record, checked and written back (docs/plunder.md, "The record format").
+
+    Parameters
+    ----------
+    body : object
+        ``{"record": RECORD}``.
+
+    Returns
+    -------
+    dict
+        ``Record.to_dict()``.
+
+    Raises
+    ------
+    InvalidInput
+        As :meth:`Record.from_dict`, naming the field (``record.observations[2].answers``).
+
+    Examples
+    --------
+    >>> check_record({"record": {"players": 3}})
+    {'players': 3, 'observations': []}
+    """
+    raw = read_object(body, "request", ["record"])
+    return plunder.Record.from_dict(raw["record"]).to_dict()
+
+
+TASKS = {"plunder": Task(_read_plunder, _run_plunder, 60.0)}

@@ -1,0 +1,73 @@
+"""The rally planner's jobs and checks (docs/serve.md, "Endpoints"; docs/rally.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from isles import rally
+from isles.models.jsonio import read_object
+from isles.web.tasks.base import Task
+
+__all__ = ["BOARD_SOURCES", "ROUTE_SECONDS", "TASKS", "check_board", "rally_beginner"]
+
+#: Where the rally planner's board comes from: the beginner board, or a board laid
+#: by the base or extension rules (docs/layout.md, "Games").
+BOARD_SOURCES = ("beginner", "base", "extension")
+
+
+def rally_beginner() -> dict[str, Any]:
+    """The beginner board in the board format (docs/boards.md).
+
+    Examples
+    --------
+    >>> len(rally_beginner()["hexes"])
+    37
+    """
+    return rally.beginner_board().to_dict()
+
+
+def check_board(body: object) -> dict[str, Any]:
+    """An uploaded board file, checked and written back (docs/boards.md, "Board files").
+
+    Parameters
+    ----------
+    body : object
+        ``{"board": BOARD}``.
+
+    Returns
+    -------
+    dict
+        ``Board.to_dict()``: the same board, sorted, as isles writes it.
+
+    Raises
+    ------
+    InvalidInput
+        As :meth:`Board.from_dict`, naming the entry (``board.hexes[3].number``).
+
+    Examples
+    --------
+    >>> check_board({"board": {"hexes": [{"hex": [0, 0], "terrain": "desert"}]}})["hexes"]
+    [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]
+    """
+    raw = read_object(body, "request", ["board"])
+    return rally.Board.from_dict(raw["board"]).to_dict()
+
+
+#: Seconds a route's budget search may take from the web app, when the request
+#: gives none: shorter than the library's default, for a player waiting at a phone.
+ROUTE_SECONDS = 20.0
+
+
+def _read_route(body: object) -> dict[str, Any]:
+    """The route request, read with the library's own declaration of the question."""
+    if isinstance(body, Mapping) and "budget" in body and "time_limit" not in body:
+        body = {**body, "time_limit": ROUTE_SECONDS}
+    return {"trip": rally.Trip.read(body, spelling="key")}
+
+
+def _run_route(args: dict[str, Any]) -> dict[str, Any]:
+    return rally.plan_trip(args["trip"]).to_dict()
+
+
+TASKS = {"route": Task(_read_route, _run_route, 60.0)}
