@@ -36,7 +36,6 @@ __all__ = [
     "read_hex",
     "read_int",
     "read_list",
-    "read_number",
     "read_object",
     "read_str",
 ]
@@ -270,15 +269,6 @@ def read_int(value: object, field: str, low: int | None = None, high: int | None
     if (low is not None and value < low) or (high is not None and value > high):
         raise InvalidInput(field, value, f"an integer{span}")
     return value
-
-
-def read_number(value: object, field: str, low: float | None = None) -> float:
-    """A finite number (int or float, not a bool), at least ``low`` when given."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InvalidInput(field, value, "a finite number")
-    if low is not None and value < low:
-        raise InvalidInput(field, value, f"a number >= {low}")
-    return float(value)
 
 
 def read_bool(value: object, field: str) -> bool:
