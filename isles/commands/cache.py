@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from isles.cli import emit_json
-from isles.lighthouse import CacheEntry, cache_dir, cache_entries, clear_cache
+
+if TYPE_CHECKING:
+    from isles.lighthouse import CacheEntry
 
 ORDER = 95
 
@@ -69,6 +71,8 @@ def _rows(entries: list[CacheEntry]) -> list[str]:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from isles.lighthouse import cache_dir, cache_entries  # the solvers load on use only
+
     root = cache_dir()
     entries = cache_entries(root)
     total = sum(e.size for e in entries)
@@ -88,6 +92,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
+    from isles.lighthouse import cache_dir, clear_cache
+
     root = cache_dir()
     removed = clear_cache(args.kit, root)
     freed = sum(e.size for e in removed)
@@ -103,4 +109,6 @@ def _clear(args: argparse.Namespace) -> int:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """One line: where the cache is and how to see it."""
+    from isles.lighthouse import cache_dir
+
     echo(f"== Cache: `isles cache` lists what isles keeps in {cache_dir()}, with sizes ==")
