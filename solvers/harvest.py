@@ -133,7 +133,9 @@ def harvest_course(
     targets, near
         As :func:`isles.solvers.sailing.sail`.
     player : str
-        The ship's owner.
+        The ship's owner, one of ``board.players()`` (spelt as the board file
+        does); any name on a board that names no player (no buildings, no
+        roads: rule 7 then involves no owner).
     rolls : int
         0..MAX_WITHIN.
     start_cargo : int
@@ -148,8 +150,9 @@ def harvest_course(
     Raises
     ------
     InvalidInput
-        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``player``,
-        ``rolls``, ``start_cargo``).
+        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``rolls``,
+        ``start_cargo``, ``player``: also a player the board does not name, with
+        the players it names).
 
     Notes
     -----
@@ -166,6 +169,8 @@ def harvest_course(
     """
     if not isinstance(player, str) or not 1 <= len(player) <= 40:
         raise InvalidInput("player", player, "a player name of 1 to 40 characters")
+    if board.players():  # a board naming none leaves rule 7 nothing to read against the owner
+        board.check_player(player)
     if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls <= MAX_WITHIN:
         raise InvalidInput("rolls", rolls, f"an integer in 0..{MAX_WITHIN}")
     if (

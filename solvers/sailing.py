@@ -28,6 +28,7 @@ from isles.models.ships import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
     MAX_REACH_ROLLS,
+    MAX_SHIP_EDGES,
     MAX_WITHIN,
     ROLLS,
     Encounter,
@@ -43,6 +44,7 @@ from isles.models.ships import (
     outcome_table,
     ports,
     settlement_edges,
+    ship_edge_count,
     ship_edges,
 )
 from isles.models.status import Status
@@ -50,6 +52,7 @@ from isles.models.status import Status
 __all__ = [
     "MAX_ENCOUNTERS",
     "MAX_REACH_ROLLS",
+    "MAX_SHIP_EDGES",
     "MAX_WITHIN",
     "Arrival",
     "CargoOutlook",
@@ -166,7 +169,9 @@ def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> Wi
     Raises
     ------
     InvalidInput
-        If the board has no ship edge (no sea hex next to another hex).
+        If the board has no ship edge (no sea hex next to another hex), or more
+        than ``MAX_SHIP_EDGES`` (the message gives the count and the limit;
+        nothing is built).
 
     Examples
     --------
@@ -175,6 +180,14 @@ def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> Wi
     >>> len(g), g.options.shape[:2]
     (83, (83, 11))
     """
+    count = ship_edge_count(board)
+    if count > MAX_SHIP_EDGES:
+        raise InvalidInput(
+            "board",
+            f"{count:,} ship edges",
+            f"a board of at most {MAX_SHIP_EDGES:,} ship edges",
+            problem=f"the board has {count:,} ship edges",
+        )
     edges = tuple(ship_edges(board))
     if not edges:
         raise InvalidInput(

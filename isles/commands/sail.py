@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isles.cli import check_output, count_type, emit_json, only_with
+from isles.cli import check_output, count_type, emit_json, one_stdin, only_with
 from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.fleet import MAX_FLEET_ROLLS, Rollers
@@ -44,6 +44,7 @@ ORDER = 50
 
 #: The library's parameter names and the options the user typed for them.
 _SAIL_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "targets": "--to",
     "near": "--near",
@@ -552,6 +553,7 @@ def _risk(args: argparse.Namespace) -> int:
 
 
 _CONVERT_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "missing": "--missing",
     "players": "--players",
@@ -621,6 +623,7 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
 
 
 _HARVEST_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "targets": "--to",
     "near": "--near",
@@ -671,6 +674,7 @@ def _check_log(args: argparse.Namespace) -> int:
     from isles.models.logbook import LogBook
     from isles.solvers.logbook import check_log
 
+    one_stdin("LOG", args.log, "--board", args.board)
     board = _board(args.board)
     replay = check_log(board, LogBook.load(args.log))
     if args.json:
@@ -683,6 +687,11 @@ def _check_log(args: argparse.Namespace) -> int:
 
 def _replay_lines(replay: LogReplay) -> list[str]:
     """The text answer of ``isles ships check``."""
+    if not replay.started:
+        return [
+            f"log book of {replay.player}: a ship at the start breaks a rule",
+            f"rule broken: {replay.breach}",
+        ]
     lines = [f"log book of {replay.player}: {len(replay.start)} ships at the start"]
     lines.append("start: " + ("; ".join(map(str, replay.start)) or "no ship"))
     for i, (roll, ships) in enumerate(zip(replay.rolls, replay.after, strict=True)):
