@@ -33,7 +33,13 @@ from isles.models.ships import (
 from isles.models.status import Status
 from isles.solvers.sailing import Reach, WindGraph, wind_graph
 
-__all__ = ["Conversion", "ConversionSpot", "ConversionSteering", "convert"]
+__all__ = [
+    "MAX_CONVERSION_STATES",
+    "Conversion",
+    "ConversionSpot",
+    "ConversionSteering",
+    "convert",
+]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -43,6 +49,11 @@ _ROLL_P: FloatArray = np.array([pips(n) / 36 for n in ROLLS])
 _PIPS = [pips(n) for n in ROLLS]
 #: Marks a move that ends the attempt (the ship converts on its owner's turn).
 _DONE = -1
+#: Most states solved in one call: (ship edges x turn phases) for the best course plus
+#: the same again for each spot's own line of the table. About 7 s and 80 MB for both
+#: readings of rule 10 at the limit (docs/ships.md, "Inputs and limits"); beyond, refused
+#: before any table is built.
+MAX_CONVERSION_STATES = 100_000
 
 
 @dataclass(frozen=True)
@@ -382,7 +393,10 @@ def convert(
     InvalidInput
         Naming the parameter: ``start`` not a ship edge, ``missing`` not a
         resource, ``players`` or ``rolls_to_turn`` out of range, a horizon out of
-        range, no spot on the board for ``missing``.
+        range, no spot on the board for ``missing``; ``board`` when the solves
+        would take more than ``MAX_CONVERSION_STATES`` states (ship edges, times
+        ``players`` with ``on_turn``, times one plus the spots), with the count
+        and the limit, before any work.
 
     Notes
     -----
@@ -434,6 +448,17 @@ def convert(
     if not spots:
         raise InvalidInput("missing", need.value, "a resource some coast hex of the board yields")
     phases = players if on_turn else 1
+    states = len(graph) * phases * (1 + len(spots))
+    if states > MAX_CONVERSION_STATES:
+        turns = f" x {phases} turn phases" if on_turn else ""
+        raise InvalidInput(
+            "board",
+            f"{len(graph):,} ship edges",
+            f"at most {MAX_CONVERSION_STATES:,} states to solve (a smaller board"
+            + (", or fewer players with on_turn)" if on_turn else ")"),
+            problem=f"{len(graph):,} ship edges{turns} x {1 + len(spots)} solves (the best "
+            f"course and one per spot for {need.value}) make {states:,} states to solve",
+        )
     phase = rolls_to_turn if on_turn else 0
     s0 = graph.index[start_edge] * phases + phase
 

@@ -179,3 +179,39 @@ def test_a_board_over_the_cap_is_refused_before_any_table(
     assert status == 2 and out == ""
     assert f"--board: {message} ship edges" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# -- the conversion table: one solve per spot ---------------------------------------------
+
+
+def _many_spots() -> Board:
+    """Radius 5, every third column forest: 240 ship edges, 162 lumber spots."""
+    return Board(
+        {h: Tile(Terrain.FOREST if (h.q - h.r) % 3 == 0 else Terrain.SEA, 6) for h in hexagon(5)}
+    )
+
+
+def test_a_conversion_over_its_states_is_refused_before_any_solve(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from isles.solvers import conversion
+
+    def no_solve(*_: object) -> object:
+        raise AssertionError("solved before the refusal")
+
+    monkeypatch.setattr(conversion, "_solve", no_solve)
+    board = _many_spots()
+    message = (
+        "240 ship edges x 4 turn phases x 163 solves (the best course and one per spot for "
+        "lumber) make 156,480 states to solve; expected at most 100,000 states"
+    )
+    with pytest.raises(InvalidInput) as exc:
+        conversion.convert(board, edge((-5, 0), (-5, 1)), "lumber", on_turn=True)
+    assert str(exc.value).startswith(f"board: {message}")
+    path = tmp_path / "spots.json"
+    board.save(path)
+    # The text answer gives both readings of rule 10: refused before the first solve.
+    argv = ["ships", "convert", "--board", str(path), "--from", "-5,0:-5,1", "--missing", "lumber"]
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert f"--board: {message}" in err and len(err.strip().splitlines()) == 1

@@ -573,15 +573,20 @@ def _convert(args: argparse.Namespace) -> int:
         "rolls_to_turn": args.rolls_to_turn,
         "may_stay": args.may_stay,
     }
+    # The text answer holds both readings of rule 10: the variant (the larger solve) first,
+    # so that a board too big for it is refused before any work.
+    results: dict[bool, Conversion] = {}
     with _options(_CONVERT_OPTIONS):
-        answer = convert(
-            board, start, args.missing, on_turn=args.on_turn, within=(args.within,), **settings
-        )
+        for on_turn in [args.on_turn] if args.json else [True, False]:
+            within = (args.within,) if on_turn == args.on_turn else ()
+            results[on_turn] = convert(
+                board, start, args.missing, on_turn=on_turn, within=within, **settings
+            )
+    answer = results[args.on_turn]
     if args.json:
         emit_json(answer.to_dict())
         return 0 if answer.status.answered else 1
-    with _options(_CONVERT_OPTIONS):
-        other = convert(board, start, args.missing, on_turn=not args.on_turn, within=(), **settings)
+    other = results[not args.on_turn]
     for line in _conversion_lines(answer, other):
         print(line)
     return 0 if answer.status.answered else 1
