@@ -31,7 +31,7 @@ from isles.models.ships import (
     land_hex,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import Reach, WindGraph, wind_graph
+from isles.solvers.sailing import Reach, WindGraph, progress_bar, wind_graph
 
 __all__ = [
     "MAX_CONVERSION_STATES",
@@ -353,6 +353,7 @@ def convert(
     may_stay: bool = False,
     within: Iterable[int] = (5, 10, 20),
     max_iterations: int = 1000,
+    progress: bool = False,
 ) -> Conversion:
     """Steer a paid ship to become a settlement in the fewest expected rolls (seed rule 10).
 
@@ -383,6 +384,10 @@ def convert(
         Horizons of the exact conversion odds, 0..MAX_WITHIN.
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
+    progress : bool
+        A bar on stderr over the solves, one per spot
+        (:func:`isles.solvers.sailing.progress_bar`; ``isles ships convert`` on a
+        terminal).
 
     Returns
     -------
@@ -467,14 +472,16 @@ def convert(
         conv, cand, max_iterations
     )
     table = []
-    for spot in spots:
-        c1, k1 = _tables(graph, [spot], need, phases, on_turn)
-        v1 = _solve(c1, k1, max_iterations)[0]
-        hex_ = land_hex(graph.board, spot)
-        assert hex_ is not None and graph.board[hex_].number is not None
-        table.append(
-            ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
-        )
+    with progress_bar(len(spots), "spots", "solve", progress) as update:
+        for spot in spots:
+            c1, k1 = _tables(graph, [spot], need, phases, on_turn)
+            v1 = _solve(c1, k1, max_iterations)[0]
+            hex_ = land_hex(graph.board, spot)
+            assert hex_ is not None and graph.board[hex_].number is not None
+            table.append(
+                ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
+            )
+            update(1)
     reach = Reach.REACHABLE if can[s0] else Reach.TRAPPED if possible[s0] else Reach.UNREACHABLE
     expected = float_or_none(float(values[s0]))
     finite = values[np.isfinite(values)]

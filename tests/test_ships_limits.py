@@ -4,6 +4,7 @@ broken start entry named, and the ship-edge cap of every ships solver (refused b
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,30 @@ def test_a_conversion_over_its_states_is_refused_before_any_solve(
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert f"--board: {message}" in err and len(err.strip().splitlines()) == 1
+
+
+# -- progress on a terminal ----------------------------------------------------------------
+
+
+def test_every_long_ships_command_shows_progress_on_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sailing, "PROGRESS_DELAY", 0.0)  # at once, not after a second
+    commands = {
+        ("sail", "--from", "-2,3:-1,2", "--near", "0,2:0,3:1,2"): ["policy iteration"],
+        ("sail", "--from", "0,0:0,1", "--from", "1,1:1,2", "--near", "0,1:0,2:1,1",
+         "--within", "3"): ["fleet table", "fleet odds", "fleet policy iteration"],
+        ("ships", "harvest", "--from", "1,1:1,2", "--near", "0,2:0,3:1,2", "--player", "red",
+         "--rolls", "3"): ["harvest"],
+        ("ships", "convert", "--from", "0,1:0,2", "--missing", "brick"): ["spots"],
+        ("risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "5"): ["exact odds"],
+    }  # fmt: skip
+    for argv, bars in commands.items():
+        status, _, err = run(capsys, *argv)
+        assert status == 0 and err == "", argv  # not a terminal: no bar
+        with monkeypatch.context() as m:
+            m.setattr(sys.stderr, "isatty", lambda: True)
+            status, _, err = run(capsys, *argv)
+        assert status == 0, argv
+        for bar in bars:
+            assert bar in err, (argv, bar, err)

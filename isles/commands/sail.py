@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
@@ -350,6 +351,7 @@ def _sail(args: argparse.Namespace) -> int:
             near=near,
             may_stay=args.may_stay,
             players=4 if args.players is None else args.players,
+            progress=sys.stderr.isatty(),
         )
     if png is not None:
         _picture(voyage.navigation, start, png, voyage.expected_rolls)
@@ -396,6 +398,7 @@ def _fleet(args: argparse.Namespace, png: Path | None) -> int:
             within=args.within,
             may_stay=args.may_stay,
             rollers=None if args.rollers is None else Rollers(args.rollers),
+            progress=sys.stderr.isatty(),
         )
     if png is not None:
         _fleet_picture(voyage, png)
@@ -543,6 +546,7 @@ def _risk(args: argparse.Namespace) -> int:
             edge=spot,
             rolls=args.rolls,
             may_stay=args.may_stay,
+            progress=sys.stderr.isatty(),
         )
     if args.json:
         emit_json(report.to_dict())
@@ -572,6 +576,7 @@ def _convert(args: argparse.Namespace) -> int:
         "players": args.players,
         "rolls_to_turn": args.rolls_to_turn,
         "may_stay": args.may_stay,
+        "progress": sys.stderr.isatty(),
     }
     # The text answer holds both readings of rule 10: the variant (the larger solve) first,
     # so that a board too big for it is refused before any work.
@@ -659,6 +664,7 @@ def _harvest(args: argparse.Namespace) -> int:
             rolls=args.rolls,
             start_cargo=args.cargo,
             may_stay=args.may_stay,
+            progress=sys.stderr.isatty(),
         )
     if args.json:
         emit_json(out.to_dict())
