@@ -28,6 +28,7 @@ from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
 from isles.models.errors import SEED_MAX, InvalidInput, IslesError
+from isles.models.jsonio import STDIN
 from isles.models.text import parse_integer, parse_number, terminal_safe
 
 __all__ = [
@@ -255,9 +256,9 @@ def one_stdin(first: str, first_path: str | None, second: str, second_path: str 
     ...
     isles.models.errors.InvalidInput: --board: '-' is invalid; expected one file from ... -)
     """
-    if first_path == "-" and second_path == "-":
+    if first_path == STDIN and second_path == STDIN:
         raise InvalidInput(
-            second, "-", f"one file from standard input at a time ({first} is already -)"
+            second, STDIN, f"one file from standard input at a time ({first} is already -)"
         )
 
 
