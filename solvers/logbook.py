@@ -416,6 +416,13 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
         ``EXACT`` with every ship's state after each roll, or ``INCONSISTENT``
         with the states up to the last roll kept and the first breach.
 
+    Raises
+    ------
+    InvalidInput
+        Naming ``log.player`` (with the log's source), when the board names
+        players (buildings, roads) and the log's is not one of them, spelt as
+        the board spells it: rule 7 and scoring read the board against it.
+
     Notes
     -----
     Within a roll, the events are read in the order written, with the seed's
@@ -442,6 +449,8 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     log.rolls[0].events[0]: ship 1 moves from 0,0:0,1 to 0,0:1,0, not one edge along a sea
     hex numbered 2 of its edge (allowed: -1,1:0,1, 0,1:1,0) (rule 6)
     """
+    if board.players():  # a board naming none (the demo board) reads nothing against it
+        board.check_player(log.player, f"{log.source}.player")
     state = _Replay(board, log)
     start: list[ShipState] = []
     after: list[tuple[ShipState, ...]] = []

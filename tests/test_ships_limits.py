@@ -243,3 +243,19 @@ def test_every_long_ships_command_shows_progress_on_a_terminal_only(
         assert status == 0, argv
         for bar in bars:
             assert bar in err, (argv, bar, err)
+
+
+def test_a_log_of_a_player_the_board_does_not_name_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = _log_with_start({"ship": 2, "edge": [[0, 2], [1, 1]]})
+    data["player"] = "Red"
+    with pytest.raises(InvalidInput, match=r"^log\.player: 'Red' is invalid.*blue, red"):
+        check_log(Board.load(BOARD), read_log(data))
+    path = tmp_path / "Red.json"
+    path.write_text(json.dumps(data))
+    status, out, err = run(capsys, "ships", "check", str(path), "--board", str(BOARD))
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{path}.player: 'Red' is invalid" in err
+    # The demo board names no player: any name replays.
+    assert check_log(demo_board(), read_log(data)).player == "Red"
