@@ -97,7 +97,7 @@ MAX_REACH_ROLLS = 200
 #: Largest horizon of the exact arrival odds (``sail(within=...)``).
 MAX_WITHIN = 100
 #: Most ship edges of a board the ships' solvers take (one ship's navigation tables
-#: every edge): at the limit ``isles sail`` takes about 10 s and 0.3 GB (docs/ships.md,
+#: every edge): at the limit ``isles sail`` takes 6 to 10 s and 0.3 GB (docs/ships.md,
 #: "Inputs and limits"); a bigger board is refused before any table is built.
 MAX_SHIP_EDGES = 100_000
 

@@ -66,8 +66,9 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Largest joint table built: unordered positions of the fleet. The demo board with 3
-#: ships has 98,770 and peaks at about 150 MB (the expected-rolls solve); memory and
-#: time grow linearly, so about 0.6 GB at the limit.
+#: ships has 98,770 and peaks at about 150 MB (the expected-rolls solve); at the limit
+#: (3 ships on 132 ship edges: 392,084) ``isles sail --within 30`` measured 23 s and
+#: 1.2 GB peak (docs/ships.md, "Limits").
 MAX_JOINT_STATES = 400_000
 #: Largest joint table for exact Fractions (their size grows with every roll).
 MAX_EXACT_STATES = 5_000
