@@ -28,6 +28,7 @@ from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
 from isles.models.errors import SEED_MAX, InvalidInput, IslesError
+from isles.models.jsonio import STDIN
 from isles.models.text import parse_integer, parse_number, terminal_safe
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "count_type",
     "emit_json",
     "main",
+    "one_stdin",
     "only_with",
     "seconds_type",
     "seed_type",
@@ -228,6 +230,35 @@ def only_with(option: str, value: object, given: bool, needs: str) -> None:
         typed = isinstance(value, str | int | float) and not isinstance(value, bool)
         raise InvalidInput(
             option, value, f"{option} only with {needs}", problem=None if typed else "given"
+        )
+
+
+def one_stdin(first: str, first_path: str | None, second: str, second_path: str | None) -> None:
+    """Refuse standard input (``-``) for two files of one command: it can be read only once.
+
+    Parameters
+    ----------
+    first, second : str
+        The two file arguments as the user sees them (``"LOG"``, ``"--board"``).
+    first_path, second_path : str or None
+        Their values (None when not given).
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``second``, when both are ``-``.
+
+    Examples
+    --------
+    >>> one_stdin("LOG", "-", "--board", "board.json")
+    >>> one_stdin("LOG", "-", "--board", "-")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --board: '-' is invalid; expected one file from ... -)
+    """
+    if first_path == STDIN and second_path == STDIN:
+        raise InvalidInput(
+            second, STDIN, f"one file from standard input at a time ({first} is already -)"
         )
 
 

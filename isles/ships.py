@@ -94,6 +94,7 @@ from isles.solvers.logbook import LogReplay, check_log
 from isles.solvers.sailing import (
     MAX_ENCOUNTERS,
     MAX_REACH_ROLLS,
+    MAX_SHIP_EDGES,
     MAX_WITHIN,
     Arrival,
     CargoOutlook,
@@ -122,6 +123,7 @@ __all__ = [
     "MAX_FLEET_ROLLS",
     "MAX_PLAYERS",
     "MAX_REACH_ROLLS",
+    "MAX_SHIP_EDGES",
     "MAX_WITHIN",
     "MIN_PLAYERS",
     "Arrival",

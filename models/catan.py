@@ -650,6 +650,57 @@ class Board:
         """
         return [h for h, t in self.tiles.items() if not t.terrain.is_land]
 
+    def players(self) -> list[str]:
+        """The players the board names: the owners of its roads and buildings, sorted.
+
+        Examples
+        --------
+        >>> beginner_board().players()
+        []
+        """
+        return sorted({*self.roads.values(), *(b.player for b in self.buildings.values())})
+
+    def check_player(self, player: object, field: str = "player") -> str:
+        """``player`` if the board names it (:meth:`players`), exactly as the file spells it.
+
+        The one check of a player option against a board (``isles rally
+        --player``, ``isles ships harvest --player``).
+
+        Parameters
+        ----------
+        player : str
+            A player's name.
+        field : str
+            The name reported in the error (the option the user typed, say).
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        InvalidInput
+            Naming ``field``, the value and the players the board names (or
+            that it names none).
+
+        Examples
+        --------
+        >>> from isles.models.hexgrid import edge
+        >>> board = beginner_board().replace(roads={edge((0, -2), (0, -1)): "red"})
+        >>> board.check_player("red")
+        'red'
+        >>> board.check_player("Red", "--player")
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: --player: 'Red' is invalid; expected a player of ...: red
+        """
+        players = self.players()
+        if player not in players:
+            named = ", ".join(players) if players else "none (the board has no roads or buildings)"
+            raise InvalidInput(field, player, f"a player of the board: {named}")
+        assert isinstance(player, str)  # one of the board's names
+        return player
+
     def neighbours(self, h: tuple[int, int]) -> list[Hex]:
         """The neighbours of ``h`` that are on the board.
 

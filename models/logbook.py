@@ -150,6 +150,8 @@ class LogBook:
         The seed's variant of rule 10: a paid ship converts on its owner's turn.
     ships : tuple of LogShip
     rolls : tuple of LogRoll
+    source : str
+        Where it came from (the file name), the prefix of every field in messages.
     """
 
     player: str
@@ -157,6 +159,7 @@ class LogBook:
     convert_on_turn: bool
     ships: tuple[LogShip, ...]
     rolls: tuple[LogRoll, ...]
+    source: str = "log"
 
     @classmethod
     def load(cls, path: str | Path) -> LogBook:
@@ -307,4 +310,4 @@ def read_log(data: object, source: str = "log") -> LogBook:
             raise InvalidInput(f"{field}.events", len(events_raw), f"at most {_MAX_EVENTS} events")
         events = tuple(_event(e, f"{field}.events[{j}]") for j, e in enumerate(events_raw))
         rolls.append(LogRoll(roll, own, events, field))
-    return LogBook(player, may_stay, convert, tuple(ships), tuple(rolls))
+    return LogBook(player, may_stay, convert, tuple(ships), tuple(rolls), source)

@@ -592,10 +592,7 @@ def player_roads(board: Board, player: str) -> list[Edge]:
     ...
     isles.models.errors.InvalidInput: player: 'blue' is invalid; expected a player of the board: red
     """
-    players = sorted({*board.roads.values(), *(b.player for b in board.buildings.values())})
-    if player not in players:
-        named = ", ".join(players) if players else "none (the board has no roads or buildings)"
-        raise InvalidInput("player", player, f"a player of the board: {named}")
+    board.check_player(player)
     return sorted(e for e, owner in board.roads.items() if owner == player)
 
 

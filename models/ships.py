@@ -13,8 +13,9 @@ from enum import StrEnum
 from fractions import Fraction
 from importlib import resources
 from types import MappingProxyType
+from typing import cast
 
-from isles.models.catan import Board, HarbourKind, Resource, Terrain, pips
+from isles.models.catan import Board, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import (
     Edge,
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_REACH_ROLLS",
     "MAX_SHIPS",
+    "MAX_SHIP_EDGES",
     "MAX_WITHIN",
     "MIN_PLAYERS",
     "ROLLS",
@@ -69,6 +71,7 @@ __all__ = [
     "rolls_to_rounds",
     "scoring_ship",
     "settlement_edges",
+    "ship_edge_count",
     "ship_edges",
     "ship_options",
     "ship_points",
@@ -93,6 +96,10 @@ MAX_ENCOUNTERS = 100
 MAX_REACH_ROLLS = 200
 #: Largest horizon of the exact arrival odds (``sail(within=...)``).
 MAX_WITHIN = 100
+#: Most ship edges of a board the ships' solvers take (one ship's navigation tables
+#: every edge): at the limit ``isles sail`` takes 6 to 10 s and 0.3 GB (docs/ships.md,
+#: "Inputs and limits"); a bigger board is refused before any table is built.
+MAX_SHIP_EDGES = 100_000
 
 #: Cost of one ship (seed rule 2): 1 wool, 1 lumber, 1 grain.
 SHIP_COST: Mapping[Resource, int] = MappingProxyType(
@@ -327,6 +334,30 @@ def ship_edges(board: Board) -> list[Edge]:
         for n in board.neighbours(h):
             out.add(edge(h, n))
     return sorted(out)
+
+
+def ship_edge_count(board: Board) -> int:
+    """How many ship edges the board has (``len(ship_edges(board))``), counted cheaply.
+
+    One pass over the hexes and three of their sides, nothing built: a board of
+    a million hexes is counted in about 2 s, where listing its edges takes 40 s.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> b = beginner_board()
+    >>> ship_edge_count(b) == len(ship_edges(b)) == 48
+    True
+    """
+    # Plain (q, r) keys find the same tiles as Hex keys (a Hex is a tuple), faster.
+    tiles = cast("Mapping[tuple[int, int], Tile]", board.tiles)
+    count = 0
+    for (q, r), tile in tiles.items():
+        sea = not tile.terrain.is_land
+        for other in (tiles.get((q + 1, r)), tiles.get((q + 1, r - 1)), tiles.get((q, r - 1))):
+            if other is not None and (sea or not other.terrain.is_land):
+                count += 1
+    return count
 
 
 def waters(board: Board, e: Edge) -> Waters:

@@ -31,9 +31,15 @@ from isles.models.ships import (
     land_hex,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import Reach, WindGraph, wind_graph
+from isles.solvers.sailing import Reach, WindGraph, progress_bar, wind_graph
 
-__all__ = ["Conversion", "ConversionSpot", "ConversionSteering", "convert"]
+__all__ = [
+    "MAX_CONVERSION_STATES",
+    "Conversion",
+    "ConversionSpot",
+    "ConversionSteering",
+    "convert",
+]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -43,6 +49,11 @@ _ROLL_P: FloatArray = np.array([pips(n) / 36 for n in ROLLS])
 _PIPS = [pips(n) for n in ROLLS]
 #: Marks a move that ends the attempt (the ship converts on its owner's turn).
 _DONE = -1
+#: Most states solved in one call: (ship edges x turn phases) for the best course plus
+#: the same again for each spot's own line of the table. About 7 s and 80 MB for both
+#: readings of rule 10 at the limit (docs/ships.md, "Inputs and limits"); beyond, refused
+#: before any table is built.
+MAX_CONVERSION_STATES = 100_000
 
 
 @dataclass(frozen=True)
@@ -342,6 +353,7 @@ def convert(
     may_stay: bool = False,
     within: Iterable[int] = (5, 10, 20),
     max_iterations: int = 1000,
+    progress: bool = False,
 ) -> Conversion:
     """Steer a paid ship to become a settlement in the fewest expected rolls (seed rule 10).
 
@@ -372,6 +384,10 @@ def convert(
         Horizons of the exact conversion odds, 0..MAX_WITHIN.
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
+    progress : bool
+        A bar on stderr over the solves, one per spot
+        (:func:`isles.solvers.sailing.progress_bar`; ``isles ships convert`` on a
+        terminal).
 
     Returns
     -------
@@ -382,7 +398,10 @@ def convert(
     InvalidInput
         Naming the parameter: ``start`` not a ship edge, ``missing`` not a
         resource, ``players`` or ``rolls_to_turn`` out of range, a horizon out of
-        range, no spot on the board for ``missing``.
+        range, no spot on the board for ``missing``; ``board`` when the solves
+        would take more than ``MAX_CONVERSION_STATES`` states (ship edges, times
+        ``players`` with ``on_turn``, times one plus the spots), with the count
+        and the limit, before any work.
 
     Notes
     -----
@@ -434,6 +453,17 @@ def convert(
     if not spots:
         raise InvalidInput("missing", need.value, "a resource some coast hex of the board yields")
     phases = players if on_turn else 1
+    states = len(graph) * phases * (1 + len(spots))
+    if states > MAX_CONVERSION_STATES:
+        turns = f" x {phases} turn phases" if on_turn else ""
+        raise InvalidInput(
+            "board",
+            f"{len(graph):,} ship edges",
+            f"at most {MAX_CONVERSION_STATES:,} states to solve (a smaller board"
+            + (", or fewer players with on_turn)" if on_turn else ")"),
+            problem=f"{len(graph):,} ship edges{turns} x {1 + len(spots)} solves (the best "
+            f"course and one per spot for {need.value}) make {states:,} states to solve",
+        )
     phase = rolls_to_turn if on_turn else 0
     s0 = graph.index[start_edge] * phases + phase
 
@@ -442,14 +472,16 @@ def convert(
         conv, cand, max_iterations
     )
     table = []
-    for spot in spots:
-        c1, k1 = _tables(graph, [spot], need, phases, on_turn)
-        v1 = _solve(c1, k1, max_iterations)[0]
-        hex_ = land_hex(graph.board, spot)
-        assert hex_ is not None and graph.board[hex_].number is not None
-        table.append(
-            ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
-        )
+    with progress_bar(len(spots), "spots", "solve", progress) as update:
+        for spot in spots:
+            c1, k1 = _tables(graph, [spot], need, phases, on_turn)
+            v1 = _solve(c1, k1, max_iterations)[0]
+            hex_ = land_hex(graph.board, spot)
+            assert hex_ is not None and graph.board[hex_].number is not None
+            table.append(
+                ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
+            )
+            update(1)
     reach = Reach.REACHABLE if can[s0] else Reach.TRAPPED if possible[s0] else Reach.UNREACHABLE
     expected = float_or_none(float(values[s0]))
     finite = values[np.isfinite(values)]

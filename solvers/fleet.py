@@ -41,7 +41,7 @@ from isles.models.ships import (
     ports,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import Reach, WindGraph, wind_graph
+from isles.solvers.sailing import Reach, WindGraph, progress_bar, wind_graph
 
 __all__ = [
     "MAX_EXACT_STATES",
@@ -66,8 +66,9 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Largest joint table built: unordered positions of the fleet. The demo board with 3
-#: ships has 98,770 and peaks at about 150 MB (the expected-rolls solve); memory and
-#: time grow linearly, so about 0.6 GB at the limit.
+#: ships has 98,770 and peaks at about 150 MB (the expected-rolls solve); at the limit
+#: (3 ships on 132 ship edges: 392,084) ``isles sail --within 30`` measured 23 s and
+#: 1.2 GB peak (docs/ships.md, "Limits").
 MAX_JOINT_STATES = 400_000
 #: Largest joint table for exact Fractions (their size grows with every roll).
 MAX_EXACT_STATES = 5_000
@@ -260,6 +261,7 @@ def fleet_space(
     ships: int,
     may_stay: bool = False,
     rollers: Rollers = Rollers.EXCESS,
+    progress: bool = False,
 ) -> FleetSpace:
     """Tabulate the joint positions of ``ships`` ships and the owner's choices after each roll.
 
@@ -274,6 +276,9 @@ def fleet_space(
         The seed's variant: a ship along a coast may stay. Ignored for a graph.
     rollers : Rollers
         Which ships on a crowded edge roll for a collision (docs/ships.md).
+    progress : bool
+        A bar on stderr over the rolls tabulated
+        (:func:`isles.solvers.sailing.progress_bar`).
 
     Returns
     -------
@@ -333,22 +338,24 @@ def fleet_space(
     binomials = _binomials(n, ships)
     # Per distinct-choice count c: the pairs' states, rolls and sorted successors (c columns).
     found: dict[int, list[tuple[IntArray, int, IntArray]]] = {}
-    for r in range(len(ROLLS)):
-        opts = graph.options[states, r, :]  # (S, ships, width)
-        moving = np.flatnonzero(np.any(opts != states[:, :, None], axis=(1, 2)))
-        if not len(moving):
-            continue
-        sub = opts[moving]
-        succ = _sorted_rank([sub[:, j, combos[:, j]] for j in range(ships)], binomials)
-        succ.sort(axis=1)
-        fresh = np.ones(succ.shape, dtype=bool)
-        fresh[:, 1:] = succ[:, 1:] != succ[:, :-1]
-        distinct = fresh.sum(axis=1)
-        for c in np.unique(distinct).tolist():
-            rows = np.flatnonzero(distinct == c)
-            found.setdefault(c, []).append(
-                (moving[rows], r, succ[rows][fresh[rows]].reshape(-1, c))
-            )
+    with progress_bar(len(ROLLS), "fleet table", "roll", progress) as update:
+        for r in range(len(ROLLS)):
+            update(1)
+            opts = graph.options[states, r, :]  # (S, ships, width)
+            moving = np.flatnonzero(np.any(opts != states[:, :, None], axis=(1, 2)))
+            if not len(moving):
+                continue
+            sub = opts[moving]
+            succ = _sorted_rank([sub[:, j, combos[:, j]] for j in range(ships)], binomials)
+            succ.sort(axis=1)
+            fresh = np.ones(succ.shape, dtype=bool)
+            fresh[:, 1:] = succ[:, 1:] != succ[:, :-1]
+            distinct = fresh.sum(axis=1)
+            for c in np.unique(distinct).tolist():
+                rows = np.flatnonzero(distinct == c)
+                found.setdefault(c, []).append(
+                    (moving[rows], r, succ[rows][fresh[rows]].reshape(-1, c))
+                )
     p_state: list[IntArray] = []
     p_roll: list[IntArray] = []
     groups = []
@@ -389,6 +396,7 @@ def _space(
     ships: int,
     may_stay: bool | None,
     rollers: Rollers | None,
+    progress: bool = False,
 ) -> FleetSpace:
     """The space for a call: ``board`` itself when prebuilt (its settings must agree)."""
     if isinstance(board, FleetSpace):
@@ -401,7 +409,7 @@ def _space(
         return board
     if isinstance(board, WindGraph) and may_stay is not None and may_stay != board.may_stay:
         raise InvalidInput("may_stay", may_stay, f"{board.may_stay}, as the graph was built")
-    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.EXCESS)
+    return fleet_space(board, ships, bool(may_stay), rollers or Rollers.EXCESS, progress)
 
 
 # -- the chance to win within R rolls: finite-horizon dynamic programming -----------------
@@ -582,7 +590,7 @@ class FleetOdds:
 
 
 def _horizon_values(
-    space: FleetSpace, scoring: BoolArray, rolls: int, exact: bool
+    space: FleetSpace, scoring: BoolArray, rolls: int, exact: bool, progress: bool = False
 ) -> npt.NDArray[Any]:
     """``values[t, s]``: backward induction over t = 0..rolls (the one DP core).
 
@@ -612,19 +620,21 @@ def _horizon_values(
         [np.ascontiguousarray(succ[:, j]) for j in range(succ.shape[1])] for _, succ in space.groups
     ]
     per_roll = np.empty((n_states, len(ROLLS)), dtype=dtype)
-    for t in range(1, rolls + 1):
-        w = survival * v
-        per_roll[:] = w[:, None]
-        cells = per_roll.reshape(-1)
-        for where, cols in zip(flat, columns, strict=True):
-            best = w[cols[0]]
-            for col in cols[1:]:
-                np.maximum(best, w[col], out=best)
-            cells[where] = best
-        # einsum, not a BLAS product: 11 columns gain nothing from threads.
-        v = np.einsum("sr,r->s", per_roll, probs)
-        v[scoring] = one
-        values[t] = v
+    with progress_bar(rolls, "fleet odds", "roll", progress) as update:
+        for t in range(1, rolls + 1):
+            w = survival * v
+            per_roll[:] = w[:, None]
+            cells = per_roll.reshape(-1)
+            for where, cols in zip(flat, columns, strict=True):
+                best = w[cols[0]]
+                for col in cols[1:]:
+                    np.maximum(best, w[col], out=best)
+                cells[where] = best
+            # einsum, not a BLAS product: 11 columns gain nothing from threads.
+            v = np.einsum("sr,r->s", per_roll, probs)
+            v[scoring] = one
+            values[t] = v
+            update(1)
     return values
 
 
@@ -637,6 +647,7 @@ def fleet_odds(
     may_stay: bool | None = None,
     rollers: Rollers | None = None,
     exact: bool = False,
+    progress: bool = False,
 ) -> FleetOdds:
     """The steering that maximises the chance that every ship stands on a scoring edge at once
     within ``rolls`` rolls, and that chance for every horizon up to ``rolls``.
@@ -666,6 +677,9 @@ def fleet_odds(
         Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     exact : bool
         Fractions instead of floats (at most ``MAX_EXACT_STATES`` joint states).
+    progress : bool
+        A bar on stderr over the table's rolls and the horizon's
+        (:func:`isles.solvers.sailing.progress_bar`).
 
     Returns
     -------
@@ -730,7 +744,7 @@ def fleet_odds(
     target = _check_scoring(_board_of(board), scoring)
     if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls <= MAX_FLEET_ROLLS:
         raise InvalidInput("rolls", rolls, f"an integer in 0..{MAX_FLEET_ROLLS}")
-    space = _space(board, len(start), may_stay, rollers)
+    space = _space(board, len(start), may_stay, rollers, progress)
     n_states = len(space)
     if exact and n_states > MAX_EXACT_STATES:
         raise InvalidInput(
@@ -745,7 +759,7 @@ def fleet_odds(
             f"at most {MAX_TABLE_CELLS // n_states - 1} rolls for {n_states:,} joint states "
             f"(the table keeps at most {MAX_TABLE_CELLS:,} values)",
         )
-    values = _horizon_values(space, space.scoring_mask(target), rolls, exact)
+    values = _horizon_values(space, space.scoring_mask(target), rolls, exact, progress)
     return FleetOdds(
         status=Status.OPTIMAL,
         space=space,
@@ -948,6 +962,7 @@ def fleet_navigate(
     may_stay: bool | None = None,
     rollers: Rollers | None = None,
     max_iterations: int = 1000,
+    progress: bool = False,
 ) -> FleetNavigation:
     """The fewest expected rolls until every ship stands on a scoring edge at once; the steering.
 
@@ -973,6 +988,8 @@ def fleet_navigate(
         Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
+    progress : bool
+        A bar on stderr over the rounds (:func:`isles.solvers.sailing.progress_bar`).
 
     Returns
     -------
@@ -1023,7 +1040,7 @@ def fleet_navigate(
     """
     start = check_fleet(_board_of(board), ships)
     target = _check_scoring(_board_of(board), scoring)
-    space = _space(board, len(start), may_stay, rollers)
+    space = _space(board, len(start), may_stay, rollers, progress)
     mask = space.scoring_mask(target)
     n = len(space)
     clear = space.collision_rolls == 0
@@ -1072,30 +1089,32 @@ def fleet_navigate(
     eye = sp.identity(len(transient), format="csr")
     rows_all = np.repeat(np.arange(len(transient), dtype=np.int64), len(ROLLS))
     probs_all = np.tile(_ROLL_P, len(transient))
-    while iterations < max_iterations and len(transient):
-        iterations += 1
-        cols = local[choice[transient].reshape(-1)]
-        inner = cols >= 0
-        mat = sp.csr_matrix(
-            (probs_all[inner], (rows_all[inner], cols[inner])),
-            shape=(len(transient), len(transient)),
-        )
-        guess = values[transient] if iterations > 1 else None
-        values[transient] = _evaluate((eye - mat).tocsr(), guess)
-        changed = False
-        for where, (rows, succ) in zip(flat, space.groups, strict=True):
-            live = local[space.pair_state[rows]] >= 0
-            option = np.where(allowed[succ[live]], values[succ[live]], np.inf)
-            best = option.min(axis=1)
-            current = values[cells[where[live]]]
-            better = best < current - 1e-10 * (1.0 + np.abs(current))
-            if better.any():
-                changed = True
-                pick = option[better].argmin(axis=1)
-                cells[where[live][better]] = succ[live][better][np.arange(len(pick)), pick]
-        if not changed:
-            status = Status.OPTIMAL
-            break
+    with progress_bar(None, "fleet policy iteration", "round", progress) as update:
+        while iterations < max_iterations and len(transient):
+            iterations += 1
+            cols = local[choice[transient].reshape(-1)]
+            inner = cols >= 0
+            mat = sp.csr_matrix(
+                (probs_all[inner], (rows_all[inner], cols[inner])),
+                shape=(len(transient), len(transient)),
+            )
+            guess = values[transient] if iterations > 1 else None
+            values[transient] = _evaluate((eye - mat).tocsr(), guess)
+            update(1)
+            changed = False
+            for where, (rows, succ) in zip(flat, space.groups, strict=True):
+                live = local[space.pair_state[rows]] >= 0
+                option = np.where(allowed[succ[live]], values[succ[live]], np.inf)
+                best = option.min(axis=1)
+                current = values[cells[where[live]]]
+                better = best < current - 1e-10 * (1.0 + np.abs(current))
+                if better.any():
+                    changed = True
+                    pick = option[better].argmin(axis=1)
+                    cells[where[live][better]] = succ[live][better][np.arange(len(pick)), pick]
+            if not changed:
+                status = Status.OPTIMAL
+                break
     if not len(transient):
         status = Status.OPTIMAL
 
@@ -1205,6 +1224,7 @@ def fleet(
     may_stay: bool | None = None,
     rollers: Rollers | None = None,
     exact: bool = False,
+    progress: bool = False,
 ) -> FleetVoyage:
     """Bring every ship of a fleet onto a scoring edge at once: the one call of ``isles sail``.
 
@@ -1228,6 +1248,10 @@ def fleet(
         The horizon R, 0..MAX_FLEET_ROLLS.
     may_stay, rollers, exact
         As :func:`fleet_odds`.
+    progress : bool
+        Bars on stderr over the table, the horizon and the policy-iteration
+        rounds (:func:`isles.solvers.sailing.progress_bar`; ``isles sail`` on a
+        terminal).
 
     Returns
     -------
@@ -1253,14 +1277,14 @@ def fleet(
     scoring = fleet_targets(plain, targets, corners)
     if isinstance(within, bool) or not isinstance(within, int):
         raise InvalidInput("within", within, f"an integer in 0..{MAX_FLEET_ROLLS}")
-    space = _space(board, len(check_fleet(plain, fleet_edges)), may_stay, rollers)
+    space = _space(board, len(check_fleet(plain, fleet_edges)), may_stay, rollers, progress)
     try:
-        odds = fleet_odds(space, fleet_edges, scoring, within, exact=exact)
+        odds = fleet_odds(space, fleet_edges, scoring, within, exact=exact, progress=progress)
     except InvalidInput as exc:
         if exc.field != "rolls":
             raise
         raise InvalidInput("within", exc.value, exc.expected) from None
-    navigation = fleet_navigate(space, fleet_edges, scoring)
+    navigation = fleet_navigate(space, fleet_edges, scoring, progress=progress)
     status = Status.UNREACHABLE if navigation.reach() is Reach.UNREACHABLE else Status.OPTIMAL
     return FleetVoyage(
         status=status,

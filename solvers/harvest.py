@@ -26,7 +26,7 @@ from isles.models.ships import (
     harvest,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import navigate, target_edges, wind_graph
+from isles.solvers.sailing import navigate, progress_bar, target_edges, wind_graph
 
 __all__ = ["HarvestOutlook", "harvest_course"]
 
@@ -113,6 +113,7 @@ def harvest_course(
     rolls: int,
     start_cargo: int = 0,
     may_stay: bool = False,
+    progress: bool = False,
 ) -> HarvestOutlook:
     """The exact cargo of a ship steered to the targets, after ``rolls`` rolls (seed rule 7).
 
@@ -133,13 +134,19 @@ def harvest_course(
     targets, near
         As :func:`isles.solvers.sailing.sail`.
     player : str
-        The ship's owner.
+        The ship's owner, one of ``board.players()`` (spelt as the board file
+        does); any name on a board that names no player (no buildings, no
+        roads: rule 7 then involves no owner).
     rolls : int
         0..MAX_WITHIN.
     start_cargo : int
         Cards on board at the start, 0..3.
     may_stay : bool
         The seed's variant of rule 6.
+    progress : bool
+        A bar on stderr over the navigation's rounds and the rolls
+        (:func:`isles.solvers.sailing.progress_bar`; ``isles ships harvest`` on
+        a terminal).
 
     Returns
     -------
@@ -148,8 +155,9 @@ def harvest_course(
     Raises
     ------
     InvalidInput
-        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``player``,
-        ``rolls``, ``start_cargo``).
+        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``rolls``,
+        ``start_cargo``, ``player``: also a player the board does not name, with
+        the players it names).
 
     Notes
     -----
@@ -166,6 +174,8 @@ def harvest_course(
     """
     if not isinstance(player, str) or not 1 <= len(player) <= 40:
         raise InvalidInput("player", player, "a player name of 1 to 40 characters")
+    if board.players():  # a board naming none leaves rule 7 nothing to read against the owner
+        board.check_player(player)
     if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls <= MAX_WITHIN:
         raise InvalidInput("rolls", rolls, f"an integer in 0..{MAX_WITHIN}")
     if (
@@ -178,7 +188,7 @@ def harvest_course(
     start_edge = check_ship_edge(board, start, "start")
     corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
     goal = target_edges(board, targets, corners)
-    nav = navigate(graph, goal)
+    nav = navigate(graph, goal, progress=progress)
     owners = building_owners(board)
     roads = dict(board.roads)
     # What each edge yields on each roll: a resource's name, "any" on gold, or None.
@@ -199,24 +209,26 @@ def harvest_course(
     else:
         mass[(s0, start_cargo)] = 1
     taken: dict[str, int] = {}
-    for _ in range(rolls):
-        settled = [x * 36 for x in settled]
-        taken = {r: x * 36 for r, x in taken.items()}
-        nxt: dict[tuple[int, int], int] = {}
-        for (i, cards), m in mass.items():
-            for r, n in enumerate(ROLLS):
-                w = m * pips(n)
-                card = yields[i][r]
-                held = cards
-                if card is not None:
-                    taken[card] = taken.get(card, 0) + w
-                    held = min(CARGO_LIMIT, cards + 1)
-                j = int(nav.choice[i, r])
-                if is_goal[j]:
-                    settled[held] += w
-                else:
-                    nxt[(j, held)] = nxt.get((j, held), 0) + w
-        mass = nxt
+    with progress_bar(rolls, "harvest", "roll", progress) as update:
+        for _ in range(rolls):
+            settled = [x * 36 for x in settled]
+            taken = {r: x * 36 for r, x in taken.items()}
+            nxt: dict[tuple[int, int], int] = {}
+            for (i, cards), m in mass.items():
+                for r, n in enumerate(ROLLS):
+                    w = m * pips(n)
+                    card = yields[i][r]
+                    held = cards
+                    if card is not None:
+                        taken[card] = taken.get(card, 0) + w
+                        held = min(CARGO_LIMIT, cards + 1)
+                    j = int(nav.choice[i, r])
+                    if is_goal[j]:
+                        settled[held] += w
+                    else:
+                        nxt[(j, held)] = nxt.get((j, held), 0) + w
+            mass = nxt
+            update(1)
     denominator = 36**rolls
     cargo = [Fraction(x, denominator) for x in settled]
     arrived = sum(cargo, Fraction(0))

@@ -77,7 +77,7 @@ class LogBreach:
     entry : str
         Where it sits in the file (``log.rolls[3].events[1]``).
     rule : int
-        The seed's rule number (4 to 12).
+        The seed's rule number (2 to 13).
     message : str
         What is wrong, in words.
     """
@@ -110,6 +110,9 @@ class LogReplay:
         Every ship (afloat, sunk or converted) after each roll replayed without a
         breach, in the log's order.
     breach : LogBreach or None
+    started : bool
+        Whether the ships at the start keep the rules; when not, ``start`` is
+        empty and ``breach`` names the ship's entry (``log.ships[1].cargo``).
     """
 
     status: Status
@@ -118,6 +121,7 @@ class LogReplay:
     after: tuple[tuple[ShipState, ...], ...]
     rolls: tuple[int, ...] = field(default=())
     breach: LogBreach | None = None
+    started: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """``{"status", "player", "start": [ship], "rolls": [{"roll", "ships": [ship]}],
@@ -412,6 +416,13 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
         ``EXACT`` with every ship's state after each roll, or ``INCONSISTENT``
         with the states up to the last roll kept and the first breach.
 
+    Raises
+    ------
+    InvalidInput
+        Naming ``log.player`` (with the log's source), when the board names
+        players (buildings, roads) and the log's is not one of them, spelt as
+        the board spells it: rule 7 and scoring read the board against it.
+
     Notes
     -----
     Within a roll, the events are read in the order written, with the seed's
@@ -438,17 +449,30 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     log.rolls[0].events[0]: ship 1 moves from 0,0:0,1 to 0,0:1,0, not one edge along a sea
     hex numbered 2 of its edge (allowed: -1,1:0,1, 0,1:1,0) (rule 6)
     """
+    if board.players():  # a board naming none (the demo board) reads nothing against it
+        board.check_player(log.player, f"{log.source}.player")
     state = _Replay(board, log)
     start: list[ShipState] = []
     after: list[tuple[ShipState, ...]] = []
     rolls: list[int] = []
     try:
         for ship in log.ships:
-            entry = ship.field
             if not is_ship_edge(board, ship.edge):
-                raise _Breach(entry, 2, f"{ship.edge} is not a ship edge of the board")
+                raise _Breach(
+                    f"{ship.field}.edge",
+                    2,
+                    f"ship {ship.ship} starts on {ship.edge}, not a ship edge of the board "
+                    "(expected two adjacent hexes of the board, at least one of them sea)",
+                )
+            if len(ship.cargo) > CARGO_LIMIT:
+                raise _Breach(
+                    f"{ship.field}.cargo",
+                    4,
+                    f"ship {ship.ship} starts with {len(ship.cargo)} cards "
+                    f"({', '.join(c.value for c in ship.cargo)}); expected at most "
+                    f"{CARGO_LIMIT} cards on board",
+                )
             state.ships[ship.ship] = _Ship(ship.edge, list(ship.cargo))
-            state.check_cargo(state.ships[ship.ship], entry)
         start = list(state.states())
         for roll in log.rolls:
             state.roll(roll)
@@ -456,6 +480,12 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
             rolls.append(roll.roll)
     except _Breach as exc:
         return LogReplay(
-            Status.INCONSISTENT, log.player, tuple(start), tuple(after), tuple(rolls), exc.breach
+            Status.INCONSISTENT,
+            log.player,
+            tuple(start),
+            tuple(after),
+            tuple(rolls),
+            exc.breach,
+            started=len(start) == len(log.ships),
         )
     return LogReplay(Status.EXACT, log.player, tuple(start), tuple(after), tuple(rolls))

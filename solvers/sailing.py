@@ -8,7 +8,9 @@ navigation as a stochastic shortest-path Markov decision process (:func:`sail`,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -28,6 +30,7 @@ from isles.models.ships import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
     MAX_REACH_ROLLS,
+    MAX_SHIP_EDGES,
     MAX_WITHIN,
     ROLLS,
     Encounter,
@@ -43,6 +46,7 @@ from isles.models.ships import (
     outcome_table,
     ports,
     settlement_edges,
+    ship_edge_count,
     ship_edges,
 )
 from isles.models.status import Status
@@ -50,6 +54,7 @@ from isles.models.status import Status
 __all__ = [
     "MAX_ENCOUNTERS",
     "MAX_REACH_ROLLS",
+    "MAX_SHIP_EDGES",
     "MAX_WITHIN",
     "Arrival",
     "CargoOutlook",
@@ -92,6 +97,53 @@ def _check_count(value: object, field: str, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
         raise InvalidInput(field, value, f"an integer in 0..{high}")
     return value
+
+
+# -- progress -----------------------------------------------------------------------------
+
+#: Seconds of work before a progress bar shows (quick answers print nothing).
+PROGRESS_DELAY = 1.0
+
+
+@contextmanager
+def progress_bar(
+    total: int | None, desc: str, unit: str, enabled: bool
+) -> Iterator[Callable[[int], object]]:
+    """A tqdm bar on stderr for the long loops of the ships' solvers; yields its ``update``.
+
+    Shown only when ``enabled`` (the command line: when stderr is a terminal) and
+    only once the work has taken ``PROGRESS_DELAY`` (a second), so quick answers
+    print nothing.
+
+    Parameters
+    ----------
+    total : int or None
+        The steps to come (None when unknown: policy-iteration rounds).
+    desc, unit : str
+        The bar's label and step name.
+    enabled : bool
+        False: no bar, ``update`` does nothing.
+
+    Yields
+    ------
+    callable
+        ``update(n)``: ``n`` more steps done.
+
+    Examples
+    --------
+    >>> with progress_bar(3, "rolls", "roll", False) as update:
+    ...     for _ in range(3):
+    ...         _ = update(1)
+    """
+    if not enabled:
+        yield lambda n: None
+        return
+    from tqdm import tqdm  # a bar only when asked: tests and pipes stay quiet
+
+    with tqdm(
+        total=total, desc=desc, unit=unit, delay=PROGRESS_DELAY, leave=False, file=sys.stderr
+    ) as bar:
+        yield bar.update
 
 
 # -- the wind graph ---------------------------------------------------------------------
@@ -166,7 +218,9 @@ def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> Wi
     Raises
     ------
     InvalidInput
-        If the board has no ship edge (no sea hex next to another hex).
+        If the board has no ship edge (no sea hex next to another hex), or more
+        than ``MAX_SHIP_EDGES`` (the message gives the count and the limit;
+        nothing is built).
 
     Examples
     --------
@@ -175,6 +229,14 @@ def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> Wi
     >>> len(g), g.options.shape[:2]
     (83, (83, 11))
     """
+    count = ship_edge_count(board)
+    if count > MAX_SHIP_EDGES:
+        raise InvalidInput(
+            "board",
+            f"{count:,} ship edges",
+            f"a board of at most {MAX_SHIP_EDGES:,} ship edges",
+            problem=f"the board has {count:,} ship edges",
+        )
     edges = tuple(ship_edges(board))
     if not edges:
         raise InvalidInput(
@@ -540,6 +602,7 @@ def navigate(
     targets: Iterable[object],
     may_stay: bool = False,
     max_iterations: int = 1000,
+    progress: bool = False,
 ) -> Navigation:
     """Minimal expected rolls to reach ``targets`` from every edge, and the steering.
 
@@ -558,6 +621,8 @@ def navigate(
         The seed's variant: a ship along a coast may stay. Ignored for a graph.
     max_iterations : int
         Safety cap on policy-iteration rounds (status ``feasible`` if hit).
+    progress : bool
+        A bar on stderr over the rounds (:func:`progress_bar`).
 
     Returns
     -------
@@ -648,20 +713,23 @@ def navigate(
     dec_edge, dec_roll = np.nonzero(multi)
     dec_opts = opts[dec_edge, dec_roll]
     eye = sp.identity(len(transient), format="csr")
-    while iterations < max_iterations and len(transient):
-        iterations += 1
-        mat, _ = _transition(choice, transient, local)
-        v = spsolve((eye - mat).tocsc(), np.ones(len(transient)))
-        values[transient] = np.atleast_1d(v)
-        option_values = values[dec_opts]
-        best = option_values.min(axis=1)
-        current = values[choice[dec_edge, dec_roll]]
-        better = best < current - 1e-10 * (1.0 + np.abs(current))
-        if not better.any():
-            status = Status.OPTIMAL
-            break
-        pick = option_values[better].argmin(axis=1)
-        choice[dec_edge[better], dec_roll[better]] = dec_opts[better][np.arange(len(pick)), pick]
+    with progress_bar(None, "policy iteration", "round", progress) as update:
+        while iterations < max_iterations and len(transient):
+            iterations += 1
+            mat, _ = _transition(choice, transient, local)
+            v = spsolve((eye - mat).tocsc(), np.ones(len(transient)))
+            values[transient] = np.atleast_1d(v)
+            update(1)
+            option_values = values[dec_opts]
+            best = option_values.min(axis=1)
+            current = values[choice[dec_edge, dec_roll]]
+            better = best < current - 1e-10 * (1.0 + np.abs(current))
+            if not better.any():
+                status = Status.OPTIMAL
+                break
+            pick = option_values[better].argmin(axis=1)
+            rows = dec_opts[better][np.arange(len(pick)), pick]
+            choice[dec_edge[better], dec_roll[better]] = rows
     if not len(transient):
         status = Status.OPTIMAL
 
@@ -858,6 +926,7 @@ def _hit_within(
     start: int,
     horizons: Sequence[int],
     pick: Literal["max", "min"],
+    progress: bool = False,
 ) -> dict[int, Fraction]:
     """Exact chance to stand on a target after at most ``t`` rolls, for each ``t`` in
     ``horizons``, when every choice takes the ``pick`` of the options (one option:
@@ -884,15 +953,17 @@ def _hit_within(
     s = int(local[start])
     out = {t: Fraction(int(value[s])) for t in horizons if t == 0}
     scale = 1
-    for t in range(1, depth + 1):
-        options_value = value[moves]
-        best = options_value.max(axis=2) if pick == "max" else options_value.min(axis=2)
-        scale *= 36
-        value = np.zeros(m + 1, dtype=object)
-        value[:m] = (best * weights).sum(axis=1)
-        value[hit] = scale
-        if t in horizons:
-            out[t] = Fraction(int(value[s]), scale)
+    with progress_bar(depth, "exact odds", "roll", progress) as update:
+        for t in range(1, depth + 1):
+            options_value = value[moves]
+            best = options_value.max(axis=2) if pick == "max" else options_value.min(axis=2)
+            scale *= 36
+            value = np.zeros(m + 1, dtype=object)
+            value[:m] = (best * weights).sum(axis=1)
+            value[hit] = scale
+            if t in horizons:
+                out[t] = Fraction(int(value[s]), scale)
+            update(1)
     return out
 
 
@@ -904,7 +975,9 @@ def _check_within(within: object) -> tuple[int, ...]:
     )
 
 
-def arrival_odds(nav: Navigation, start: Edge, within: Iterable[int]) -> dict[int, Fraction]:
+def arrival_odds(
+    nav: Navigation, start: Edge, within: Iterable[int], progress: bool = False
+) -> dict[int, Fraction]:
     """Exact chance to reach the target within ``k`` rolls, for each ``k`` in ``within``.
 
     For a reachable start: under ``nav``'s optimal steering (the one :func:`sail`
@@ -920,6 +993,8 @@ def arrival_odds(nav: Navigation, start: Edge, within: Iterable[int]) -> dict[in
     within : iterable of int
         Horizons in rolls, each in 0..MAX_WITHIN (the exact numbers have about
         ``1.6 k`` digits).
+    progress : bool
+        A bar on stderr over the rolls (:func:`progress_bar`).
 
     Returns
     -------
@@ -954,8 +1029,8 @@ def arrival_odds(nav: Navigation, start: Edge, within: Iterable[int]) -> dict[in
     if reach is Reach.UNREACHABLE:
         return {k: Fraction(0) for k in horizons}
     if reach is Reach.REACHABLE:
-        return _hit_within(nav.choice[:, :, None], _target_mask(nav), i, horizons, "max")
-    return _hit_within(nav.graph.options, _target_mask(nav), i, horizons, "max")
+        return _hit_within(nav.choice[:, :, None], _target_mask(nav), i, horizons, "max", progress)
+    return _hit_within(nav.graph.options, _target_mask(nav), i, horizons, "max", progress)
 
 
 # -- one voyage: sail() -------------------------------------------------------------------
@@ -1158,6 +1233,7 @@ def sail(
     may_stay: bool = False,
     players: int = 4,
     within: Iterable[int] = (5, 10, 20),
+    progress: bool = False,
 ) -> Voyage:
     """Steer a ship from ``start`` to the targets in the fewest expected rolls of 2d6.
 
@@ -1182,6 +1258,9 @@ def sail(
         Players at the table, 3..6: one roll per player turn.
     within : iterable of int
         Horizons, in rolls, of the arrival odds (each in 0..MAX_WITHIN).
+    progress : bool
+        A bar on stderr over the policy-iteration rounds and the rolls of the
+        exact odds (:func:`progress_bar`; ``isles sail`` on a terminal).
 
     Returns
     -------
@@ -1242,9 +1321,9 @@ def sail(
     start = check_ship_edge(graph.board, start, "start")
     corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
     target_set = target_edges(graph.board, targets, corners)
-    nav = navigate(graph, target_set)
+    nav = navigate(graph, target_set, progress=progress)
     reach = nav.reach(start)
-    odds = arrival_odds(nav, start, horizons)
+    odds = arrival_odds(nav, start, horizons, progress=progress)
     expected = nav.expected_rolls(start)
     steering: tuple[Steering, ...] = ()
     bound: float | None = None
@@ -1451,11 +1530,17 @@ def pirate_reach_probability(
 
 
 def _pirate_reach(
-    graph: WindGraph, pirate: Edge, spot: Edge, rolls: int, pick: Literal["max", "min"]
+    graph: WindGraph,
+    pirate: Edge,
+    spot: Edge,
+    rolls: int,
+    pick: Literal["max", "min"],
+    progress: bool = False,
 ) -> Fraction:
     is_target = np.zeros(len(graph), dtype=bool)
     is_target[graph.index[spot]] = True
-    return _hit_within(graph.options, is_target, graph.index[pirate], (rolls,), pick)[rolls]
+    at = graph.index[pirate]
+    return _hit_within(graph.options, is_target, at, (rolls,), pick, progress)[rolls]
 
 
 @dataclass(frozen=True)
@@ -1574,6 +1659,7 @@ def risk(
     edge: object = None,
     rolls: int | None = None,
     may_stay: bool = False,
+    progress: bool = False,
 ) -> RiskReport:
     """Collision and pirate risk: the exact tables, the cargo left, the pirate's reach.
 
@@ -1594,6 +1680,9 @@ def risk(
         with ``pirate``.
     may_stay : bool
         The seed's variant for winds along a coast; only with ``pirate``.
+    progress : bool
+        A bar on stderr over the rolls of the pirate reach (:func:`progress_bar`;
+        ``isles risk`` on a terminal).
 
     Returns
     -------
@@ -1643,8 +1732,8 @@ def risk(
             spot,
             k,
             may_stay,
-            toward=_pirate_reach(graph, at, spot, k, "max"),
-            away=_pirate_reach(graph, at, spot, k, "min"),
+            toward=_pirate_reach(graph, at, spot, k, "max", progress),
+            away=_pirate_reach(graph, at, spot, k, "min", progress),
         )
     return RiskReport(
         status=Status.EXACT,

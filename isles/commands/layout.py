@@ -13,12 +13,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import check_output, count_type, emit_json, only_with, seconds_type, seed_type
+from isles.cli import (
+    check_output,
+    count_type,
+    emit_json,
+    one_stdin,
+    only_with,
+    seconds_type,
+    seed_type,
+)
 from isles.models.catan import Board, Resource, Terrain
 from isles.models.errors import InvalidInput
 from isles.models.games import Game
 from isles.models.hexgrid import Hex
-from isles.models.jsonio import STDIN
 from isles.models.setup import (
     MAX_CORNER_PIPS,
     MAX_GROUP_LIMIT,
@@ -220,8 +227,7 @@ def build_request(args: argparse.Namespace) -> SetupRequest:
         raise InvalidInput(
             "--shape", args.shape, "no --shape with --free-shape (its hexes lie in --radius)"
         )
-    if args.shape == STDIN and args.fixed == STDIN:
-        raise InvalidInput("--fixed", STDIN, "standard input for one file only (--shape is '-')")
+    one_stdin("--shape", args.shape, "--fixed", args.fixed)
     switches = _rule_switches(args.rule)
     for option, value, rule in (
         ("--max-pips", args.max_pips, "vertex-pips"),

@@ -14,7 +14,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import OneLineParser, count_type, emit_json, only_with, seconds_type, seed_type
+from isles.cli import (
+    OneLineParser,
+    count_type,
+    emit_json,
+    one_stdin,
+    only_with,
+    seconds_type,
+    seed_type,
+)
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
@@ -248,10 +256,7 @@ def _run(args: argparse.Namespace) -> int:
             getattr(args, given[1][2:]),
             f"one of --players, --islands and --kit (not {given[0]} and {given[1]})",
         )
-    if args.kit == "-" and args.advise == "-":
-        raise InvalidInput(
-            "--advise", "-", "one file from standard input at a time (--kit is already -)"
-        )
+    one_stdin("--kit", args.kit, "--advise", args.advise)
     if mode == "--table":
         return _table(args)
     if mode == "--advise":

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isles.cli import check_output, count_type, emit_json, only_with
+from isles.cli import check_output, count_type, emit_json, one_stdin, only_with
 from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.fleet import MAX_FLEET_ROLLS, Rollers
@@ -44,6 +45,7 @@ ORDER = 50
 
 #: The library's parameter names and the options the user typed for them.
 _SAIL_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "targets": "--to",
     "near": "--near",
@@ -349,6 +351,7 @@ def _sail(args: argparse.Namespace) -> int:
             near=near,
             may_stay=args.may_stay,
             players=4 if args.players is None else args.players,
+            progress=sys.stderr.isatty(),
         )
     if png is not None:
         _picture(voyage.navigation, start, png, voyage.expected_rolls)
@@ -395,6 +398,7 @@ def _fleet(args: argparse.Namespace, png: Path | None) -> int:
             within=args.within,
             may_stay=args.may_stay,
             rollers=None if args.rollers is None else Rollers(args.rollers),
+            progress=sys.stderr.isatty(),
         )
     if png is not None:
         _fleet_picture(voyage, png)
@@ -542,6 +546,7 @@ def _risk(args: argparse.Namespace) -> int:
             edge=spot,
             rolls=args.rolls,
             may_stay=args.may_stay,
+            progress=sys.stderr.isatty(),
         )
     if args.json:
         emit_json(report.to_dict())
@@ -552,6 +557,7 @@ def _risk(args: argparse.Namespace) -> int:
 
 
 _CONVERT_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "missing": "--missing",
     "players": "--players",
@@ -570,16 +576,22 @@ def _convert(args: argparse.Namespace) -> int:
         "players": args.players,
         "rolls_to_turn": args.rolls_to_turn,
         "may_stay": args.may_stay,
+        "progress": sys.stderr.isatty(),
     }
+    # The text answer holds both readings of rule 10: the variant (the larger solve) first,
+    # so that a board too big for it is refused before any work.
+    results: dict[bool, Conversion] = {}
     with _options(_CONVERT_OPTIONS):
-        answer = convert(
-            board, start, args.missing, on_turn=args.on_turn, within=(args.within,), **settings
-        )
+        for on_turn in [args.on_turn] if args.json else [True, False]:
+            within = (args.within,) if on_turn == args.on_turn else ()
+            results[on_turn] = convert(
+                board, start, args.missing, on_turn=on_turn, within=within, **settings
+            )
+    answer = results[args.on_turn]
     if args.json:
         emit_json(answer.to_dict())
         return 0 if answer.status.answered else 1
-    with _options(_CONVERT_OPTIONS):
-        other = convert(board, start, args.missing, on_turn=not args.on_turn, within=(), **settings)
+    other = results[not args.on_turn]
     for line in _conversion_lines(answer, other):
         print(line)
     return 0 if answer.status.answered else 1
@@ -621,6 +633,7 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
 
 
 _HARVEST_OPTIONS = {
+    "board": "--board",
     "start": "--from",
     "targets": "--to",
     "near": "--near",
@@ -651,6 +664,7 @@ def _harvest(args: argparse.Namespace) -> int:
             rolls=args.rolls,
             start_cargo=args.cargo,
             may_stay=args.may_stay,
+            progress=sys.stderr.isatty(),
         )
     if args.json:
         emit_json(out.to_dict())
@@ -671,6 +685,7 @@ def _check_log(args: argparse.Namespace) -> int:
     from isles.models.logbook import LogBook
     from isles.solvers.logbook import check_log
 
+    one_stdin("LOG", args.log, "--board", args.board)
     board = _board(args.board)
     replay = check_log(board, LogBook.load(args.log))
     if args.json:
@@ -683,6 +698,11 @@ def _check_log(args: argparse.Namespace) -> int:
 
 def _replay_lines(replay: LogReplay) -> list[str]:
     """The text answer of ``isles ships check``."""
+    if not replay.started:
+        return [
+            f"log book of {replay.player}: a ship at the start breaks a rule",
+            f"rule broken: {replay.breach}",
+        ]
     lines = [f"log book of {replay.player}: {len(replay.start)} ships at the start"]
     lines.append("start: " + ("; ".join(map(str, replay.start)) or "no ship"))
     for i, (roll, ships) in enumerate(zip(replay.rolls, replay.after, strict=True)):
