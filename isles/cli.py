@@ -118,13 +118,21 @@ class CommandModule(Protocol):
     def demo(self, out_dir: Path, echo: Callable[[str], None]) -> None: ...
 
 
-def command_modules() -> list[CommandModule]:
-    """The capability modules in ``isles.commands``, in demo order."""
-    mods: list[ModuleType] = [
-        importlib.import_module(f"isles.commands.{info.name}")
+def command_modules(command: str | None = None) -> list[CommandModule]:
+    """The capability modules in ``isles.commands``, in demo order.
+
+    With ``command``, only the module named as that command when there is one
+    (``isles rally`` loads ``isles.commands.rally`` alone, for a quick start-up);
+    otherwise every module (``isles --help``, ``isles demo``).
+    """
+    names = [
+        info.name
         for info in pkgutil.iter_modules(isles.commands.__path__)
         if not info.name.startswith("_")
     ]
+    if command in names:
+        names = [command]
+    mods: list[ModuleType] = [importlib.import_module(f"isles.commands.{n}") for n in names]
     return sorted((cast(CommandModule, m) for m in mods), key=lambda m: m.ORDER)
 
 
@@ -352,7 +360,8 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> OneLineParser:
+def build_parser(command: str | None = None) -> OneLineParser:
+    """The command line's parser: every command, or (``command``) the one to run."""
     parser = OneLineParser(
         prog="isles",
         description="Exact solvers for four island board games: the Catan car rally, "
@@ -371,7 +380,7 @@ def build_parser() -> OneLineParser:
         "--out", default="isles-demo", help="folder for the pictures (default: %(default)s)"
     )
     demo.set_defaults(func=_demo)
-    for mod in command_modules():
+    for mod in command_modules(command):
         mod.register(sub)
     return parser
 
@@ -458,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     if not argv:
         parser.print_help(sys.stderr)
         return 2

@@ -141,3 +141,23 @@ def test_numbers_are_ascii_digits(
         code = int(exc.code or 0)
     err = capsys.readouterr().err
     assert code == 2 and option in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    """`isles rally ...` imports isles.commands.rally alone (start-up); `--help` all."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from isles.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('isles.commands.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "rally", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "['isles.commands.rally']", done.stdout
