@@ -173,14 +173,10 @@ function renderRoute() {
 async function plan() {
   clearErrors();
   if (!state.board) return;
-  const body = {
-    board: state.board,
-    start: state.start,
-    goals: state.goals,
-    roads: state.roads,
-    objective: state.objective,
-    budget: state.useBudget ? state.budget : null,
-  };
+  // Only what the player chose: no goals means the default goals, no budget none.
+  const body = { board: state.board, start: state.start, roads: state.roads, objective: state.objective };
+  if (state.goals.length) body.goals = state.goals;
+  if (state.useBudget) body.budget = state.budget;
   try {
     state.route = await job.run("route", body);
   } catch (error) {

@@ -61,7 +61,7 @@ ROUTE_SECONDS = 20.0
 
 def _read_route(body: object) -> dict[str, Any]:
     """The route request, read with the library's own declaration of the question."""
-    if isinstance(body, Mapping) and "budget" in body and "time_limit" not in body:
+    if isinstance(body, Mapping) and body.get("budget") is not None and "time_limit" not in body:
         body = {**body, "time_limit": ROUTE_SECONDS}
     return {"trip": rally.Trip.read(body, spelling="key")}
 
