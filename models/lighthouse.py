@@ -54,6 +54,7 @@ __all__ = [
     "Position",
     "Roll",
     "TurnResult",
+    "boat_lands",
     "bonus_options",
     "can_take",
     "check_seats",
@@ -985,6 +986,35 @@ class TurnResult:
     outcome: Outcome
 
 
+def boat_lands(kit: Kit, position: Position, roll: Roll) -> bool:
+    """Whether ``roll`` lands the boat on Maurice's island: the game is lost at once.
+
+    The boat is on the last sea card and a die shows the boat; the turn ends
+    before any disc is laid, whatever the colour die would have given
+    (docs/lighthouse.md, "How we read the rules": turn order).
+
+    Parameters
+    ----------
+    kit : Kit
+    position : Position
+    roll : Roll
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> kit = default_kit(1, sea_cards=1)
+    >>> boat_roll = Roll(True, ("blue",), Fraction(1, 18))
+    >>> boat_lands(kit, Position(((),), boat=1), boat_roll)
+    True
+    >>> boat_lands(kit, Position(((),), boat=0), boat_roll)
+    False
+    """
+    return roll.boat and position.boat >= kit.sea_cards
+
+
 def play_turn(
     kit: Kit, position: Position, roll: Roll, decision: Decision, *, check: bool = True
 ) -> TurnResult:
@@ -1022,9 +1052,9 @@ def play_turn(
     """
     if check and decision not in legal_decisions(kit, position, roll):
         raise InvalidInput("decision", decision, "one of the legal decisions for this roll")
-    boat = position.boat + (1 if roll.boat else 0)
-    if boat > kit.sea_cards:
+    if boat_lands(kit, position, roll):
         return TurnResult(Position(position.discs, kit.sea_cards, position.maurice), Outcome.LOST)
+    boat = position.boat + (1 if roll.boat else 0)
     stacks = [list(s) for s in position.discs]
     for colour, i in decision.placements:
         if i is not None:

@@ -241,6 +241,40 @@ def test_best_move_is_advise_on_the_optimal_tables() -> None:
     assert Fraction(d["position_win_probability_exact"]) == adv.position_value
 
 
+def test_advice_on_a_roll_that_lands_the_boat_says_the_game_is_lost() -> None:
+    kit = default_kit(2, 2)
+    last = Position((("red",), ()), boat=2, maurice=1)
+    lost = best_move(kit, last, Roll.from_faces(kit, ("boat", "red")), exact=True)
+    assert lost.outcome == "lost" and lost.to_dict()["outcome"] == "lost"
+    assert all(value == 0 for _, value in lost.alternatives)
+    playing = best_move(kit, last, Roll.from_faces(kit, ("blue", "red")), exact=True)
+    assert playing.outcome == "playing" and playing.win_probability > 0
+    # One card before the last, a boat roll only moves the boat on.
+    early = Position((("red",), ()), boat=1, maurice=1)
+    assert best_move(kit, early, Roll.from_faces(kit, ("boat", "red"))).outcome == "playing"
+
+
+def test_simulations_show_a_bar_when_asked_or_long(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from isles.solvers.lighthouse import simulation
+
+    kit = default_kit(2, 2)
+    simulation.simulate(kit, "greedy", 50, progress=True)
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
+    simulation.simulate(kit, "greedy", 50)
+    assert capsys.readouterr().err == ""  # None: short work shows nothing
+    # None decides by the number of games (the threshold lowered: no timing involved).
+    monkeypatch.setattr(simulation, "AUTO_PROGRESS_GAMES", 50)
+    simulation.simulate(kit, "greedy", 50)
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
+    simulation.simulate(kit, "greedy", 50, progress=False)
+    assert capsys.readouterr().err == ""
+    # odds() passes None on: its simulation decides the same way.
+    lighthouse.odds(default_kit(8, 1), simulate=True, games=50)
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
+
+
 def test_advice_refuses_a_won_position() -> None:
     # Case 15: a won game has no move to advise.
     kit = default_kit(1, 2)

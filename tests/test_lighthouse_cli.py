@@ -336,3 +336,69 @@ def test_kit_json_round_trip_through_the_cli(
     kit = Kit.from_dict(default_kit(1, 3).to_dict())
     out = run_json(capsys, "--kit", write(tmp_path, "kit.json", kit.to_dict()), "--sea-cards", "2")
     assert out == odds(kit.with_sea_cards(2)).to_dict()
+
+
+# --- issue 18: kits beyond 8 islands, progress of long simulations, a lost roll ----------
+
+
+def nine_island_kit() -> dict[str, Any]:
+    """The default kit with a ninth island (red/orange): beyond the DP and default_kit."""
+    raw = default_kit(8, 8).to_dict()
+    raw["islands"].append(["red", "orange"])
+    return raw
+
+
+def test_a_nine_island_kit_is_answered_in_text_and_json_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kit = write(tmp_path, "K9.json", nine_island_kit())
+    out = run_json(capsys, "--kit", kit, "--games", "300")
+    assert out["status"] == "estimate" and out["islands"] == 9
+    assert main(["lighthouse", "--kit", kit, "--games", "300"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "9 islands, 8 sea cards" in captured.out
+    assert f"{out['simulation']['win_probability']:.4f}" in captured.out
+
+
+def test_errors_about_a_nine_island_kit_name_only_options_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kit = write(tmp_path, "K9.json", nine_island_kit())
+    err = fails(capsys, "--kit", kit, "--competitive")
+    assert "--kit" in err and "--islands" not in err and "9 islands" in err
+
+
+def test_long_simulations_show_progress_on_a_terminal_unasked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from isles.solvers.lighthouse import simulation
+
+    # The decision, not the time: the threshold lowered so that 200 games count as long.
+    monkeypatch.setattr(simulation, "AUTO_PROGRESS_GAMES", 200)
+    argv = ["lighthouse", "--islands", "8", "--sea-cards", "1", "--simulate", "--games"]
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main([*argv, "200"]) == 0
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
+    assert main([*argv, "199"]) == 0
+    assert "lighthouse Monte Carlo" not in capsys.readouterr().err  # short: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert main([*argv, "200"]) == 0
+    assert capsys.readouterr().err == ""  # never in a log file unless asked
+
+
+def test_a_roll_that_lands_the_boat_says_the_game_is_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    last = write(tmp_path, "last.json", {"discs": [["red", "blue"], []], "boat": 3, "maurice": 1})
+    argv = ["--islands", "2", "--sea-cards", "3", "--advise", last, "--roll", "boat,red"]
+    assert main(["lighthouse", *argv]) == 0
+    text = capsys.readouterr().out
+    assert "the game is lost whatever you play" in text and "legal decision" not in text
+    out = run_json(capsys, *argv)
+    assert out["outcome"] == "lost" and out["win_probability"] == 0
+    # Without the boat the players decide.
+    argv[-1] = "blue,red"
+    assert main(["lighthouse", *argv]) == 0
+    assert "4 legal decisions" in capsys.readouterr().out
+    assert run_json(capsys, *argv)["outcome"] == "playing"

@@ -33,6 +33,7 @@ from isles.models.lighthouse import (
     POLICIES,
     SIMULATE_FROM_ISLANDS,
     Kit,
+    Outcome,
     Position,
     Roll,
     default_kit,
@@ -57,9 +58,9 @@ ORDER = 40
 
 __all__ = ["ORDER", "demo", "register"]
 
-#: Simulations of at least this many games show a progress bar without --progress.
-LONG_GAMES = 100_000
-#: The same for the competitive variant (about 550 games a second).
+#: Competitive simulations of at least this many games show a progress bar on a terminal
+#: without --progress (about 550 games a second; the cooperative simulation's threshold is
+#: the library's, ``simulation.AUTO_PROGRESS_GAMES``).
 LONG_COMPETITIVE_GAMES = 10_000
 
 #: Seconds the exact competitive solve may take by default (the default kit: about
@@ -290,7 +291,9 @@ def _who(kit: Kit) -> str:
     """``8 islands (2 or 4 players)`` for the real game's kits, ``1 island`` otherwise."""
     n = len(kit.islands)
     players = [p for p in (2, 3, 4) if islands_in_play(p) == n]
-    if kit != default_kit(n, kit.sea_cards) or not players:
+    # Only the island counts the box deals have a default kit to compare with (a kit file
+    # may hold up to 12 islands: default_kit refuses more than 8).
+    if not players or kit != default_kit(n, kit.sea_cards):
         return _count(n, "island")
     return f"{n} islands ({' or '.join(str(p) for p in players)} players)"
 
@@ -334,10 +337,6 @@ def _odds(args: argparse.Namespace) -> int:
         )
     if args.no_cache:
         only_with("--no-cache", True, not simulated, "the exact DP (nothing is cached here)")
-    games = DEFAULT_GAMES if args.games is None else args.games
-    progress = _progress(args)
-    if simulated and games < LONG_GAMES and args.certify is None and not args.progress:
-        progress = False
     result = odds(
         kit,
         policy,
@@ -347,7 +346,7 @@ def _odds(args: argparse.Namespace) -> int:
         games=args.games,
         seed=args.seed,
         cache=not args.no_cache,
-        progress=progress,
+        progress=_progress(args),
     )
     if args.json:
         emit_json(result.to_dict())
@@ -499,6 +498,13 @@ def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
     value = advice.position_value
     assert value is not None
     print(f"Position win probability (before rolling): {float(value):.6f}")
+    if advice.outcome is Outcome.LOST:
+        print(
+            f"Roll {roll_text}: the game is lost whatever you play: the boat leaves the last "
+            f"sea card for Maurice's island before any disc is laid (win probability 0, "
+            f"status {advice.status})"
+        )
+        return
     count = len(advice.alternatives)
     print(
         f"Roll {roll_text}: {count} legal decision{'' if count == 1 else 's'}, best first "
@@ -531,8 +537,14 @@ def _competitive(args: argparse.Namespace) -> int:
     n = len(kit.islands)
     if n % seats:
         if args.seats is None:
+            # Name the option that gave the islands: --kit FILE or --islands N.
+            option, value = ("--kit", args.kit) if args.kit is not None else ("--islands", n)
             raise InvalidInput(
-                "--islands", n, "a number of islands the 2 seats share equally (or give --seats)"
+                option,
+                value,
+                f"a kit whose islands the 2 seats share equally (or give --seats; {n} islands)"
+                if args.kit is not None
+                else "a number of islands the 2 seats share equally (or give --seats)",
             )
         raise InvalidInput("--seats", seats, f"a number of seats (2..4) dividing the {n} islands")
     simulated = competitive_memory_bytes(kit, seats) > MAX_COMPETITIVE_BYTES

@@ -26,6 +26,7 @@ from isles.models.lighthouse import (
     Policy,
     Position,
     Roll,
+    boat_lands,
     legal_decisions,
     play_turn,
 )
@@ -85,6 +86,11 @@ class Advice:
         Every float value is within this of the exact value (0 for Fractions).
     policy : {"optimal", "greedy", "random"}
         The policy the values assume after this turn.
+    outcome : Outcome
+        ``lost`` when the roll lands the boat on Maurice's island (the boat on
+        the last sea card and a boat rolled): the game is lost before any disc
+        is laid, whatever is decided, and every alternative is worth 0;
+        ``playing`` otherwise (the decision is the players').
 
     Examples
     --------
@@ -94,6 +100,9 @@ class Advice:
     ...                 exact=True)
     >>> adv.best.placements, adv.win_probability
     ((('blue', 0), ('red', 0)), Fraction(10487, 11664))
+    >>> last = Position(((),), boat=1)
+    >>> best_move(kit, last, Roll.from_faces(kit, ("boat", "red"))).outcome
+    <Outcome.LOST: 'lost'>
     """
 
     roll: Roll
@@ -101,6 +110,7 @@ class Advice:
     position_value: Fraction | float | None = None
     error_bound: float = 0.0
     policy: Policy = "optimal"
+    outcome: Outcome = Outcome.PLAYING
 
     @property
     def status(self) -> Status:
@@ -125,13 +135,14 @@ class Advice:
         >>> from isles.models.lighthouse import default_kit
         >>> kit = default_kit(1, 1)
         >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
-        >>> adv.to_dict()["best"]
-        {'placements': [['red', 0]], 'bonus': None}
+        >>> adv.to_dict()["best"], adv.to_dict()["outcome"]
+        ({'placements': [['red', 0]], 'bonus': None}, 'playing')
         """
         return {
             "status": str(self.status),
             "policy": self.policy,
             "roll": self.roll.to_dict(),
+            "outcome": str(self.outcome),
             **probability_json("win_probability", self.win_probability),
             **probability_json("position_win_probability", self.position_value),
             "error_bound": self.error_bound,
@@ -178,7 +189,8 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
 
     The win probability of an alternative is that of the position it leads to
     (1 when it wins, 0 when the boat lands) under the table's policy from then
-    on (docs/lighthouse.md, "What is computed").
+    on (docs/lighthouse.md, "What is computed"). When the roll lands the boat,
+    the advice's ``outcome`` is ``lost``: no decision is played.
 
     Parameters
     ----------
@@ -231,6 +243,7 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
         solution.value(position),
         solution.error_bound,
         solution.policy,
+        Outcome.LOST if boat_lands(kit, position, roll) else Outcome.PLAYING,
     )
 
 
@@ -354,7 +367,8 @@ def best_move(
     Returns
     -------
     Advice
-        ``status`` optimal.
+        ``status`` optimal; ``outcome`` lost when the roll lands the boat on
+        Maurice's island (the game is lost whatever is played).
 
     Raises
     ------

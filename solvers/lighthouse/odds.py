@@ -420,11 +420,13 @@ def odds(
         played,
         DEFAULT_GAMES if games is None else games,
         seed=0 if seed is None else seed,
-        progress=bool(progress),
+        progress=progress,
     )
     lower = None
     if certify is not None:
-        forward = forward_greedy(kit, min_mass=certify, progress=bool(progress))
+        # The forward evaluation is long work on every kit it is asked for (8 islands and
+        # more: minutes at min_mass 1e-7), so None shows its bar.
+        forward = forward_greedy(kit, min_mass=certify, progress=progress is not False)
         lower = forward.low
         if pol == "greedy" and forward.high < upper:
             upper = forward.high
