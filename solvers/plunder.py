@@ -38,6 +38,7 @@ from isles.models.plunder import (
     answer,
     dig_points,
 )
+from isles.models.questions.plunder import ANALYSIS_TIME_LIMIT, RecordAnalysis
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_posterior import CODE_VALUES as _CODE_VALUES
@@ -58,6 +59,7 @@ __all__ = [
     "ProofKind",
     "allowed_codes",
     "analyse",
+    "analyse_question",
     "answer_distribution",
     "deduce",
     "flip_advice",
@@ -75,10 +77,11 @@ ENTROPY_ERROR_BITS = 1e-9
 """Bound on the absolute error of every entropy / information gain (float64 from
 exact integer counts: at most 2**5 terms, each with relative error ~1e-15)."""
 
-DEFAULT_TIME_LIMIT = 3.0
+DEFAULT_TIME_LIMIT = ANALYSIS_TIME_LIMIT
 """Seconds :func:`deduce` and :func:`analyse` spend, by default, proving that
 proofs and conflicts are smallest; past it they keep proofs minimal by inclusion
-(docs/plunder.md, "Time limit")."""
+(docs/plunder.md, "Time limit"). Declared once, by
+:class:`isles.models.questions.RecordAnalysis`."""
 
 ProofKind = Literal["smallest", "minimal"]
 """What a conflict or a proof is: ``smallest`` (no set of fewer answers does
@@ -1188,6 +1191,15 @@ def _check_seen(seen: object) -> list[list[int]]:
     return rows
 
 
+def _distribution(record: Record, active: int) -> Callable[[Code], dict[tuple[bool, ...], int]]:
+    """The answer distribution of a clue: from a :class:`Belief` when the record has
+    ``me`` (6 players: ms, not the counting passes' 0.5 s), else by counting."""
+    if record.me is not None:
+        belief = Belief.from_record(record)
+        return lambda c: belief.answer_distribution(c, active)
+    return lambda c: answer_distribution(record, c, active)
+
+
 def flip_advice(
     record: Record,
     clue: Code,
@@ -1242,18 +1254,7 @@ def flip_advice(
         raise InvalidInput("clue", clue, "a Code")
     seen_rows = _check_seen(record.seen if seen is None else seen)
     cache_bits: dict[Code, float] = {}
-    distribution: Callable[[Code], dict[tuple[bool, ...], int]]
-    if record.me is not None:
-        # Knowing my code, the explicit set of deals is much faster than the counting
-        # passes (6 players: ms, not 0.5 s).
-        belief = Belief.from_record(record)
-
-        def distribution(c: Code) -> dict[tuple[bool, ...], int]:
-            return belief.answer_distribution(c, active)
-    else:
-
-        def distribution(c: Code) -> dict[tuple[bool, ...], int]:
-            return answer_distribution(record, c, active)
+    distribution = _distribution(record, active)
 
     def bits(c: Code) -> float:
         if c not in cache_bits:
@@ -1511,11 +1512,12 @@ def analyse(
     ------
     InvalidInput
         ``clue``, ``active`` or ``earlier_digs`` without ``advise``, a bad
-        ``active``, ``clue`` or ``time_limit``.
+        ``active``, ``clue`` or ``time_limit``: the checks of the declaration
+        :class:`isles.models.questions.RecordAnalysis`.
 
     See Also
     --------
-    deduce, flip_advice, guess_advice
+    deduce, flip_advice, guess_advice, analyse_question
 
     Notes
     -----
@@ -1531,25 +1533,36 @@ def analyse(
     >>> analyse(example_record(), active=1)
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise=True
+    isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise = True
     """
+    optional = {"clue": clue, "active": active, "earlier_digs": earlier_digs}
+    given = {k: v for k, v in optional.items() if v is not None}
+    question = RecordAnalysis.read(
+        {"record": record, "advise": advise, "time_limit": time_limit, **given}
+    )
+    return analyse_question(question, progress=progress)
 
-    expect(record, Record, "record", "a Record (Record.load reads a file)")
 
-    expect(advise, bool, "advise", "True or False")
-    for name, value in (("clue", clue), ("active", active), ("earlier_digs", earlier_digs)):
-        if value is not None and not advise:
-            raise InvalidInput(name, value, f"{name} only with advise=True")
-    if clue is not None and not isinstance(clue, Code):
-        raise InvalidInput("clue", clue, "a Code")
-    if active is not None:
-        _check_active(record, active)
-    _check_digs(record, earlier_digs)
-    deduction = deduce(record, time_limit=time_limit, progress=progress)
+def analyse_question(question: RecordAnalysis, *, progress: bool = False) -> Analysis:
+    """The analysis a validated :class:`~isles.models.questions.RecordAnalysis` asks for.
+
+    What :func:`analyse` answers; the command line and the web app read the
+    question from their options or request and call this.
+
+    Examples
+    --------
+    >>> from isles.models.plunder import example_record
+    >>> q = RecordAnalysis.read({"record": example_record(), "time_limit": None})
+    >>> analyse_question(q).deduction.proofs
+    'smallest'
+    """
+    record = question.record
+    deduction = deduce(record, time_limit=question.time_limit, progress=progress)
     advice = None
-    if advise and deduction.status is Status.EXACT:
-        table = clue if clue is not None else _table_clue(record)
-        who = active if active is not None else _default_active(record)
+    if question.advise and deduction.status is Status.EXACT:
+        table = question.clue if question.clue is not None else _table_clue(record)
+        who = question.active if question.active is not None else _default_active(record)
         flip = flip_advice(record, table, who) if table is not None else None
-        advice = Advice(flip, guess_advice(record, deduction.posterior, earlier_digs))
+        guesses = guess_advice(record, deduction.posterior, question.earlier_digs)
+        advice = Advice(flip, guesses)
     return Analysis(record, deduction, advice)
