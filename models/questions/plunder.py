@@ -220,6 +220,7 @@ class DigQuestion(Question):
         "threshold",
         help=f"{_POLICY_HELP}: what the others do (and how I flip) in the games played on",
         metavar="NAME",
+        text="name",
     )
     waits: int = param(3, help="the longest wait weighed", ge=0, le=MAX_WAITS)
     samples: int = param(DIG_SAMPLES, help="games played on", ge=1, le=MAX_SAMPLES)
@@ -256,6 +257,7 @@ class TournamentQuestion(Question):
         option="--policy",
         metavar="NAME",
         repeat=True,
+        text="name",
     )
     games: int = param(100, help="games", ge=1, le=MAX_GAMES)
     seed: int = param(0, help="the seed: game g plays from its child g", ge=0, le=SEED_MAX)
