@@ -116,7 +116,11 @@ def _choices(base: Any) -> list[str] | None:
 
 
 def _default_text(info: FieldInfo) -> str:
+    if info.is_required():
+        return ""
     default = info.default
+    if isinstance(default, list | tuple) and default:
+        return " (default " + ", ".join(str(x) for x in default) + ")"
     if (
         default is None
         or default is ...
@@ -352,6 +356,8 @@ def add_questions(
         helps = {m: (i.description or "") + _default_text(i) for m, _, _, i in fields}
         if len(set(helps.values())) > 1:
             help_text = "; ".join(f"{m}: {h}" for m, h in helps.items())
+        elif len(helps) < len(modes):  # the modes that take it
+            help_text = ", ".join(helps) + ": " + next(iter(helps.values()))
         else:
             help_text = next(iter(helps.values()))
         extra = param_extra(info)

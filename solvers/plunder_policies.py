@@ -184,7 +184,9 @@ class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
     """
 
     key: ClassVar[str] = "threshold"
-    summary: ClassVar[str] = "the most likely code has probability P or more (default 0.5)"
+    summary: ClassVar[str] = (
+        "digs once the most likely code has probability P or more (default 0.5)"
+    )
     argument: ClassVar[str | None] = "P"
 
     threshold: float = 0.5
@@ -229,7 +231,7 @@ class CertainPolicy(_SolverPolicy, BuiltinPolicy):
     """
 
     key: ClassVar[str] = "certain"
-    summary: ClassVar[str] = "its code is known for sure"
+    summary: ClassVar[str] = "digs only on a code known for sure"
 
     @property
     def name(self) -> str:
@@ -264,7 +266,8 @@ class ExpectedPointsPolicy(_SolverPolicy, BuiltinPolicy):
 
     key: ClassVar[str] = "expected"
     summary: ClassVar[str] = (
-        "p * points(k) >= points(k + 1): my best guess now beats a sure dig one place later"
+        "digs when p * points(k) >= points(k + 1): my best guess now beats a sure dig "
+        "one place later in the chest"
     )
 
     @property
@@ -322,7 +325,9 @@ class RandomPolicy(BuiltinPolicy):
     """
 
     key: ClassVar[str] = "random"
-    summary: ClassVar[str] = "a baseline: random flips, random codes sent at random turns"
+    summary: ClassVar[str] = (
+        "a baseline: random flips, random codes an opponent can hold sent at random turns"
+    )
 
     @property
     def name(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,12 +58,12 @@ def policies_epilog() -> str:
     """The built-in policies for ``--help``, from the registry (POLICIES).
 
     >>> policies_epilog().splitlines()[1]
-    '  threshold:P  digs when the most likely code has probability P or more (default 0.5)'
+    '  threshold:P  digs once the most likely code has probability P or more (default 0.5)'
     """
-    lines = ["policies (--policy NAME; each flips for the most information but random):"]
+    lines = ["policies (--policy NAME; all but random flip for the most information):"]
     for key, kind in POLICIES.items():
         name = key if kind.argument is None else f"{key}:{kind.argument}"
-        lines.append(f"  {name:<11}  digs when {kind.summary}")
+        lines.append(f"  {name:<11}  {kind.summary}")
     return "\n".join(lines)
 
 
@@ -72,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     p = subparsers.add_parser(
         "plunder",
         help="Plunder deduction: consistency, exact posterior, flip and guess advice",
-        description=(
+        description=textwrap.fill(
             "Read a Plunder record (docs/plunder.md) and print, per player, the exact "
             "probability of every value (forced values marked *, each with a smallest set "
             "of answers that proves it), or a smallest set of conflicting answers when the "
