@@ -24,7 +24,14 @@ from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, parse_edge, parse_hex
 from isles.models.text import parse_integer, parse_number
 
-__all__ = ["NAMED_READERS", "TEXT_READERS", "add_question", "read_question"]
+__all__ = [
+    "NAMED_READERS",
+    "TEXT_READERS",
+    "add_question",
+    "add_questions",
+    "read_mode",
+    "read_question",
+]
 
 Q = TypeVar("Q", bound=Question)
 
@@ -72,6 +79,7 @@ def read_counts(text: str, option: str) -> dict[str, int]:
 
 #: Readers a declaration names with ``param(text=...)``.
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
+    "name": lambda text, option: text,  # a name the library looks up (a Plunder policy)
     "pairs": read_pairs,
     "counts": read_counts,
 }
@@ -108,7 +116,11 @@ def _choices(base: Any) -> list[str] | None:
 
 
 def _default_text(info: FieldInfo) -> str:
+    if info.is_required():
+        return ""
     default = info.default
+    if isinstance(default, list | tuple) and default:
+        return " (default " + ", ".join(str(x) for x in default) + ")"
     if (
         default is None
         or default is ...
@@ -206,7 +218,10 @@ def _checked(read: Callable[[str, str], Any], item: str | None) -> Callable[[str
 
 
 def read_question(
-    question: type[Q], args: argparse.Namespace, extra: Mapping[str, Any] | None = None
+    question: type[Q],
+    args: argparse.Namespace,
+    extra: Mapping[str, Any] | None = None,
+    typed: Mapping[str, str] | None = None,
 ) -> Q:
     """The question the options typed ask (only those given), validated.
 
@@ -218,6 +233,9 @@ def read_question(
         The parsed command line.
     extra : mapping, optional
         Fields the command read itself (a board from a file), by name.
+    typed : mapping, optional
+        The text typed for fields of ``extra`` (a clue read with the record's
+        names), so that errors show it.
 
     Returns
     -------
@@ -229,7 +247,7 @@ def read_question(
         Naming the option as typed, the text typed and what is valid.
     """
     data: dict[str, Any] = dict(extra or {})
-    typed: dict[str, str] = {}
+    typed = dict(typed or {})
     for name, info in question.model_fields.items():
         if not hasattr(args, name) or name in data:
             continue
@@ -284,3 +302,126 @@ def _pair_texts(name: str, text: str | list[str]) -> dict[str, str]:
             key, _, number = part.partition("=")
             out[f"{name}.{key.strip()}"] = number.strip()
     return out
+
+
+def _dest(option: str) -> str:
+    return option.lstrip("-").replace("-", "_")
+
+
+def _mode_fields(
+    modes: Mapping[str, type[Question]], exclude: tuple[str, ...]
+) -> dict[str, list[tuple[str, type[Question], str, FieldInfo]]]:
+    """Each option of the modes, in declaration order: (mode, question, field, info)."""
+    options: dict[str, list[tuple[str, type[Question], str, FieldInfo]]] = {}
+    for mode, question in modes.items():
+        for name, info in question.model_fields.items():
+            if name in exclude or not param_extra(info).get("cli", True):
+                continue
+            options.setdefault(question.spelt(name, "option"), []).append(
+                (mode, question, name, info)
+            )
+    return options
+
+
+def add_questions(
+    parser: argparse.ArgumentParser,
+    modes: Mapping[str, type[Question]],
+    *,
+    exclude: tuple[str, ...] = (),
+) -> None:
+    """The options of a command that asks one of several questions (its modes).
+
+    Each option is added once, from the first declaration that has it; an
+    option two modes share (``--time-limit``) says in its help what it is in
+    each mode, when they differ. A mode's label (the key of ``modes``, as the
+    user chooses it: ``--dig-advice``) is how errors name it
+    (:func:`read_mode`).
+
+    Examples
+    --------
+    >>> from isles.models.contract import Question, param
+    >>> class Odds(Question):
+    ...     games: int = param(1000, help="games to simulate", ge=1)
+    >>> class Kit(Question):
+    ...     islands: int = param(8, help="islands", ge=1)
+    >>> p = argparse.ArgumentParser(prog="odds")
+    >>> add_questions(p, {"--odds": Odds, "--kit": Kit})
+    >>> read_mode({"--odds": Odds, "--kit": Kit}, "--kit", p.parse_args(["--games", "2"]))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --games: '2' is invalid; expected --games only with --odds
+    """
+    for option, fields in _mode_fields(modes, exclude).items():
+        info = fields[0][3]
+        helps = {m: (i.description or "") + _default_text(i) for m, _, _, i in fields}
+        if len(set(helps.values())) > 1:
+            help_text = "; ".join(f"{m}: {h}" for m, h in helps.items())
+        elif len(helps) < len(modes):  # the modes that take it
+            help_text = ", ".join(helps) + ": " + next(iter(helps.values()))
+        else:
+            help_text = next(iter(helps.values()))
+        extra = param_extra(info)
+        kwargs: dict[str, Any] = {
+            "dest": _dest(option),
+            "default": argparse.SUPPRESS,
+            "help": help_text,
+        }
+        if _base(info.annotation) is bool:
+            parser.add_argument(option, action="store_true", **kwargs)
+            continue
+        choices = _choices(_item(info.annotation))
+        if choices is not None:
+            kwargs["choices"] = choices
+        if extra.get("metavar"):
+            kwargs["metavar"] = extra["metavar"]
+        if any(param_extra(i).get("repeat") for _, _, _, i in fields):
+            kwargs["action"] = "append"
+        parser.add_argument(option, **kwargs)
+
+
+def read_mode(
+    modes: Mapping[str, type[Question]],
+    mode: str,
+    args: argparse.Namespace,
+    extra: Mapping[str, Any] | None = None,
+    typed: Mapping[str, str] | None = None,
+    *,
+    exclude: tuple[str, ...] = (),
+) -> Question:
+    """The question of ``mode``, read from the options added by :func:`add_questions`.
+
+    An option given that only other modes have is refused, naming the modes
+    that have it (``--waits only with --dig-advice``); an option that ``mode``
+    takes once but another repeats (``--policy``) is refused when given twice.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the option as typed, the text typed and what is valid.
+    """
+    options = _mode_fields(modes, exclude)
+    ours: dict[str, tuple[str, FieldInfo]] = {}
+    for option, fields in options.items():
+        given = getattr(args, _dest(option), None)
+        mine = [(name, info) for m, _, name, info in fields if m == mode]
+        if given is None:
+            continue
+        if not mine:
+            having = " or ".join(dict.fromkeys(m for m, _, _, _ in fields))
+            shown = given[0] if isinstance(given, list) and len(given) == 1 else given
+            problem = None if isinstance(shown, str) else "given"
+            raise InvalidInput(option, shown, f"{option} only with {having}", problem=problem)
+        ours[option] = mine[0]
+    question = modes[mode]
+    picked = argparse.Namespace()
+    for option, (name, info) in ours.items():
+        value = getattr(args, _dest(option))
+        if isinstance(value, list) and not param_extra(info).get("repeat"):
+            if len(value) > 1:
+                expected = f"one {option} with {mode}"
+                raise InvalidInput(option, value, expected, problem="given twice")
+            value = value[0]
+        setattr(picked, name, value)
+    found = read_question(question, picked, extra, typed)
+    args._question, args._typed = picked._question, picked._typed
+    return found

@@ -60,6 +60,7 @@ from isles.models.plunder_game import (
     play_game,
     play_turns,
 )
+from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.solvers.plunder import (
     DEFAULT_TIME_LIMIT,
     Advice,
@@ -72,6 +73,7 @@ from isles.solvers.plunder import (
     Guess,
     Posterior,
     analyse,
+    analyse_question,
     deduce,
     flip_advice,
     forced_values,
@@ -81,15 +83,18 @@ from isles.solvers.plunder import (
     smallest_conflict,
 )
 from isles.solvers.plunder_belief import Belief
-from isles.solvers.plunder_dig import DigAdvice, DigOption, TargetDig, dig_advice
+from isles.solvers.plunder_dig import DigAdvice, DigOption, TargetDig, dig_advice, dig_question
 from isles.solvers.plunder_policies import (
+    POLICIES,
     POLICY_NAMES,
+    BuiltinPolicy,
     CertainPolicy,
     ExpectedPointsPolicy,
     RandomPolicy,
     ThresholdPolicy,
     best_flip,
     policy_by_name,
+    register,
 )
 from isles.solvers.plunder_tournament import (
     DEFAULT_LINEUP,
@@ -97,17 +102,20 @@ from isles.solvers.plunder_tournament import (
     PolicyStats,
     Tournament,
     tournament,
+    tournament_question,
 )
 
 __all__ = [
     "DEFAULT_LINEUP",
     "DEFAULT_TIME_LIMIT",
+    "POLICIES",
     "POLICY_NAMES",
     "TURN_LIMIT",
     "Advice",
     "Analysis",
     "AnswerId",
     "Belief",
+    "BuiltinPolicy",
     "Category",
     "CertainPolicy",
     "Code",
@@ -115,6 +123,7 @@ __all__ = [
     "Deduction",
     "DigAdvice",
     "DigOption",
+    "DigQuestion",
     "ExpectedPointsPolicy",
     "FlipAdvice",
     "FlipOption",
@@ -133,15 +142,19 @@ __all__ = [
     "Posterior",
     "RandomPolicy",
     "Record",
+    "RecordAnalysis",
     "Seat",
     "TargetDig",
     "ThresholdPolicy",
     "Tournament",
+    "TournamentQuestion",
     "analyse",
+    "analyse_question",
     "best_flip",
     "code_from_text",
     "deduce",
     "dig_advice",
+    "dig_question",
     "example_record",
     "flip_advice",
     "forced_values",
@@ -151,7 +164,9 @@ __all__ = [
     "play_turns",
     "policy_by_name",
     "posterior",
+    "register",
     "score_game",
     "smallest_conflict",
     "tournament",
+    "tournament_question",
 ]

@@ -289,7 +289,10 @@ class Is:
         return getattr(question, self.name) in self.values
 
     def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
-        """``with --objective weighted`` or ``with objective = 'weighted'``."""
+        """``with --objective weighted`` or ``with objective = 'weighted'``; a flag
+        (``Is("advise", (True,))``) reads ``with --advise`` on the command line."""
+        if spelling == "option" and self.values == (True,):
+            return f"with {spell(self.name)}"
         if spelling == "option":
             return f"with {spell(self.name)} " + " or ".join(str(v) for v in self.values)
         return f"with {spell(self.name)} = " + " or ".join(repr(v) for v in self.values)
@@ -521,6 +524,8 @@ class Question(BaseModel):
             inner = cause.field
             if inner in ("", name):
                 full = path
+            elif not path:  # a check of the whole question (a model validator)
+                full = inner
             elif inner.startswith((".", "[")):
                 full = path + inner
             else:

@@ -7,9 +7,15 @@ with it.
 """
 
 from isles.models.contract import Question
+from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.questions.rally import Trip
 
-__all__ = ["QUESTIONS", "Trip"]
+__all__ = ["QUESTIONS", "DigQuestion", "RecordAnalysis", "TournamentQuestion", "Trip"]
 
 #: Each question's declaration, by name.
-QUESTIONS: dict[str, type[Question]] = {"trip": Trip}
+QUESTIONS: dict[str, type[Question]] = {
+    "trip": Trip,
+    "plunder_analysis": RecordAnalysis,
+    "plunder_dig": DigQuestion,
+    "plunder_tournament": TournamentQuestion,
+}
