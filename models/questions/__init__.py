@@ -8,8 +8,17 @@ with it.
 
 from isles.models.contract import Question
 from isles.models.questions.rally import Trip
+from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
 
-__all__ = ["QUESTIONS", "Trip"]
+__all__ = ["QUESTIONS", "Convert", "Fleet", "Harvest", "LogCheck", "Risk", "Sail", "Trip"]
 
 #: Each question's declaration, by name.
-QUESTIONS: dict[str, type[Question]] = {"trip": Trip}
+QUESTIONS: dict[str, type[Question]] = {
+    "trip": Trip,
+    "sail": Sail,
+    "fleet": Fleet,
+    "risk": Risk,
+    "convert": Convert,
+    "harvest": Harvest,
+    "log_check": LogCheck,
+}
