@@ -60,7 +60,7 @@ def test_any_of_names_the_first_field_in_each_spelling() -> None:
 
 def test_ask_leaves_out_what_is_nothing() -> None:
     assert Reach.ask(pirate=None, rolls=(2, 3), stay=False).model_fields_set == {"rolls"}
-    with pytest.raises(InvalidInput, match="^board: 'f' is invalid; expected board only with"):
+    with pytest.raises(InvalidInput, match=r"^board: 'f' is invalid; expected board only with"):
         Reach.ask(board="f", rolls=[1])
 
 
@@ -94,15 +94,15 @@ def test_library_calls_validate_from_the_declarations() -> None:
     from isles.ships import convert, fleet, harvest_course, risk, sail
 
     board, start = demo_board(), ((0, 1), (0, 2))
-    with pytest.raises(InvalidInput, match="^targets: missing; expected at least one of"):
+    with pytest.raises(InvalidInput, match=r"^targets: missing; expected at least one of"):
         sail(board, start)
-    with pytest.raises(InvalidInput, match="^within: 1001 is invalid"):
+    with pytest.raises(InvalidInput, match=r"^within: 1001 is invalid"):
         fleet(board, [start], [((0, 2), (0, 3))], within=1001)
-    with pytest.raises(InvalidInput, match="^rolls_to_turn: 6 is invalid"):
+    with pytest.raises(InvalidInput, match=r"^rolls_to_turn: 6 is invalid"):
         convert(board, start, "brick", rolls_to_turn=6)
-    with pytest.raises(InvalidInput, match="^start_cargo: 4 is invalid; expected a card count"):
+    with pytest.raises(InvalidInput, match=r"^start_cargo: 4 is invalid; expected a card count"):
         harvest_course(board, start, [((0, 2), (0, 3))], player="red", rolls=1, start_cargo=4)
-    with pytest.raises(InvalidInput, match="^edge: .* only with pirate"):
+    with pytest.raises(InvalidInput, match=r"^edge: .* only with pirate"):
         risk(edge=((0, 2), (0, 3)))
 
 

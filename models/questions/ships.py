@@ -287,8 +287,7 @@ class Convert(Question):
     >>> Convert.read({"board": demo_board(), "start": ((0, 1), (0, 2)), "missing": "gold"})
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: missing: 'gold' is invalid; expected one of lumber, \
-brick, wool, grain, ore
+    isles.models.errors.InvalidInput: missing: 'gold' is invalid; expected one of lumber, ...
     """
 
     board: SailBoard = _board(expected="a Board or a WindGraph")
