@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from isles.models.contract import Question, param_extra
 from isles.models.errors import InvalidInput
@@ -120,6 +121,7 @@ def _default_text(info: FieldInfo) -> str:
     if (
         default is None
         or default is ...
+        or default is PydanticUndefined  # a required field
         or (isinstance(default, list | dict | tuple) and not default)
     ):
         return ""
@@ -127,6 +129,8 @@ def _default_text(info: FieldInfo) -> str:
         return ""
     if isinstance(default, Enum):
         default = default.value
+    if isinstance(default, list | tuple):  # a repeated option's items: --within 10
+        default = " ".join(map(str, default))
     return f" (default {default:g})" if isinstance(default, float) else f" (default {default})"
 
 
