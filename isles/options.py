@@ -18,10 +18,11 @@ from enum import Enum
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from isles.models.contract import Question, param_extra
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, parse_edge, parse_hex
+from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
 from isles.models.text import parse_integer, parse_number
 
 __all__ = [
@@ -43,7 +44,15 @@ TEXT_READERS: dict[object, Callable[[str, str], Any]] = {
     str: lambda text, option: text,
     Hex: parse_hex,
     Edge: parse_edge,
+    Vertex: lambda text, option: _parse_corner(text, option),
 }
+
+
+def _parse_corner(text: str, option: str) -> Vertex:
+    """A corner typed ``Q,R:Q,R:Q,R`` (:func:`isles.models.ships.parse_settlement`)."""
+    from isles.models.ships import parse_settlement
+
+    return parse_settlement(text, option)
 
 
 def _named_numbers(text: str, option: str, number: Callable[[str, str], Any]) -> dict[str, Any]:
@@ -124,6 +133,7 @@ def _default_text(info: FieldInfo) -> str:
     if (
         default is None
         or default is ...
+        or default is PydanticUndefined  # a required field
         or (isinstance(default, list | dict | tuple) and not default)
     ):
         return ""
@@ -131,6 +141,8 @@ def _default_text(info: FieldInfo) -> str:
         return ""
     if isinstance(default, Enum):
         default = default.value
+    if isinstance(default, list | tuple):  # a repeated option's items: --within 10
+        default = " ".join(map(str, default))
     return f" (default {default:g})" if isinstance(default, float) else f" (default {default})"
 
 
@@ -222,6 +234,9 @@ def read_question(
     args: argparse.Namespace,
     extra: Mapping[str, Any] | None = None,
     typed: Mapping[str, str] | None = None,
+    *,
+    files: Mapping[str, Callable[[], Any]] | None = None,
+    beside: Mapping[type[Question], str] | None = None,
 ) -> Q:
     """The question the options typed ask (only those given), validated.
 
@@ -236,6 +251,15 @@ def read_question(
     typed : mapping, optional
         The text typed for fields of ``extra`` (a clue read with the record's
         names), so that errors show it.
+    files : mapping, optional
+        Fields the command reads from a file, by name: each is read (called)
+        only after the rules decided by which options were given passed
+        (:meth:`Question.check_given`), so that ``--board`` where it does not
+        belong is refused as such, not as a file that cannot be read.
+    beside : mapping, optional
+        The command's other questions, each with what asks it instead of
+        ``question`` (``"with two or three --from (a fleet)"``): an option of
+        theirs that ``question`` has not is refused, naming what asks it.
 
     Returns
     -------
@@ -248,18 +272,57 @@ def read_question(
     """
     data: dict[str, Any] = dict(extra or {})
     typed = dict(typed or {})
+    for other, asked in (beside or {}).items():
+        _refuse_others(question, other, asked, args)
     for name, info in question.model_fields.items():
-        if not hasattr(args, name) or name in data:
+        cli = param_extra(info).get("cli", True)
+        if not hasattr(args, name) or name in data or not cli:
             continue
         text = getattr(args, name)
         if isinstance(text, bool):
             data[name] = text
             continue
         data[name] = _read_text(question, name, info, text, typed)
+    if files:
+        question.check_given([*data, *files], "option", typed)
+        data.update({name: read() for name, read in files.items()})
     # The command's errors after this (the library's checks on the board) are
     # spelt from the same declaration (isles.cli).
     args._question, args._typed = question, typed
     return question.read(data, spelling="option", typed=typed)
+
+
+def _refuse_others(
+    question: type[Question], other: type[Question], asked: str, args: argparse.Namespace
+) -> None:
+    """Refuse an option given that ``other`` asks and ``question`` does not."""
+    for name, info in other.model_fields.items():
+        own = question.model_fields.get(name)
+        if own is not None and param_extra(own).get("cli", True):
+            continue  # this question's own option too
+        if not param_extra(info).get("cli", True):
+            continue
+        option = other.spelt(name, "option")
+        options = {
+            question.spelt(n, "option")
+            for n, i in question.model_fields.items()
+            if param_extra(i).get("cli", True)
+        }
+        if option in options:
+            continue  # the same option, read as this question's own field
+        if hasattr(args, name):
+            text = getattr(args, name)
+            value: Any = True  # a flag: "given"
+            if not isinstance(text, bool):
+                read = _read_text(other, name, info, text, {})
+                number = isinstance(read, int | float) and not isinstance(read, bool)
+                value = read if number else text  # a count as read, anything else as typed
+            raise InvalidInput(
+                option,
+                value,
+                f"{option} only {asked}",
+                problem="given" if isinstance(value, bool | list | dict) else None,
+            )
 
 
 def _read_text(

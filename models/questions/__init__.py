@@ -9,8 +9,21 @@ with it.
 from isles.models.contract import Question
 from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.questions.rally import Trip
+from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
 
-__all__ = ["QUESTIONS", "DigQuestion", "RecordAnalysis", "TournamentQuestion", "Trip"]
+__all__ = [
+    "QUESTIONS",
+    "Convert",
+    "DigQuestion",
+    "Fleet",
+    "Harvest",
+    "LogCheck",
+    "RecordAnalysis",
+    "Risk",
+    "Sail",
+    "TournamentQuestion",
+    "Trip",
+]
 
 #: Each question's declaration, by name.
 QUESTIONS: dict[str, type[Question]] = {
@@ -18,4 +31,10 @@ QUESTIONS: dict[str, type[Question]] = {
     "plunder_analysis": RecordAnalysis,
     "plunder_dig": DigQuestion,
     "plunder_tournament": TournamentQuestion,
+    "sail": Sail,
+    "fleet": Fleet,
+    "risk": Risk,
+    "convert": Convert,
+    "harvest": Harvest,
+    "log_check": LogCheck,
 }
