@@ -178,20 +178,33 @@ def add_question(
         if name in exclude or not extra.get("cli", True):
             continue
         option = question.spelt(name, "option")
-        base = _base(info.annotation)
         help_text = (info.description or "") + _default_text(info)
-        kwargs: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS, "help": help_text}
-        if base is bool:
-            parser.add_argument(option, action="store_true", **kwargs)
-            continue
-        choices = _choices(_item(info.annotation))
-        if choices is not None:
-            kwargs["choices"] = choices
-        if extra.get("metavar"):
-            kwargs["metavar"] = extra["metavar"]
-        if extra.get("repeat"):
-            kwargs["action"] = "append"
-        parser.add_argument(option, **kwargs)
+        _add_option(parser, option, name, info, help_text, bool(extra.get("repeat")))
+
+
+def _add_option(
+    parser: argparse.ArgumentParser,
+    option: str,
+    dest: str,
+    info: FieldInfo,
+    help_text: str,
+    repeat: bool,
+) -> None:
+    """One option of a field: a flag for a bool, the choices of a Literal or an Enum,
+    the declared placeholder, repeated for a list; absent when not given."""
+    kwargs: dict[str, Any] = {"dest": dest, "default": argparse.SUPPRESS, "help": help_text}
+    if _base(info.annotation) is bool:
+        parser.add_argument(option, action="store_true", **kwargs)
+        return
+    choices = _choices(_item(info.annotation))
+    if choices is not None:
+        kwargs["choices"] = choices
+    metavar = param_extra(info).get("metavar")
+    if metavar:
+        kwargs["metavar"] = metavar
+    if repeat:
+        kwargs["action"] = "append"
+    parser.add_argument(option, **kwargs)
 
 
 def _reader(question: type[Question], name: str, info: FieldInfo) -> Callable[[str, str], Any]:
@@ -423,23 +436,8 @@ def add_questions(
             help_text = ", ".join(helps) + ": " + next(iter(helps.values()))
         else:
             help_text = next(iter(helps.values()))
-        extra = param_extra(info)
-        kwargs: dict[str, Any] = {
-            "dest": _dest(option),
-            "default": argparse.SUPPRESS,
-            "help": help_text,
-        }
-        if _base(info.annotation) is bool:
-            parser.add_argument(option, action="store_true", **kwargs)
-            continue
-        choices = _choices(_item(info.annotation))
-        if choices is not None:
-            kwargs["choices"] = choices
-        if extra.get("metavar"):
-            kwargs["metavar"] = extra["metavar"]
-        if any(param_extra(i).get("repeat") for _, _, _, i in fields):
-            kwargs["action"] = "append"
-        parser.add_argument(option, **kwargs)
+        repeat = any(param_extra(i).get("repeat") for _, _, _, i in fields)
+        _add_option(parser, option, _dest(option), info, help_text, repeat)
 
 
 def read_mode(
