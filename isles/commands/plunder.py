@@ -27,9 +27,7 @@ from isles.options import add_questions, read_mode
 from isles.solvers.plunder_policies import POLICIES
 
 if TYPE_CHECKING:
-    from isles.solvers.plunder import Advice, Analysis
-    from isles.solvers.plunder_dig import DigAdvice
-    from isles.solvers.plunder_tournament import Tournament
+    from isles.plunder import Advice, Analysis, DigAdvice, Tournament
 
 ORDER = 20
 
@@ -394,8 +392,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import numpy as np
 
     from isles.draw import save_figure
-    from isles.models.plunder import example_record
-    from isles.solvers.plunder import analyse
+    from isles.plunder import analyse, example_record
 
     analysis = analyse(example_record(), advise=True)
     record = analysis.record

@@ -21,7 +21,7 @@ from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
     from isles.cli import OneLineParser
-    from isles.solvers.sailing import RiskReport
+    from isles.ships import RiskReport
 
 ORDER = 51
 
@@ -45,14 +45,14 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _board(path: str | None) -> Board:
-    from isles.models.ships import demo_board
+    from isles.ships import demo_board
 
     return demo_board() if path is None else Board.load(path)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the question the options ask, answer it, print it."""
-    from isles.solvers.sailing import risk_report
+    from isles.ships import risk_report
 
     # The board file is read once the options given go together (--board only with
     # --pirate); the demo board stands in for a --board not given.

@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
-    from isles.solvers.fleet import FleetVoyage
-    from isles.solvers.sailing import Navigation, Voyage
+    from isles.ships import FleetVoyage, Navigation, Voyage
 
 ORDER = 50
 
@@ -70,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _board(path: str | None) -> Board:
-    from isles.models.ships import demo_board
+    from isles.ships import demo_board
 
     return demo_board() if path is None else Board.load(path)
 
@@ -88,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     png = check_output("--png", args.png, (".png", ".svg"))
     if len(getattr(args, "ships", ())) > 1:
         return _fleet(args, png)
-    from isles.solvers.sailing import sail_voyage
+    from isles.ships import sail_voyage
 
     if hasattr(args, "ships"):  # one --from: the ship's start
         args.start = args.ships.pop()
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fleet(args: argparse.Namespace, png: Path | None) -> int:
-    from isles.solvers.fleet import fleet_voyage
+    from isles.ships import fleet_voyage
 
     board = {"board": lambda: _board(args.board)}
     question = read_question(Fleet, args, files=board, beside={Sail: _ASKED[Sail]})
@@ -403,10 +402,7 @@ def _fleet_picture(voyage: FleetVoyage, path: str | Path) -> Path:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """Ships section of ``isles demo``: a navigation table, risk tables, one picture."""
-    from isles.models.ships import demo_board
-    from isles.solvers.conversion import convert
-    from isles.solvers.fleet import fleet
-    from isles.solvers.sailing import risk, sail
+    from isles.ships import convert, demo_board, fleet, risk, sail
 
     board = demo_board()
     corner = "0,2:0,3:1,2"

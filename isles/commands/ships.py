@@ -23,9 +23,7 @@ from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
     from isles.cli import OneLineParser
-    from isles.solvers.conversion import Conversion
-    from isles.solvers.harvest import HarvestOutlook
-    from isles.solvers.logbook import LogReplay
+    from isles.ships import Conversion, HarvestOutlook, LogReplay
 
 ORDER = 52
 
@@ -98,13 +96,13 @@ def _register_harvest(tasks: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _board(path: str | None) -> Board:
-    from isles.models.ships import demo_board
+    from isles.ships import demo_board
 
     return demo_board() if path is None else Board.load(path)
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from isles.solvers.conversion import conversion
+    from isles.ships import conversion
 
     question = read_question(Convert, args, files={"board": lambda: _board(args.board)})
     # The text answer holds both readings of rule 10: the variant (the larger solve) first,
@@ -161,7 +159,7 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
 
 
 def _harvest(args: argparse.Namespace) -> int:
-    from isles.solvers.harvest import harvest_outlook
+    from isles.ships import harvest_outlook
 
     question = read_question(Harvest, args, files={"board": lambda: _board(args.board)})
     out = harvest_outlook(question, progress=sys.stderr.isatty())
@@ -187,8 +185,7 @@ def _harvest_lines(out: HarvestOutlook) -> list[str]:
 
 
 def _check_log(args: argparse.Namespace) -> int:
-    from isles.models.logbook import LogBook
-    from isles.solvers.logbook import check_log
+    from isles.ships import LogBook, check_log
 
     one_stdin("LOG", args.log, "--board", args.board)
     board = _board(args.board)
