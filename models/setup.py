@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from isles.models.board_rules import RULE_KINDS, BoardRule, Relabel
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
@@ -33,7 +34,6 @@ from isles.models.errors import InvalidInput
 from isles.models.games import (
     Game,
     game_setup,
-    harbour_reach,
     parse_corner,
     spiral_numbers,
     spiral_order,
@@ -47,7 +47,6 @@ from isles.models.hexgrid import (
     hexagon,
     neighbours,
     vertices_around,
-    vertices_between,
 )
 
 __all__ = [
@@ -327,6 +326,7 @@ class SetupRequest:
     colourful: bool = True
     game: Game = Game.SHIPS
     fixed_harbours: Mapping[Edge, HarbourKind] = field(default_factory=dict)
+    extra_rules: tuple[BoardRule, ...] = ()
 
     def __post_init__(self) -> None:
         given = {as_hex(h, f"positions[{i}]") for i, h in enumerate(self.positions)}
@@ -393,6 +393,19 @@ class SetupRequest:
             object.__setattr__(self, "game", Game(self.game))
         except ValueError:
             raise InvalidInput("game", self.game, "base, extension or ships") from None
+        self._check_extra_rules()
+
+    def _check_extra_rules(self) -> None:
+        """Rules of a rules file: rule objects, each once, none named as a switched rule."""
+        extra = tuple(self.extra_rules)
+        for i, rule in enumerate(extra):
+            if not isinstance(rule, BoardRule):
+                raise InvalidInput(f"extra_rules[{i}]", rule, "a rule (read_rules reads them)")
+        labels = [rule.label() for rule in extra]
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise InvalidInput(f"extra_rules[{i}]", label, "each rule once")
+        object.__setattr__(self, "extra_rules", extra)
 
     def _check_frame(self, pos_set: set[Hex]) -> None:
         """The frame off the positions; each harbour place a frame-position side; one kind each."""
@@ -515,6 +528,29 @@ class SetupRequest:
     def has_fixed(self) -> bool:
         """Whether anything is already on the table (tiles or harbours)."""
         return bool(self.fixed or self.fixed_harbours)
+
+    @property
+    def board_rules(self) -> dict[str, BoardRule]:
+        """Every rule the board obeys, by its name in conflicts (:data:`RULE_KINDS` order).
+
+        The switched rules (:attr:`rules`) first, named by their kind and
+        their parameters taken from the request, then :attr:`extra_rules`
+        (those of a rules file) named by their kind and parameters.
+
+        Examples
+        --------
+        >>> list(SetupRequest.hexagon(1).board_rules)
+        ['no-land-triangle', 'six-eight-apart', 'sea-apart', 'sea-balanced']
+        """
+        out: dict[str, BoardRule] = {
+            kind: cls.switched(self) for kind, cls in RULE_KINDS.items() if kind in self.rules
+        }
+        out.update((rule.label(), rule) for rule in self.extra_rules)
+        return out
+
+    def keeps(self, relabel: Relabel) -> bool:
+        """Whether every rule of the request survives this re-labelling of a board."""
+        return all(relabel in rule.relabels() for rule in self.board_rules.values())
 
     @property
     def root(self) -> Hex:
@@ -1045,12 +1081,13 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             tile.number is not None and got.number != tile.number
         ):
             out.append(f"fixed {h}: {tile} became {got}")
-    out.extend(_rule_breaches(request, board))
+    for rule in request.board_rules.values():
+        out.extend(rule.violations(request, board))
     return out
 
 
 def _harbour_breaches(request: SetupRequest, board: Board) -> list[str]:
-    """One harbour on each place, the request's kinds, none next to its own resource."""
+    """One harbour on each place, the request's kinds."""
     out: list[str] = []
     places = set(request.harbour_places)
     if set(board.harbours) != places:
@@ -1062,18 +1099,6 @@ def _harbour_breaches(request: SetupRequest, board: Board) -> list[str]:
     if laid != Counter(request.harbours):
         want = ", ".join(f"{n} {k.value}" for k, n in sorted(Counter(request.harbours).items()))
         out.append(f"harbour kinds: the harbours are not the game's ({want})")
-    if Rule.HARBOUR_RESOURCE_APART in request.rules:
-        for e, kind in board.harbours.items():
-            for h in harbour_reach(e):
-                if (
-                    h in board
-                    and kind.resource is not None
-                    and board.terrain(h).resource is kind.resource
-                ):
-                    out.append(
-                        f"{Rule.HARBOUR_RESOURCE_APART}: {kind.value} harbour on {e} "
-                        f"next to {board.terrain(h).value} at {h}"
-                    )
     return out
 
 
@@ -1089,55 +1114,3 @@ def _connected(hexes: set[Hex]) -> bool:
                 seen.add(n)
                 stack.append(n)
     return seen == hexes
-
-
-def _rule_breaches(request: SetupRequest, board: Board) -> list[str]:
-    out: list[str] = []
-    rules = request.rules
-    frame = set(request.frame)
-    cells = [h for h in board if h not in frame]  # the rules concern the positions
-    is_land = {h: board.terrain(h).is_land for h in cells}
-    num = {h: board.number(h) for h in cells}
-    for e in edges_between(cells):
-        a, b = e
-        if is_land[a] and is_land[b]:
-            if Rule.SIX_EIGHT_APART in rules and num[a] in (6, 8) and num[b] in (6, 8):
-                out.append(f"{Rule.SIX_EIGHT_APART}: {num[a]} at {a} next to {num[b]} at {b}")
-            if Rule.SAME_NUMBER_APART in rules and num[a] is not None and num[a] == num[b]:
-                out.append(f"{Rule.SAME_NUMBER_APART}: {num[a]} at {a} and {b}")
-        if not is_land[a] and not is_land[b] and Rule.SEA_APART in rules and num[a] == num[b]:
-            out.append(f"{Rule.SEA_APART}: sea {num[a]} at {a} and {b}")
-    for group in vertex_groups(cells):
-        if Rule.NO_LAND_TRIANGLE in rules and len(group) == 3 and all(is_land[h] for h in group):
-            out.append(f"{Rule.NO_LAND_TRIANGLE}: {', '.join(map(str, group))} all land")
-        if Rule.VERTEX_PIPS in rules:
-            total = sum(pips(n) for h in group if is_land[h] and (n := num[h]) is not None)
-            if total > request.max_pips:
-                out.append(f"{Rule.VERTEX_PIPS}: {total} pips at the corner of {group}")
-    if Rule.CORNER_PIPS_MIN in rules:
-        for corner in vertices_between(cells):
-            if all(is_land[h] for h in corner):
-                total = sum(pips(n) for h in corner if (n := num[h]) is not None)
-                if total < request.min_corner_pips:
-                    out.append(f"{Rule.CORNER_PIPS_MIN}: {total} pips at the corner of {corner}")
-    if Rule.SIX_EIGHT_ONCE in rules:
-        for res in Resource:
-            hot = [h for h in cells if board.terrain(h).resource is res and num[h] in (6, 8)]
-            if len(hot) > 1:
-                out.append(f"{Rule.SIX_EIGHT_ONCE}: {res.value} has 6 or 8 at {sorted(hot)}")
-    if Rule.TERRAIN_GROUPS in rules:
-        for t in Terrain:
-            if t is Terrain.SEA:
-                continue
-            same = {h for h in cells if board.terrain(h) is t}
-            for s in connected_sets(same, request.max_group + 1):
-                out.append(f"{Rule.TERRAIN_GROUPS}: {t.value} group {sorted(s)} too large")
-                break
-    if Rule.SEA_BALANCED in rules:
-        sea = [h for h in cells if not is_land[h]]
-        lo, hi = sea_token_bounds(len(sea), len(request.sea_numbers))
-        for v in request.sea_numbers:
-            count = sum(1 for h in sea if num[h] == v)
-            if not lo <= count <= hi:
-                out.append(f"{Rule.SEA_BALANCED}: {count} sea tokens {v}, want {lo}..{hi}")
-    return out
