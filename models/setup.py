@@ -17,8 +17,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from isles.models.board_rules import RULE_KINDS, BoardRule, Relabel
+
+if TYPE_CHECKING:
+    from isles.models.questions.layout import SetUp
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
@@ -70,6 +74,7 @@ __all__ = [
     "parse_rule_switch",
     "pip_spread",
     "pip_spread_floor",
+    "request_of",
     "resource_pips",
     "rule_violations",
     "sea_token_bounds",
@@ -596,6 +601,7 @@ def setup_request(
     max_group: int | None = None,
     min_corner_pips: int | None = None,
     spiral: str | tuple[int, int] | None = None,
+    extra_rules: Iterable[BoardRule] | Mapping[str, object] = (),
 ) -> SetupRequest:
     """The request with the defaults of docs/layout.md (what ``isles layout`` asks).
 
@@ -634,6 +640,10 @@ def setup_request(
         The variable set-up (islands only): the corner the lettered tokens
         start from, by name (``"top-left"``) or hex; they follow the spiral
         (:func:`~isles.models.games.spiral_order`), deserts skipped.
+    extra_rules : sequence of BoardRule, or a rules file's JSON
+        Your own rules (docs/layout.md, "Your own rules"): rule objects of
+        :data:`~isles.models.board_rules.RULE_KINDS`, or ``{"rules": [...]}``
+        as :func:`~isles.models.board_rules.read_rules` reads it.
 
     Returns
     -------
@@ -649,6 +659,12 @@ def setup_request(
         small for the players' tiles, an unknown rule or a switch that is not
         a bool, ``max_pips`` (``max_group``, ``min_corner_pips``) with its
         rule switched off, and everything :class:`SetupRequest` refuses.
+
+    Notes
+    -----
+    The parameters are the question :class:`isles.models.questions.layout.SetUp`,
+    declared once for the library, ``isles layout`` and the web app; which
+    go together is declared there.
 
     Examples
     --------
@@ -666,110 +682,148 @@ def setup_request(
     ...
     isles.models.errors.InvalidInput: radius: 1 is invalid; expected a radius whose hexagon ...
     """
-    try:
-        which = Game(game)
-    except ValueError:
-        raise InvalidInput("game", game, "base, extension or ships") from None
-    island = which is not Game.SHIPS
-    switched: set[Rule] = set(GAME_RULES if island else DEFAULT_RULES)
-    off: set[Rule] = set()
-    if rules is not None:
-        if not isinstance(rules, Mapping):
-            raise InvalidInput("rules", rules, "a mapping rule name -> true or false")
-        for name, on in rules.items():
-            try:
-                rule = Rule(name)
-            except ValueError:
-                names = ", ".join(r.value for r in Rule)
-                raise InvalidInput("rules", name, f"a rule among {names}") from None
-            if not isinstance(on, bool):
-                raise InvalidInput(f"rules[{rule.value}]", on, "true or false")
-            (switched.add if on else switched.discard)(rule)
-            if not on:
-                off.add(rule)
-    extra: dict[str, int] = {}
-    for value, name, rule in (
-        (max_pips, "max_pips", Rule.VERTEX_PIPS),
-        (max_group, "max_group", Rule.TERRAIN_GROUPS),
-        (min_corner_pips, "min_corner_pips", Rule.CORNER_PIPS_MIN),
-    ):
-        if value is None:
-            continue
-        if rule in off:
-            raise InvalidInput(
-                name, value, f"{rule.value} not switched off ({name} switches it on)"
-            )
-        switched.add(rule)
-        extra[name] = value
-    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
-    if not isinstance(given, Mapping):
-        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
+    # The declaration reads this module's limits: imported here, not at the top.
+    from isles.models.questions.layout import SetUp
+
+    given: dict[str, object] = {
+        "game": game,
+        "radius": radius,
+        "positions": None if positions is None else _listed(positions),
+        "land": land,
+        "players": players,
+        "fixed": fixed,
+        "rules": rules,
+        "max_pips": max_pips,
+        "max_group": max_group,
+        "min_corner_pips": min_corner_pips,
+        "spiral": spiral,
+        "extra_rules": extra_rules if isinstance(extra_rules, Mapping) else tuple(extra_rules),
+    }
+    return request_of(SetUp.read({k: v for k, v in given.items() if v is not None and v != ()}))
+
+
+def _listed(positions: Iterable[tuple[int, int]]) -> list[object]:
+    """The positions as a list (a Board gives its hexes)."""
+    return list(positions) if not isinstance(positions, str | bytes) else [positions]
+
+
+def request_of(setup: SetUp) -> SetupRequest:
+    """The :class:`SetupRequest` a validated :class:`~isles.models.questions.layout.SetUp` asks.
+
+    Parameters
+    ----------
+    setup : SetUp
+        The question, read by :meth:`SetUp.read` (which fields go together is
+        checked there).
+
+    Returns
+    -------
+    SetupRequest
+
+    Raises
+    ------
+    InvalidInput
+        What needs the game or the board: a sea-token rule on an island, a
+        limit whose rule is switched off, harbours on the ships scenario, a
+        spiral at a hex that is no corner, a hexagon too small for the
+        players, and everything :class:`SetupRequest` refuses.
+    """
+    island = setup.game is not Game.SHIPS
+    switched, limits = _switched_rules(setup, island)
+    given = setup.fixed.tiles if isinstance(setup.fixed, Board) else (setup.fixed or {})
     tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
-    harbours_down = dict(fixed.harbours) if isinstance(fixed, Board) else {}
+    harbours_down = dict(setup.fixed.harbours) if isinstance(setup.fixed, Board) else {}
     if harbours_down and not island:
         raise InvalidInput(
             "fixed", "harbours", "harbours only on an island (game base or extension)"
         )
+    common: dict[str, Any] = {
+        "rules": frozenset(switched),
+        "extra_rules": setup.extra_rules,
+        **limits,
+    }
     if island:
-        shape: tuple[tuple[str, object], ...] = (
-            ("radius", radius),
-            ("positions", positions),
-            ("land", land),
-            ("players", players),
-        )
-        for name, shape_value in shape:
-            if shape_value is not None:
-                raise InvalidInput(
-                    name, shape_value, f"no {name} with game {which.value} (its island is fixed)"
-                )
+        return _island_request(setup, tiles, harbours_down, common)
+    return _ships_request(setup, tiles, common)
+
+
+def _switched_rules(setup: SetUp, island: bool) -> tuple[set[Rule], dict[str, int]]:
+    """The rules on (the game's defaults and the switches) and the limits given."""
+    switched: set[Rule] = set(GAME_RULES if island else DEFAULT_RULES)
+    switches = setup.rules or {}
+    for rule, on in switches.items():
+        (switched.add if on else switched.discard)(rule)
+    if island:
         for rule in (Rule.SEA_BALANCED, Rule.SEA_APART):
-            if rules is not None and rule in switched:
+            if rule in switched:
                 raise InvalidInput(
                     "rules",
                     f"{rule.value}=on",
-                    f"no sea-token rule with game {which.value} (its frame carries no tokens)",
+                    f"no sea-token rule with game {setup.game.value} (its frame carries no tokens)",
                 )
-        setup = game_setup(which)
-        for h in set(tiles) & set(setup.frame):  # the frame of a saved island board
-            if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
-                shown = f"{tiles[h].terrain} {tiles[h].number or ''}".strip()
-                raise InvalidInput(f"fixed {h}", shown, "plain sea on the frame")
-            del tiles[h]
-        order: tuple[Hex, ...] = ()
-        if spiral is not None:
-            order = spiral_order(setup.island, parse_corner(spiral, setup.island))
-        return SetupRequest(
-            setup.island,
-            len(setup.island),
-            inventory=setup.inventory,
-            land_tokens=setup.land_tokens,
-            rules=frozenset(switched),
-            fixed=tiles,
-            frame=setup.frame,
-            harbour_places=setup.harbour_places,
-            harbours=setup.harbours,
-            spiral=order,
-            letters=setup.letters if order else (),
-            colourful=False,
-            game=which,
-            fixed_harbours=harbours_down,
-            **extra,  # type: ignore[arg-type]
-        )
-    if spiral is not None:
-        raise InvalidInput("spiral", spiral, "a spiral only with game base or extension")
-    if radius is not None and positions is not None:
-        raise InvalidInput("positions", "given", "either radius or positions, not both")
-    size: int | None = None
-    if players is not None:
-        if positions is not None:
+    limits: dict[str, int] = {}
+    for name, rule in (
+        ("max_pips", Rule.VERTEX_PIPS),
+        ("max_group", Rule.TERRAIN_GROUPS),
+        ("min_corner_pips", Rule.CORNER_PIPS_MIN),
+    ):
+        value = getattr(setup, name)
+        if value is None:
+            continue
+        if switches.get(rule) is False:
             raise InvalidInput(
-                "positions", "given", "no positions with players (a free shape lies in a hexagon)"
+                name, value, f"{rule.value} not switched off (this limit switches it on)"
             )
-        size = TILES_PER_PLAYER * _count(players, "players", 1, MAX_PLAYERS)
-    if positions is None:
+        switched.add(rule)
+        limits[name] = value
+    return switched, limits
+
+
+def _island_request(
+    setup: SetUp,
+    tiles: dict[Hex, Tile],
+    harbours_down: dict[Edge, HarbourKind],
+    common: dict[str, Any],
+) -> SetupRequest:
+    """The base or extension island: its frame, harbours and, asked, its spiral."""
+    which = setup.game
+    box = game_setup(which)
+    for h in set(tiles) & set(box.frame):  # the frame of a saved island board
+        if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
+            shown = f"{tiles[h].terrain} {tiles[h].number or ''}".strip()
+            raise InvalidInput(f"fixed {h}", shown, "plain sea on the frame")
+        del tiles[h]
+    order: tuple[Hex, ...] = ()
+    if setup.spiral is not None:
+        order = spiral_order(box.island, parse_corner(setup.spiral, box.island))
+    return SetupRequest(
+        box.island,
+        len(box.island),
+        inventory=box.inventory,
+        land_tokens=box.land_tokens,
+        fixed=tiles,
+        frame=box.frame,
+        harbour_places=box.harbour_places,
+        harbours=box.harbours,
+        spiral=order,
+        letters=box.letters if order else (),
+        colourful=False,
+        game=which,
+        fixed_harbours=harbours_down,
+        **common,
+    )
+
+
+def _ships_request(setup: SetUp, tiles: dict[Hex, Tile], common: dict[str, Any]) -> SetupRequest:
+    """The ships scenario's mosaic: a hexagon, given positions, or a free shape."""
+    size: int | None = None
+    players = setup.players
+    if players is not None:
+        size = TILES_PER_PLAYER * players
+    if setup.positions is None:
+        radius = setup.radius
         if radius is None:
             radius = 3 if size is None else free_shape_radius(size)
-        _count(radius, "radius", 0, MAX_RADIUS)
         cells: list[Hex] = hexagon(radius)
         if size is not None and len(cells) < size:
             least = next(r for r in range(MAX_RADIUS + 1) if 3 * r * (r + 1) + 1 >= size)
@@ -780,16 +834,10 @@ def setup_request(
                 f"{players} player{'s' if players != 1 else ''} (at least {least})",
             )
     else:
-        cells = [as_hex(h, f"positions[{i}]") for i, h in enumerate(positions)]
+        cells = list(setup.positions)
     n = size if size is not None else len(set(cells))
-    return SetupRequest(
-        tuple(cells),
-        round(n / 3) if land is None else land,
-        rules=frozenset(switched),
-        fixed=tiles,
-        size=size,
-        **extra,  # type: ignore[arg-type]
-    )
+    land = round(n / 3) if setup.land is None else setup.land
+    return SetupRequest(tuple(cells), land, fixed=tiles, size=size, **common)
 
 
 def sea_token_bounds(sea_hexes: int, numbers: int) -> tuple[int, int]:

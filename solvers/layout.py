@@ -7,25 +7,26 @@ constraint groups, next-move advice.
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
-from isles.models.errors import SEED_MAX, InvalidInput, expect
+from isles.models.errors import InvalidInput, expect
 from isles.models.games import Game, shape_symmetries, spiral_numbers
 from isles.models.hexgrid import Hex, edge, edges_between, neighbours
 from isles.models.jsonio import hex_json
+from isles.models.questions.layout import Layout, Move, Search, Series
 from isles.models.setup import (
     SetupRequest,
     colourfulness,
     pip_spread,
     pip_spread_floor,
+    request_of,
     resource_pips,
 )
 from isles.models.status import Status
@@ -44,6 +45,7 @@ __all__ = [
     "constraint_groups",
     "first_board",
     "is_feasible",
+    "lay_out",
     "layout_boards",
     "next_move",
     "solve_layout",
@@ -753,17 +755,7 @@ def _spiral_clauses(
 
 def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
     """Refuse a time limit, worker count or seed CP-SAT cannot take, naming the parameter."""
-    if (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, int | float)
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise InvalidInput("time_limit", time_limit, "a finite number of seconds > 0")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidInput("workers", workers, "an integer >= 1 (CP-SAT workers)")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX} (CP-SAT's random seed)")
+    Search.read({"time_limit": time_limit, "workers": workers, "seed": seed})
 
 
 class _InterruptibleSolver(cp_model.CpSolver):
@@ -1683,10 +1675,6 @@ def _shuffle_harbours(board: Board, request: SetupRequest, rng: random.Random) -
     return board.replace(harbours=dict(zip(places, kinds, strict=True)))
 
 
-#: Most boards one call lays (a tournament's worth; each is one CP-SAT solve).
-MAX_COUNT = 100
-
-
 def default_difference(request: SetupRequest) -> int:
     """The default ``min_difference`` of :func:`layout_boards`: a third of the hexes.
 
@@ -1771,12 +1759,13 @@ def layout_boards(
     >>> series.status.value, len(series.boards), series.min_difference
     ('optimal', 2, 3)
     """
-    _check_limits(time_limit, workers, seed)
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-        raise InvalidInput("count", count, f"an integer in 1..{MAX_COUNT}")
+    asked: dict[str, Any] = {"count": count, "seed": seed, "time_limit": time_limit}
+    if min_difference is not None:
+        asked["min_difference"] = min_difference
+    Series.read({**asked, "workers": workers})
     size = request.board_size
     differ = default_difference(request) if min_difference is None else min_difference
-    if isinstance(differ, bool) or not isinstance(differ, int) or not 1 <= differ <= size:
+    if differ > size:
         raise InvalidInput("min_difference", differ, f"an integer in 1..{size} (hexes)")
     bar = None
     if progress:
@@ -1802,6 +1791,24 @@ def layout_boards(
 
     if first.board is None:
         return series(first.status, [])
+    status, boards = _more_boards(
+        request, first, count, differ, seed=seed, time_limit=time_limit, workers=workers, bar=bar
+    )
+    return series(status, boards)
+
+
+def _more_boards(
+    request: SetupRequest,
+    first: LayoutResult,
+    count: int,
+    differ: int,
+    *,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    bar: Any,
+) -> tuple[Status, list[LayoutResult]]:
+    """The boards after the first of a series, each the fairest left (see layout_boards)."""
     boards = [first]
     groups = constraint_groups(request)
     model = _Model(request, groups, symmetry=False)
@@ -1823,9 +1830,7 @@ def layout_boards(
             model, previous, request, floor, time_limit, workers, seed, turn, rng
         )
         if board is None:
-            return series(
-                Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
-            )
+            return Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
         # At the divisibility floor no board is fairer: proven whatever CP-SAT's status.
         proven = first.status is Status.OPTIMAL and (
             status == cp_model.OPTIMAL or pip_spread(board) <= floor
@@ -1846,7 +1851,7 @@ def layout_boards(
         if bar is not None:
             bar.update(1)
     optimal = all(b.status is Status.OPTIMAL for b in boards)
-    return series(Status.OPTIMAL if optimal else Status.FEASIBLE, boards)
+    return Status.OPTIMAL if optimal else Status.FEASIBLE, boards
 
 
 def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least: int) -> None:
@@ -1876,6 +1881,36 @@ def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least:
             model.holds[key] = x
         same.append(x)
     cp.add(len(model.pos) - sum(same) >= least)
+
+
+@dataclass
+class _Hand:
+    """The two tiles in hand laid where the laying order allows (added to a model)."""
+
+    free: list[Hex]
+    down: set[Hex]
+    holding: tuple[Terrain, Terrain]
+    chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = field(default_factory=list)
+
+    def __call__(self, model: _Model) -> None:
+        """Add two one-hot position vectors: the first tile next to one down, the second
+        next to one down or to the first (anywhere, then next to it, with nothing down)."""
+        cp, free, down = model.cp, self.free, self.down
+        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
+        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
+        cp.add_exactly_one(first.values())
+        cp.add_exactly_one(second.values())
+        for h in free:
+            cp.add_implication(first[h], model.terrain[h, self.holding[0]])
+            cp.add_implication(second[h], model.terrain[h, self.holding[1]])
+            cp.add_bool_or([first[h].Not(), second[h].Not()])
+            near_first = [first[n] for n in neighbours(h) if n in first]
+            if not down:
+                cp.add_bool_or([second[h].Not(), *near_first])
+            elif not any(n in down for n in neighbours(h)):
+                cp.add(first[h] == 0)
+                cp.add_bool_or([second[h].Not(), *near_first])
+        self.chosen.append((first, second))
 
 
 def next_move(
@@ -1941,22 +1976,18 @@ def next_move(
     """
 
     expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
-    _check_limits(time_limit, workers)
+    hand = Move.read({"holding": holding, "time_limit": time_limit, "workers": workers}).holding
+    assert hand is not None
     if not request.colourful:
         raise InvalidInput(
             "request",
             f"game {request.game.value}",
             "a ships-scenario request (the advice keeps the most colourful completion)",
         )
-    tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
-    if len(tiles) != 2:
-        raise InvalidInput("holding", holding, "two terrains (the tiles in hand)")
     kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
-    for i, k in enumerate(tiles):
-        if not isinstance(k, str) or k not in {Terrain.SEA, *request.inventory}:
-            shown = k.value if isinstance(k, Terrain) else k
-            raise InvalidInput(f"holding[{i}]", shown, f"sea or a land terrain of: {kinds}")
-    holding = (Terrain(tiles[0]), Terrain(tiles[1]))
+    for i, k in enumerate(hand):
+        if k not in {Terrain.SEA, *request.inventory}:
+            raise InvalidInput(f"holding[{i}]", k.value, f"sea or a land terrain of: {kinds}")
     free = [h for h in request.positions if h not in request.fixed]
     if len(free) < 2:
         raise InvalidInput(
@@ -1966,27 +1997,7 @@ def next_move(
         )
     overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
     down = set(request.fixed)
-
-    chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = []
-
-    def place(model: _Model) -> None:
-        cp = model.cp
-        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
-        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
-        cp.add_exactly_one(first.values())
-        cp.add_exactly_one(second.values())
-        for h in free:
-            cp.add_implication(first[h], model.terrain[h, holding[0]])
-            cp.add_implication(second[h], model.terrain[h, holding[1]])
-            cp.add_bool_or([first[h].Not(), second[h].Not()])
-            near_first = [first[n] for n in neighbours(h) if n in first]
-            if not down:
-                cp.add_bool_or([second[h].Not(), *near_first])
-            elif not any(n in down for n in neighbours(h)):
-                cp.add(first[h] == 0)
-                cp.add_bool_or([second[h].Not(), *near_first])
-        chosen.append((first, second))
-
+    place = _Hand(free, down, hand)
     groups = constraint_groups(request)
     model = _Model(request, groups)
     place(model)
@@ -2000,16 +2011,61 @@ def next_move(
         )
     if status not in _FOUND:
         return NextMove(Status.TIMED_OUT, fixed=tuple(down))
-    first, second = chosen[0]
+    first, second = place.chosen[0]
     h1 = next(h for h in free if solver.boolean_value(first[h]))
     h2 = next(h for h in free if solver.boolean_value(second[h]))
     completion = model.board(solver)
     proven = proven and overall.status is Status.OPTIMAL
     return NextMove(
         Status.OPTIMAL if proven else Status.FEASIBLE,
-        placements=((h1, holding[0]), (h2, holding[1])),
+        placements=((h1, hand[0]), (h2, hand[1])),
         best_after=colourfulness(completion),
         best_overall=overall.colourfulness,
         completion=completion,
         fixed=tuple(down),
     )
+
+
+def lay_out(question: Layout, *, progress: bool = False) -> LayoutResult | LayoutSeries | NextMove:
+    """What a validated :class:`~isles.models.questions.layout.Layout` asks (``isles layout``).
+
+    Parameters
+    ----------
+    question : Layout
+        The set-up and the search, read by :meth:`Layout.read`.
+    progress : bool
+        A tqdm bar on stderr over the boards of a series.
+
+    Returns
+    -------
+    LayoutResult, LayoutSeries or NextMove
+        :func:`next_move` with ``holding``, :func:`layout_boards` with
+        ``count``, :func:`solve_layout` otherwise.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`~isles.models.setup.request_of` and the three functions.
+
+    Examples
+    --------
+    >>> lay_out(Layout.read({"radius": 1, "time_limit": 5})).colourfulness
+    8
+    """
+    request = request_of(question.set_up())
+    if question.holding is not None:
+        return next_move(
+            request, question.holding, time_limit=question.time_limit, workers=question.workers
+        )
+    seed, time_limit, workers = question.seed, question.time_limit, question.workers
+    if question.count is not None:
+        return layout_boards(
+            request,
+            question.count,
+            min_difference=question.min_difference,
+            seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            progress=progress,
+        )
+    return solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)

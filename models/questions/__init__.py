@@ -7,9 +7,17 @@ with it.
 """
 
 from isles.models.contract import Question
+from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
 from isles.models.questions.rally import Trip
 
-__all__ = ["QUESTIONS", "Trip"]
+__all__ = ["QUESTIONS", "Layout", "Move", "Search", "Series", "SetUp", "Trip"]
 
 #: Each question's declaration, by name.
-QUESTIONS: dict[str, type[Question]] = {"trip": Trip}
+QUESTIONS: dict[str, type[Question]] = {
+    "trip": Trip,
+    "set-up": SetUp,
+    "search": Search,
+    "series": Series,
+    "move": Move,
+    "layout": Layout,
+}
