@@ -71,7 +71,6 @@ __all__ = [
     "colourfulness",
     "connected_sets",
     "free_shape_radius",
-    "parse_rule_switch",
     "pip_spread",
     "pip_spread_floor",
     "request_of",
@@ -162,46 +161,6 @@ TILES_PER_PLAYER = 12
 #: Most players of a free shape: 12 tiles each, a third of them land, and the
 #: base box holds 19 land tiles (5 players would need 20).
 MAX_PLAYERS = 4
-
-
-def parse_rule_switch(text: str, field: str = "--rule") -> tuple[Rule, bool]:
-    """Parse ``NAME=on`` or ``NAME=off`` into a rule and its switch.
-
-    Parameters
-    ----------
-    text : str
-        The switch as typed, e.g. ``"six-eight-apart=off"``.
-    field : str
-        The option or field it came from, for messages.
-
-    Returns
-    -------
-    tuple of (Rule, bool)
-        The rule and whether it is switched on.
-
-    Raises
-    ------
-    InvalidInput
-        If the name is not a rule or the switch is not ``on`` or ``off``.
-
-    Examples
-    --------
-    >>> parse_rule_switch("six-eight-apart=off")
-    (<Rule.SIX_EIGHT_APART: 'six-eight-apart'>, False)
-    >>> parse_rule_switch("six-eight-apart=no")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: --rule: 'six-eight-apart=no' is invalid; expected ...
-    """
-    names = ", ".join(r.value for r in Rule)
-    name, sep, switch = text.partition("=")
-    try:
-        rule = Rule(name.strip())
-    except ValueError:
-        raise InvalidInput(field, text, f"NAME=on|off with NAME one of {names}") from None
-    if not sep or switch.strip() not in ("on", "off"):
-        raise InvalidInput(field, text, f"{rule.value}=on or {rule.value}=off")
-    return rule, switch.strip() == "on"
 
 
 def _count(value: object, field: str, low: int, high: int | None = None) -> int:
@@ -1073,9 +1032,20 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     >>> rule_violations(SetupRequest.hexagon(0, land=0), Board({Hex(0, 0): Tile(Terrain.SEA, 5)}))
     []
     """
+    hexes = set(board) - set(request.frame)
+    out = _shape_breaches(request, board, hexes)
+    out.extend(_tile_breaches(request, board, hexes))
+    out.extend(_harbour_breaches(request, board))
+    out.extend(_fixed_breaches(request, board))
+    for rule in request.board_rules.values():
+        out.extend(rule.violations(request, board))
+    return out
+
+
+def _shape_breaches(request: SetupRequest, board: Board, hexes: set[Hex]) -> list[str]:
+    """The frame plain sea; the positions covered, or a free shape's size and connectivity."""
     out: list[str] = []
     frame = set(request.frame)
-    hexes = set(board) - frame
     pos = set(request.positions)
     if not frame <= set(board):
         out.append("frame: the board lacks frame hexes")
@@ -1090,6 +1060,12 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             out.append(f"free shape: {len(hexes)} hexes, want {request.size} among the positions")
         if request.root not in hexes or not _connected(hexes):
             out.append("free shape: the board is not one connected board containing the root")
+    return out
+
+
+def _tile_breaches(request: SetupRequest, board: Board, hexes: set[Hex]) -> list[str]:
+    """The land count, the inventory, the land token pool, the sea numbers."""
+    out: list[str] = []
     land = [h for h in board.land() if h in hexes]
     if len(land) != request.land:
         out.append(f"land count: {len(land)} land hexes, want {request.land}")
@@ -1110,7 +1086,12 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     for h in board.sea():
         if h in hexes and board.number(h) not in request.sea_numbers:
             out.append(f"sea tokens: sea hex {h} carries {board.number(h)}")
-    out.extend(_harbour_breaches(request, board))
+    return out
+
+
+def _fixed_breaches(request: SetupRequest, board: Board) -> list[str]:
+    """The spiral's tokens; the tiles and harbours already on the table, kept."""
+    out: list[str] = []
     if request.spiral:
         deserts = [h for h in request.spiral if board.terrain(h) is Terrain.DESERT]
         laid = spiral_numbers(request.spiral, request.letters, deserts)
@@ -1129,8 +1110,6 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             tile.number is not None and got.number != tile.number
         ):
             out.append(f"fixed {h}: {tile} became {got}")
-    for rule in request.board_rules.values():
-        out.extend(rule.violations(request, board))
     return out
 
 

@@ -1883,6 +1883,34 @@ def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least:
     cp.add(len(model.pos) - sum(same) >= least)
 
 
+def _check_move(
+    request: SetupRequest, holding: object, time_limit: float, workers: int
+) -> tuple[tuple[Terrain, Terrain], list[Hex]]:
+    """The tiles in hand (:class:`Move`) for the request, and the positions still free."""
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
+    hand = Move.read({"holding": holding, "time_limit": time_limit, "workers": workers}).holding
+    if hand is None:
+        raise InvalidInput("holding", None, "two terrains (the tiles in hand)", problem="missing")
+    if not request.colourful:
+        raise InvalidInput(
+            "request",
+            f"game {request.game.value}",
+            "a ships-scenario request (the advice keeps the most colourful completion)",
+        )
+    kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
+    for i, k in enumerate(hand):
+        if k not in {Terrain.SEA, *request.inventory}:
+            raise InvalidInput(f"holding[{i}]", k.value, f"sea or a land terrain of: {kinds}")
+    free = [h for h in request.positions if h not in request.fixed]
+    if len(free) < 2:
+        raise InvalidInput(
+            "fixed",
+            f"{len(request.fixed)} tiles down",
+            "at least two free positions for the two tiles",
+        )
+    return hand, free
+
+
 @dataclass
 class _Hand:
     """The two tiles in hand laid where the laying order allows (added to a model)."""
@@ -1975,26 +2003,7 @@ def next_move(
     True
     """
 
-    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
-    hand = Move.read({"holding": holding, "time_limit": time_limit, "workers": workers}).holding
-    assert hand is not None
-    if not request.colourful:
-        raise InvalidInput(
-            "request",
-            f"game {request.game.value}",
-            "a ships-scenario request (the advice keeps the most colourful completion)",
-        )
-    kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
-    for i, k in enumerate(hand):
-        if k not in {Terrain.SEA, *request.inventory}:
-            raise InvalidInput(f"holding[{i}]", k.value, f"sea or a land terrain of: {kinds}")
-    free = [h for h in request.positions if h not in request.fixed]
-    if len(free) < 2:
-        raise InvalidInput(
-            "fixed",
-            f"{len(request.fixed)} tiles down",
-            "at least two free positions for the two tiles",
-        )
+    hand, free = _check_move(request, holding, time_limit, workers)
     overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
     down = set(request.fixed)
     place = _Hand(free, down, hand)

@@ -166,7 +166,11 @@ class SetUp(Question):
         metavar="CORNER",
     )
     radius: int | None = param(
-        None, help=f"hexagon of this radius, 0..{MAX_RADIUS} (default 3)", ge=0, le=MAX_RADIUS
+        None,
+        help=f"hexagon of this radius, 0..{MAX_RADIUS} (default 3)",
+        ge=0,
+        le=MAX_RADIUS,
+        metavar="R",
     )
     positions: list[HexValue] | None = param(
         None,
@@ -176,7 +180,11 @@ class SetUp(Question):
         cli=False,
     )
     land: int | None = param(
-        None, help="land hexes (default: round(hexes / 3))", ge=0, le=MAX_POSITIONS
+        None,
+        help="land hexes (default: round(hexes / 3))",
+        ge=0,
+        le=MAX_POSITIONS,
+        metavar="N",
     )
     players: int | None = param(
         None,
@@ -184,6 +192,7 @@ class SetUp(Question):
         f"(default {DEFAULT_PLAYERS})",
         ge=1,
         le=MAX_PLAYERS,
+        metavar="N",
     )
     fixed: FixedValue | None = param(
         None,
@@ -206,18 +215,21 @@ class SetUp(Question):
         help="vertex pip limit K (switches vertex-pips on)",
         ge=0,
         le=MAX_PIPS_LIMIT,
+        metavar="K",
     )
     min_corner_pips: int | None = param(
         None,
         help="least pips L where three land hexes meet (switches corner-pips-min on)",
         ge=0,
         le=MAX_CORNER_PIPS,
+        metavar="L",
     )
     max_group: int | None = param(
         None,
         help=f"terrain group limit G, 1..{MAX_GROUP_LIMIT} (switches terrain-groups on)",
         ge=1,
         le=MAX_GROUP_LIMIT,
+        metavar="G",
     )
     extra_rules: RulesValue = param(
         (),
@@ -278,6 +290,7 @@ class Series(Search):
         help=f"lay this many different boards, 1..{MAX_COUNT} (a game night, a tournament)",
         ge=1,
         le=MAX_COUNT,
+        metavar="N",
     )
     min_difference: int | None = param(
         None,
@@ -286,6 +299,7 @@ class Series(Search):
         option="--differ",
         ge=1,
         le=10_000,
+        metavar="D",
     )
 
     together: ClassVar[tuple[Together, ...]] = (OnlyWith("min_difference", Given("count")),)
