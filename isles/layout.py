@@ -9,7 +9,10 @@ request built with the defaults of docs/layout.md (:func:`setup_request`,
 ``game="ships"``, ``"base"`` or ``"extension"``) solved by
 :func:`solve_layout`; several different boards (:func:`layout_boards`); any
 legal board (:func:`first_board`); the next two tiles to lay
-(:func:`next_move`); the rules as pure functions (:func:`rule_violations`,
+(:func:`next_move`); your own rules from a rules file (:func:`load_rules`,
+:func:`read_rules`; the kinds in :data:`RULE_KINDS`); the questions declared
+once (:class:`SetUp`, :class:`Layout`, answered by :func:`lay_out`); the
+rules as pure functions (:func:`rule_violations`,
 :func:`colourfulness`, :func:`pip_spread`, :func:`pip_spread_floor`); the
 games' boxes and the variable set-up's spiral (:func:`game_setup`,
 :func:`spiral_order`, :func:`spiral_numbers`). A tile already on the table is
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from isles.models.board_rules import RULE_KINDS, BoardRule, load_rules, read_rules
 from isles.models.catan import HarbourKind, Terrain, Tile
 from isles.models.games import (
     BASE_SPIRAL,
@@ -42,6 +46,7 @@ from isles.models.games import (
     spiral_numbers,
     spiral_order,
 )
+from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
 from isles.models.setup import (
     DEFAULT_RULES,
     GAME_RULES,
@@ -53,6 +58,7 @@ from isles.models.setup import (
     colourfulness,
     pip_spread,
     pip_spread_floor,
+    request_of,
     resource_pips,
     rule_violations,
     setup_request,
@@ -63,6 +69,7 @@ from isles.solvers.layout import (
     NextMove,
     constraint_groups,
     first_board,
+    lay_out,
     layout_boards,
     next_move,
     solve_layout,
@@ -76,14 +83,21 @@ __all__ = [
     "GAME_RULES",
     "MAX_PLAYERS",
     "MAX_RADIUS",
+    "RULE_KINDS",
     "TILES_PER_PLAYER",
+    "BoardRule",
     "Game",
     "GameSetup",
     "HarbourKind",
+    "Layout",
     "LayoutResult",
     "LayoutSeries",
+    "Move",
     "NextMove",
     "Rule",
+    "Search",
+    "Series",
+    "SetUp",
     "SetupRequest",
     "Terrain",
     "Tile",
@@ -93,10 +107,14 @@ __all__ = [
     "extension_board",
     "first_board",
     "game_setup",
+    "lay_out",
     "layout_boards",
+    "load_rules",
     "next_move",
     "pip_spread",
     "pip_spread_floor",
+    "read_rules",
+    "request_of",
     "resource_pips",
     "rule_violations",
     "setup_request",

@@ -86,11 +86,36 @@ def read_counts(text: str, option: str) -> dict[str, int]:
     return _named_numbers(text, option, parse_integer)
 
 
+def read_switch(text: str, option: str) -> tuple[str, bool]:
+    """``NAME=on`` or ``NAME=off`` as ``(NAME, True)`` / ``(NAME, False)``.
+
+    >>> read_switch("sea-apart=off", "--rule")
+    ('sea-apart', False)
+    """
+    name, sep, switch = text.partition("=")
+    if not sep or switch.strip() not in ("on", "off"):
+        raise InvalidInput(
+            option, text, f"{name.strip() or 'NAME'}=on or {name.strip() or 'NAME'}=off"
+        )
+    return name.strip(), switch.strip() == "on"
+
+
+def read_names(text: str, option: str) -> list[str]:
+    """``forest,sea`` as ``["forest", "sea"]`` (the declaration checks the names).
+
+    >>> read_names("forest, sea", "--hold")
+    ['forest', 'sea']
+    """
+    return [part.strip() for part in text.split(",")]
+
+
 #: Readers a declaration names with ``param(text=...)``.
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
     "name": lambda text, option: text,  # a name the library looks up (a Plunder policy)
     "pairs": read_pairs,
     "counts": read_counts,
+    "switch": read_switch,
+    "names": read_names,
 }
 
 
@@ -196,10 +221,12 @@ def _add_option(
     if _base(info.annotation) is bool:
         parser.add_argument(option, action="store_true", **kwargs)
         return
-    choices = _choices(_item(info.annotation))
+    # a named reader reads the whole text (``forest,sea``): no choices of its items
+    extra = param_extra(info)
+    choices = None if extra.get("text") else _choices(_item(info.annotation))
     if choices is not None:
         kwargs["choices"] = choices
-    metavar = param_extra(info).get("metavar")
+    metavar = extra.get("metavar")
     if metavar:
         kwargs["metavar"] = metavar
     if repeat:

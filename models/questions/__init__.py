@@ -7,6 +7,7 @@ with it.
 """
 
 from isles.models.contract import Question
+from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
 from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.questions.rally import Trip
 from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
@@ -17,10 +18,15 @@ __all__ = [
     "DigQuestion",
     "Fleet",
     "Harvest",
+    "Layout",
     "LogCheck",
+    "Move",
     "RecordAnalysis",
     "Risk",
     "Sail",
+    "Search",
+    "Series",
+    "SetUp",
     "TournamentQuestion",
     "Trip",
 ]
@@ -37,4 +43,9 @@ QUESTIONS: dict[str, type[Question]] = {
     "convert": Convert,
     "harvest": Harvest,
     "log_check": LogCheck,
+    "set-up": SetUp,
+    "search": Search,
+    "series": Series,
+    "move": Move,
+    "layout": Layout,
 }
