@@ -31,7 +31,7 @@ from isles.models.setup import (
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
-    from isles.solvers.layout import LayoutResult, LayoutSeries, NextMove
+    from isles.layout import LayoutResult, LayoutSeries, NextMove
 
 ORDER = 30
 
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     if count > 1:
         _check_numbered(save, pictures, count)
     # OR-Tools takes a second to import: only once the input is known to be good.
-    from isles.solvers.layout import LayoutSeries, NextMove, lay_out
+    from isles.layout import LayoutSeries, NextMove, lay_out
 
     answer = lay_out(question, progress=count > 1 and sys.stderr.isatty())
     title: str | None = None
@@ -290,7 +290,7 @@ def move_text(move: NextMove) -> str:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the default board, a completion, a conflict, the base island."""
-    from isles.solvers.layout import solve_layout
+    from isles.layout import solve_layout
 
     echo("== Board set-up for the ships scenario (seed 004, docs/layout.md) ==")
     request = SetupRequest.hexagon(3)
