@@ -13,11 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import StoreOnce, check_output, emit_json
+from isles.cli import StoreOnce, check_output, emit_json, one_stdin
 from isles.models.catan import Board, Resource, Terrain, Tile
-from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
-from isles.models.jsonio import STDIN, load_json
+from isles.models.jsonio import load_json
 from isles.models.questions import Layout
 from isles.models.setup import (
     DEFAULT_RULES,
@@ -93,11 +92,7 @@ def read_files(args: argparse.Namespace) -> dict[str, object]:
     """
     paths = {name: getattr(args, f"{name}_file", None) for name in _FILES}
     read_question(Layout, args, {n: _STAND_INS[n] for n, path in paths.items() if path})
-    piped = [Layout.spelt(name, "option") for name, path in paths.items() if path == STDIN]
-    if len(piped) > 1:
-        raise InvalidInput(
-            piped[-1], STDIN, f"standard input for one file only ({piped[0]} is '-')"
-        )
+    one_stdin(*((Layout.spelt(name, "option"), path) for name, path in paths.items()))
     return {name: _FILES[name](path) for name, path in paths.items() if path is not None}
 
 

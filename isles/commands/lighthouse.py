@@ -257,7 +257,7 @@ def _run(args: argparse.Namespace) -> int:
             getattr(args, given[1][2:]),
             f"one of --players, --islands and --kit (not {given[0]} and {given[1]})",
         )
-    one_stdin("--kit", args.kit, "--advise", args.advise)
+    one_stdin(("--kit", args.kit), ("--advise", args.advise))
     if mode == "--table":
         return _table(args)
     if mode == "--advise":

@@ -187,7 +187,7 @@ def _harvest_lines(out: HarvestOutlook) -> list[str]:
 def _check_log(args: argparse.Namespace) -> int:
     from isles.ships import LogBook, check_log
 
-    one_stdin("LOG", args.log, "--board", args.board)
+    one_stdin(("LOG", args.log), ("--board", args.board))
     board = _board(args.board)
     replay = check_log(board, LogBook.load(args.log))
     if args.json:
