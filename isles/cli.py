@@ -33,6 +33,7 @@ from isles.models.text import parse_integer, parse_number, terminal_safe
 
 __all__ = [
     "SEED_MAX",
+    "FlagOnce",
     "OneLineParser",
     "StoreOnce",
     "build_parser",
@@ -64,9 +65,38 @@ class OneLineParser(argparse.ArgumentParser):
         # Every plain "store" option refuses a second occurrence (groups share this).
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
+        self.register("action", "store_true", FlagOnce)
         # The command as typed ("isles ships check"): the deepest subcommand's wins,
         # and names the errors of the run (one prefix form everywhere).
         self.set_defaults(_prog=self.prog)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """Parse; words left over are refused by the command they were given to."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            prog = getattr(parsed, "_prog", self.prog)
+            message = "unrecognized arguments: " + " ".join(extras)
+            self.exit(2, f"{prog}: error: {terminal_safe(message)}\n")
+        return parsed
+
+
+class FlagOnce(argparse._StoreTrueAction):
+    """A flag (``--json``) that refuses to be given twice, as every other option does."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+        if self.dest in given:
+            parser.error(f"argument {option_string}: given twice")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
 
 
 class StoreOnce(argparse.Action):

@@ -9,6 +9,7 @@ or one kit's entries.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ __all__ = [
     "clear_cache",
     "kit_key",
     "numba_cache_dir",
+    "writable_cache_dir",
 ]
 
 CACHE_ENV = "ISLES_CACHE_DIR"
@@ -71,6 +73,50 @@ def cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / "isles"
     return Path.home() / ".cache" / "isles"
+
+
+def writable_cache_dir(directory: str | Path | None = None) -> Path:
+    """The cache directory, checked before work that will write in it.
+
+    Parameters
+    ----------
+    directory : str or Path, optional
+        The cache directory (default :func:`cache_dir`).
+
+    Returns
+    -------
+    Path
+        The folder, created if missing.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``$ISLES_CACHE_DIR`` (or the folder given) when it is a file, or
+        cannot be made or written: a solve that could not keep its table is
+        refused before it starts, not after.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> writable_cache_dir(tempfile.mkdtemp()).is_dir()
+    True
+    >>> writable_cache_dir("/dev/null/isles")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: cache directory: '/dev/null/isles' is invalid; ...
+    """
+    root = cache_dir() if directory is None else Path(directory)
+    field = CACHE_ENV if directory is None and os.environ.get(CACHE_ENV) else "cache directory"
+    if root.exists() and not root.is_dir():
+        raise InvalidInput(field, str(root), "a folder isles can write its cache in (a file)")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=root).close()
+    except OSError as exc:
+        raise InvalidInput(
+            field, str(root), f"a folder isles can write its cache in ({exc.strerror or exc})"
+        ) from None
+    return root
 
 
 def numba_cache_dir() -> Path | None:
@@ -200,12 +246,20 @@ def cache_entries(directory: str | Path | None = None) -> list[CacheEntry]:
         kernels (one entry for the folder); empty when there is no cache. Folders
         being written (``.partial-*``) are not listed.
 
+    Raises
+    ------
+    InvalidInput
+        When the cache directory is a file.
+
     Examples
     --------
     >>> cache_entries("/nonexistent")
     []
     """
     root = cache_dir() if directory is None else Path(directory)
+    if root.exists() and not root.is_dir():
+        field = CACHE_ENV if directory is None and os.environ.get(CACHE_ENV) else "cache directory"
+        raise InvalidInput(field, str(root), "a folder (it is a file)")
     found: list[CacheEntry] = []
     lighthouse = root / "lighthouse"
     if lighthouse.is_dir():
@@ -215,7 +269,8 @@ def cache_entries(directory: str | Path | None = None) -> list[CacheEntry]:
                 if entry is not None:
                     found.append(entry)
     kernels = root / NUMBA_FOLDER
-    if kernels.is_dir():
+    if kernels.is_dir() and any(p.is_file() for p in kernels.rglob("*")):
+        # (an empty folder is only numba's place made ready: nothing is cached)
         found.append(CacheEntry(NUMBA_FOLDER, "compiled kernels", _size(kernels)))
     return found
 
@@ -273,4 +328,7 @@ def clear_cache(kit: str | None = None, directory: str | Path | None = None) -> 
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+    for folder in (root / "lighthouse", root / NUMBA_FOLDER):
+        with contextlib.suppress(OSError):  # only if empty: nothing is left in it
+            folder.rmdir()
     return chosen

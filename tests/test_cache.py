@@ -83,3 +83,39 @@ def test_cli_lists_and_clears(folder: Path, capsys: pytest.CaptureFixture[str]) 
     assert json.loads(capsys.readouterr().out)["removed"]
     assert main(["cache"]) == 0
     assert "empty" in capsys.readouterr().out
+
+
+def test_a_cache_that_cannot_be_written_is_refused_before_the_solve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file where the cache directory should be: refused before the solve (not after
+    it, when the table cannot be kept), naming ISLES_CACHE_DIR; `isles cache` too."""
+    from isles.solvers.lighthouse import cache as cache_module
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    monkeypatch.setenv(CACHE_ENV, str(a_file))
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the cache directory was checked")
+
+    monkeypatch.setattr(cache_module, "solve", no_solve)
+    with pytest.raises(InvalidInput, match=r"^ISLES_CACHE_DIR: .*a-file.* a folder isles can"):
+        cache_module.solve_cached(default_kit(2, 2))
+    assert main(["cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("isles cache: error: ISLES_CACHE_DIR: ") and err.count("\n") == 1
+
+
+def test_an_empty_kernels_folder_is_not_an_entry_and_clear_leaves_no_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    (tmp_path / "numba" / "lighthouse_x").mkdir(parents=True)
+    save_table(solve(default_kit(2, 2)), tmp_path)
+    assert [e.kind for e in cache_entries(tmp_path)] == ["table"]
+    assert len(clear_cache(None, tmp_path)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba"]  # numba's own, not ours
+    (tmp_path / "numba" / "lighthouse_x").rmdir()
+    clear_cache(None, tmp_path)
+    assert list(tmp_path.iterdir()) == []

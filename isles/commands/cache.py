@@ -74,7 +74,7 @@ def _list(args: argparse.Namespace) -> int:
     from isles.lighthouse import cache_dir, cache_entries  # the solvers load on use only
 
     root = cache_dir()
-    entries = cache_entries(root)
+    entries = cache_entries()
     total = sum(e.size for e in entries)
     if args.json:
         emit_json(
@@ -95,7 +95,7 @@ def _clear(args: argparse.Namespace) -> int:
     from isles.lighthouse import cache_dir, clear_cache
 
     root = cache_dir()
-    removed = clear_cache(args.kit, root)
+    removed = clear_cache(args.kit)
     freed = sum(e.size for e in removed)
     if args.json:
         emit_json(

@@ -24,7 +24,7 @@ from isles.solvers.lighthouse.dp import LighthouseSolution, solve
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
-from isles.solvers.usercache import CACHE_ENV, cache_dir
+from isles.solvers.usercache import CACHE_ENV, cache_dir, writable_cache_dir
 
 __all__ = [
     "CACHE_ENV",
@@ -250,6 +250,7 @@ def solve_cached(
     found = load_table(kit, directory, pol)
     if found is not None:
         return found
+    writable_cache_dir(directory)  # before the solve, not after it
     solution = solve(kit, pol, backend=backend, progress=progress)
     save_table(solution, directory)
     return solution

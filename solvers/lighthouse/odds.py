@@ -48,6 +48,7 @@ from isles.solvers.lighthouse.policies import check_policy, policy_status
 from isles.solvers.lighthouse.simulation import SimulationResult
 from isles.solvers.lighthouse.simulation import simulate as monte_carlo
 from isles.solvers.lighthouse.symmetry import colour_group
+from isles.solvers.usercache import writable_cache_dir
 
 __all__ = [
     "CACHE_FROM_CLASSES",
@@ -300,6 +301,8 @@ def _exact_start(
         found = load_start_values(kit) if kept else None
         if found is not None:
             return (*found, positions)
+        if kept:
+            writable_cache_dir()  # before the sweep, not after it
         values, bound = greedy_start_values(kit, exact=exact, progress=progress)
         if kept:
             save_start_values(kit, tuple(float(v) for v in values), bound)
