@@ -58,7 +58,7 @@ class OneLineParser(argparse.ArgumentParser):
     and whose single-value options refuse to be given twice."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {terminal_safe(message)}\n")
+        self.exit(2, f"{self.prog}: error: {terminal_safe(message, lines=False)}\n")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -78,7 +78,7 @@ class OneLineParser(argparse.ArgumentParser):
         if extras:
             prog = getattr(parsed, "_prog", self.prog)
             message = "unrecognized arguments: " + " ".join(extras)
-            self.exit(2, f"{prog}: error: {terminal_safe(message)}\n")
+            self.exit(2, f"{prog}: error: {terminal_safe(message, lines=False)}\n")
         return parsed
 
 
@@ -512,7 +512,7 @@ def _main(argv: list[str]) -> int:
         if isinstance(exc, InvalidInput) and question is not None:
             # The library's own checks name the question's fields: spelt as options here.
             exc = question.respell(exc, "option", getattr(args, "_typed", None))
-        print(f"{args._prog}: error: {terminal_safe(str(exc))}", file=sys.stderr)
+        print(f"{args._prog}: error: {terminal_safe(str(exc), lines=False)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise  # handled in main(): not a file the user named
@@ -521,7 +521,9 @@ def _main(argv: list[str]) -> int:
         # disk, a file removed meanwhile), not the user's input.
         where = exc.filename or "the output"
         print(
-            terminal_safe(f"{args._prog}: error: writing {where}: {exc.strerror or exc}"),
+            terminal_safe(
+                f"{args._prog}: error: writing {where}: {exc.strerror or exc}", lines=False
+            ),
             file=sys.stderr,
         )
         return EXIT_OUTPUT_ERROR

@@ -44,6 +44,7 @@ from isles.models.jsonio import (
     read_object,
     read_str,
 )
+from isles.models.text import check_name
 
 __all__ = [
     "BASE_LAND",
@@ -377,7 +378,7 @@ class Building:
 def _check_player(field: str, player: object) -> str:
     if not isinstance(player, str) or not player.strip() or len(player) > 40:
         raise InvalidInput(field, player, "a player name (1 to 40 characters)")
-    return player
+    return check_name(player, field)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, as_hex, distance, edge, vertex
+from isles.models.text import check_name
 
 __all__ = [
     "MAX_BYTES",
@@ -292,7 +293,7 @@ def read_str(value: object, field: str, choices: Collection[str] | None = None) 
         raise InvalidInput(field, value, "a non-empty string")
     if choices is not None and value not in choices:
         raise InvalidInput(field, value, "one of " + ", ".join(choices))
-    return value
+    return check_name(value, field)
 
 
 def read_list(value: object, field: str) -> list[object]:

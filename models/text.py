@@ -13,7 +13,7 @@ import unicodedata
 
 from isles.models.errors import InvalidInput
 
-__all__ = ["parse_integer", "parse_number", "terminal_safe"]
+__all__ = ["check_name", "parse_integer", "parse_number", "terminal_safe"]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -90,7 +90,7 @@ def parse_number(text: str, field: str, expected: str = "a number") -> float:
 _UNSAFE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def terminal_safe(text: str) -> str:
+def terminal_safe(text: str, *, lines: bool = True) -> str:
     """``text`` with every character a terminal would act on written as its escape.
 
     Names come from files users are given (a board, a record): a control
@@ -102,6 +102,9 @@ def terminal_safe(text: str) -> str:
     ----------
     text : str
         Text about to be printed.
+    lines : bool
+        Keep new lines and tabs (a table); False escapes them too (an error,
+        which is one line whatever a name in it holds).
 
     Returns
     -------
@@ -118,11 +121,49 @@ def terminal_safe(text: str) -> str:
     >>> terminal_safe("line 1\\n\\tline 2") == "line 1\\n\\tline 2"
     True
     """
-    if text.isprintable() or all(c in "\n\t" or c.isprintable() for c in text):
+    kept = "\n\t" if lines else ""
+    if text.isprintable() or all(c in kept or c.isprintable() for c in text):
         return text
     return "".join(
         c.encode("unicode_escape").decode("ascii")
-        if c not in "\n\t" and unicodedata.category(c) in _UNSAFE
+        if c not in kept and unicodedata.category(c) in _UNSAFE
         else c
         for c in text
     )
+
+
+def check_name(value: str, field: str) -> str:
+    """A name from a file (a player, a card): no character a terminal acts on.
+
+    Parameters
+    ----------
+    value : str
+        The name as given.
+    field : str
+        Where it sits, for the message.
+
+    Returns
+    -------
+    str
+        ``value``, unchanged.
+
+    Raises
+    ------
+    InvalidInput
+        A control character (a new line, a tab, an escape), a format character
+        (a right-to-left override) or a line separator in the name.
+
+    Examples
+    --------
+    >>> check_name("Red", "player")
+    'Red'
+    >>> check_name("Re\\nd", "player")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: player: 'Re\\nd' is invalid; expected a name without ...
+    """
+    if not value.isprintable() and any(unicodedata.category(c) in _UNSAFE for c in value):
+        raise InvalidInput(
+            field, value, "a name without control characters (new lines, tabs, escapes)"
+        )
+    return value
