@@ -325,6 +325,9 @@ def read_question(
         data[name] = _read_text(question, name, info, text, typed)
     if files:
         question.check_given([*data, *files], "option", typed)
+        for name in files:  # a file's errors name it as typed: --board: 'empty.json'
+            if isinstance(getattr(args, name, None), str):
+                typed.setdefault(name, getattr(args, name))
         data.update({name: read() for name, read in files.items()})
     # The command's errors after this (the library's checks on the board) are
     # spelt from the same declaration (isles.cli).

@@ -444,3 +444,13 @@ def test_the_command_on_a_board_without_rim_starts(
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert err.startswith("isles rally: error: --")
+
+
+def test_the_route_table_keeps_far_hexes_apart_from_their_terrain() -> None:
+    """A hex far out (1000,-10) is wider than the table's first guess: its column grows."""
+    from isles.commands.rally import format_route
+
+    line = {Hex(q, -10): Tile(Terrain.DESERT) for q in range(995, 1001)}
+    route = plan_route(Board(line), (995, -10), goals=[(1000, -10)])
+    rows = format_route(route).splitlines()
+    assert any("1000,-10 desert" in row for row in rows), rows

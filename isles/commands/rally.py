@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         from isles.draw import check_drawable
 
         check_drawable(board, "--png", args.png)
-    trip = read_question(Trip, args, {"board": board})
+    typed = {} if args.board is None else {"board": args.board}
+    trip = read_question(Trip, args, {"board": board}, typed)
     if trip.start is None:
         choice = choose_trip(trip, progress=sys.stderr.isatty())
         if picture is not None:
@@ -140,8 +141,11 @@ def format_route(route: Route) -> str:
         )
     assert route.steps is not None and route.cards is not None
     assert route.expected_turns is not None and route.value is not None
+    # the columns as wide as their widest entry: a hex far out (150,-10) stays apart
+    at = max([7, *(len(str(st.hex)) + 1 for st in route.steps)])
+    count = max(3, len(str(len(route.steps))))
     lines.append(
-        f"{'#':>3}  {'hex':<7}{'terrain':<11}{'token':>5}  {'paid':<14}{'road':<6}"
+        f"{'#':>{count}}  {'hex':<{at}}{'terrain':<11}{'token':>5}  {'paid':<14}{'road':<6}"
         f"{'exit odds':<10}{'E[turns]':>8}"
     )
     for i, s in enumerate(route.steps, 1):
@@ -149,7 +153,7 @@ def format_route(route: Route) -> str:
         paid = f"{s.cards} {s.resource.value if s.resource else 'any'}" if s.cards else "free"
         odds = "" if s.exit_probability is None else f"{s.exit_probability} "
         lines.append(
-            f"{i:>3}  {s.hex!s:<7}{s.terrain.value:<11}{number:>5}  {paid:<14}"
+            f"{i:>{count}}  {s.hex!s:<{at}}{s.terrain.value:<11}{number:>5}  {paid:<14}"
             f"{'half' if s.halved else '':<6}{odds:<10}{float(s.expected_turns):>8.2f}"
         )
     per = ", ".join(f"{k} {v}" for k, v in route.cards.items()) or "none"
