@@ -458,7 +458,7 @@ def _check_states(graph: WindGraph, spots: list[Edge], question: Convert) -> int
             "board",
             f"{len(graph):,} ship edges",
             f"at most {MAX_CONVERSION_STATES:,} states to solve (a smaller board"
-            + (", or fewer players with on_turn)" if question.on_turn else ")"),
+            + (", or fewer players)" if question.on_turn else ")"),
             problem=f"{len(graph):,} ship edges{turns} x {1 + len(spots)} solves (the best "
             f"course and one per spot for {need.value}) make {states:,} states to solve",
         )
