@@ -1,9 +1,10 @@
 """Lighthouses: the kit, positions, roll outcomes, legal decisions and one turn of play.
 
-Implements docs/lighthouse.md ("How we read the rules", "Formats", "Competitive
-variant"; seed 000_aeb701e368f40145.txt): turn order (boat first, loss at once),
-discs placed in a chosen order, Maurice's walk and bonus disc, the state machine of
-one lighthouse, the competitive turn's rules, and the kit and position files.
+Implements docs/lighthouse.md ("How we read the rules", "Formats"; seed
+000_aeb701e368f40145.txt): turn order (boat first, loss at once), discs placed in
+a chosen order, Maurice's walk and bonus disc, the state machine of one
+lighthouse, and the kit and position files. The competitive variant's rules are
+:mod:`isles.models.competitive`'s.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ __all__ = [
     "SIMULATE_FROM_ISLANDS",
     "STATE_AFTER",
     "STATE_DISCS",
-    "CompetitiveState",
     "Decision",
     "Kit",
     "Outcome",
@@ -57,20 +57,14 @@ __all__ = [
     "boat_lands",
     "bonus_options",
     "can_take",
-    "check_seats",
-    "competitive_landing",
-    "competitive_start",
     "default_kit",
     "islands_in_play",
-    "lay_disc",
     "legal_decisions",
     "lighthouse_state",
     "play_turn",
     "players_kit",
     "position_code",
-    "remove_top_disc",
     "roll_outcomes",
-    "seat_islands",
 ]
 
 BOAT = "boat"
@@ -1064,103 +1058,3 @@ def play_turn(
     maurice = (position.maurice + decision.returned) % len(kit.islands)
     after = Position(tuple(tuple(s) for s in stacks), boat, maurice)
     return TurnResult(after, Outcome.WON if after.is_won() else Outcome.PLAYING)
-
-
-# --- the competitive variant: its rules (docs/lighthouse.md, "Competitive variant") ----------
-
-CompetitiveState = tuple[tuple[tuple[str, ...], ...], int, int, int]
-"""(lighthouse stacks, boat, Maurice offset, seat to play) in the competitive variant."""
-
-
-def check_seats(kit: Kit, seats: int) -> int:
-    """``seats`` if it is 2, 3 or 4 and divides the kit's islands, else InvalidInput.
-
-    Examples
-    --------
-    >>> check_seats(default_kit(6), 3)
-    3
-    """
-    n = len(kit.islands)
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4 or n % seats:
-        raise InvalidInput("seats", seats, f"2, 3 or 4 seats dividing the {n} islands")
-    return seats
-
-
-def seat_islands(kit: Kit, seats: int, seat: int) -> tuple[int, ...]:
-    """The islands seat ``seat`` builds: a contiguous block, seat 0 holding Maurice's island.
-
-    Examples
-    --------
-    >>> seat_islands(default_kit(6), 2, 1)
-    (3, 4, 5)
-    """
-    per = len(kit.islands) // seats
-    return tuple(range(seat * per, (seat + 1) * per))
-
-
-def competitive_start(kit: Kit) -> CompetitiveState:
-    """Every lighthouse empty, the boat before the first card, Maurice home, seat 0 to play.
-
-    Examples
-    --------
-    >>> competitive_start(default_kit(2))
-    (((), ()), 0, 0, 0)
-    """
-    return (((),) * len(kit.islands), 0, 0, 0)
-
-
-def competitive_landing(
-    kit: Kit, seats: int, state: CompetitiveState
-) -> tuple[int, tuple[int, ...]]:
-    """When the boat moves past the last card: where it goes back, and what may be removed.
-
-    The active seat removes the top disc of another seat's unfinished lighthouse
-    (finished ones are safe; with no target nothing is removed) and the boat goes
-    back onto card ``sea_cards - 1`` ("devant la dernière carte de mer"); the
-    turn goes on with the colour dice.
-
-    Returns
-    -------
-    (int, tuple of int)
-        The boat's card after landing, and the islands whose top disc may be removed.
-
-    Examples
-    --------
-    >>> kit = default_kit(2, 3)
-    >>> competitive_landing(kit, 2, ((("red",), ("green",)), 3, 0, 0))
-    (2, (1,))
-    """
-    stacks, _, _, seat = state
-    mine = set(seat_islands(kit, seats, seat))
-    targets = tuple(
-        i
-        for i in range(len(kit.islands))
-        if i not in mine and 0 < len(stacks[i]) < DISCS_PER_LIGHTHOUSE
-    )
-    return max(kit.sea_cards - 1, 0), targets
-
-
-def lay_disc(
-    stacks: tuple[tuple[str, ...], ...], island: int, colour: str
-) -> tuple[tuple[str, ...], ...]:
-    """The stacks with one disc of ``colour`` on lighthouse ``island``.
-
-    Examples
-    --------
-    >>> lay_disc(((), ("red",)), 1, "blue")
-    ((), ('red', 'blue'))
-    """
-    return (*stacks[:island], (*stacks[island], colour), *stacks[island + 1 :])
-
-
-def remove_top_disc(
-    stacks: tuple[tuple[str, ...], ...], island: int
-) -> tuple[tuple[str, ...], ...]:
-    """The stacks without the top disc of lighthouse ``island``.
-
-    Examples
-    --------
-    >>> remove_top_disc(((), ("red", "blue")), 1)
-    ((), ('red',))
-    """
-    return (*stacks[:island], stacks[island][:-1], *stacks[island + 1 :])

@@ -4,8 +4,10 @@ Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt), one module per jo
 
 - ``policies``: one definition of each policy (greedy's ranks and order rule,
   random's uniform choices, optimal play's ranking) and a policy's decisions;
+- ``solution``: the result type every table shares, its error bound and
+  memory estimate;
 - ``dp``: the exact DP over classes of positions (optimal and random play),
-  the result type, its error bound and memory estimate;
+  and ``solve`` (greedy play goes to ``greedy``);
 - ``greedy``: greedy play over lighthouse codes, layer by layer (every
   position up to 7 islands, the start values of 8);
 - ``start_values``: the win probability from the start, any policy;

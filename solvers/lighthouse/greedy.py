@@ -28,7 +28,8 @@ from isles.models.lighthouse import (
     position_code,
 )
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
-from isles.solvers.lighthouse.dp import (
+from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
+from isles.solvers.lighthouse.solution import (
     AUTO_PROGRESS_CLASSES,
     MAX_DP_BYTES,
     LighthouseSolution,
@@ -36,7 +37,6 @@ from isles.solvers.lighthouse.dp import (
     error_bound,
     new_table,
 )
-from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
 
 __all__ = ["CodeIndex", "greedy_start_values", "greedy_table"]
 
