@@ -125,3 +125,12 @@ def test_a_range_is_checked_as_declared(games: int) -> None:
         assert Trip.read({"games": games}).games == games and ok
     except InvalidInput as exc:
         assert not ok and exc.field == "games" and exc.value == games
+
+
+def test_fields_that_cannot_go_together_are_refused_before_their_values_are_read() -> None:
+    # A value that would be refused (a goal off the grid's syntax) is not read when the
+    # field cannot go with another given: the rule is the error, not the value.
+    with pytest.raises(InvalidInput, match=r"^--goal: given; expected --goal or --fast, not both"):
+        Trip.read({"goals": ["not a hex"], "fast": True}, spelling="option")
+    with pytest.raises(InvalidInput, match=r"^goals\[0\]"):
+        Trip.read({"goals": ["not a hex"]})

@@ -7,9 +7,28 @@ with it.
 """
 
 from isles.models.contract import Question
+from isles.models.questions.lighthouse import (
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
+)
 from isles.models.questions.rally import Trip
 
-__all__ = ["QUESTIONS", "Trip"]
+__all__ = [
+    "QUESTIONS",
+    "LighthouseAdvice",
+    "LighthouseContest",
+    "LighthouseOdds",
+    "LighthouseTable",
+    "Trip",
+]
 
 #: Each question's declaration, by name.
-QUESTIONS: dict[str, type[Question]] = {"trip": Trip}
+QUESTIONS: dict[str, type[Question]] = {
+    "trip": Trip,
+    "lighthouse_odds": LighthouseOdds,
+    "lighthouse_advice": LighthouseAdvice,
+    "lighthouse_table": LighthouseTable,
+    "lighthouse_contest": LighthouseContest,
+}

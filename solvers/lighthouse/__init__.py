@@ -43,7 +43,14 @@ from isles.models.lighthouse import (
     POLICIES,
     Policy,
 )
-from isles.solvers.lighthouse.advice import Advice, advise, best_move, choose_decision, solve_from
+from isles.solvers.lighthouse.advice import (
+    Advice,
+    advise,
+    answer_advice,
+    best_move,
+    choose_decision,
+    solve_from,
+)
 from isles.solvers.lighthouse.bounds import (
     MAX_FORWARD_POSITIONS,
     ForwardEvaluation,
@@ -65,6 +72,7 @@ from isles.solvers.lighthouse.competitive import (
     MAX_COMPETITIVE_BYTES,
     CompetitiveSimulation,
     CompetitiveSolution,
+    answer_contest,
     competitive_memory_bytes,
     competitive_odds,
     simulate_competitive,
@@ -84,6 +92,8 @@ from isles.solvers.lighthouse.odds import (
     DifficultyTable,
     Method,
     Odds,
+    answer_odds,
+    answer_table,
     difficulty_table,
     odds,
     odds_method,
@@ -129,6 +139,10 @@ __all__ = [
     "SimulationResult",
     "StartValues",
     "advise",
+    "answer_advice",
+    "answer_contest",
+    "answer_odds",
+    "answer_table",
     "best_move",
     "cache_dir",
     "choose_decision",

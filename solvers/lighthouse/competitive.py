@@ -69,6 +69,7 @@ from isles.models.lighthouse import (
     Roll,
     roll_outcomes,
 )
+from isles.models.questions.lighthouse import LighthouseContest, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import decision_weights
 from isles.solvers.lighthouse.simulation import wilson_interval
@@ -79,6 +80,7 @@ __all__ = [
     "Backend",
     "CompetitiveSimulation",
     "CompetitiveSolution",
+    "answer_contest",
     "competitive_memory_bytes",
     "competitive_odds",
     "have_numba",
@@ -1181,7 +1183,79 @@ def competitive_odds(
     ...
     isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
     """
-    seats = check_seats(kit, seats)
+    question = ask(
+        LighthouseContest,
+        kit=kit,
+        seats=seats,
+        policy=policy,
+        games=games,
+        seed=seed,
+        time_limit=time_limit,
+    )
+    return answer_contest(question, progress=progress)
+
+
+def _contest_seats(question: LighthouseContest, kit: Kit) -> int:
+    """The seats, which must share the kit's islands equally.
+
+    Without ``seats`` (2 by default) the kit is named, the field that gave the islands.
+    """
+    n = len(kit.islands)
+    if n % question.seats and "seats" not in question.model_fields_set:
+        if question.kit is not None:
+            raise InvalidInput(
+                "kit",
+                question.kit.to_dict(),
+                f"a kit whose islands the {question.seats} seats share equally (or choose "
+                f"the seats; {n} islands)",
+                problem=f"{n} islands",
+            )
+        raise InvalidInput(
+            "islands",
+            n,
+            f"a number of islands the {question.seats} seats share equally (or choose the seats)",
+        )
+    return check_seats(kit, question.seats)
+
+
+def answer_contest(
+    question: LighthouseContest,
+    *,
+    progress: bool = False,
+    default_time_limit: float | None = None,
+) -> CompetitiveSolution | CompetitiveSimulation:
+    """The competitive odds a validated :class:`~isles.models.questions.LighthouseContest` asks.
+
+    Parameters
+    ----------
+    question : LighthouseContest
+        Read by :meth:`~isles.models.contract.Question.read` or built by
+        :func:`competitive_odds`; no kit chosen, the registry's ``competitive-SEATS``.
+    progress : bool
+        A progress bar (stderr).
+    default_time_limit : float, optional
+        The time limit of an exact solve when the question gives none (the command
+        line's :data:`~isles.models.questions.lighthouse.COMPETITIVE_TIME_LIMIT`).
+
+    Returns
+    -------
+    CompetitiveSolution or CompetitiveSimulation
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`competitive_odds`, naming the question's fields.
+
+    Examples
+    --------
+    >>> from isles.models.questions import LighthouseContest
+    >>> answer_contest(LighthouseContest.read({"islands": 2, "seats": 2})).status
+    <Status.EXACT: 'exact'>
+    """
+    kit = question.chosen_kit()
+    seats = _contest_seats(question, kit)
+    policy, games, seed = question.policy, question.games, question.seed
+    time_limit = question.time_limit
     policies = _check_policies(policy, seats)
     codes, per_code = _grid(kit, seats)
     fits = competitive_memory_bytes(kit, seats) <= MAX_COMPETITIVE_BYTES and (
@@ -1195,6 +1269,8 @@ def competitive_odds(
                     value,
                     f"{name} only for a kit that is simulated (this one is solved exactly)",
                 )
+        if time_limit is None:
+            time_limit = default_time_limit
         return solve_competitive(kit, seats, policies, time_limit=time_limit, progress=progress)
     if "optimal" in policies:
         raise InvalidInput(
