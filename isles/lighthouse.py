@@ -71,6 +71,7 @@ from isles.models.lighthouse import (
     roll_outcomes,
 )
 from isles.models.questions.lighthouse import (
+    KitChoice,
     LighthouseAdvice,
     LighthouseContest,
     LighthouseOdds,
@@ -150,6 +151,7 @@ __all__ = [
     "DifficultyTable",
     "ForwardEvaluation",
     "Kit",
+    "KitChoice",
     "LighthouseAdvice",
     "LighthouseContest",
     "LighthouseOdds",

@@ -22,6 +22,7 @@ from pydantic.fields import FieldInfo
 from isles.models.contract import Question, param_extra
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, parse_edge, parse_hex
+from isles.models.jsonio import load_json
 from isles.models.text import parse_integer, parse_number
 
 __all__ = ["NAMED_READERS", "TEXT_READERS", "add_question", "read_question"]
@@ -70,10 +71,29 @@ def read_counts(text: str, option: str) -> dict[str, int]:
     return _named_numbers(text, option, parse_integer)
 
 
-#: Readers a declaration names with ``param(text=...)``.
+def read_words(text: str, option: str) -> list[str]:
+    """``boat,red`` as ``["boat", "red"]`` (each word stripped).
+
+    >>> read_words("boat, red", "--roll")
+    ['boat', 'red']
+    """
+    return [word.strip() for word in text.split(",")]
+
+
+def read_json_file(text: str, option: str) -> object:
+    """The JSON of the file named (``-``: standard input), for a field that takes JSON."""
+    return load_json(text, f"{option} file")
+
+
+#: Readers a declaration names with ``param(text=...)``; a game's command may add its
+#: own (``isles.commands.lighthouse``: a kit name or file).
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
     "pairs": read_pairs,
     "counts": read_counts,
+    "integer": parse_integer,
+    "word": lambda text, option: text,
+    "words": read_words,
+    "json": read_json_file,
 }
 
 
@@ -110,7 +130,8 @@ def _choices(base: Any) -> list[str] | None:
 def _default_text(info: FieldInfo) -> str:
     default = info.default
     if (
-        default is None
+        info.is_required()
+        or default is None
         or default is ...
         or (isinstance(default, list | dict | tuple) and not default)
     ):

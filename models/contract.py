@@ -522,6 +522,8 @@ class Question(BaseModel):
             inner = cause.field
             if inner in ("", name):
                 full = path
+            elif inner.startswith((f"{name}.", f"{name}[")):  # a reader naming its own root
+                full = path + inner[len(name) :]
             elif inner.startswith((".", "[")):
                 full = path + inner
             else:

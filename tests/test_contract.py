@@ -4,11 +4,12 @@ line and the web app read the same declaration and spell its fields their own wa
 from __future__ import annotations
 
 import argparse
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import PlainValidator
 
 from isles.models.contract import (
     EdgeValue,
@@ -134,3 +135,16 @@ def test_fields_that_cannot_go_together_are_refused_before_their_values_are_read
         Trip.read({"goals": ["not a hex"], "fast": True}, spelling="option")
     with pytest.raises(InvalidInput, match=r"^goals\[0\]"):
         Trip.read({"goals": ["not a hex"]})
+
+
+def test_a_reader_that_names_its_own_root_is_not_named_twice() -> None:
+    def read(value: object) -> int:
+        raise InvalidInput("kit.sea_cards", 0, "an integer in 1..30")
+
+    class Odds(Question):
+        kit: Annotated[int, PlainValidator(read)] = param(help="a kit")
+
+    with pytest.raises(InvalidInput, match=r"^kit\.sea_cards: 0 is invalid"):
+        Odds.read({"kit": {"sea_cards": 0}})
+    with pytest.raises(InvalidInput, match=r"^--kit sea_cards: 0 is invalid"):
+        Odds.read({"kit": {"sea_cards": 0}}, spelling="option")

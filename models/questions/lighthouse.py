@@ -17,15 +17,17 @@ islands).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
-import annotated_types as at
 from pydantic import PlainValidator
 
 from isles.models.competitive import MAX_SEATS
 from isles.models.contract import Is, NotWith, OnlyWith, Question, Together, param
 from isles.models.errors import InvalidInput
+from isles.models.jsonio import load_json
 from isles.models.lighthouse import (
+    DEFAULT_GAMES,
     DEFAULT_KIT,
     KITS,
     MAX_DEFAULT_ISLANDS,
@@ -45,6 +47,7 @@ from isles.models.lighthouse import (
 __all__ = [
     "COMPETITIVE_TIME_LIMIT",
     "KitChoice",
+    "KitFile",
     "KitOrIslands",
     "LighthouseAdvice",
     "LighthouseContest",
@@ -59,9 +62,18 @@ __all__ = [
 COMPETITIVE_TIME_LIMIT = 600.0
 
 
+@dataclass(frozen=True)
+class KitFile:
+    """A kit file named on the command line (``--kit FILE``), read when the question is."""
+
+    path: str
+
+
 def _kit(value: object) -> Kit:
     if isinstance(value, Kit):
         return value
+    if isinstance(value, KitFile):  # its errors name the entry of the file (kit.sea_cards)
+        return Kit.from_dict(load_json(value.path, ""))
     if isinstance(value, str):
         return named_kit(value, field="")
     if isinstance(value, Mapping):  # a kit's JSON (the web app's requests)
@@ -126,6 +138,7 @@ class KitOrIslands(Question):
     islands: int | None = param(
         None,
         help="islands of the default kit (other kits)",
+        metavar="N",
         ge=1,
         le=MAX_DEFAULT_ISLANDS,
     )
@@ -137,7 +150,9 @@ class KitOrIslands(Question):
     )
     sea_cards: int | None = param(
         None,
-        help="sea cards (default: the kit's; the real game has 8)",
+        help="sea cards (default: the kit's: the real game 8, the competitive kits 3; "
+        "the table: rows 1..N)",
+        metavar="N",
         ge=1,
         le=MAX_SEA_CARDS,
     )
@@ -176,6 +191,7 @@ class KitChoice(KitOrIslands):
         None,
         help="players of the real game: 8 islands for 2 or 4, 6 for 3 (the kit when none is "
         f"chosen: {DEFAULT_KIT})",
+        metavar="N",
         ge=2,
         le=4,
     )
@@ -197,7 +213,11 @@ class LighthouseOdds(KitChoice):
     isles.models.errors.InvalidInput: --certify: 0.001 is invalid; expected --certify only with ...
     """
 
-    policy: Policy = param("optimal", help="the players' policy")
+    policy: Policy = param(
+        "optimal",
+        help="the players' policy (the table: all three unless one is given; the "
+        "competitive variant: greedy)",
+    )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands solved by the DP)")
     simulate: bool = param(
         False,
@@ -217,7 +237,8 @@ class LighthouseOdds(KitChoice):
     )
     games: int | None = param(
         None,
-        help=f"Monte Carlo games (default {20_000:_}; only when the odds are simulated)",
+        help=f"Monte Carlo games (default {DEFAULT_GAMES:_}; only when the odds are simulated)",
+        metavar="N",
         ge=1,
         le=MAX_GAMES,
     )
@@ -271,7 +292,7 @@ class LighthouseAdvice(LighthousePosition):
     roll: RollValue = param(
         help="the roll to advise on, e.g. boat,red",
         metavar="FACE,FACE",
-        text="faces",
+        text="words",
     )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
 
@@ -282,28 +303,66 @@ class LighthouseAdvice(LighthousePosition):
         return Roll.from_faces(kit, self.roll)
 
 
+def _counts(low: int, high: int) -> Any:
+    """A validator of one count in ``low..high`` or several (a tuple of them)."""
+    expected = f"an integer in {low}..{high}"
+
+    def read(value: object) -> tuple[int, ...]:
+        single = isinstance(value, int) and not isinstance(value, bool)
+        if not single and not isinstance(value, list | tuple):
+            raise InvalidInput("", value, f"{expected}, or a list of them")
+        items: tuple[object, ...] = (value,) if single else tuple(value)  # type: ignore[arg-type]
+        counts: list[int] = []
+        for k, n in enumerate(items):
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+                raise InvalidInput("" if single else f"[{k}]", n, expected)
+            counts.append(n)
+        return tuple(counts)
+
+    return PlainValidator(read)
+
+
+def _rows(value: object) -> tuple[int, ...]:
+    """Sea-card rows: ``N`` is the rows 1..N, a list the rows named."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_SEA_CARDS:
+        return tuple(range(1, value + 1))
+    return _counts(1, MAX_SEA_CARDS).func(value)  # type: ignore[no-any-return]
+
+
+def _table_policies(value: object) -> tuple[Policy, ...]:
+    found = _policies(value)
+    return (found,) if isinstance(found, str) else found
+
+
 class LighthouseTable(Question):
     """The difficulty table: the odds by players (or islands), policy and sea cards.
+
+    Each of ``islands`` and ``players`` is one count or several; ``sea_cards`` is
+    the rows, or ``N`` for the rows 1..N; ``policy`` one policy or several.
 
     Examples
     --------
     >>> LighthouseTable.read({"islands": (2,), "sea_cards": (1, 2)}).sea_cards
     (1, 2)
+    >>> LighthouseTable.read({"players": 3, "sea_cards": 3, "policy": "greedy"}).sea_cards
+    (1, 2, 3)
     >>> LighthouseTable.read({"players": (5,)})
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: players[0]: 5 is invalid; expected a number <= 4
+    isles.models.errors.InvalidInput: players[0]: 5 is invalid; expected an integer in 2..4
     """
 
-    islands: tuple[Annotated[int, at.Interval(ge=1, le=MAX_DEFAULT_ISLANDS)], ...] | None = param(
-        None, help="island counts of the default kit (default: the kits of players)"
+    players: Annotated[tuple[int, ...], _counts(2, 4)] | None = param(
+        None, help="players (default: 2, 3 and 4)", text="integer"
     )
-    sea_cards: tuple[Annotated[int, at.Interval(ge=1, le=MAX_SEA_CARDS)], ...] = param(
-        tuple(range(1, 9)), help="sea-card counts, one row each"
+    islands: Annotated[tuple[int, ...], _counts(1, MAX_DEFAULT_ISLANDS)] | None = param(
+        None, help="islands of the default kit (instead of players)", text="integer"
     )
-    policy: tuple[Policy, ...] = param(POLICIES, help="the policies, one column each")
-    players: tuple[Annotated[int, at.Interval(ge=2, le=4)], ...] | None = param(
-        None, help="player counts (default 2, 3 and 4)"
+    sea_cards: Annotated[tuple[int, ...], PlainValidator(_rows)] = param(
+        tuple(range(1, 9)), help="sea cards: N for the rows 1..N (default 8)", text="integer"
+    )
+    policy: Annotated[tuple[Policy, ...], PlainValidator(_table_policies)] = param(
+        POLICIES, help="the policies, one column each (default all three)", text="word"
     )
 
     together: ClassVar[tuple[Together, ...]] = (NotWith("players", "islands"),)
@@ -321,7 +380,9 @@ class LighthouseContest(KitOrIslands):
     (6, 3)
     """
 
-    seats: int = param(2, help="players in the competitive variant", ge=2, le=MAX_SEATS)
+    seats: int = param(
+        2, help="players in the competitive variant", metavar="N", ge=2, le=MAX_SEATS
+    )
     policy: SeatPolicies = param(
         "greedy", help="greedy, random or (2 seats, kits solved exactly) optimal", text="word"
     )

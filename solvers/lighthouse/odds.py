@@ -143,8 +143,9 @@ def odds_method(
             raise InvalidInput(
                 name,
                 value,
-                f"{name} only for kits of at least {SIMULATE_FROM_ISLANDS} islands or beyond "
-                f"the exact DP: the DP answers {n} islands in seconds",
+                f"kits of at least {SIMULATE_FROM_ISLANDS} islands or beyond the exact DP "
+                f"(the DP answers {n} islands in seconds)",
+                problem="given" if value is True else None,
             )
     if asked or not fits:
         return "monte carlo"
@@ -443,8 +444,8 @@ def answer_odds(
                 raise InvalidInput(
                     name,
                     value,
-                    f"{name} only when the odds are simulated (simulate=True, or a kit "
-                    f"beyond the exact DP); the {method} answers this kit exactly",
+                    "a value only when the odds are simulated (asked, or a kit beyond the "
+                    f"exact DP); the {method} answers this kit exactly",
                 )
         by_cards, bound, positions = _exact_start(kit, pol, exact, cache, progress)
         return Odds(
@@ -452,11 +453,10 @@ def answer_odds(
         )
     if exact:
         raise InvalidInput(
-            "exact", True, "exact Fractions only where the DP runs (simulation gives floats)"
-        )
-    if certify is not None and pol == "random":
-        raise InvalidInput(
-            "certify", certify, "certify for optimal or greedy play (it evaluates greedy play)"
+            "exact",
+            True,
+            "exact Fractions only where the DP runs (simulation gives floats)",
+            problem="given",
         )
     played: Policy = "greedy" if pol == "optimal" else pol
     sim = monte_carlo(

@@ -13,10 +13,12 @@ const positionBox = el("div");
 const rollBox = el("div");
 const resultBox = el("div", { id: "result" });
 
+// A fresh page asks for the kit a request that chooses none gets (isles.lighthouse.DEFAULT_KIT:
+// the real game for 2 players, 8 islands).
 const FRESH = {
   mode: "players",
-  players: 3,
-  islands: 6,
+  players: 2,
+  islands: 8,
   sea_cards: 8,
   kit: null,
   position: null,
