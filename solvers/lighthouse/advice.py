@@ -8,6 +8,7 @@ or from the classes that can follow the position alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -270,8 +271,9 @@ def solve_from(
 
     Parameters
     ----------
-    kit : Kit
-        At most 8 islands.
+    kit : Kit, str or mapping
+        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.KITS`
+        or a kit's JSON.
     position : Position
         The position to start from.
     policy : {"optimal", "random"}
@@ -338,9 +340,9 @@ def solve_from(
 
 
 def best_move(
-    kit: Kit,
-    position: Position,
-    roll: Roll,
+    kit: Kit | str | Mapping[str, Any],
+    position: Position | Mapping[str, Any],
+    roll: Roll | Sequence[str],
     *,
     exact: bool = False,
     cache: bool = True,
@@ -358,10 +360,10 @@ def best_move(
     ----------
     kit : Kit
         At most 8 islands.
-    position : Position
-        A position of the kit still in play (a won position is refused).
-    roll : Roll
-        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``.
+    position : Position or mapping
+        A position of the kit still in play (a won position is refused), or its JSON.
+    roll : Roll or sequence of str
+        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``, or its faces.
     exact : bool
         Fractions (at most 4 islands; never cached) instead of floats.
     cache : bool

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -1127,7 +1127,7 @@ def simulate_competitive(
 
 
 def competitive_odds(
-    kit: Kit,
+    kit: Kit | str | Mapping[str, Any],
     seats: int = 2,
     policy: str | Sequence[str] = "greedy",
     *,

@@ -8,7 +8,7 @@ Monte Carlo beside certified bounds beyond it or when asked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -313,7 +313,7 @@ def _exact_start(
 
 
 def odds(
-    kit: Kit,
+    kit: Kit | str | Mapping[str, Any],
     policy: str = "optimal",
     *,
     exact: bool = False,
@@ -335,7 +335,8 @@ def odds(
 
     Parameters
     ----------
-    kit : Kit
+    kit : Kit, str or mapping
+        A kit, a name of :data:`~isles.models.lighthouse.KITS` or a kit's JSON.
     policy : {"optimal", "greedy", "random"}
         The players' policy. Beyond the DP, ``optimal`` is bracketed: greedy
         play is simulated (a statistical lower estimate) beside the certified
