@@ -24,7 +24,7 @@ from pydantic import PlainValidator
 
 from isles.models.competitive import MAX_SEATS
 from isles.models.contract import Is, NotWith, OnlyWith, Question, Together, param
-from isles.models.errors import InvalidInput
+from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import load_json
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
@@ -242,7 +242,9 @@ class LighthouseOdds(KitChoice):
         ge=1,
         le=MAX_GAMES,
     )
-    seed: int | None = param(None, help="Monte Carlo seed (default 0)", ge=0)
+    seed: int | None = param(
+        None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
+    )
 
     together: ClassVar[tuple[Together, ...]] = (
         *KitChoice.together,
@@ -392,7 +394,9 @@ class LighthouseContest(KitOrIslands):
         ge=1,
         le=MAX_GAMES,
     )
-    seed: int | None = param(None, help="Monte Carlo seed (default 0)", ge=0)
+    seed: int | None = param(
+        None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
+    )
     time_limit: float | None = param(
         None,
         help=f"seconds for the exact competitive solve (default {COMPETITIVE_TIME_LIMIT:g} "
