@@ -268,7 +268,8 @@ def test_kit_files_refuse_unknown_and_missing_keys(
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert "bad.json" in fails(capsys, "--kit", str(bad))
-    assert "kit file" in fails(capsys, "--kit", "/nonexistent/kit.json")
+    err = fails(capsys, "--kit", "/nonexistent/kit.json")
+    assert "--kit: '/nonexistent/kit.json' is invalid; expected a readable JSON file" in err
 
 
 def test_kit_and_position_from_stdin(

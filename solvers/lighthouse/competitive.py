@@ -840,21 +840,7 @@ def solve_competitive(
     >>> solve_competitive(kit, 2, "optimal").reachable <= game.positions
     True
     """
-    seats = check_seats(kit, seats)
-    policies = _check_policies(policy, seats)
-    if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
-        raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
-    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
-        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
-    need = competitive_memory_bytes(kit, seats)
-    if need > MAX_COMPETITIVE_BYTES:
-        raise InvalidInput(
-            "kit",
-            None,
-            f"a competitive kit whose exact solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB "
-            "(simulate_competitive plays larger ones)",
-            problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
-        )
+    seats, policies = _check_solve(kit, seats, policy, tolerance, time_limit)
     kernels = _kernels(backend)
     began = time.monotonic()
     deadline = math.inf if time_limit is None else began + time_limit
@@ -889,7 +875,52 @@ def solve_competitive(
     turns_bound = float(turns.max()) / (1.0 - turns_residual)
     error = 2.0 * turns_bound * (residual + (tables.terms + 1) * _UNIT) * comps
     start = tuple(float(chances[a, 0, 0, 0, 0]) for a in range(comps))
-    reachable = kernels.reachable(
+    return CompetitiveSolution(
+        policies=policies,
+        islands=len(kit.islands),
+        sea_cards=kit.sea_cards,
+        win_probability=(*start, 1.0 - sum(start)),
+        error_bound=error,
+        residual=residual,
+        sweeps=sweeps,
+        positions=int(grid.order.shape[0]) * shape[1] * shape[2] * shape[3],
+        reachable=_reachable(kernels, tables, grid, seats),
+        expected_turns=float(turns[0, 0, 0, 0, 0]) if fixed else None,
+        turns_bound=turns_bound,
+        seconds=time.monotonic() - began,
+        timed_out=timed_out,
+    )
+
+
+def _check_solve(
+    kit: Kit,
+    seats: int,
+    policy: str | Sequence[str],
+    tolerance: float,
+    time_limit: float | None,
+) -> tuple[int, tuple[Policy, ...]]:
+    """The seats and each seat's policy of an exact solve, its inputs checked."""
+    seats = check_seats(kit, seats)
+    policies = _check_policies(policy, seats)
+    if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
+        raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
+    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    need = competitive_memory_bytes(kit, seats)
+    if need > MAX_COMPETITIVE_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a competitive kit whose exact solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB "
+            "(simulate_competitive plays larger ones)",
+            problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
+        )
+    return seats, policies
+
+
+def _reachable(kernels: _Kernels, tables: _Tables, grid: _Grid, seats: int) -> int:
+    """Positions reachable from the start (the kernels' walk of the grid)."""
+    found = kernels.reachable(
         0,
         tables.k,
         tables.n,
@@ -905,21 +936,7 @@ def solve_competitive(
         tables.rem_d,
         tables.wclass,
     )
-    return CompetitiveSolution(
-        policies=policies,
-        islands=len(kit.islands),
-        sea_cards=kit.sea_cards,
-        win_probability=(*start, 1.0 - sum(start)),
-        error_bound=error,
-        residual=residual,
-        sweeps=sweeps,
-        positions=int(grid.order.shape[0]) * shape[1] * shape[2] * shape[3],
-        reachable=int(reachable),
-        expected_turns=float(turns[0, 0, 0, 0, 0]) if fixed else None,
-        turns_bound=turns_bound,
-        seconds=time.monotonic() - began,
-        timed_out=timed_out,
-    )
+    return int(found)
 
 
 # --- Monte Carlo -----------------------------------------------------------------------------

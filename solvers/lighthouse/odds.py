@@ -128,7 +128,7 @@ def odds_method(
     >>> odds_method(default_kit(4), simulate=True)
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: simulate: True is invalid; expected simulate only ...
+    isles.models.errors.InvalidInput: simulate: given; expected kits of at least 8 islands ...
     """
     pol = check_policy(policy)
     n = len(kit.islands)
@@ -435,38 +435,52 @@ def answer_odds(
     """
     kit = question.chosen_kit()
     pol: Policy = question.policy
-    exact, simulate, certify = question.exact, question.simulate, question.certify
-    games, seed = question.games, question.seed
-    method = odds_method(kit, pol, simulate=simulate, certify=certify)
-    upper: Fraction | float = upper_bound_by_disc_count(kit)
+    method = odds_method(kit, pol, simulate=question.simulate, certify=question.certify)
     if method != "monte carlo":
-        for name, value in (("games", games), ("seed", seed)):
-            if value is not None:
-                raise InvalidInput(
-                    name,
-                    value,
-                    "a value only when the odds are simulated (asked, or a kit beyond the "
-                    f"exact DP); the {method} answers this kit exactly",
-                )
-        by_cards, bound, positions = _exact_start(kit, pol, exact, cache, progress)
-        return Odds(
-            kit, pol, policy_status(pol), method, by_cards[-1], bound, by_cards, positions, upper
-        )
-    if exact:
+        return _exact_odds(question, kit, method, cache, progress)
+    return _simulated_odds(question, kit, progress)
+
+
+def _exact_odds(
+    question: LighthouseOdds, kit: Kit, method: Method, cache: bool, progress: bool | None
+) -> Odds:
+    """The odds by the DP (or greedy play's sweep): every sea-card count, one solve."""
+    for name in ("games", "seed"):
+        value = getattr(question, name)
+        if value is not None:
+            raise InvalidInput(
+                name,
+                value,
+                "a value only when the odds are simulated (asked, or a kit beyond the "
+                f"exact DP); the {method} answers this kit exactly",
+            )
+    pol = question.policy
+    by_cards, bound, positions = _exact_start(kit, pol, question.exact, cache, progress)
+    upper = upper_bound_by_disc_count(kit)
+    return Odds(
+        kit, pol, policy_status(pol), method, by_cards[-1], bound, by_cards, positions, upper
+    )
+
+
+def _simulated_odds(question: LighthouseOdds, kit: Kit, progress: bool | None) -> Odds:
+    """The odds beyond the DP: a Monte Carlo estimate beside certified bounds."""
+    if question.exact:
         raise InvalidInput(
             "exact",
             True,
             "exact Fractions only where the DP runs (simulation gives floats)",
             problem="given",
         )
+    pol, certify = question.policy, question.certify
     played: Policy = "greedy" if pol == "optimal" else pol
     sim = monte_carlo(
         kit,
         played,
-        DEFAULT_GAMES if games is None else games,
-        seed=0 if seed is None else seed,
+        DEFAULT_GAMES if question.games is None else question.games,
+        seed=0 if question.seed is None else question.seed,
         progress=progress,
     )
+    upper: Fraction | float = upper_bound_by_disc_count(kit)
     lower = None
     if certify is not None:
         # The forward evaluation is long work on every kit it is asked for (8 islands and
@@ -479,7 +493,7 @@ def answer_odds(
         kit,
         pol,
         Status.ESTIMATE,
-        method,
+        "monte carlo",
         None if pol == "optimal" else sim.win_probability,
         None,
         None,

@@ -114,6 +114,7 @@ class LighthouseSolution:
     Examples
     --------
     >>> from isles.models.lighthouse import default_kit
+    >>> from isles.solvers.lighthouse.dp import solve
     >>> sol = solve(default_kit(2, 2), exact=True)
     >>> sol.exact_win_probability(), sol.status
     (Fraction(196809133707275, 304679870005248), <Status.OPTIMAL: 'optimal'>)
@@ -169,6 +170,7 @@ class LighthouseSolution:
         Examples
         --------
         >>> from isles.models.lighthouse import default_kit
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(1, 1), exact=True)
         >>> sol.value(Position((("red", "blue", "red"),), 1, 0))
         Fraction(25, 36)
@@ -198,6 +200,7 @@ class LighthouseSolution:
         Examples
         --------
         >>> from isles.models.lighthouse import default_kit, position_code
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> kit = default_kit(2, 2)
         >>> sol = solve(kit)
         >>> pos = Position((("red",), ()), 1, 0)
@@ -235,6 +238,7 @@ class LighthouseSolution:
         Examples
         --------
         >>> from isles.models.lighthouse import default_kit
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(2, 3))
         >>> [round(sol.win_probability(k), 4) for k in (1, 2, 3)]
         [0.3792, 0.646, 0.8348]
@@ -255,6 +259,7 @@ class LighthouseSolution:
         Examples
         --------
         >>> from isles.models.lighthouse import default_kit
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> [round(p, 4) for p in solve(default_kit(3, 3)).by_sea_cards]
         [0.1603, 0.3785, 0.5777]
         """
@@ -284,6 +289,7 @@ class LighthouseSolution:
         Examples
         --------
         >>> from isles.models.lighthouse import default_kit
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> answer = solve(default_kit(1, 1), exact=True).to_dict()
         >>> answer["status"], answer["win_probability_exact"]
         ('optimal', '1226471/1679616')
