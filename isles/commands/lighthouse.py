@@ -137,21 +137,29 @@ def _mode(args: argparse.Namespace) -> str:
     return modes[0] if modes else ""
 
 
+def _is_number(question: type[Question], name: str) -> bool:
+    """Whether the field is a number (its range is checked before it is refused)."""
+    annotation = question.model_fields[name].annotation
+    return annotation in (int, float, int | None, float | None)
+
+
 def _refuse_unused(mode: str, args: argparse.Namespace) -> None:
     """Refuse every option given that the question asked does not take (never ignore one).
 
-    Its value is checked first, as the question that takes it declares it.
+    A number is checked first against its range, as the question that takes it
+    declares it (``--games 0``); a file is not read.
     """
     asked = ASKED_BY[mode][0]
     for question, _ in ASKED_BY.values():
         for name in question.model_fields:
             if not hasattr(args, name) or name in asked.model_fields:
                 continue
-            try:  # the value as its own question reads it (--games 0: out of range)
-                read_question(question, argparse.Namespace(**{name: getattr(args, name)}))
-            except InvalidInput as exc:
-                if exc.problem != "missing":
-                    raise
+            if _is_number(question, name):  # its range first, as its question declares it
+                try:
+                    read_question(question, argparse.Namespace(**{name: getattr(args, name)}))
+                except InvalidInput as exc:
+                    if exc.problem != "missing":
+                        raise
             option = question.spelt(name, "option")
             where = " or ".join(w for q, w in ASKED_BY.values() if name in q.model_fields)
             value = getattr(args, name)

@@ -270,6 +270,7 @@ class LighthousePosition(KitChoice):
         option="--advise",
         metavar="POSITION.json",
         text="json",
+        expected='a position of the kit (docs/lighthouse.md, "Formats")',
     )
 
     def chosen_position(self, kit: Kit) -> Position:
@@ -295,6 +296,7 @@ class LighthouseAdvice(LighthousePosition):
         help="the roll to advise on, e.g. boat,red",
         metavar="FACE,FACE",
         text="words",
+        expected="two faces, one per die, e.g. boat,red",
     )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
 

@@ -69,6 +69,7 @@ def _check_kit(kit: Kit, policy: Policy, exact: bool) -> None:
             True,
             f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
             "floats carry a stated error bound",
+            problem="given",
         )
     need = dp_memory_bytes(kit, policy)
     if need > MAX_DP_BYTES:

@@ -98,6 +98,7 @@ def _check(kit: Kit, exact: bool, table: bool) -> None:
             True,
             f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
             "floats carry a stated error bound",
+            problem="given",
         )
     width = (kit.sea_cards + 1) * n
     need = dp_memory_bytes(kit, "greedy") + (N_STATES**n * width * 8 if table else 0)
