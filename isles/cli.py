@@ -241,32 +241,32 @@ def only_with(option: str, value: object, given: bool, needs: str) -> None:
         )
 
 
-def one_stdin(first: str, first_path: str | None, second: str, second_path: str | None) -> None:
+def one_stdin(*files: tuple[str, str | None]) -> None:
     """Refuse standard input (``-``) for two files of one command: it can be read only once.
 
     Parameters
     ----------
-    first, second : str
-        The two file arguments as the user sees them (``"LOG"``, ``"--board"``).
-    first_path, second_path : str or None
-        Their values (None when not given).
+    *files : (str, str or None)
+        Each file argument as the user sees it (``"LOG"``, ``"--board"``) with
+        its value (None when not given).
 
     Raises
     ------
     InvalidInput
-        Naming ``second``, when both are ``-``.
+        Naming the second file that is ``-``.
 
     Examples
     --------
-    >>> one_stdin("LOG", "-", "--board", "board.json")
-    >>> one_stdin("LOG", "-", "--board", "-")
+    >>> one_stdin(("LOG", "-"), ("--board", "board.json"))
+    >>> one_stdin(("LOG", "-"), ("--shape", None), ("--board", "-"))
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: --board: '-' is invalid; expected one file from ... -)
     """
-    if first_path == STDIN and second_path == STDIN:
+    piped = [name for name, path in files if path == STDIN]
+    if len(piped) > 1:
         raise InvalidInput(
-            second, STDIN, f"one file from standard input at a time ({first} is already -)"
+            piped[1], STDIN, f"one file from standard input at a time ({piped[0]} is already -)"
         )
 
 

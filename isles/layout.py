@@ -9,11 +9,15 @@ request built with the defaults of docs/layout.md (:func:`setup_request`,
 ``game="ships"``, ``"base"`` or ``"extension"``) solved by
 :func:`solve_layout`; several different boards (:func:`layout_boards`); any
 legal board (:func:`first_board`); the next two tiles to lay
-(:func:`next_move`); the rules as pure functions (:func:`rule_violations`,
-:func:`colourfulness`, :func:`pip_spread`, :func:`pip_spread_floor`); the
-games' boxes and the variable set-up's spiral (:func:`game_setup`,
-:func:`spiral_order`, :func:`spiral_numbers`). A tile already on the table is
-a :class:`Tile` of a :class:`Terrain` (and its number).
+(:func:`next_move`); your own rules from a rules file (:func:`load_rules`,
+:func:`read_rules`; the kinds in :data:`RULE_KINDS`); the questions declared
+once (:class:`SetUp`, :class:`Layout`, answered by :func:`lay_out`); the
+rules as pure functions (:func:`rule_violations`, :func:`colourfulness`,
+:func:`pip_spread`); the games' boxes and the variable set-up's spiral
+(:func:`game_setup`, :func:`spiral_order`). A tile already on the table is
+a :class:`Tile` of a :class:`Terrain` (and its number). This catalogue lists
+what a user calls; the engine stays reachable under
+:mod:`isles.solvers.layout` and :mod:`isles.models.setup`.
 
 Examples
 --------
@@ -31,29 +35,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from isles.models.catan import HarbourKind, Terrain, Tile
+from isles.models.board_rules import RULE_KINDS, BoardRule, load_rules, read_rules
+from isles.models.catan import Terrain, Tile
 from isles.models.games import (
-    BASE_SPIRAL,
-    CORNER_NAMES,
-    EXTENSION_SPIRAL,
     Game,
-    GameSetup,
     game_setup,
-    spiral_numbers,
     spiral_order,
 )
+from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
 from isles.models.setup import (
     DEFAULT_RULES,
     GAME_RULES,
-    MAX_PLAYERS,
     MAX_RADIUS,
-    TILES_PER_PLAYER,
     Rule,
     SetupRequest,
     colourfulness,
     pip_spread,
-    pip_spread_floor,
-    resource_pips,
+    request_of,
     rule_violations,
     setup_request,
 )
@@ -61,47 +59,47 @@ from isles.solvers.layout import (
     LayoutResult,
     LayoutSeries,
     NextMove,
-    constraint_groups,
     first_board,
+    lay_out,
     layout_boards,
     next_move,
     solve_layout,
 )
 
 __all__ = [
-    "BASE_SPIRAL",
-    "CORNER_NAMES",
     "DEFAULT_RULES",
-    "EXTENSION_SPIRAL",
     "GAME_RULES",
-    "MAX_PLAYERS",
     "MAX_RADIUS",
-    "TILES_PER_PLAYER",
+    "RULE_KINDS",
+    "BoardRule",
     "Game",
-    "GameSetup",
-    "HarbourKind",
+    "Layout",
     "LayoutResult",
     "LayoutSeries",
+    "Move",
     "NextMove",
     "Rule",
+    "Search",
+    "Series",
+    "SetUp",
     "SetupRequest",
     "Terrain",
     "Tile",
     "base_board",
     "colourfulness",
-    "constraint_groups",
     "extension_board",
     "first_board",
     "game_setup",
+    "lay_out",
     "layout_boards",
+    "load_rules",
     "next_move",
     "pip_spread",
-    "pip_spread_floor",
-    "resource_pips",
+    "read_rules",
+    "request_of",
     "rule_violations",
     "setup_request",
     "solve_layout",
-    "spiral_numbers",
     "spiral_order",
 ]
 

@@ -18,14 +18,22 @@ from enum import Enum
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from isles.models.contract import Question, param_extra
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, parse_edge, parse_hex
+from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
 from isles.models.jsonio import load_json
 from isles.models.text import parse_integer, parse_number
 
-__all__ = ["NAMED_READERS", "TEXT_READERS", "add_question", "read_question"]
+__all__ = [
+    "NAMED_READERS",
+    "TEXT_READERS",
+    "add_question",
+    "add_questions",
+    "read_mode",
+    "read_question",
+]
 
 Q = TypeVar("Q", bound=Question)
 
@@ -37,7 +45,15 @@ TEXT_READERS: dict[object, Callable[[str, str], Any]] = {
     str: lambda text, option: text,
     Hex: parse_hex,
     Edge: parse_edge,
+    Vertex: lambda text, option: _parse_corner(text, option),
 }
+
+
+def _parse_corner(text: str, option: str) -> Vertex:
+    """A corner typed ``Q,R:Q,R:Q,R`` (:func:`isles.models.ships.parse_settlement`)."""
+    from isles.models.ships import parse_settlement
+
+    return parse_settlement(text, option)
 
 
 def _named_numbers(text: str, option: str, number: Callable[[str, str], Any]) -> dict[str, Any]:
@@ -71,13 +87,27 @@ def read_counts(text: str, option: str) -> dict[str, int]:
     return _named_numbers(text, option, parse_integer)
 
 
-def read_words(text: str, option: str) -> list[str]:
-    """``boat,red`` as ``["boat", "red"]`` (each word stripped).
+def read_switch(text: str, option: str) -> tuple[str, bool]:
+    """``NAME=on`` or ``NAME=off`` as ``(NAME, True)`` / ``(NAME, False)``.
 
-    >>> read_words("boat, red", "--roll")
-    ['boat', 'red']
+    >>> read_switch("sea-apart=off", "--rule")
+    ('sea-apart', False)
     """
-    return [word.strip() for word in text.split(",")]
+    name, sep, switch = text.partition("=")
+    if not sep or switch.strip() not in ("on", "off"):
+        raise InvalidInput(
+            option, text, f"{name.strip() or 'NAME'}=on or {name.strip() or 'NAME'}=off"
+        )
+    return name.strip(), switch.strip() == "on"
+
+
+def read_names(text: str, option: str) -> list[str]:
+    """``forest,sea`` as ``["forest", "sea"]`` (the declaration checks the names).
+
+    >>> read_names("forest, sea", "--hold")
+    ['forest', 'sea']
+    """
+    return [part.strip() for part in text.split(",")]
 
 
 def read_json_file(text: str, option: str) -> object:
@@ -88,11 +118,12 @@ def read_json_file(text: str, option: str) -> object:
 #: Readers a declaration names with ``param(text=...)``; a game's command may add its
 #: own (``isles.commands.lighthouse``: a kit name or file).
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
+    "name": lambda text, option: text,  # a name the library looks up (a Plunder policy)
     "pairs": read_pairs,
     "counts": read_counts,
+    "switch": read_switch,
+    "names": read_names,
     "integer": parse_integer,
-    "word": lambda text, option: text,
-    "words": read_words,
     "json": read_json_file,
 }
 
@@ -128,11 +159,15 @@ def _choices(base: Any) -> list[str] | None:
 
 
 def _default_text(info: FieldInfo) -> str:
+    if info.is_required():
+        return ""
     default = info.default
+    if isinstance(default, list | tuple) and default:
+        return " (default " + ", ".join(str(x) for x in default) + ")"
     if (
-        info.is_required()
-        or default is None
+        default is None
         or default is ...
+        or default is PydanticUndefined  # a required field
         or (isinstance(default, list | dict | tuple) and not default)
     ):
         return ""
@@ -140,6 +175,8 @@ def _default_text(info: FieldInfo) -> str:
         return ""
     if isinstance(default, Enum):
         default = default.value
+    if isinstance(default, list | tuple):  # a repeated option's items: --within 10
+        default = " ".join(map(str, default))
     return f" (default {default:g})" if isinstance(default, float) else f" (default {default})"
 
 
@@ -175,20 +212,35 @@ def add_question(
         if name in exclude or not extra.get("cli", True):
             continue
         option = question.spelt(name, "option")
-        base = _base(info.annotation)
         help_text = (info.description or "") + _default_text(info)
-        kwargs: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS, "help": help_text}
-        if base is bool:
-            parser.add_argument(option, action="store_true", **kwargs)
-            continue
-        choices = _choices(_item(info.annotation))
-        if choices is not None:
-            kwargs["choices"] = choices
-        if extra.get("metavar"):
-            kwargs["metavar"] = extra["metavar"]
-        if extra.get("repeat"):
-            kwargs["action"] = "append"
-        parser.add_argument(option, **kwargs)
+        _add_option(parser, option, name, info, help_text, bool(extra.get("repeat")))
+
+
+def _add_option(
+    parser: argparse.ArgumentParser,
+    option: str,
+    dest: str,
+    info: FieldInfo,
+    help_text: str,
+    repeat: bool,
+) -> None:
+    """One option of a field: a flag for a bool, the choices of a Literal or an Enum,
+    the declared placeholder, repeated for a list; absent when not given."""
+    kwargs: dict[str, Any] = {"dest": dest, "default": argparse.SUPPRESS, "help": help_text}
+    if _base(info.annotation) is bool:
+        parser.add_argument(option, action="store_true", **kwargs)
+        return
+    # a named reader reads the whole text (``forest,sea``): no choices of its items
+    extra = param_extra(info)
+    choices = None if extra.get("text") else _choices(_item(info.annotation))
+    if choices is not None:
+        kwargs["choices"] = choices
+    metavar = extra.get("metavar")
+    if metavar:
+        kwargs["metavar"] = metavar
+    if repeat:
+        kwargs["action"] = "append"
+    parser.add_argument(option, **kwargs)
 
 
 def _reader(question: type[Question], name: str, info: FieldInfo) -> Callable[[str, str], Any]:
@@ -227,7 +279,13 @@ def _checked(read: Callable[[str, str], Any], item: str | None) -> Callable[[str
 
 
 def read_question(
-    question: type[Q], args: argparse.Namespace, extra: Mapping[str, Any] | None = None
+    question: type[Q],
+    args: argparse.Namespace,
+    extra: Mapping[str, Any] | None = None,
+    typed: Mapping[str, str] | None = None,
+    *,
+    files: Mapping[str, Callable[[], Any]] | None = None,
+    beside: Mapping[type[Question], str] | None = None,
 ) -> Q:
     """The question the options typed ask (only those given), validated.
 
@@ -239,6 +297,18 @@ def read_question(
         The parsed command line.
     extra : mapping, optional
         Fields the command read itself (a board from a file), by name.
+    typed : mapping, optional
+        The text typed for fields of ``extra`` (a clue read with the record's
+        names), so that errors show it.
+    files : mapping, optional
+        Fields the command reads from a file, by name: each is read (called)
+        only after the rules decided by which options were given passed
+        (:meth:`Question.check_given`), so that ``--board`` where it does not
+        belong is refused as such, not as a file that cannot be read.
+    beside : mapping, optional
+        The command's other questions, each with what asks it instead of
+        ``question`` (``"with two or three --from (a fleet)"``): an option of
+        theirs that ``question`` has not is refused, naming what asks it.
 
     Returns
     -------
@@ -250,19 +320,58 @@ def read_question(
         Naming the option as typed, the text typed and what is valid.
     """
     data: dict[str, Any] = dict(extra or {})
-    typed: dict[str, str] = {}
+    typed = dict(typed or {})
+    for other, asked in (beside or {}).items():
+        _refuse_others(question, other, asked, args)
     for name, info in question.model_fields.items():
-        if not hasattr(args, name) or name in data:
+        cli = param_extra(info).get("cli", True)
+        if not hasattr(args, name) or name in data or not cli:
             continue
         text = getattr(args, name)
         if isinstance(text, bool):
             data[name] = text
             continue
         data[name] = _read_text(question, name, info, text, typed)
+    if files:
+        question.check_given([*data, *files], "option", typed)
+        data.update({name: read() for name, read in files.items()})
     # The command's errors after this (the library's checks on the board) are
     # spelt from the same declaration (isles.cli).
     args._question, args._typed = question, typed
     return question.read(data, spelling="option", typed=typed)
+
+
+def _refuse_others(
+    question: type[Question], other: type[Question], asked: str, args: argparse.Namespace
+) -> None:
+    """Refuse an option given that ``other`` asks and ``question`` does not."""
+    for name, info in other.model_fields.items():
+        own = question.model_fields.get(name)
+        if own is not None and param_extra(own).get("cli", True):
+            continue  # this question's own option too
+        if not param_extra(info).get("cli", True):
+            continue
+        option = other.spelt(name, "option")
+        options = {
+            question.spelt(n, "option")
+            for n, i in question.model_fields.items()
+            if param_extra(i).get("cli", True)
+        }
+        if option in options:
+            continue  # the same option, read as this question's own field
+        if hasattr(args, name):
+            text = getattr(args, name)
+            value: Any = True  # a flag: "given"
+            if not isinstance(text, bool):
+                read = _read_text(other, name, info, text, {})
+                number = isinstance(read, int | float) and not isinstance(read, bool)
+                value = read if number else text  # a count as read, anything else as typed
+            raise InvalidInput(
+                option,
+                value,
+                f"{option} only {asked}",
+                problem="given" if isinstance(value, bool | list | dict) else None,
+            )
 
 
 def _read_text(
@@ -305,3 +414,111 @@ def _pair_texts(name: str, text: str | list[str]) -> dict[str, str]:
             key, _, number = part.partition("=")
             out[f"{name}.{key.strip()}"] = number.strip()
     return out
+
+
+def _dest(option: str) -> str:
+    return option.lstrip("-").replace("-", "_")
+
+
+def _mode_fields(
+    modes: Mapping[str, type[Question]], exclude: tuple[str, ...]
+) -> dict[str, list[tuple[str, type[Question], str, FieldInfo]]]:
+    """Each option of the modes, in declaration order: (mode, question, field, info)."""
+    options: dict[str, list[tuple[str, type[Question], str, FieldInfo]]] = {}
+    for mode, question in modes.items():
+        for name, info in question.model_fields.items():
+            if name in exclude or not param_extra(info).get("cli", True):
+                continue
+            options.setdefault(question.spelt(name, "option"), []).append(
+                (mode, question, name, info)
+            )
+    return options
+
+
+def add_questions(
+    parser: argparse.ArgumentParser,
+    modes: Mapping[str, type[Question]],
+    *,
+    exclude: tuple[str, ...] = (),
+) -> None:
+    """The options of a command that asks one of several questions (its modes).
+
+    Each option is added once, from the first declaration that has it; an
+    option two modes share (``--time-limit``) says in its help what it is in
+    each mode, when they differ. A mode's label (the key of ``modes``, as the
+    user chooses it: ``--dig-advice``) is how errors name it
+    (:func:`read_mode`).
+
+    Examples
+    --------
+    >>> from isles.models.contract import Question, param
+    >>> class Odds(Question):
+    ...     games: int = param(1000, help="games to simulate", ge=1)
+    >>> class Kit(Question):
+    ...     islands: int = param(8, help="islands", ge=1)
+    >>> p = argparse.ArgumentParser(prog="odds")
+    >>> add_questions(p, {"--odds": Odds, "--kit": Kit})
+    >>> read_mode({"--odds": Odds, "--kit": Kit}, "--kit", p.parse_args(["--games", "2"]))
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --games: '2' is invalid; expected --games only with --odds
+    """
+    for option, fields in _mode_fields(modes, exclude).items():
+        info = fields[0][3]
+        helps = {m: (i.description or "") + _default_text(i) for m, _, _, i in fields}
+        if len(set(helps.values())) > 1:
+            help_text = "; ".join(f"{m}: {h}" for m, h in helps.items())
+        elif len(helps) < len(modes):  # the modes that take it
+            help_text = ", ".join(helps) + ": " + next(iter(helps.values()))
+        else:
+            help_text = next(iter(helps.values()))
+        repeat = any(param_extra(i).get("repeat") for _, _, _, i in fields)
+        _add_option(parser, option, _dest(option), info, help_text, repeat)
+
+
+def read_mode(
+    modes: Mapping[str, type[Question]],
+    mode: str,
+    args: argparse.Namespace,
+    extra: Mapping[str, Any] | None = None,
+    typed: Mapping[str, str] | None = None,
+    *,
+    exclude: tuple[str, ...] = (),
+) -> Question:
+    """The question of ``mode``, read from the options added by :func:`add_questions`.
+
+    An option given that only other modes have is refused, naming the modes
+    that have it (``--waits only with --dig-advice``); an option that ``mode``
+    takes once but another repeats (``--policy``) is refused when given twice.
+
+    Raises
+    ------
+    InvalidInput
+        Naming the option as typed, the text typed and what is valid.
+    """
+    options = _mode_fields(modes, exclude)
+    ours: dict[str, tuple[str, FieldInfo]] = {}
+    for option, fields in options.items():
+        given = getattr(args, _dest(option), None)
+        mine = [(name, info) for m, _, name, info in fields if m == mode]
+        if given is None:
+            continue
+        if not mine:
+            having = " or ".join(dict.fromkeys(m for m, _, _, _ in fields))
+            shown = given[0] if isinstance(given, list) and len(given) == 1 else given
+            problem = None if isinstance(shown, str) else "given"
+            raise InvalidInput(option, shown, f"{option} only with {having}", problem=problem)
+        ours[option] = mine[0]
+    question = modes[mode]
+    picked = argparse.Namespace()
+    for option, (name, info) in ours.items():
+        value = getattr(args, _dest(option))
+        if isinstance(value, list) and not param_extra(info).get("repeat"):
+            if len(value) > 1:
+                expected = f"one {option} with {mode}"
+                raise InvalidInput(option, value, expected, problem="given twice")
+            value = value[0]
+        setattr(picked, name, value)
+    found = read_question(question, picked, extra, typed)
+    args._question, args._typed = picked._question, picked._typed
+    return found

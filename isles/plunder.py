@@ -16,6 +16,15 @@ game is a :class:`GameRecord` (checked; :meth:`GameRecord.load` reads one);
 :func:`policy_by_name`, or your own); :class:`Belief` is a player's exact
 posterior updated turn by turn (what the bots use); :func:`dig_advice` weighs
 a crew card now against waiting; :func:`tournament` plays many games on Dask.
+A policy of your own is a :class:`Policy` (it sees a :class:`PlayerView`);
+:func:`register` adds it to :data:`POLICIES`, the registry the built-in
+policies are found in by name.
+
+The questions (docs/json.md, "Questions"): :class:`RecordAnalysis`,
+:class:`DigQuestion` and :class:`TournamentQuestion` declare each call's
+parameters once, answered by :func:`analyse_question`, :func:`dig_question`
+and :func:`tournament_question`. This catalogue lists what a user calls; the
+engine stays reachable under :mod:`isles.solvers` and :mod:`isles.models`.
 
 Examples
 --------
@@ -40,118 +49,72 @@ Examples
 from isles.models.plunder import (
     Category,
     Code,
-    CrewCard,
     GameScore,
     Me,
     Names,
     Observation,
     Record,
-    code_from_text,
     example_record,
     score_game,
 )
-from isles.models.plunder_game import (
-    TURN_LIMIT,
-    GameRecord,
-    GameTurn,
-    PlayerView,
-    Policy,
-    Seat,
-    play_game,
-    play_turns,
-)
+from isles.models.plunder_game import GameRecord, PlayerView, Policy, play_game
+from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.solvers.plunder import (
-    DEFAULT_TIME_LIMIT,
     Advice,
     Analysis,
-    AnswerId,
     Deduction,
     FlipAdvice,
-    FlipOption,
-    ForcedValue,
     Guess,
     Posterior,
     analyse,
+    analyse_question,
     deduce,
     flip_advice,
-    forced_values,
     guess_advice,
-    minimal_conflict,
     posterior,
-    smallest_conflict,
 )
 from isles.solvers.plunder_belief import Belief
-from isles.solvers.plunder_dig import DigAdvice, DigOption, TargetDig, dig_advice
-from isles.solvers.plunder_policies import (
-    POLICY_NAMES,
-    CertainPolicy,
-    ExpectedPointsPolicy,
-    RandomPolicy,
-    ThresholdPolicy,
-    best_flip,
-    policy_by_name,
-)
-from isles.solvers.plunder_tournament import (
-    DEFAULT_LINEUP,
-    GameResult,
-    PolicyStats,
-    Tournament,
-    tournament,
-)
+from isles.solvers.plunder_dig import DigAdvice, dig_advice, dig_question
+from isles.solvers.plunder_policies import POLICIES, policy_by_name, register
+from isles.solvers.plunder_tournament import Tournament, tournament, tournament_question
 
 __all__ = [
-    "DEFAULT_LINEUP",
-    "DEFAULT_TIME_LIMIT",
-    "POLICY_NAMES",
-    "TURN_LIMIT",
+    "POLICIES",
     "Advice",
     "Analysis",
-    "AnswerId",
     "Belief",
     "Category",
-    "CertainPolicy",
     "Code",
-    "CrewCard",
     "Deduction",
     "DigAdvice",
-    "DigOption",
-    "ExpectedPointsPolicy",
+    "DigQuestion",
     "FlipAdvice",
-    "FlipOption",
-    "ForcedValue",
     "GameRecord",
-    "GameResult",
     "GameScore",
-    "GameTurn",
     "Guess",
     "Me",
     "Names",
     "Observation",
     "PlayerView",
     "Policy",
-    "PolicyStats",
     "Posterior",
-    "RandomPolicy",
     "Record",
-    "Seat",
-    "TargetDig",
-    "ThresholdPolicy",
+    "RecordAnalysis",
     "Tournament",
+    "TournamentQuestion",
     "analyse",
-    "best_flip",
-    "code_from_text",
+    "analyse_question",
     "deduce",
     "dig_advice",
+    "dig_question",
     "example_record",
     "flip_advice",
-    "forced_values",
     "guess_advice",
-    "minimal_conflict",
     "play_game",
-    "play_turns",
     "policy_by_name",
     "posterior",
+    "register",
     "score_game",
-    "smallest_conflict",
     "tournament",
+    "tournament_question",
 ]

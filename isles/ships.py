@@ -15,10 +15,15 @@ The public entry points, one call each behind a command:
 - :func:`check_log`: replay a log book (rule 13; ``isles ships check``), read
   by :meth:`LogBook.load` / :func:`read_log`.
 
-Below them: the navigation of every edge (:func:`navigate`), the arrival odds
-(:func:`arrival_odds`, :func:`arrival_distribution`), the fleet's dynamic
-programmes (:func:`fleet_odds`, :func:`fleet_navigate` over a :func:`fleet_space`),
-the ports (:func:`ports`, :class:`Port`), the cargo outlook and the pirate's reach.
+The questions (docs/json.md, "Questions"): :class:`Sail`, :class:`Fleet`,
+:class:`Risk`, :class:`Convert`, :class:`Harvest` and :class:`LogCheck`
+declare each call's parameters once, answered by :func:`sail_voyage`,
+:func:`fleet_voyage`, :func:`risk_report`, :func:`conversion`,
+:func:`harvest_outlook` and :func:`log_replay`. This catalogue lists what a
+user calls; the engine (the navigation of every edge, the arrival odds, the
+fleet's dynamic programmes, the ports, the pirate's reach) stays reachable
+under :mod:`isles.solvers.sailing`, :mod:`isles.solvers.fleet` and
+:mod:`isles.models.ships`.
 
 Examples
 --------
@@ -58,123 +63,54 @@ The cargo on the way to a settlement, and a log book replayed:
 <Status.EXACT: 'exact'>
 """
 
-from isles.models.fleet import MAX_FLEET_ROLLS, Rollers, fleet_targets, scoring_edges
 from isles.models.logbook import LogBook, read_log
-from isles.models.ships import (
-    CARGO_LIMIT,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Encounter,
-    Outcome,
-    Port,
-    conversion_edges,
-    corner_edges,
-    demo_board,
-    outcome_table,
-    parse_settlement,
-    port_edges,
-    ports,
-    settlement_edges,
-    ship_edges,
-    ship_options,
-)
-from isles.solvers.conversion import Conversion, convert
-from isles.solvers.fleet import (
-    FleetNavigation,
-    FleetOdds,
-    FleetSpace,
-    FleetVoyage,
-    fleet,
-    fleet_navigate,
-    fleet_odds,
-    fleet_space,
-)
-from isles.solvers.harvest import HarvestOutlook, harvest_course
-from isles.solvers.logbook import LogReplay, check_log
+from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
+from isles.models.ships import Encounter, Port, demo_board, parse_settlement, ship_options
+from isles.solvers.conversion import Conversion, conversion, convert
+from isles.solvers.fleet import FleetVoyage, fleet, fleet_voyage
+from isles.solvers.harvest import HarvestOutlook, harvest_course, harvest_outlook
+from isles.solvers.logbook import LogReplay, check_log, log_replay
 from isles.solvers.sailing import (
-    MAX_ENCOUNTERS,
-    MAX_REACH_ROLLS,
-    MAX_SHIP_EDGES,
-    MAX_WITHIN,
-    Arrival,
-    CargoOutlook,
     Navigation,
-    PirateReach,
-    Reach,
     RiskReport,
-    Steering,
     Voyage,
-    WindGraph,
-    arrival_distribution,
-    arrival_odds,
-    cargo_outlook,
-    expected_harvest,
-    navigate,
-    pirate_reach_probability,
     risk,
+    risk_report,
     sail,
-    target_edges,
-    wind_graph,
+    sail_voyage,
 )
 
 __all__ = [
-    "CARGO_LIMIT",
-    "MAX_ENCOUNTERS",
-    "MAX_FLEET_ROLLS",
-    "MAX_PLAYERS",
-    "MAX_REACH_ROLLS",
-    "MAX_SHIP_EDGES",
-    "MAX_WITHIN",
-    "MIN_PLAYERS",
-    "Arrival",
-    "CargoOutlook",
     "Conversion",
+    "Convert",
     "Encounter",
-    "FleetNavigation",
-    "FleetOdds",
-    "FleetSpace",
+    "Fleet",
     "FleetVoyage",
+    "Harvest",
     "HarvestOutlook",
     "LogBook",
+    "LogCheck",
     "LogReplay",
     "Navigation",
-    "Outcome",
-    "PirateReach",
     "Port",
-    "Reach",
+    "Risk",
     "RiskReport",
-    "Rollers",
-    "Steering",
+    "Sail",
     "Voyage",
-    "WindGraph",
-    "arrival_distribution",
-    "arrival_odds",
-    "cargo_outlook",
     "check_log",
-    "conversion_edges",
+    "conversion",
     "convert",
-    "corner_edges",
     "demo_board",
-    "expected_harvest",
     "fleet",
-    "fleet_navigate",
-    "fleet_odds",
-    "fleet_space",
-    "fleet_targets",
+    "fleet_voyage",
     "harvest_course",
-    "navigate",
-    "outcome_table",
+    "harvest_outlook",
+    "log_replay",
     "parse_settlement",
-    "pirate_reach_probability",
-    "port_edges",
-    "ports",
     "read_log",
     "risk",
+    "risk_report",
     "sail",
-    "scoring_edges",
-    "settlement_edges",
-    "ship_edges",
+    "sail_voyage",
     "ship_options",
-    "target_edges",
-    "wind_graph",
 ]

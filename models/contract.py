@@ -26,7 +26,7 @@ References
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Literal, Self, get_args, get_origin
@@ -40,6 +40,7 @@ from isles.models.hexgrid import Edge, Hex
 from isles.models.jsonio import read_edge, read_hex
 
 __all__ = [
+    "AnyOf",
     "EdgeValue",
     "Given",
     "HexValue",
@@ -289,7 +290,10 @@ class Is:
         return getattr(question, self.name) in self.values
 
     def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
-        """``with --objective weighted`` or ``with objective = 'weighted'``."""
+        """``with --objective weighted`` or ``with objective = 'weighted'``; a flag
+        (``Is("advise", (True,))``) reads ``with --advise`` on the command line."""
+        if spelling == "option" and self.values == (True,):
+            return f"with {spell(self.name)}"
         if spelling == "option":
             return f"with {spell(self.name)} " + " or ".join(str(v) for v in self.values)
         return f"with {spell(self.name)} = " + " or ".join(repr(v) for v in self.values)
@@ -342,7 +346,37 @@ class Requires:
     condition: Condition
 
 
-Together = OnlyWith | NotWith | Requires
+@dataclass(frozen=True)
+class AnyOf:
+    """At least one of ``fields`` must be given: ``AnyOf("targets", "near")``.
+
+    Examples
+    --------
+    >>> AnyOf("targets", "near", "ports").needs(lambda f: "--" + f)
+    'at least one of --targets, --near or --ports'
+    """
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", fields)
+
+    def needs(self, spell: Callable[[str], str]) -> str:
+        """What is valid, spelt."""
+        names = [spell(f) for f in self.fields]
+        return "at least one of " + ", ".join(names[:-1]) + " or " + names[-1]
+
+
+Together = OnlyWith | NotWith | Requires | AnyOf
+
+
+def _by_names(condition: Condition) -> bool:
+    """Whether the condition is decided by which fields were given, not their values."""
+    return isinstance(condition, Given | Missing)
+
+
+def _holds_for(condition: Condition, given: frozenset[str]) -> bool:
+    return (condition.name in given) == isinstance(condition, Given)
 
 
 class Question(BaseModel):
@@ -362,6 +396,67 @@ class Question(BaseModel):
     )
 
     together: ClassVar[tuple[Together, ...]] = ()
+
+    @classmethod
+    def check_given(
+        cls,
+        given: Iterable[str],
+        spelling: Spelling = "python",
+        typed: Mapping[str, str] | None = None,
+    ) -> None:
+        """Check the rules decided by which fields were given, before any value is read.
+
+        A front end calls it before reading what a field names (a board file), so
+        that ``--board`` without ``--pirate`` is refused as such, not as a missing
+        file. :meth:`read` checks every rule again on the values.
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     pirate: int | None = param(None, help="the pirate")
+        ...     rolls: int = param(10, help="rolls")
+        ...     together = (OnlyWith("rolls", Given("pirate")),)
+        >>> Q.check_given(["rolls"], "option", {"rolls": "5"})
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: --rolls: '5' is invalid; expected --rolls only ...
+        """
+        names = frozenset(given)
+        shown = typed or {}
+
+        def spell(name: str) -> str:
+            return cls.spelt(name, spelling)
+
+        def value(name: str) -> object:
+            return shown.get(name, True)  # no text typed (a flag, a file): "given"
+
+        for rule in cls.together:
+            if isinstance(rule, OnlyWith) and all(map(_by_names, rule.conditions)):
+                if rule.field in names and not any(_holds_for(c, names) for c in rule.conditions):
+                    v = value(rule.field)
+                    raise InvalidInput(
+                        spell(rule.field), v, rule.needs(spelling, spell), problem=_given(v)
+                    )
+            elif isinstance(rule, NotWith) and {rule.field, rule.other} <= names:
+                v = value(rule.field)
+                raise InvalidInput(
+                    spell(rule.field),
+                    v,
+                    f"{spell(rule.field)} or {spell(rule.other)}, not both",
+                    problem=_given(v),
+                )
+            elif isinstance(rule, Requires) and _by_names(rule.condition):
+                if _holds_for(rule.condition, names) and rule.field not in names:
+                    raise InvalidInput(
+                        spell(rule.field),
+                        None,
+                        f"{spell(rule.field)} {rule.condition.said(spelling, spell)}",
+                        problem="required",
+                    )
+            elif isinstance(rule, AnyOf) and not names & set(rule.fields):
+                raise InvalidInput(
+                    spell(rule.fields[0]), None, rule.needs(spell), problem="missing"
+                )
 
     # -- spellings ------------------------------------------------------------------
 
@@ -438,6 +533,40 @@ class Question(BaseModel):
         return InvalidInput(field, value, exc.expected, problem=exc.problem)
 
     # -- validation -----------------------------------------------------------------
+
+    @classmethod
+    def ask(cls, **given: Any) -> Self:
+        """The question a Python call asks, validated: its arguments, by name.
+
+        An argument left at nothing (None, False, an empty list where the field's
+        default is empty) counts as not given, so that "only with" rules see what
+        the caller asked; any other iterable given for a list field is read as a
+        list (a tuple, a generator).
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     pirate: int | None = param(None, help="the pirate")
+        ...     rolls: list[int] = param([], help="rolls")
+        ...     together = (OnlyWith("rolls", Given("pirate")),)
+        >>> sorted(Q.ask(pirate=None, rolls=()).model_fields_set)
+        []
+        >>> Q.ask(pirate=1, rolls=(2, 3)).rolls
+        [2, 3]
+        """
+        data: dict[str, Any] = {}
+        for name, value in given.items():
+            info = cls.model_fields.get(name)
+            listed = info is not None and _is_list(info.annotation)
+            if listed and isinstance(value, Iterable) and not isinstance(value, str | Mapping):
+                value = list(value)
+            default = info.default if info is not None else None
+            if value is None or (value is False and default is False):
+                continue
+            if value == [] and isinstance(default, list | tuple) and not default:
+                continue
+            data[name] = value
+        return cls.read(data)
 
     @classmethod
     def read(
@@ -522,6 +651,8 @@ class Question(BaseModel):
             inner = cause.field
             if inner in ("", name):
                 full = path
+            elif not path:  # a check of the whole question (a model validator)
+                full = inner
             elif inner.startswith((f"{name}.", f"{name}[")):  # a reader naming its own root
                 full = path + inner[len(name) :]
             elif inner.startswith((".", "[")):
@@ -593,6 +724,11 @@ class Question(BaseModel):
                         f"{spell(rule.field)} or {spell(rule.other)}, not both",
                         problem=_given(shown(rule.field)),
                     )
+            elif isinstance(rule, AnyOf):
+                if not given & set(rule.fields):
+                    raise InvalidInput(
+                        spell(rule.fields[0]), None, rule.needs(spell), problem="missing"
+                    )
             elif rule.condition.holds(self) and rule.field not in given:
                 raise InvalidInput(
                     spell(rule.field),
@@ -600,6 +736,14 @@ class Question(BaseModel):
                     f"{spell(rule.field)} {rule.condition.said(spelling, spell)}",
                     problem="required",
                 )
+
+
+def _is_list(annotation: Any) -> bool:
+    """Whether a field holds a list (``list[Edge]``, ``list[int] | None``)."""
+    base, _ = _base(annotation)
+    while get_origin(base) is Annotated:
+        base = get_args(base)[0]
+    return get_origin(base) is list
 
 
 def _given(value: object) -> str | None:

@@ -17,7 +17,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
+from isles.models.board_rules import RULE_KINDS, BoardRule, Relabel
+
+if TYPE_CHECKING:
+    from isles.models.questions.layout import SetUp
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
@@ -33,7 +38,6 @@ from isles.models.errors import InvalidInput
 from isles.models.games import (
     Game,
     game_setup,
-    harbour_reach,
     parse_corner,
     spiral_numbers,
     spiral_order,
@@ -47,7 +51,6 @@ from isles.models.hexgrid import (
     hexagon,
     neighbours,
     vertices_around,
-    vertices_between,
 )
 
 __all__ = [
@@ -68,9 +71,9 @@ __all__ = [
     "colourfulness",
     "connected_sets",
     "free_shape_radius",
-    "parse_rule_switch",
     "pip_spread",
     "pip_spread_floor",
+    "request_of",
     "resource_pips",
     "rule_violations",
     "sea_token_bounds",
@@ -158,46 +161,6 @@ TILES_PER_PLAYER = 12
 #: Most players of a free shape: 12 tiles each, a third of them land, and the
 #: base box holds 19 land tiles (5 players would need 20).
 MAX_PLAYERS = 4
-
-
-def parse_rule_switch(text: str, field: str = "--rule") -> tuple[Rule, bool]:
-    """Parse ``NAME=on`` or ``NAME=off`` into a rule and its switch.
-
-    Parameters
-    ----------
-    text : str
-        The switch as typed, e.g. ``"six-eight-apart=off"``.
-    field : str
-        The option or field it came from, for messages.
-
-    Returns
-    -------
-    tuple of (Rule, bool)
-        The rule and whether it is switched on.
-
-    Raises
-    ------
-    InvalidInput
-        If the name is not a rule or the switch is not ``on`` or ``off``.
-
-    Examples
-    --------
-    >>> parse_rule_switch("six-eight-apart=off")
-    (<Rule.SIX_EIGHT_APART: 'six-eight-apart'>, False)
-    >>> parse_rule_switch("six-eight-apart=no")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: --rule: 'six-eight-apart=no' is invalid; expected ...
-    """
-    names = ", ".join(r.value for r in Rule)
-    name, sep, switch = text.partition("=")
-    try:
-        rule = Rule(name.strip())
-    except ValueError:
-        raise InvalidInput(field, text, f"NAME=on|off with NAME one of {names}") from None
-    if not sep or switch.strip() not in ("on", "off"):
-        raise InvalidInput(field, text, f"{rule.value}=on or {rule.value}=off")
-    return rule, switch.strip() == "on"
 
 
 def _count(value: object, field: str, low: int, high: int | None = None) -> int:
@@ -327,6 +290,7 @@ class SetupRequest:
     colourful: bool = True
     game: Game = Game.SHIPS
     fixed_harbours: Mapping[Edge, HarbourKind] = field(default_factory=dict)
+    extra_rules: tuple[BoardRule, ...] = ()
 
     def __post_init__(self) -> None:
         given = {as_hex(h, f"positions[{i}]") for i, h in enumerate(self.positions)}
@@ -393,6 +357,19 @@ class SetupRequest:
             object.__setattr__(self, "game", Game(self.game))
         except ValueError:
             raise InvalidInput("game", self.game, "base, extension or ships") from None
+        self._check_extra_rules()
+
+    def _check_extra_rules(self) -> None:
+        """Rules of a rules file: rule objects, each once, none named as a switched rule."""
+        extra = tuple(self.extra_rules)
+        for i, rule in enumerate(extra):
+            if not isinstance(rule, BoardRule):
+                raise InvalidInput(f"extra_rules[{i}]", rule, "a rule (read_rules reads them)")
+        labels = [rule.label() for rule in extra]
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise InvalidInput(f"extra_rules[{i}]", label, "each rule once")
+        object.__setattr__(self, "extra_rules", extra)
 
     def _check_frame(self, pos_set: set[Hex]) -> None:
         """The frame off the positions; each harbour place a frame-position side; one kind each."""
@@ -517,6 +494,29 @@ class SetupRequest:
         return bool(self.fixed or self.fixed_harbours)
 
     @property
+    def board_rules(self) -> dict[str, BoardRule]:
+        """Every rule the board obeys, by its name in conflicts (:data:`RULE_KINDS` order).
+
+        The switched rules (:attr:`rules`) first, named by their kind and
+        their parameters taken from the request, then :attr:`extra_rules`
+        (those of a rules file) named by their kind and parameters.
+
+        Examples
+        --------
+        >>> list(SetupRequest.hexagon(1).board_rules)
+        ['no-land-triangle', 'six-eight-apart', 'sea-apart', 'sea-balanced']
+        """
+        out: dict[str, BoardRule] = {
+            kind: cls.switched(self) for kind, cls in RULE_KINDS.items() if kind in self.rules
+        }
+        out.update((rule.label(), rule) for rule in self.extra_rules)
+        return out
+
+    def keeps(self, relabel: Relabel) -> bool:
+        """Whether every rule of the request survives this re-labelling of a board."""
+        return all(relabel in rule.relabels() for rule in self.board_rules.values())
+
+    @property
     def root(self) -> Hex:
         """Free shape: the hex every chosen board contains (the first fixed tile, else 0,0)."""
         return min(self.fixed, key=lambda h: (h.r, h.q)) if self.fixed else Hex(0, 0)
@@ -560,6 +560,7 @@ def setup_request(
     max_group: int | None = None,
     min_corner_pips: int | None = None,
     spiral: str | tuple[int, int] | None = None,
+    extra_rules: Iterable[BoardRule] | Mapping[str, object] = (),
 ) -> SetupRequest:
     """The request with the defaults of docs/layout.md (what ``isles layout`` asks).
 
@@ -598,6 +599,10 @@ def setup_request(
         The variable set-up (islands only): the corner the lettered tokens
         start from, by name (``"top-left"``) or hex; they follow the spiral
         (:func:`~isles.models.games.spiral_order`), deserts skipped.
+    extra_rules : sequence of BoardRule, or a rules file's JSON
+        Your own rules (docs/layout.md, "Your own rules"): rule objects of
+        :data:`~isles.models.board_rules.RULE_KINDS`, or ``{"rules": [...]}``
+        as :func:`~isles.models.board_rules.read_rules` reads it.
 
     Returns
     -------
@@ -613,6 +618,12 @@ def setup_request(
         small for the players' tiles, an unknown rule or a switch that is not
         a bool, ``max_pips`` (``max_group``, ``min_corner_pips``) with its
         rule switched off, and everything :class:`SetupRequest` refuses.
+
+    Notes
+    -----
+    The parameters are the question :class:`isles.models.questions.layout.SetUp`,
+    declared once for the library, ``isles layout`` and the web app; which
+    go together is declared there.
 
     Examples
     --------
@@ -630,110 +641,148 @@ def setup_request(
     ...
     isles.models.errors.InvalidInput: radius: 1 is invalid; expected a radius whose hexagon ...
     """
-    try:
-        which = Game(game)
-    except ValueError:
-        raise InvalidInput("game", game, "base, extension or ships") from None
-    island = which is not Game.SHIPS
-    switched: set[Rule] = set(GAME_RULES if island else DEFAULT_RULES)
-    off: set[Rule] = set()
-    if rules is not None:
-        if not isinstance(rules, Mapping):
-            raise InvalidInput("rules", rules, "a mapping rule name -> true or false")
-        for name, on in rules.items():
-            try:
-                rule = Rule(name)
-            except ValueError:
-                names = ", ".join(r.value for r in Rule)
-                raise InvalidInput("rules", name, f"a rule among {names}") from None
-            if not isinstance(on, bool):
-                raise InvalidInput(f"rules[{rule.value}]", on, "true or false")
-            (switched.add if on else switched.discard)(rule)
-            if not on:
-                off.add(rule)
-    extra: dict[str, int] = {}
-    for value, name, rule in (
-        (max_pips, "max_pips", Rule.VERTEX_PIPS),
-        (max_group, "max_group", Rule.TERRAIN_GROUPS),
-        (min_corner_pips, "min_corner_pips", Rule.CORNER_PIPS_MIN),
-    ):
-        if value is None:
-            continue
-        if rule in off:
-            raise InvalidInput(
-                name, value, f"{rule.value} not switched off ({name} switches it on)"
-            )
-        switched.add(rule)
-        extra[name] = value
-    given = fixed.tiles if isinstance(fixed, Board) else ({} if fixed is None else fixed)
-    if not isinstance(given, Mapping):
-        raise InvalidInput("fixed", given, "a Board or a mapping (q, r) -> Tile")
+    # The declaration reads this module's limits: imported here, not at the top.
+    from isles.models.questions.layout import SetUp
+
+    given: dict[str, object] = {
+        "game": game,
+        "radius": radius,
+        "positions": None if positions is None else _listed(positions),
+        "land": land,
+        "players": players,
+        "fixed": fixed,
+        "rules": rules,
+        "max_pips": max_pips,
+        "max_group": max_group,
+        "min_corner_pips": min_corner_pips,
+        "spiral": spiral,
+        "extra_rules": extra_rules if isinstance(extra_rules, Mapping) else tuple(extra_rules),
+    }
+    return request_of(SetUp.read({k: v for k, v in given.items() if v is not None and v != ()}))
+
+
+def _listed(positions: Iterable[tuple[int, int]]) -> list[object]:
+    """The positions as a list (a Board gives its hexes)."""
+    return list(positions) if not isinstance(positions, str | bytes) else [positions]
+
+
+def request_of(setup: SetUp) -> SetupRequest:
+    """The :class:`SetupRequest` a validated :class:`~isles.models.questions.layout.SetUp` asks.
+
+    Parameters
+    ----------
+    setup : SetUp
+        The question, read by :meth:`SetUp.read` (which fields go together is
+        checked there).
+
+    Returns
+    -------
+    SetupRequest
+
+    Raises
+    ------
+    InvalidInput
+        What needs the game or the board: a sea-token rule on an island, a
+        limit whose rule is switched off, harbours on the ships scenario, a
+        spiral at a hex that is no corner, a hexagon too small for the
+        players, and everything :class:`SetupRequest` refuses.
+    """
+    island = setup.game is not Game.SHIPS
+    switched, limits = _switched_rules(setup, island)
+    given = setup.fixed.tiles if isinstance(setup.fixed, Board) else (setup.fixed or {})
     tiles: dict[Hex, Tile] = {as_hex(h, "fixed"): tile for h, tile in given.items()}
-    harbours_down = dict(fixed.harbours) if isinstance(fixed, Board) else {}
+    harbours_down = dict(setup.fixed.harbours) if isinstance(setup.fixed, Board) else {}
     if harbours_down and not island:
         raise InvalidInput(
             "fixed", "harbours", "harbours only on an island (game base or extension)"
         )
+    common: dict[str, Any] = {
+        "rules": frozenset(switched),
+        "extra_rules": setup.extra_rules,
+        **limits,
+    }
     if island:
-        shape: tuple[tuple[str, object], ...] = (
-            ("radius", radius),
-            ("positions", positions),
-            ("land", land),
-            ("players", players),
-        )
-        for name, shape_value in shape:
-            if shape_value is not None:
-                raise InvalidInput(
-                    name, shape_value, f"no {name} with game {which.value} (its island is fixed)"
-                )
+        return _island_request(setup, tiles, harbours_down, common)
+    return _ships_request(setup, tiles, common)
+
+
+def _switched_rules(setup: SetUp, island: bool) -> tuple[set[Rule], dict[str, int]]:
+    """The rules on (the game's defaults and the switches) and the limits given."""
+    switched: set[Rule] = set(GAME_RULES if island else DEFAULT_RULES)
+    switches = setup.rules or {}
+    for rule, on in switches.items():
+        (switched.add if on else switched.discard)(rule)
+    if island:
         for rule in (Rule.SEA_BALANCED, Rule.SEA_APART):
-            if rules is not None and rule in switched:
+            if rule in switched:
                 raise InvalidInput(
                     "rules",
                     f"{rule.value}=on",
-                    f"no sea-token rule with game {which.value} (its frame carries no tokens)",
+                    f"no sea-token rule with game {setup.game.value} (its frame carries no tokens)",
                 )
-        setup = game_setup(which)
-        for h in set(tiles) & set(setup.frame):  # the frame of a saved island board
-            if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
-                shown = f"{tiles[h].terrain} {tiles[h].number or ''}".strip()
-                raise InvalidInput(f"fixed {h}", shown, "plain sea on the frame")
-            del tiles[h]
-        order: tuple[Hex, ...] = ()
-        if spiral is not None:
-            order = spiral_order(setup.island, parse_corner(spiral, setup.island))
-        return SetupRequest(
-            setup.island,
-            len(setup.island),
-            inventory=setup.inventory,
-            land_tokens=setup.land_tokens,
-            rules=frozenset(switched),
-            fixed=tiles,
-            frame=setup.frame,
-            harbour_places=setup.harbour_places,
-            harbours=setup.harbours,
-            spiral=order,
-            letters=setup.letters if order else (),
-            colourful=False,
-            game=which,
-            fixed_harbours=harbours_down,
-            **extra,  # type: ignore[arg-type]
-        )
-    if spiral is not None:
-        raise InvalidInput("spiral", spiral, "a spiral only with game base or extension")
-    if radius is not None and positions is not None:
-        raise InvalidInput("positions", "given", "either radius or positions, not both")
-    size: int | None = None
-    if players is not None:
-        if positions is not None:
+    limits: dict[str, int] = {}
+    for name, rule in (
+        ("max_pips", Rule.VERTEX_PIPS),
+        ("max_group", Rule.TERRAIN_GROUPS),
+        ("min_corner_pips", Rule.CORNER_PIPS_MIN),
+    ):
+        value = getattr(setup, name)
+        if value is None:
+            continue
+        if switches.get(rule) is False:
             raise InvalidInput(
-                "positions", "given", "no positions with players (a free shape lies in a hexagon)"
+                name, value, f"{rule.value} not switched off (this limit switches it on)"
             )
-        size = TILES_PER_PLAYER * _count(players, "players", 1, MAX_PLAYERS)
-    if positions is None:
+        switched.add(rule)
+        limits[name] = value
+    return switched, limits
+
+
+def _island_request(
+    setup: SetUp,
+    tiles: dict[Hex, Tile],
+    harbours_down: dict[Edge, HarbourKind],
+    common: dict[str, Any],
+) -> SetupRequest:
+    """The base or extension island: its frame, harbours and, asked, its spiral."""
+    which = setup.game
+    box = game_setup(which)
+    for h in set(tiles) & set(box.frame):  # the frame of a saved island board
+        if tiles[h].terrain is not Terrain.SEA or tiles[h].number is not None:
+            shown = f"{tiles[h].terrain} {tiles[h].number or ''}".strip()
+            raise InvalidInput(f"fixed {h}", shown, "plain sea on the frame")
+        del tiles[h]
+    order: tuple[Hex, ...] = ()
+    if setup.spiral is not None:
+        order = spiral_order(box.island, parse_corner(setup.spiral, box.island))
+    return SetupRequest(
+        box.island,
+        len(box.island),
+        inventory=box.inventory,
+        land_tokens=box.land_tokens,
+        fixed=tiles,
+        frame=box.frame,
+        harbour_places=box.harbour_places,
+        harbours=box.harbours,
+        spiral=order,
+        letters=box.letters if order else (),
+        colourful=False,
+        game=which,
+        fixed_harbours=harbours_down,
+        **common,
+    )
+
+
+def _ships_request(setup: SetUp, tiles: dict[Hex, Tile], common: dict[str, Any]) -> SetupRequest:
+    """The ships scenario's mosaic: a hexagon, given positions, or a free shape."""
+    size: int | None = None
+    players = setup.players
+    if players is not None:
+        size = TILES_PER_PLAYER * players
+    if setup.positions is None:
+        radius = setup.radius
         if radius is None:
             radius = 3 if size is None else free_shape_radius(size)
-        _count(radius, "radius", 0, MAX_RADIUS)
         cells: list[Hex] = hexagon(radius)
         if size is not None and len(cells) < size:
             least = next(r for r in range(MAX_RADIUS + 1) if 3 * r * (r + 1) + 1 >= size)
@@ -744,16 +793,10 @@ def setup_request(
                 f"{players} player{'s' if players != 1 else ''} (at least {least})",
             )
     else:
-        cells = [as_hex(h, f"positions[{i}]") for i, h in enumerate(positions)]
+        cells = list(setup.positions)
     n = size if size is not None else len(set(cells))
-    return SetupRequest(
-        tuple(cells),
-        round(n / 3) if land is None else land,
-        rules=frozenset(switched),
-        fixed=tiles,
-        size=size,
-        **extra,  # type: ignore[arg-type]
-    )
+    land = round(n / 3) if setup.land is None else setup.land
+    return SetupRequest(tuple(cells), land, fixed=tiles, size=size, **common)
 
 
 def sea_token_bounds(sea_hexes: int, numbers: int) -> tuple[int, int]:
@@ -989,9 +1032,20 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     >>> rule_violations(SetupRequest.hexagon(0, land=0), Board({Hex(0, 0): Tile(Terrain.SEA, 5)}))
     []
     """
+    hexes = set(board) - set(request.frame)
+    out = _shape_breaches(request, board, hexes)
+    out.extend(_tile_breaches(request, board, hexes))
+    out.extend(_harbour_breaches(request, board))
+    out.extend(_fixed_breaches(request, board))
+    for rule in request.board_rules.values():
+        out.extend(rule.violations(request, board))
+    return out
+
+
+def _shape_breaches(request: SetupRequest, board: Board, hexes: set[Hex]) -> list[str]:
+    """The frame plain sea; the positions covered, or a free shape's size and connectivity."""
     out: list[str] = []
     frame = set(request.frame)
-    hexes = set(board) - frame
     pos = set(request.positions)
     if not frame <= set(board):
         out.append("frame: the board lacks frame hexes")
@@ -1006,6 +1060,12 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             out.append(f"free shape: {len(hexes)} hexes, want {request.size} among the positions")
         if request.root not in hexes or not _connected(hexes):
             out.append("free shape: the board is not one connected board containing the root")
+    return out
+
+
+def _tile_breaches(request: SetupRequest, board: Board, hexes: set[Hex]) -> list[str]:
+    """The land count, the inventory, the land token pool, the sea numbers."""
+    out: list[str] = []
     land = [h for h in board.land() if h in hexes]
     if len(land) != request.land:
         out.append(f"land count: {len(land)} land hexes, want {request.land}")
@@ -1026,7 +1086,12 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
     for h in board.sea():
         if h in hexes and board.number(h) not in request.sea_numbers:
             out.append(f"sea tokens: sea hex {h} carries {board.number(h)}")
-    out.extend(_harbour_breaches(request, board))
+    return out
+
+
+def _fixed_breaches(request: SetupRequest, board: Board) -> list[str]:
+    """The spiral's tokens; the tiles and harbours already on the table, kept."""
+    out: list[str] = []
     if request.spiral:
         deserts = [h for h in request.spiral if board.terrain(h) is Terrain.DESERT]
         laid = spiral_numbers(request.spiral, request.letters, deserts)
@@ -1045,12 +1110,11 @@ def rule_violations(request: SetupRequest, board: Board) -> list[str]:
             tile.number is not None and got.number != tile.number
         ):
             out.append(f"fixed {h}: {tile} became {got}")
-    out.extend(_rule_breaches(request, board))
     return out
 
 
 def _harbour_breaches(request: SetupRequest, board: Board) -> list[str]:
-    """One harbour on each place, the request's kinds, none next to its own resource."""
+    """One harbour on each place, the request's kinds."""
     out: list[str] = []
     places = set(request.harbour_places)
     if set(board.harbours) != places:
@@ -1062,18 +1126,6 @@ def _harbour_breaches(request: SetupRequest, board: Board) -> list[str]:
     if laid != Counter(request.harbours):
         want = ", ".join(f"{n} {k.value}" for k, n in sorted(Counter(request.harbours).items()))
         out.append(f"harbour kinds: the harbours are not the game's ({want})")
-    if Rule.HARBOUR_RESOURCE_APART in request.rules:
-        for e, kind in board.harbours.items():
-            for h in harbour_reach(e):
-                if (
-                    h in board
-                    and kind.resource is not None
-                    and board.terrain(h).resource is kind.resource
-                ):
-                    out.append(
-                        f"{Rule.HARBOUR_RESOURCE_APART}: {kind.value} harbour on {e} "
-                        f"next to {board.terrain(h).value} at {h}"
-                    )
     return out
 
 
@@ -1089,55 +1141,3 @@ def _connected(hexes: set[Hex]) -> bool:
                 seen.add(n)
                 stack.append(n)
     return seen == hexes
-
-
-def _rule_breaches(request: SetupRequest, board: Board) -> list[str]:
-    out: list[str] = []
-    rules = request.rules
-    frame = set(request.frame)
-    cells = [h for h in board if h not in frame]  # the rules concern the positions
-    is_land = {h: board.terrain(h).is_land for h in cells}
-    num = {h: board.number(h) for h in cells}
-    for e in edges_between(cells):
-        a, b = e
-        if is_land[a] and is_land[b]:
-            if Rule.SIX_EIGHT_APART in rules and num[a] in (6, 8) and num[b] in (6, 8):
-                out.append(f"{Rule.SIX_EIGHT_APART}: {num[a]} at {a} next to {num[b]} at {b}")
-            if Rule.SAME_NUMBER_APART in rules and num[a] is not None and num[a] == num[b]:
-                out.append(f"{Rule.SAME_NUMBER_APART}: {num[a]} at {a} and {b}")
-        if not is_land[a] and not is_land[b] and Rule.SEA_APART in rules and num[a] == num[b]:
-            out.append(f"{Rule.SEA_APART}: sea {num[a]} at {a} and {b}")
-    for group in vertex_groups(cells):
-        if Rule.NO_LAND_TRIANGLE in rules and len(group) == 3 and all(is_land[h] for h in group):
-            out.append(f"{Rule.NO_LAND_TRIANGLE}: {', '.join(map(str, group))} all land")
-        if Rule.VERTEX_PIPS in rules:
-            total = sum(pips(n) for h in group if is_land[h] and (n := num[h]) is not None)
-            if total > request.max_pips:
-                out.append(f"{Rule.VERTEX_PIPS}: {total} pips at the corner of {group}")
-    if Rule.CORNER_PIPS_MIN in rules:
-        for corner in vertices_between(cells):
-            if all(is_land[h] for h in corner):
-                total = sum(pips(n) for h in corner if (n := num[h]) is not None)
-                if total < request.min_corner_pips:
-                    out.append(f"{Rule.CORNER_PIPS_MIN}: {total} pips at the corner of {corner}")
-    if Rule.SIX_EIGHT_ONCE in rules:
-        for res in Resource:
-            hot = [h for h in cells if board.terrain(h).resource is res and num[h] in (6, 8)]
-            if len(hot) > 1:
-                out.append(f"{Rule.SIX_EIGHT_ONCE}: {res.value} has 6 or 8 at {sorted(hot)}")
-    if Rule.TERRAIN_GROUPS in rules:
-        for t in Terrain:
-            if t is Terrain.SEA:
-                continue
-            same = {h for h in cells if board.terrain(h) is t}
-            for s in connected_sets(same, request.max_group + 1):
-                out.append(f"{Rule.TERRAIN_GROUPS}: {t.value} group {sorted(s)} too large")
-                break
-    if Rule.SEA_BALANCED in rules:
-        sea = [h for h in cells if not is_land[h]]
-        lo, hi = sea_token_bounds(len(sea), len(request.sea_numbers))
-        for v in request.sea_numbers:
-            count = sum(1 for h in sea if num[h] == v)
-            if not lo <= count <= hi:
-                out.append(f"{Rule.SEA_BALANCED}: {count} sea tokens {v}, want {lo}..{hi}")
-    return out

@@ -21,10 +21,9 @@ from isles.models.catan import Board, Resource, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, float_or_none, probability_json
+from isles.models.questions.ships import DEFAULT_HORIZONS, Convert
 from isles.models.ships import (
-    MAX_WITHIN,
     ROLLS,
-    check_players,
     check_ship_edge,
     conversion_edges,
     converts,
@@ -38,6 +37,7 @@ __all__ = [
     "Conversion",
     "ConversionSpot",
     "ConversionSteering",
+    "conversion",
     "convert",
 ]
 
@@ -351,7 +351,7 @@ def convert(
     players: int = 4,
     rolls_to_turn: int = 0,
     may_stay: bool = False,
-    within: Iterable[int] = (5, 10, 20),
+    within: Iterable[int] = DEFAULT_HORIZONS,
     max_iterations: int = 1000,
     progress: bool = False,
 ) -> Conversion:
@@ -401,7 +401,8 @@ def convert(
         range, no spot on the board for ``missing``; ``board`` when the solves
         would take more than ``MAX_CONVERSION_STATES`` states (ship edges, times
         ``players`` with ``on_turn``, times one plus the spots), with the count
-        and the limit, before any work.
+        and the limit, before any work. The checks of the parameters alone are
+        those of the declaration :class:`isles.models.questions.Convert`.
 
     Notes
     -----
@@ -430,58 +431,78 @@ def convert(
     >>> round(convert(demo_board(), ((0, 1), (0, 2)), "brick", on_turn=True).expected_rolls, 2)
     31.59
     """
-    graph = board if isinstance(board, WindGraph) else wind_graph(board, may_stay)
-    start_edge = check_ship_edge(graph.board, start, "start")
-    try:
-        need = Resource(missing)
-    except ValueError:
-        raise InvalidInput(
-            "missing", missing, "a resource: " + ", ".join(r.value for r in Resource)
-        ) from None
-    players = check_players(players)
-    if (
-        isinstance(rolls_to_turn, bool)
-        or not isinstance(rolls_to_turn, int)
-        or not 0 <= rolls_to_turn < players
-    ):
-        raise InvalidInput("rolls_to_turn", rolls_to_turn, f"an integer in 0..{players - 1}")
-    horizons = tuple(within)
-    for i, k in enumerate(horizons):
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_WITHIN:
-            raise InvalidInput(f"within[{i}]", k, f"an integer in 0..{MAX_WITHIN}")
-    spots = conversion_edges(graph.board, need)
+    question = Convert.ask(
+        board=board,
+        start=start,
+        missing=missing,
+        on_turn=on_turn,
+        players=players,
+        rolls_to_turn=rolls_to_turn,
+        may_stay=may_stay,
+        within=within,
+        max_iterations=max_iterations,
+    )
+    return conversion(question, progress=progress)
+
+
+def _check_states(graph: WindGraph, spots: list[Edge], question: Convert) -> int:
+    """The turn phases of the solves; refuse a board whose solves are too big, before any."""
+    need = question.missing
     if not spots:
         raise InvalidInput("missing", need.value, "a resource some coast hex of the board yields")
-    phases = players if on_turn else 1
+    phases = question.players if question.on_turn else 1
     states = len(graph) * phases * (1 + len(spots))
     if states > MAX_CONVERSION_STATES:
-        turns = f" x {phases} turn phases" if on_turn else ""
+        turns = f" x {phases} turn phases" if question.on_turn else ""
         raise InvalidInput(
             "board",
             f"{len(graph):,} ship edges",
             f"at most {MAX_CONVERSION_STATES:,} states to solve (a smaller board"
-            + (", or fewer players with on_turn)" if on_turn else ")"),
+            + (", or fewer players with on_turn)" if question.on_turn else ")"),
             problem=f"{len(graph):,} ship edges{turns} x {1 + len(spots)} solves (the best "
             f"course and one per spot for {need.value}) make {states:,} states to solve",
         )
-    phase = rolls_to_turn if on_turn else 0
-    s0 = graph.index[start_edge] * phases + phase
+    return phases
 
-    conv, cand = _tables(graph, spots, need, phases, on_turn)
-    values, choice, possible, can, iterations, converged, residual = _solve(
-        conv, cand, max_iterations
-    )
+
+def _spot_table(
+    graph: WindGraph, spots: list[Edge], question: Convert, s0: int, progress: bool
+) -> list[ConversionSpot]:
+    """The expected rolls from the start aiming at each spot alone: one solve per spot."""
+    phases = question.players if question.on_turn else 1
     table = []
     with progress_bar(len(spots), "spots", "solve", progress) as update:
         for spot in spots:
-            c1, k1 = _tables(graph, [spot], need, phases, on_turn)
-            v1 = _solve(c1, k1, max_iterations)[0]
+            c1, k1 = _tables(graph, [spot], question.missing, phases, question.on_turn)
+            v1 = _solve(c1, k1, question.max_iterations)[0]
             hex_ = land_hex(graph.board, spot)
             assert hex_ is not None and graph.board[hex_].number is not None
             table.append(
                 ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
             )
             update(1)
+    return table
+
+
+def conversion(question: Convert, *, progress: bool = False) -> Conversion:
+    """The answer a validated :class:`~isles.models.questions.Convert` asks (:func:`convert`)."""
+    board = question.board
+    graph = board if isinstance(board, WindGraph) else wind_graph(board, question.may_stay)
+    start_edge = check_ship_edge(graph.board, question.start, "start")
+    need, players, rolls_to_turn = question.missing, question.players, question.rolls_to_turn
+    if not rolls_to_turn < players:
+        raise InvalidInput("rolls_to_turn", rolls_to_turn, f"an integer in 0..{players - 1}")
+    horizons = tuple(question.within)
+    spots = conversion_edges(graph.board, need)
+    phases = _check_states(graph, spots, question)
+    on_turn = question.on_turn
+    s0 = graph.index[start_edge] * phases + (rolls_to_turn if on_turn else 0)
+
+    conv, cand = _tables(graph, spots, need, phases, on_turn)
+    values, choice, possible, can, iterations, converged, residual = _solve(
+        conv, cand, question.max_iterations
+    )
+    table = _spot_table(graph, spots, question, s0, progress)
     reach = Reach.REACHABLE if can[s0] else Reach.TRAPPED if possible[s0] else Reach.UNREACHABLE
     expected = float_or_none(float(values[s0]))
     finite = values[np.isfinite(values)]

@@ -31,17 +31,17 @@ from isles.models.fleet import (
 )
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
+from isles.models.questions.ships import Fleet
 from isles.models.ships import (
     MAX_SHIPS,
     ROLLS,
     Port,
-    as_corner,
     capacity,
     check_ship_edge,
     ports,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import Reach, WindGraph, progress_bar, wind_graph
+from isles.solvers.sailing import Reach, WindGraph, progress_bar, voyage_targets, wind_graph
 
 __all__ = [
     "MAX_EXACT_STATES",
@@ -58,6 +58,7 @@ __all__ = [
     "fleet_navigate",
     "fleet_odds",
     "fleet_space",
+    "fleet_voyage",
     "joint_state_count",
 ]
 
@@ -1220,6 +1221,7 @@ def fleet(
     targets: Iterable[object] = (),
     *,
     near: Iterable[object] = (),
+    ports: Iterable[str] = (),
     within: int = 10,
     may_stay: bool | None = None,
     rollers: Rollers | None = None,
@@ -1244,6 +1246,9 @@ def fleet(
         Scoring edges.
     near : iterable of Vertex
         Corners of the player's buildings (each a ``Vertex`` or three hexes).
+    ports : iterable of str
+        Harbour kinds (``generic``, ``wool``, ..., or ``any``): the board's
+        harbours of these kinds score too.
     within : int
         The horizon R, 0..MAX_FLEET_ROLLS.
     may_stay, rollers, exact
@@ -1261,7 +1266,9 @@ def fleet(
     ------
     InvalidInput
         As :func:`fleet_odds` (``ships[i]``, ``targets[i]``, ``near[i]``,
-        ``within``, a board too big for the joint table with its count and the limit).
+        ``ports[i]``, ``within``, a board too big for the joint table with its
+        count and the limit). The checks of the parameters alone are those of
+        the declaration :class:`isles.models.questions.Fleet`.
 
     Examples
     --------
@@ -1271,15 +1278,34 @@ def fleet(
     >>> v.status, v.reach, round(v.odds.probability(), 4), round(v.expected_rolls, 2)
     (<Status.OPTIMAL: 'optimal'>, <Reach.REACHABLE: 'reachable'>, 0.1214, 42.56)
     """
+    question = Fleet.ask(
+        board=board,
+        ships=ships,
+        targets=targets,
+        near=near,
+        ports=ports,
+        within=within,
+        may_stay=may_stay,
+        rollers=rollers,
+        exact=exact,
+    )
+    return fleet_voyage(question, progress=progress)
+
+
+def fleet_voyage(question: Fleet, *, progress: bool = False) -> FleetVoyage:
+    """The voyage a validated :class:`~isles.models.questions.Fleet` asks (:func:`fleet`)."""
+    board = question.board
     plain = _board_of(board)
+    ships = question.ships
     fleet_edges = [check_ship_edge(plain, e, f"ships[{i}]") for i, e in enumerate(ships)]
-    corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
+    targets, corners = voyage_targets(plain, question)
     scoring = fleet_targets(plain, targets, corners)
-    if isinstance(within, bool) or not isinstance(within, int):
-        raise InvalidInput("within", within, f"an integer in 0..{MAX_FLEET_ROLLS}")
-    space = _space(board, len(check_fleet(plain, fleet_edges)), may_stay, rollers, progress)
+    size = len(check_fleet(plain, fleet_edges))
+    space = _space(board, size, question.may_stay, question.rollers, progress)
     try:
-        odds = fleet_odds(space, fleet_edges, scoring, within, exact=exact, progress=progress)
+        odds = fleet_odds(
+            space, fleet_edges, scoring, question.within, exact=question.exact, progress=progress
+        )
     except InvalidInput as exc:
         if exc.field != "rolls":
             raise
@@ -1290,6 +1316,6 @@ def fleet(
         status=status,
         odds=odds,
         navigation=navigation,
-        near=corners,
+        near=tuple(corners),
         ports=ports(plain, scoring),
     )

@@ -16,19 +16,25 @@ from isles.models.catan import Board, Resource, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
+from isles.models.questions.ships import Harvest
 from isles.models.ships import (
     CARGO_LIMIT,
-    MAX_WITHIN,
     ROLLS,
-    as_corner,
     building_owners,
     check_ship_edge,
     harvest,
 )
 from isles.models.status import Status
-from isles.solvers.sailing import navigate, progress_bar, target_edges, wind_graph
+from isles.solvers.sailing import (
+    Navigation,
+    WindGraph,
+    navigate,
+    progress_bar,
+    target_edges,
+    wind_graph,
+)
 
-__all__ = ["HarvestOutlook", "harvest_course"]
+__all__ = ["HarvestOutlook", "harvest_course", "harvest_outlook"]
 
 
 @dataclass(frozen=True)
@@ -157,7 +163,8 @@ def harvest_course(
     InvalidInput
         Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``rolls``,
         ``start_cargo``, ``player``: also a player the board does not name, with
-        the players it names).
+        the players it names). The checks of the parameters alone are those of
+        the declaration :class:`isles.models.questions.Harvest`.
 
     Notes
     -----
@@ -172,26 +179,53 @@ def harvest_course(
     >>> round(float(out.expected_cargo), 4), round(float(out.arrived), 4)
     (0.6474, 0.2084)
     """
-    if not isinstance(player, str) or not 1 <= len(player) <= 40:
+    question = Harvest.ask(
+        board=board,
+        start=start,
+        targets=targets,
+        near=near,
+        player=player,
+        rolls=rolls,
+        start_cargo=start_cargo,
+        may_stay=may_stay,
+    )
+    return harvest_outlook(question, progress=progress)
+
+
+def harvest_outlook(question: Harvest, *, progress: bool = False) -> HarvestOutlook:
+    """The outlook a validated :class:`~isles.models.questions.Harvest` asks
+    (:func:`harvest_course`)."""
+    board, player = question.board, question.player
+    if not 1 <= len(player) <= 40:
         raise InvalidInput("player", player, "a player name of 1 to 40 characters")
     if board.players():  # a board naming none leaves rule 7 nothing to read against the owner
         board.check_player(player)
-    if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls <= MAX_WITHIN:
-        raise InvalidInput("rolls", rolls, f"an integer in 0..{MAX_WITHIN}")
-    if (
-        isinstance(start_cargo, bool)
-        or not isinstance(start_cargo, int)
-        or not 0 <= start_cargo <= CARGO_LIMIT
-    ):
-        raise InvalidInput("start_cargo", start_cargo, f"a card count in 0..{CARGO_LIMIT}")
-    graph = wind_graph(board, may_stay)
-    start_edge = check_ship_edge(board, start, "start")
-    corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
-    goal = target_edges(board, targets, corners)
+    graph = wind_graph(board, question.may_stay)
+    start_edge = check_ship_edge(board, question.start, "start")
+    corners = tuple(sorted(set(question.near)))
+    goal = target_edges(board, question.targets, corners)
     nav = navigate(graph, goal, progress=progress)
+    yields = _yields(board, graph, player)
+    cargo, taken, arrived = _follow(graph, nav, goal, yields, start_edge, question, progress)
+    return HarvestOutlook(
+        status=Status.EXACT,
+        start=start_edge,
+        targets=tuple(sorted(goal)),
+        near=corners,
+        player=player,
+        rolls=question.rolls,
+        may_stay=graph.may_stay,
+        start_cargo=question.start_cargo,
+        cargo=cargo,
+        taken=taken,
+        arrived=arrived,
+    )
+
+
+def _yields(board: Board, graph: WindGraph, player: str) -> dict[int, list[str | None]]:
+    """What each edge yields the player on each roll: a resource's name, "any" on gold, or None."""
     owners = building_owners(board)
     roads = dict(board.roads)
-    # What each edge yields on each roll: a resource's name, "any" on gold, or None.
     yields: dict[int, list[str | None]] = {}
     for i, e in enumerate(graph.edges):
         row: list[str | None] = []
@@ -199,9 +233,23 @@ def harvest_course(
             got = None if n == 7 else harvest(board, e, n, player, owners, roads)
             row.append(None if got is None else _card_name(got))
         yields[i] = row
+    return yields
+
+
+def _follow(
+    graph: WindGraph,
+    nav: Navigation,
+    goal: frozenset[Edge],
+    yields: dict[int, list[str | None]],
+    start: Edge,
+    question: Harvest,
+    progress: bool,
+) -> tuple[tuple[Fraction, ...], dict[str, Fraction], Fraction]:
+    """The cargo distribution, the cards taken and the arrival odds after the rolls asked."""
+    rolls, start_cargo = question.rolls, question.start_cargo
     is_goal = [e in goal for e in graph.edges]
     # mass[(edge, cards)] in units of 36**-t; settled[cards] arrived, same units.
-    s0 = graph.index[start_edge]
+    s0 = graph.index[start]
     mass: dict[tuple[int, int], int] = {}
     settled = [0] * (CARGO_LIMIT + 1)
     if is_goal[s0]:
@@ -234,19 +282,8 @@ def harvest_course(
     arrived = sum(cargo, Fraction(0))
     for (_, cards), m in mass.items():
         cargo[cards] += Fraction(m, denominator)
-    return HarvestOutlook(
-        status=Status.EXACT,
-        start=start_edge,
-        targets=tuple(sorted(goal)),
-        near=corners,
-        player=player,
-        rolls=rolls,
-        may_stay=graph.may_stay,
-        start_cargo=start_cargo,
-        cargo=tuple(cargo),
-        taken={r: Fraction(taken[r], denominator) for r in _CARD_ORDER if r in taken},
-        arrived=arrived,
-    )
+    spent = {r: Fraction(taken[r], denominator) for r in _CARD_ORDER if r in taken}
+    return tuple(cargo), spent, arrived
 
 
 _CARD_ORDER = [r.value for r in Resource] + ["any"]

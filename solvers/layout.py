@@ -7,29 +7,27 @@ constraint groups, next-move advice.
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
-from isles.models.errors import SEED_MAX, InvalidInput, expect
-from isles.models.games import Game, harbour_reach, shape_symmetries, spiral_numbers
-from isles.models.hexgrid import Hex, edge, edges_between, neighbours, vertices_between
+from isles.models.errors import InvalidInput, expect
+from isles.models.games import Game, shape_symmetries, spiral_numbers
+from isles.models.hexgrid import Hex, edge, edges_between, neighbours
 from isles.models.jsonio import hex_json
+from isles.models.questions.layout import Layout, Move, Search, Series
 from isles.models.setup import (
-    Rule,
     SetupRequest,
     colourfulness,
-    connected_sets,
     pip_spread,
     pip_spread_floor,
+    request_of,
     resource_pips,
-    vertex_groups,
 )
 from isles.models.status import Status
 
@@ -47,6 +45,7 @@ __all__ = [
     "constraint_groups",
     "first_board",
     "is_feasible",
+    "lay_out",
     "layout_boards",
     "next_move",
     "solve_layout",
@@ -332,7 +331,8 @@ def constraint_groups(request: SetupRequest) -> tuple[str, ...]:
     >>> constraint_groups(SetupRequest.hexagon(1))[:3]
     ('no-land-triangle', 'sea-apart', 'sea-balanced')
     """
-    rules = tuple(sorted(r.value for r in request.rules))
+    switched = sorted(r.value for r in request.rules)
+    rules = (*switched, *(rule.label() for rule in request.extra_rules))
     fixed = tuple(f"fixed {h}" for h in request.fixed) + tuple(
         f"fixed harbour {e}" for e in request.fixed_harbours
     )
@@ -349,7 +349,8 @@ def _symmetries(request: SetupRequest) -> list[Callable[[Hex], Hex]]:
     """The rotations/reflections mapping the positions, frame and harbour places onto themselves."""
     frame = set(request.frame)
     moves = shape_symmetries(request.positions, keep=[request.harbour_places])
-    return [g for g in moves if {g(h) for h in frame} == frame]
+    rules = request.board_rules.values()
+    return [g for g in moves if {g(h) for h in frame} == frame and all(r.keeps(g) for r in rules)]
 
 
 def _break_symmetry(
@@ -419,16 +420,7 @@ class _Model:
         self._add_fixed_tiles()
         self._add_harbours()
         self._add_spiral()
-        self._add_no_land_triangle()
-        self._add_six_eight_apart()
-        self._add_same_number_apart()
-        self._add_sea_apart()
-        self._add_vertex_pips()
-        self._add_corner_pips_min()
-        self._add_terrain_groups()
-        self._add_sea_balanced()
-        self._add_six_eight_once()
-        self._add_harbour_resource_apart()
+        self._add_rules()
         if objectives:  # feasibility questions skip the objective variables
             if request.colourful:
                 self._add_colourfulness()
@@ -601,111 +593,12 @@ class _Model:
             )
 
     # -- rules ----------------------------------------------------------------------------
-    def _add_no_land_triangle(self) -> None:
-        lit = self.on(Rule.NO_LAND_TRIANGLE)
-        if lit is not None:
-            for corner in vertices_between(self.pos):
-                self.cp.add_bool_or([lit.Not(), *(self.land[h].Not() for h in corner)])
-
-    def _add_six_eight_apart(self) -> None:
-        lit = self.on(Rule.SIX_EIGHT_APART)
-        if lit is not None:
-            for e in self.edges:
-                for va in (6, 8):
-                    for vb in (6, 8):
-                        self.cp.add_bool_or(
-                            [
-                                lit.Not(),
-                                self.land_token[e.a, va].Not(),
-                                self.land_token[e.b, vb].Not(),
-                            ]
-                        )
-
-    def _add_same_number_apart(self) -> None:
-        lit = self.on(Rule.SAME_NUMBER_APART)
-        if lit is not None:
-            for e in self.edges:
-                for v in NUMBER_TOKENS:
-                    self.cp.add_bool_or(
-                        [lit.Not(), self.land_token[e.a, v].Not(), self.land_token[e.b, v].Not()]
-                    )
-
-    def _add_sea_apart(self) -> None:
-        lit = self.on(Rule.SEA_APART)
-        if lit is not None:
-            for e in self.edges:
-                for v in NUMBER_TOKENS:
-                    self.cp.add_bool_or(
-                        [lit.Not(), self.sea_token[e.a, v].Not(), self.sea_token[e.b, v].Not()]
-                    )
-
-    def _add_vertex_pips(self) -> None:
-        lit = self.on(Rule.VERTEX_PIPS)
-        if lit is not None:
-            for g in vertex_groups(self.pos):
-                if 5 * len(g) > self.request.max_pips:
-                    total = sum(self.pip[h] for h in g)
-                    self.cp.add(total <= self.request.max_pips).only_enforce_if(lit)
-
-    def _add_corner_pips_min(self) -> None:
-        lit = self.on(Rule.CORNER_PIPS_MIN)
-        if lit is not None:
-            least = self.request.min_corner_pips
-            for corner in vertices_between(self.pos):
-                total = sum(self.pip[h] for h in corner)
-                guard = [lit, *(self.land[h] for h in corner)]
-                self.cp.add(total >= least).only_enforce_if(guard)
-
-    def _add_terrain_groups(self) -> None:
-        lit = self.on(Rule.TERRAIN_GROUPS)
-        if lit is not None:
-            for s in connected_sets(self.pos, self.request.max_group + 1):
-                for k in self.land_kinds:
-                    self.cp.add_bool_or([lit.Not(), *(self.terrain[h, k].Not() for h in s)])
-
-    def _add_sea_balanced(self) -> None:
-        lit = self.on(Rule.SEA_BALANCED)
-        if lit is not None:
-            base = self.cp.new_int_var(0, len(self.pos), "sea_base")
-            for v in self.request.sea_numbers:
-                count = sum(self.sea_token[h, v] for h in self.pos)
-                self.cp.add(count >= base).only_enforce_if(lit)
-                self.cp.add(count <= base + 1).only_enforce_if(lit)
-
-    def _add_six_eight_once(self) -> None:
-        lit = self.on(Rule.SIX_EIGHT_ONCE)
-        if lit is None:
-            return
-        cp = self.cp
-        for res in Resource:
-            kinds = [k for k in self.land_kinds if k.resource is res]
-            hot: list[cp_model.IntVar] = []
-            for h in self.pos:
-                for k in kinds:
-                    # a 6 or an 8 on a hex of this resource
-                    y = cp.new_bool_var(f"hot[{h},{k.value}]")
-                    for v in (6, 8):
-                        cp.add_bool_or([self.land_token[h, v].Not(), self.terrain[h, k].Not(), y])
-                    hot.append(y)
-            if len(hot) > 1:
-                cp.add(sum(hot) <= 1).only_enforce_if(lit)
-
-    def _add_harbour_resource_apart(self) -> None:
-        lit = self.on(Rule.HARBOUR_RESOURCE_APART)
-        if lit is None:
-            return
-        kinds = {kind for (_, kind) in self.harbour}
-        for e in self.request.harbour_places:
-            for kind in kinds:
-                if kind.resource is None:
-                    continue
-                terrains = [k for k in self.land_kinds if k.resource is kind.resource]
-                for h in harbour_reach(e):
-                    for k in terrains:
-                        if (h, k) in self.terrain:
-                            self.cp.add_bool_or(
-                                [lit.Not(), self.harbour[e, kind].Not(), self.terrain[h, k].Not()]
-                            )
+    def _add_rules(self) -> None:
+        """Each board rule of the request, behind its group's literal (isles.models.board_rules)."""
+        for name, rule in self.request.board_rules.items():
+            lit = self.on(name)
+            if lit is not None:
+                rule.encode(self, lit)
 
     # -- objectives ---------------------------------------------------------------------------
     def _add_colourfulness(self) -> None:
@@ -862,17 +755,7 @@ def _spiral_clauses(
 
 def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
     """Refuse a time limit, worker count or seed CP-SAT cannot take, naming the parameter."""
-    if (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, int | float)
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise InvalidInput("time_limit", time_limit, "a finite number of seconds > 0")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidInput("workers", workers, "an integer >= 1 (CP-SAT workers)")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX} (CP-SAT's random seed)")
+    Search.read({"time_limit": time_limit, "workers": workers, "seed": seed})
 
 
 class _InterruptibleSolver(cp_model.CpSolver):
@@ -951,9 +834,7 @@ def _land_bound(
         cp.add(sum(x.values()) == request.land)
     if LAND_INVENTORY in active:
         cp.add(sum(x.values()) <= sum(request.inventory.values()))
-    if Rule.NO_LAND_TRIANGLE in active:
-        for v in vertices_between(pos):
-            cp.add_bool_or([x[h].Not() for h in v])
+    _relax_rules(_Relaxed(cp, request, pos, x), active)
     for h, tile in request.fixed.items():
         if f"fixed {h}" in active:
             cp.add(x[h] == int(tile.terrain.is_land))
@@ -1012,7 +893,7 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
     by_count: dict[tuple[int, int], list[Terrain]] = {}
     for k, count in request.inventory.items():
         by_count.setdefault((count, harbour_count[k]), []).append(k)
-    for kinds in by_count.values():
+    for kinds in by_count.values() if request.keeps("terrains") else ():
         kinds.sort(key=list(Terrain).index)
         producing = [k for k in kinds if k.produces and k.resource is not None]
         others = [k for k in kinds if k not in producing]
@@ -1023,11 +904,13 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
     land_map = {v: v for v in NUMBER_TOKENS}
     for a, b in _TWIN_TOKENS:
         swap = request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5
-        if swap and not request.spiral:  # a spiral names every token: twins stay put
+        # a spiral names every token: twins stay put
+        if swap and not request.spiral and request.keeps("twins"):
             land_map[a], land_map[b] = b, a
     sea_values = list(request.sea_numbers)
     shuffled_sea = sea_values[:]
-    rng.shuffle(shuffled_sea)
+    if request.keeps("sea numbers"):
+        rng.shuffle(shuffled_sea)
     sea_map = dict(zip(sea_values, shuffled_sea, strict=True))
     tiles: dict[Hex, Tile] = {}
     for h, tile in board.tiles.items():
@@ -1046,7 +929,7 @@ def _vary(board: Board, request: SetupRequest, seed: int) -> Board:
         edge(move(e.a), move(e.b)): resource_map.get(kind, kind)
         for e, kind in board.harbours.items()
     }
-    if harbours and Rule.HARBOUR_RESOURCE_APART not in request.rules:
+    if harbours and request.keeps("harbours"):
         places = sorted(harbours)
         shuffled_kinds = [harbours[e] for e in places]
         rng.shuffle(shuffled_kinds)
@@ -1384,18 +1267,42 @@ def _island_result(
     )
 
 
-#: The groups the pip relaxation knows; the others (sea rules, terrains) it drops.
-_PIP_GROUPS = frozenset(
-    {LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, Rule.NO_LAND_TRIANGLE, Rule.SIX_EIGHT_APART}
-    | {Rule.VERTEX_PIPS, Rule.CORNER_PIPS_MIN, Rule.SIX_EIGHT_ONCE, SPIRAL}
-)
+#: The requirements the pip relaxation knows (the rules say so themselves, BoardRule.relax).
+_PIP_REQUIREMENTS = frozenset({LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, SPIRAL})
+
+
+@dataclass
+class _Relaxed:
+    """The variables of a relaxation (isles.models.board_rules.Relaxation): land, pips."""
+
+    cp: cp_model.CpModel
+    request: SetupRequest
+    pos: tuple[Hex, ...]
+    land: dict[Hex, Any]
+    desert: dict[Hex, Any] | None = None
+    pv: dict[tuple[Hex, int], Any] | None = None
+    pip: dict[Hex, Any] | None = None
+
+
+def _relax_rules(relaxed: _Relaxed, active: Collection[str]) -> frozenset[str]:
+    """What the relaxation keeps of each active rule; the names of the rules that kept some."""
+    kept = set()
+    for name, rule in relaxed.request.board_rules.items():
+        if name in active and rule.relax(relaxed):
+            kept.add(name)
+    return frozenset(kept)
 
 
 _PipVars = tuple[dict[Hex, Any], dict[Hex, Any], dict[tuple[Hex, int], Any]]
 
 
-def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model.CpModel, _PipVars]:
-    """Land positions and land pips alone, under the groups ``active`` (fixed shape)."""
+def _pip_model(
+    request: SetupRequest, active: Collection[str]
+) -> tuple[cp_model.CpModel, _PipVars, frozenset[str]]:
+    """Land positions and land pips alone, under the groups ``active`` (fixed shape).
+
+    Returns the model, its variables and the names of the groups it keeps.
+    """
     pos = request.positions
     cp = cp_model.CpModel()
     x = {h: cp.new_bool_var(f"land[{h}]") for h in pos}
@@ -1417,26 +1324,7 @@ def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model
             cp.add(
                 sum(pv[h, k] for h in pos) <= sum(1 for v in request.land_tokens if pips(v) == k)
             )
-    if Rule.NO_LAND_TRIANGLE in active:
-        for corner in vertices_between(pos):
-            cp.add_bool_or([x[h].Not() for h in corner])
-    if Rule.SIX_EIGHT_APART in active:
-        for e in edges_between(pos):  # 6 and 8 are exactly the 5-pip tokens
-            cp.add_bool_or([pv[e.a, 5].Not(), pv[e.b, 5].Not()])
-    if Rule.VERTEX_PIPS in active:
-        for g in vertex_groups(pos):
-            if 5 * len(g) > request.max_pips:
-                cp.add(sum(p[h] for h in g) <= request.max_pips)
-    if Rule.CORNER_PIPS_MIN in active:
-        for corner in vertices_between(pos):
-            cp.add(sum(p[h] for h in corner) >= request.min_corner_pips).only_enforce_if(
-                [x[h] for h in corner]
-            )
-    if Rule.SIX_EIGHT_ONCE in active:
-        # one 6 or 8 per resource; gold hexes may take the rest
-        resources = {k.resource for k, n in request.inventory.items() if n and k.resource}
-        room = len(resources) + request.inventory.get(Terrain.GOLD, 0)
-        cp.add(sum(pv[h, 5] for h in pos) <= room)
+    kept = _relax_rules(_Relaxed(cp, request, pos, x, desert, pv, p), active)
     if SPIRAL in active and request.spiral:
         _spiral_clauses(
             cp, request, cp.new_constant(1), lambda h: desert[h], lambda h, n: pv[h, pips(n)]
@@ -1448,7 +1336,7 @@ def _pip_model(request: SetupRequest, active: Collection[str]) -> tuple[cp_model
         cp.add(desert[h] == int(tile.terrain is Terrain.DESERT))
         if tile.terrain.is_land and tile.number is not None:
             cp.add(pv[h, pips(tile.number)] == 1)
-    return cp, (x, desert, pv)
+    return cp, (x, desert, pv), kept | (_PIP_REQUIREMENTS & set(active))
 
 
 def _pip_relaxation(
@@ -1479,7 +1367,8 @@ def _pip_relaxation(
     answer = decide(active)
     if answer is not False:
         return answer, ()
-    core = [n for n in active if n in _PIP_GROUPS or n.startswith("fixed ")]
+    kept = _pip_model(request, active)[2]
+    core = [n for n in active if n in kept or n.startswith("fixed ")]
     for name in list(core):
         trial = [n for n in core if n != name]
         if decide(trial) is False:
@@ -1499,7 +1388,7 @@ def _pip_hint(
     """
     if request.size is not None:
         return None
-    cp, (x, desert, pv) = _pip_model(request, active)
+    cp, (x, desert, pv), _ = _pip_model(request, active)
     # One worker: the same hint, so the same board, in every run; the portfolio
     # of strategies keeps a tight pip limit quick (a quarter of a second at K = 9).
     solver = _solver(time_limit, 1, 0)
@@ -1766,7 +1655,8 @@ def _token_guesses(
         return guesses
     twins = {v: v for v in NUMBER_TOKENS}
     for a, b in _TWIN_TOKENS:
-        if request.land_tokens.count(a) == request.land_tokens.count(b) and rng.random() < 0.5:
+        twin = request.land_tokens.count(a) == request.land_tokens.count(b)
+        if twin and rng.random() < 0.5 and request.keeps("twins"):
             twins[a], twins[b] = b, a
     guess: dict[Hex, int | None] = {}
     for h in request.positions:
@@ -1777,16 +1667,12 @@ def _token_guesses(
 
 def _shuffle_harbours(board: Board, request: SetupRequest, rng: random.Random) -> Board:
     """The harbours dealt anew over their places, when no rule looks at them."""
-    if not board.harbours or Rule.HARBOUR_RESOURCE_APART in request.rules:
+    if not board.harbours or not request.keeps("harbours"):
         return board
     places = sorted(board.harbours)
     kinds = [board.harbours[e] for e in places]
     rng.shuffle(kinds)
     return board.replace(harbours=dict(zip(places, kinds, strict=True)))
-
-
-#: Most boards one call lays (a tournament's worth; each is one CP-SAT solve).
-MAX_COUNT = 100
 
 
 def default_difference(request: SetupRequest) -> int:
@@ -1873,12 +1759,13 @@ def layout_boards(
     >>> series.status.value, len(series.boards), series.min_difference
     ('optimal', 2, 3)
     """
-    _check_limits(time_limit, workers, seed)
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-        raise InvalidInput("count", count, f"an integer in 1..{MAX_COUNT}")
+    asked: dict[str, Any] = {"count": count, "seed": seed, "time_limit": time_limit}
+    if min_difference is not None:
+        asked["min_difference"] = min_difference
+    Series.read({**asked, "workers": workers})
     size = request.board_size
     differ = default_difference(request) if min_difference is None else min_difference
-    if isinstance(differ, bool) or not isinstance(differ, int) or not 1 <= differ <= size:
+    if differ > size:
         raise InvalidInput("min_difference", differ, f"an integer in 1..{size} (hexes)")
     bar = None
     if progress:
@@ -1904,6 +1791,24 @@ def layout_boards(
 
     if first.board is None:
         return series(first.status, [])
+    status, boards = _more_boards(
+        request, first, count, differ, seed=seed, time_limit=time_limit, workers=workers, bar=bar
+    )
+    return series(status, boards)
+
+
+def _more_boards(
+    request: SetupRequest,
+    first: LayoutResult,
+    count: int,
+    differ: int,
+    *,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    bar: Any,
+) -> tuple[Status, list[LayoutResult]]:
+    """The boards after the first of a series, each the fairest left (see layout_boards)."""
     boards = [first]
     groups = constraint_groups(request)
     model = _Model(request, groups, symmetry=False)
@@ -1925,9 +1830,7 @@ def layout_boards(
             model, previous, request, floor, time_limit, workers, seed, turn, rng
         )
         if board is None:
-            return series(
-                Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
-            )
+            return Status.INFEASIBLE if status == cp_model.INFEASIBLE else Status.TIMED_OUT, boards
         # At the divisibility floor no board is fairer: proven whatever CP-SAT's status.
         proven = first.status is Status.OPTIMAL and (
             status == cp_model.OPTIMAL or pip_spread(board) <= floor
@@ -1948,7 +1851,7 @@ def layout_boards(
         if bar is not None:
             bar.update(1)
     optimal = all(b.status is Status.OPTIMAL for b in boards)
-    return series(Status.OPTIMAL if optimal else Status.FEASIBLE, boards)
+    return Status.OPTIMAL if optimal else Status.FEASIBLE, boards
 
 
 def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least: int) -> None:
@@ -1978,6 +1881,64 @@ def _differ_from(model: _Model, board: Board, move: Callable[[Hex], Hex], least:
             model.holds[key] = x
         same.append(x)
     cp.add(len(model.pos) - sum(same) >= least)
+
+
+def _check_move(
+    request: SetupRequest, holding: object, time_limit: float, workers: int
+) -> tuple[tuple[Terrain, Terrain], list[Hex]]:
+    """The tiles in hand (:class:`Move`) for the request, and the positions still free."""
+    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
+    hand = Move.read({"holding": holding, "time_limit": time_limit, "workers": workers}).holding
+    if hand is None:
+        raise InvalidInput("holding", None, "two terrains (the tiles in hand)", problem="missing")
+    if not request.colourful:
+        raise InvalidInput(
+            "request",
+            f"game {request.game.value}",
+            "a ships-scenario request (the advice keeps the most colourful completion)",
+        )
+    kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
+    for i, k in enumerate(hand):
+        if k not in {Terrain.SEA, *request.inventory}:
+            raise InvalidInput(f"holding[{i}]", k.value, f"sea or a land terrain of: {kinds}")
+    free = [h for h in request.positions if h not in request.fixed]
+    if len(free) < 2:
+        raise InvalidInput(
+            "fixed",
+            f"{len(request.fixed)} tiles down",
+            "at least two free positions for the two tiles",
+        )
+    return hand, free
+
+
+@dataclass
+class _Hand:
+    """The two tiles in hand laid where the laying order allows (added to a model)."""
+
+    free: list[Hex]
+    down: set[Hex]
+    holding: tuple[Terrain, Terrain]
+    chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = field(default_factory=list)
+
+    def __call__(self, model: _Model) -> None:
+        """Add two one-hot position vectors: the first tile next to one down, the second
+        next to one down or to the first (anywhere, then next to it, with nothing down)."""
+        cp, free, down = model.cp, self.free, self.down
+        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
+        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
+        cp.add_exactly_one(first.values())
+        cp.add_exactly_one(second.values())
+        for h in free:
+            cp.add_implication(first[h], model.terrain[h, self.holding[0]])
+            cp.add_implication(second[h], model.terrain[h, self.holding[1]])
+            cp.add_bool_or([first[h].Not(), second[h].Not()])
+            near_first = [first[n] for n in neighbours(h) if n in first]
+            if not down:
+                cp.add_bool_or([second[h].Not(), *near_first])
+            elif not any(n in down for n in neighbours(h)):
+                cp.add(first[h] == 0)
+                cp.add_bool_or([second[h].Not(), *near_first])
+        self.chosen.append((first, second))
 
 
 def next_move(
@@ -2042,53 +2003,10 @@ def next_move(
     True
     """
 
-    expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
-    _check_limits(time_limit, workers)
-    if not request.colourful:
-        raise InvalidInput(
-            "request",
-            f"game {request.game.value}",
-            "a ships-scenario request (the advice keeps the most colourful completion)",
-        )
-    tiles = tuple(holding) if isinstance(holding, tuple | list) else ()
-    if len(tiles) != 2:
-        raise InvalidInput("holding", holding, "two terrains (the tiles in hand)")
-    kinds = ", ".join(["sea", *(k.value for k in request.inventory)])
-    for i, k in enumerate(tiles):
-        if not isinstance(k, str) or k not in {Terrain.SEA, *request.inventory}:
-            shown = k.value if isinstance(k, Terrain) else k
-            raise InvalidInput(f"holding[{i}]", shown, f"sea or a land terrain of: {kinds}")
-    holding = (Terrain(tiles[0]), Terrain(tiles[1]))
-    free = [h for h in request.positions if h not in request.fixed]
-    if len(free) < 2:
-        raise InvalidInput(
-            "fixed",
-            f"{len(request.fixed)} tiles down",
-            "at least two free positions for the two tiles",
-        )
+    hand, free = _check_move(request, holding, time_limit, workers)
     overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
     down = set(request.fixed)
-
-    chosen: list[tuple[dict[Hex, Any], dict[Hex, Any]]] = []
-
-    def place(model: _Model) -> None:
-        cp = model.cp
-        first = {h: cp.new_bool_var(f"first[{h}]") for h in free}
-        second = {h: cp.new_bool_var(f"second[{h}]") for h in free}
-        cp.add_exactly_one(first.values())
-        cp.add_exactly_one(second.values())
-        for h in free:
-            cp.add_implication(first[h], model.terrain[h, holding[0]])
-            cp.add_implication(second[h], model.terrain[h, holding[1]])
-            cp.add_bool_or([first[h].Not(), second[h].Not()])
-            near_first = [first[n] for n in neighbours(h) if n in first]
-            if not down:
-                cp.add_bool_or([second[h].Not(), *near_first])
-            elif not any(n in down for n in neighbours(h)):
-                cp.add(first[h] == 0)
-                cp.add_bool_or([second[h].Not(), *near_first])
-        chosen.append((first, second))
-
+    place = _Hand(free, down, hand)
     groups = constraint_groups(request)
     model = _Model(request, groups)
     place(model)
@@ -2102,16 +2020,61 @@ def next_move(
         )
     if status not in _FOUND:
         return NextMove(Status.TIMED_OUT, fixed=tuple(down))
-    first, second = chosen[0]
+    first, second = place.chosen[0]
     h1 = next(h for h in free if solver.boolean_value(first[h]))
     h2 = next(h for h in free if solver.boolean_value(second[h]))
     completion = model.board(solver)
     proven = proven and overall.status is Status.OPTIMAL
     return NextMove(
         Status.OPTIMAL if proven else Status.FEASIBLE,
-        placements=((h1, holding[0]), (h2, holding[1])),
+        placements=((h1, hand[0]), (h2, hand[1])),
         best_after=colourfulness(completion),
         best_overall=overall.colourfulness,
         completion=completion,
         fixed=tuple(down),
     )
+
+
+def lay_out(question: Layout, *, progress: bool = False) -> LayoutResult | LayoutSeries | NextMove:
+    """What a validated :class:`~isles.models.questions.layout.Layout` asks (``isles layout``).
+
+    Parameters
+    ----------
+    question : Layout
+        The set-up and the search, read by :meth:`Layout.read`.
+    progress : bool
+        A tqdm bar on stderr over the boards of a series.
+
+    Returns
+    -------
+    LayoutResult, LayoutSeries or NextMove
+        :func:`next_move` with ``holding``, :func:`layout_boards` with
+        ``count``, :func:`solve_layout` otherwise.
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`~isles.models.setup.request_of` and the three functions.
+
+    Examples
+    --------
+    >>> lay_out(Layout.read({"radius": 1, "time_limit": 5})).colourfulness
+    8
+    """
+    request = request_of(question.set_up())
+    if question.holding is not None:
+        return next_move(
+            request, question.holding, time_limit=question.time_limit, workers=question.workers
+        )
+    seed, time_limit, workers = question.seed, question.time_limit, question.workers
+    if question.count is not None:
+        return layout_boards(
+            request,
+            question.count,
+            min_difference=question.min_difference,
+            seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            progress=progress,
+        )
+    return solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)

@@ -16,6 +16,7 @@ from isles.models.catan import Board, Resource, Terrain
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import edge_json
 from isles.models.logbook import LogBook, LogEvent, LogRoll
+from isles.models.questions.ships import LogCheck
 from isles.models.ships import (
     CARGO_LIMIT,
     MAX_SHIPS,
@@ -32,7 +33,7 @@ from isles.models.ships import (
 )
 from isles.models.status import Status
 
-__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "check_log"]
+__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "check_log", "log_replay"]
 
 
 class ShipFate(StrEnum):
@@ -421,7 +422,9 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     InvalidInput
         Naming ``log.player`` (with the log's source), when the board names
         players (buildings, roads) and the log's is not one of them, spelt as
-        the board spells it: rule 7 and scoring read the board against it.
+        the board spells it: rule 7 and scoring read the board against it;
+        ``board`` or ``log`` of the wrong kind (the declaration
+        :class:`isles.models.questions.LogCheck`).
 
     Notes
     -----
@@ -449,6 +452,12 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     log.rolls[0].events[0]: ship 1 moves from 0,0:0,1 to 0,0:1,0, not one edge along a sea
     hex numbered 2 of its edge (allowed: -1,1:0,1, 0,1:1,0) (rule 6)
     """
+    return log_replay(LogCheck.ask(board=board, log=log))
+
+
+def log_replay(question: LogCheck) -> LogReplay:
+    """The replay a validated :class:`~isles.models.questions.LogCheck` asks (:func:`check_log`)."""
+    board, log = question.board, question.log
     if board.players():  # a board naming none (the demo board) reads nothing against it
         board.check_player(log.player, f"{log.source}.player")
     state = _Replay(board, log)

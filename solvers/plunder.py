@@ -38,7 +38,11 @@ from isles.models.plunder import (
     answer,
     dig_points,
 )
+from isles.models.questions.plunder import ANALYSIS_TIME_LIMIT, RecordAnalysis
 from isles.models.status import Status
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_posterior import CODE_VALUES as _CODE_VALUES
+from isles.solvers.plunder_posterior import Posterior
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
@@ -55,6 +59,7 @@ __all__ = [
     "ProofKind",
     "allowed_codes",
     "analyse",
+    "analyse_question",
     "answer_distribution",
     "deduce",
     "flip_advice",
@@ -72,20 +77,16 @@ ENTROPY_ERROR_BITS = 1e-9
 """Bound on the absolute error of every entropy / information gain (float64 from
 exact integer counts: at most 2**5 terms, each with relative error ~1e-15)."""
 
-DEFAULT_TIME_LIMIT = 3.0
+DEFAULT_TIME_LIMIT = ANALYSIS_TIME_LIMIT
 """Seconds :func:`deduce` and :func:`analyse` spend, by default, proving that
 proofs and conflicts are smallest; past it they keep proofs minimal by inclusion
-(docs/plunder.md, "Time limit")."""
+(docs/plunder.md, "Time limit"). Declared once, by
+:class:`isles.models.questions.RecordAnalysis`."""
 
 ProofKind = Literal["smallest", "minimal"]
 """What a conflict or a proof is: ``smallest`` (no set of fewer answers does
 it, proven) or ``minimal`` (no answer of it can be dropped; a smaller set may
 exist)."""
-
-# Value of every code index per category, shape (3, 216).
-_CODE_VALUES: IntArray = np.array(
-    [[Code.from_index(c).values[k] for c in range(CODES)] for k in range(3)], dtype=np.int64
-)
 
 
 def _check_time_limit(time_limit: float | None) -> float | None:
@@ -298,144 +299,6 @@ def _backward(w: IntArray) -> list[IntArray]:
         lay = _layer(k)
         b[k] = np.asarray(lay.to_src @ (w[k][lay.code] * b[k + 1][lay.dst]), dtype=np.int64)
     return b
-
-
-@dataclass(frozen=True)
-class Posterior:
-    """The exact posterior over deals under the uniform prior.
-
-    Attributes
-    ----------
-    players : int
-        Number of players.
-    deals : int
-        Number of deals consistent with the record (exact).
-    code_counts : tuple of tuple of int
-        ``code_counts[p][c]``: consistent deals in which player p holds the code
-        of index c (``Code.index``), shape (players, 216).
-
-    Notes
-    -----
-    Every probability is a ``Fraction`` of two exact counts. When ``deals ==
-    0`` (an inconsistent record) no probability is defined: the methods
-    return 0 and :meth:`to_dict` writes ``null``.
-
-    Examples
-    --------
-    >>> post = posterior(Record(2))
-    >>> post.status, post.deals, post.value_probability(0, Category.ISLAND, 3)
-    (<Status.EXACT: 'exact'>, 27000, Fraction(1, 6))
-    """
-
-    players: int
-    deals: int
-    code_counts: tuple[tuple[int, ...], ...]
-
-    @property
-    def status(self) -> Status:
-        """``exact`` when at least one deal remains, else ``inconsistent``."""
-        return Status.EXACT if self.deals else Status.INCONSISTENT
-
-    def _check_player(self, player: int) -> None:
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise InvalidInput("player", player, f"a player index in 0..{self.players - 1}")
-        if not 0 <= player < self.players:
-            raise InvalidInput("player", player, f"a player index in 0..{self.players - 1}")
-
-    def code_probability(self, player: int, code: Code) -> Fraction:
-        """P(player holds exactly ``code``).
-
-        >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
-        Fraction(1, 216)
-        """
-        self._check_player(player)
-        if not self.deals:
-            return Fraction(0)
-        return Fraction(self.code_counts[player][code.index], self.deals)
-
-    def value_counts(self, player: int, category: Category) -> tuple[int, ...]:
-        """Consistent deals giving ``player`` each value 0..5 of ``category``.
-
-        >>> posterior(Record(2)).value_counts(1, Category.TRAP)
-        (4500, 4500, 4500, 4500, 4500, 4500)
-        """
-        self._check_player(player)
-        k = CATEGORIES.index(category)
-        counts = [0] * VALUES
-        for c, n in enumerate(self.code_counts[player]):
-            counts[int(_CODE_VALUES[k, c])] += n
-        return tuple(counts)
-
-    def value_probability(self, player: int, category: Category, value: int) -> Fraction:
-        """P(player holds ``value`` in ``category``)."""
-
-        if not (isinstance(value, int) and 0 <= value < VALUES):
-            raise InvalidInput("value", value, f"a value index in 0..{VALUES - 1}")
-        if not self.deals:
-            return Fraction(0)
-        return Fraction(self.value_counts(player, category)[value], self.deals)
-
-    def marginals(self, player: int) -> dict[Category, tuple[Fraction, ...]]:
-        """Per category, the probabilities of the six values.
-
-        >>> posterior(Record(2)).marginals(0)[Category.ISLAND][0]
-        Fraction(1, 6)
-        """
-        return {
-            cat: tuple(
-                Fraction(n, self.deals) if self.deals else Fraction(0)
-                for n in self.value_counts(player, cat)
-            )
-            for cat in CATEGORIES
-        }
-
-    def possible(self, player: int, category: Category) -> tuple[int, ...]:
-        """The values the player can still hold (positive probability)."""
-        return tuple(v for v, n in enumerate(self.value_counts(player, category)) if n)
-
-    def forced(self, player: int, category: Category) -> int | None:
-        """The value the player must hold, if the record forces one."""
-        vals = self.possible(player, category)
-        return vals[0] if len(vals) == 1 else None
-
-    def codes(self, player: int) -> list[tuple[Code, Fraction]]:
-        """The codes the player can hold, most likely first (ties by index).
-
-        >>> posterior(Record(2)).codes(0)[0]
-        (Code(island=0, marker=0, trap=0), Fraction(1, 216))
-        """
-        self._check_player(player)
-        counts = self.code_counts[player]
-        order = sorted((c for c in range(CODES) if counts[c]), key=lambda c: (-counts[c], c))
-        return [(Code.from_index(c), Fraction(counts[c], self.deals)) for c in order]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The posterior as JSON (docs/plunder.md, "JSON output").
-
-        Per player: per category the six values with ``p`` and ``p_exact``,
-        then every code the player can hold, most likely first. ``players``
-        is ``null`` for an inconsistent record (no probability is defined).
-
-        Examples
-        --------
-        >>> d = posterior(Record(2)).to_dict()
-        >>> d["status"], d["deals"], d["players"][0]["island"][0]
-        ('exact', 27000, {'value': 0, 'p': 0.16666666666666666, 'p_exact': '1/6'})
-        """
-        players: list[dict[str, Any]] | None = None
-        if self.deals:
-            players = []
-            for p in range(self.players):
-                entry: dict[str, Any] = {"player": p}
-                for cat, probs in self.marginals(p).items():
-                    entry[cat.value] = [
-                        {"value": v, **probability_json("p", x)} for v, x in enumerate(probs)
-                    ]
-                entry["codes"] = [
-                    {"code": c.to_dict(), **probability_json("p", x)} for c, x in self.codes(p)
-                ]
-                players.append(entry)
-        return {"status": str(self.status), "deals": self.deals, "players": players}
 
 
 def posterior(record: Record) -> Posterior:
@@ -1328,6 +1191,15 @@ def _check_seen(seen: object) -> list[list[int]]:
     return rows
 
 
+def _distribution(record: Record, active: int) -> Callable[[Code], dict[tuple[bool, ...], int]]:
+    """The answer distribution of a clue: from a :class:`Belief` when the record has
+    ``me`` (6 players: ms, not the counting passes' 0.5 s), else by counting."""
+    if record.me is not None:
+        belief = Belief.from_record(record)
+        return lambda c: belief.answer_distribution(c, active)
+    return lambda c: answer_distribution(record, c, active)
+
+
 def flip_advice(
     record: Record,
     clue: Code,
@@ -1382,20 +1254,7 @@ def flip_advice(
         raise InvalidInput("clue", clue, "a Code")
     seen_rows = _check_seen(record.seen if seen is None else seen)
     cache_bits: dict[Code, float] = {}
-    distribution: Callable[[Code], dict[tuple[bool, ...], int]]
-    if record.me is not None:
-        # Knowing my code, the explicit set of deals is much faster than the counting
-        # passes (6 players: ms, not 0.5 s); imported here, as it builds on Posterior.
-        from isles.solvers.plunder_belief import Belief
-
-        belief = Belief.from_record(record)
-
-        def distribution(c: Code) -> dict[tuple[bool, ...], int]:
-            return belief.answer_distribution(c, active)
-    else:
-
-        def distribution(c: Code) -> dict[tuple[bool, ...], int]:
-            return answer_distribution(record, c, active)
+    distribution = _distribution(record, active)
 
     def bits(c: Code) -> float:
         if c not in cache_bits:
@@ -1653,11 +1512,12 @@ def analyse(
     ------
     InvalidInput
         ``clue``, ``active`` or ``earlier_digs`` without ``advise``, a bad
-        ``active``, ``clue`` or ``time_limit``.
+        ``active``, ``clue`` or ``time_limit``: the checks of the declaration
+        :class:`isles.models.questions.RecordAnalysis`.
 
     See Also
     --------
-    deduce, flip_advice, guess_advice
+    deduce, flip_advice, guess_advice, analyse_question
 
     Notes
     -----
@@ -1673,25 +1533,36 @@ def analyse(
     >>> analyse(example_record(), active=1)
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise=True
+    isles.models.errors.InvalidInput: active: 1 is invalid; expected active only with advise = True
     """
+    optional = {"clue": clue, "active": active, "earlier_digs": earlier_digs}
+    given = {k: v for k, v in optional.items() if v is not None}
+    question = RecordAnalysis.read(
+        {"record": record, "advise": advise, "time_limit": time_limit, **given}
+    )
+    return analyse_question(question, progress=progress)
 
-    expect(record, Record, "record", "a Record (Record.load reads a file)")
 
-    expect(advise, bool, "advise", "True or False")
-    for name, value in (("clue", clue), ("active", active), ("earlier_digs", earlier_digs)):
-        if value is not None and not advise:
-            raise InvalidInput(name, value, f"{name} only with advise=True")
-    if clue is not None and not isinstance(clue, Code):
-        raise InvalidInput("clue", clue, "a Code")
-    if active is not None:
-        _check_active(record, active)
-    _check_digs(record, earlier_digs)
-    deduction = deduce(record, time_limit=time_limit, progress=progress)
+def analyse_question(question: RecordAnalysis, *, progress: bool = False) -> Analysis:
+    """The analysis a validated :class:`~isles.models.questions.RecordAnalysis` asks for.
+
+    What :func:`analyse` answers; the command line and the web app read the
+    question from their options or request and call this.
+
+    Examples
+    --------
+    >>> from isles.models.plunder import example_record
+    >>> q = RecordAnalysis.read({"record": example_record(), "time_limit": None})
+    >>> analyse_question(q).deduction.proofs
+    'smallest'
+    """
+    record = question.record
+    deduction = deduce(record, time_limit=question.time_limit, progress=progress)
     advice = None
-    if advise and deduction.status is Status.EXACT:
-        table = clue if clue is not None else _table_clue(record)
-        who = active if active is not None else _default_active(record)
+    if question.advise and deduction.status is Status.EXACT:
+        table = question.clue if question.clue is not None else _table_clue(record)
+        who = question.active if question.active is not None else _default_active(record)
         flip = flip_advice(record, table, who) if table is not None else None
-        advice = Advice(flip, guess_advice(record, deduction.posterior, earlier_digs))
+        guesses = guess_advice(record, deduction.posterior, question.earlier_digs)
+        advice = Advice(flip, guesses)
     return Analysis(record, deduction, advice)

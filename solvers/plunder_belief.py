@@ -29,7 +29,7 @@ from isles.models.plunder import (
     Record,
     answer,
 )
-from isles.solvers.plunder import Posterior
+from isles.solvers.plunder_posterior import Posterior
 
 __all__ = ["Belief"]
 

@@ -18,26 +18,29 @@ from typing import Any
 
 import numpy as np
 
-from isles.models.errors import SEED_MAX, InvalidInput, expect
+from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
 from isles.models.plunder import CATEGORIES, COPIES, VALUES, Category, Code, CrewCard, Record
 from isles.models.plunder import dig_points as points_for
 from isles.models.plunder_game import (
     TURN_LIMIT,
     GameRecord,
+    GameTurn,
     PlayerView,
     Policy,
     Seat,
     play_turns,
 )
+from isles.models.questions.plunder import DIG_SAMPLES, DigQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import policy_by_name
 
-__all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice"]
+__all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
 
-DEFAULT_SAMPLES = 200
-"""Games played on per dig advice, by default."""
+DEFAULT_SAMPLES = DIG_SAMPLES
+"""Games played on per dig advice, by default (declared by
+:class:`isles.models.questions.DigQuestion`)."""
 
 _Z95 = 1.959963984540054
 
@@ -265,9 +268,9 @@ def dig_advice(
         What the others do (flips and crew cards) in the games played on, and
         how I flip meanwhile; a name of :func:`policy_by_name` or a Policy.
     waits : int, default 3
-        The longest wait weighed (capped by the turns left).
+        The longest wait weighed, 0..15 (capped by the turns left).
     samples : int, default DEFAULT_SAMPLES (200)
-        Games played on; the intervals shrink as ``1 / sqrt(samples)``.
+        Games played on, 1..100_000; the intervals shrink as ``1 / sqrt(samples)``.
     seed : int, default 0
         The same seed, the same answer.
     turn_limit : int, default TURN_LIMIT (15)
@@ -288,7 +291,9 @@ def dig_advice(
     ------
     InvalidInput
         No ``me``, an inconsistent record, a finished game, turns out of seat
-        order, or a bad option (named).
+        order, or a bad option (named): the checks of the declaration
+        :class:`isles.models.questions.DigQuestion`, then those that need the
+        game (a consistent record, its turns in seat order).
 
     Notes
     -----
@@ -311,45 +316,127 @@ def dig_advice(
     >>> t.target, t.probability, t.now_exact
     (1, Fraction(1, 61), Fraction(3, 61))
     """
-    expect(record, Record, "record", "a Record (Record.load reads a file)")
-    if record.me is None:
-        raise InvalidInput("record.me", None, "my player and code (dig advice is for a player)")
-    for name, value, low in (("waits", waits, 0), ("samples", samples, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidInput(name, value, f"an integer >= {low}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, int | float)
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
-    deadline = math.inf if time_limit is None else _clock() + time_limit
-    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
-    me = record.me.player
-    n = record.players
+    question = DigQuestion.read(
+        {
+            "record": record,
+            "policy": policy,
+            "waits": waits,
+            "samples": samples,
+            "seed": seed,
+            "turn_limit": turn_limit,
+            "time_limit": time_limit,
+        }
+    )
+    return dig_question(question, progress=progress)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """What every game played on starts from: the record's position, checked once."""
+
+    record: Record
+    belief: Belief
+    seen: tuple[tuple[int, ...], ...]
+    waits: int
+    targets: tuple[int, ...]
+    now: dict[int, tuple[Code, int]]
+
+
+def _start(question: DigQuestion) -> _Start:
+    """The checks that need the game, then the position the games are played on from."""
+    record, turn_limit = question.record, question.turn_limit
+    assert record.me is not None  # the declaration's check
     t0 = len(record.observations)
     if t0 >= turn_limit:
         raise InvalidInput("record.observations", t0, f"fewer than {turn_limit} turns (a game on)")
     belief = Belief.from_record(record)
     if not belief.deals:
         raise InvalidInput("record", "inconsistent", "a consistent record")
+    seen = record.seen
     if t0:
         # Checks seat order and one flip a turn once, on my own code's view of any deal.
         template = GameRecord.from_record(record, belief.sample(np.random.default_rng(0), 1)[0])
         seen = template.seen() if not any(map(any, record.seen)) else record.seen
-    else:
-        seen = record.seen
-    waits = min(waits, turn_limit - t0)
-    targets = tuple(q for q in range(n) if q != me)
+    targets = tuple(q for q in range(record.players) if q != record.me.player)
     now = {q: belief.best_code(q) for q in targets}
-    points: dict[tuple[int, int], list[int]] = {
-        (q, w): [] for q in targets for w in range(waits + 1)
-    }
-    right: dict[tuple[int, int], int] = dict.fromkeys(points, 0)
-    children = np.random.SeedSequence(seed).spawn(samples)
+    return _Start(record, belief, seen, min(question.waits, turn_limit - t0), targets, now)
+
+
+def _play_on(
+    start: _Start, policy: Policy, child: np.random.SeedSequence, turn_limit: int
+) -> tuple[tuple[Code, ...], list[tuple[int, int, CrewCard]], list[GameTurn], _Watcher]:
+    """One game played on from a deal drawn from the posterior: the deal, the chest
+    ``(slot, turn, card)``, the turns and my seat (its guesses after each turn)."""
+    record = start.record
+    assert record.me is not None
+    me, n, t0 = record.me.player, record.players, len(record.observations)
+    rng = np.random.default_rng(child)
+    deal = start.belief.sample(rng, 1)[0]
+    decks = _remaining_decks(start.seen, rng)
+    seat_rngs = [np.random.default_rng(s) for s in child.spawn(n)]
+    seats: list[Seat] = [policy.seat(n, p, deal[p], seat_rngs[p]) for p in range(n)]
+    watcher = _Watcher(seats[me], start.belief, start.targets)
+    seats[me] = watcher
+    if t0:
+        game = GameRecord.from_record(record, deal, turn_limit)
+    else:
+        game = GameRecord(n, deal, Code(*(d[0] for d in decks)), (), turn_limit)
+        decks = tuple(d[1:] for d in decks)
+    turns = play_turns(game, decks, seats, until=t0 + start.waits)
+    chest = []  # (slot, turn, card): my slot after w turns sits in turn t0+w-1
+    for i, turn in enumerate(turns[t0:]):
+        order = [(turn.observation.active + j) % n for j in range(n)]
+        for card in turn.crew:
+            chest.append(((i + 1) * (n + 1) + order.index(card.proposer), i, card))
+    return deal, chest, list(turns), watcher
+
+
+def _my_card(
+    start: _Start, turns: list[GameTurn], watcher: _Watcher, target: int, wait: int
+) -> tuple[Code, int]:
+    """My card on ``target`` sent after ``wait`` turns: its code and its slot in the chest."""
+    record = start.record
+    assert record.me is not None
+    n, t0 = record.players, len(record.observations)
+    if wait == 0:
+        return start.now[target][0], 0
+    if wait - 1 < len(watcher.guesses):
+        order = [(turns[t0 + wait - 1].observation.active + j) % n for j in range(n)]
+        return watcher.guesses[wait - 1][target], wait * (n + 1) + order.index(record.me.player)
+    # The game ended first (every other card sent): keep the last guess.
+    return watcher.guesses[-1][target], 10**9
+
+
+def _options(points: list[int], right: int, played: int, wait: int) -> DigOption:
+    """One option's mean points, its 95% interval and how often it was right."""
+    xs = np.array(points, dtype=np.float64)
+    mean = float(xs.mean())
+    half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(played) if played > 1 else 3.0
+    ci = (max(0.0, mean - half), min(3.0, mean + half))
+    return DigOption(wait, mean, ci, right / played)
+
+
+def dig_question(question: DigQuestion, *, progress: bool = False) -> DigAdvice:
+    """The dig advice a validated :class:`~isles.models.questions.DigQuestion` asks for.
+
+    What :func:`dig_advice` answers; ``isles plunder RECORD --dig-advice``
+    reads the question from its options and calls this.
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Me, Observation
+    >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
+    >>> dig_question(DigQuestion.read({"record": r, "samples": 5, "waits": 1})).samples
+    5
+    """
+    start = _start(question)
+    policy = question.policy
+    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
+    samples, time_limit = question.samples, question.time_limit
+    deadline = math.inf if time_limit is None else _clock() + time_limit
+    keys = [(q, w) for q in start.targets for w in range(start.waits + 1)]
+    points: dict[tuple[int, int], list[int]] = {k: [] for k in keys}
+    right: dict[tuple[int, int], int] = dict.fromkeys(keys, 0)
     bar: Any = None
     if progress:
         from tqdm import tqdm
@@ -357,56 +444,31 @@ def dig_advice(
         bar = tqdm(total=samples, desc="games played on", unit="game", file=sys.stderr, leave=False)
     played = 0
     try:
-        for child in children:
+        for child in np.random.SeedSequence(question.seed).spawn(samples):
             if played and _clock() >= deadline:
                 break  # the time limit: the games played so far (at least one)
             played += 1
-            rng = np.random.default_rng(child)
-            deal = belief.sample(rng, 1)[0]
-            decks = _remaining_decks(seen, rng)
-            seat_rngs = [np.random.default_rng(s) for s in child.spawn(n)]
-            seats: list[Seat] = [pol.seat(n, p, deal[p], seat_rngs[p]) for p in range(n)]
-            watcher = _Watcher(seats[me], belief, targets)
-            seats[me] = watcher
-            if t0:
-                start = GameRecord.from_record(record, deal, turn_limit)
-            else:
-                start = GameRecord(n, deal, Code(*(d[0] for d in decks)), (), turn_limit)
-                decks = tuple(d[1:] for d in decks)
-            turns = play_turns(start, decks, seats, until=t0 + waits)
-            chest = []  # (slot, turn, card): my slot after w turns sits in turn t0+w-1
-            for i, turn in enumerate(turns[t0:]):
-                order = [(turn.observation.active + j) % n for j in range(n)]
-                for card in turn.crew:
-                    chest.append(((i + 1) * (n + 1) + order.index(card.proposer), i, card))
-            for q in targets:
-                for w in range(waits + 1):
-                    if w == 0:
-                        guess, slot = now[q][0], 0
-                    elif w - 1 < len(watcher.guesses):
-                        order = [(turns[t0 + w - 1].observation.active + j) % n for j in range(n)]
-                        guess, slot = watcher.guesses[w - 1][q], w * (n + 1) + order.index(me)
-                    else:  # the game ended first (every other card sent): keep the last guess
-                        guess, slot = watcher.guesses[-1][q], 10**9
-                    ok = guess == deal[q]
-                    right[q, w] += ok
-                    points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
+            deal, chest, turns, watcher = _play_on(start, pol, child, question.turn_limit)
+            for q, w in keys:
+                guess, slot = _my_card(start, turns, watcher, q, w)
+                ok = guess == deal[q]
+                right[q, w] += ok
+                points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
             if bar is not None:
                 bar.update(1)
     finally:
         if bar is not None:
             bar.close()
     out = []
-    for q in targets:
-        options = []
-        for w in range(waits + 1):
-            xs = np.array(points[q, w], dtype=np.float64)
-            mean = float(xs.mean())
-            half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(played) if played > 1 else 3.0
-            ci = (max(0.0, mean - half), min(3.0, mean + half))
-            options.append(DigOption(w, mean, ci, right[q, w] / played))
-        code, count = now[q]
-        p = Fraction(count, belief.deals)
-        out.append(TargetDig(q, code, p, p * points_for(0), tuple(options)))
+    for q in start.targets:
+        options = tuple(
+            _options(points[q, w], right[q, w], played, w) for w in range(start.waits + 1)
+        )
+        code, count = start.now[q]
+        p = Fraction(count, start.belief.deals)
+        out.append(TargetDig(q, code, p, p * points_for(0), options))
+    assert question.record.me is not None
     limit = None if time_limit is None else float(time_limit)
-    return DigAdvice(me, t0, pol.name, played, seed, tuple(out), samples, limit)
+    t0 = len(question.record.observations)
+    me = question.record.me.player
+    return DigAdvice(me, t0, pol.name, played, question.seed, tuple(out), samples, limit)

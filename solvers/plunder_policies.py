@@ -4,12 +4,20 @@ Implements docs/plunder.md ("Policies"; seed ``seeds/003_cfc377110defcf34.txt``)
 the flip with the most expected information, digging at a probability
 threshold, digging by expected points against the others' likely digs, and a
 random baseline, each a :class:`~isles.models.plunder_game.Policy`.
+
+The built-in policies are one registry, :data:`POLICIES`: each is a class
+decorated with :func:`register`, named by its ``key``, with a one-line
+``summary`` and, when it takes one, an ``argument`` (``threshold:P``).
+:func:`policy_by_name` is the one parser of ``name[:ARG]``; the command line's
+help, the tournament's line-up and docs/plunder.md ("Adding a policy") read
+the registry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import ClassVar, TypeVar
 
 import numpy as np
 
@@ -20,17 +28,63 @@ from isles.models.plunder_game import PlayerView, Policy, Seat
 from isles.solvers.plunder_belief import Belief
 
 __all__ = [
+    "POLICIES",
     "POLICY_NAMES",
+    "BuiltinPolicy",
     "CertainPolicy",
     "ExpectedPointsPolicy",
     "RandomPolicy",
     "ThresholdPolicy",
     "best_flip",
+    "policies_text",
     "policy_by_name",
+    "register",
 ]
 
-POLICY_NAMES = ("certain", "threshold", "expected", "random")
-"""The built-in policies (``threshold:P`` sets the threshold, default 0.5)."""
+
+class BuiltinPolicy:
+    """What a built-in policy declares to be found by name in :data:`POLICIES`.
+
+    Class attributes: ``key`` (the name before any ``:``), ``summary`` (one
+    line for ``--help`` and the docs) and ``argument`` (the placeholder of
+    ``name:ARG``, ``None`` when it takes none). :meth:`from_argument` builds
+    the policy from the text after the ``:``.
+    """
+
+    key: ClassVar[str]
+    summary: ClassVar[str]
+    argument: ClassVar[str | None] = None
+
+    @classmethod
+    def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
+        """The policy ``text`` names; ``argument`` is what follows ``:`` (None: no ``:``).
+
+        The default takes no argument: a policy with ``argument`` overrides it.
+        """
+        if argument is not None:
+            raise InvalidInput(where, text, f"{cls.key} with no ':' ({policies_text()})")
+        policy: Policy = cls()  # type: ignore[assignment]
+        return policy
+
+
+P = TypeVar("P", bound=type[BuiltinPolicy])
+
+POLICIES: dict[str, type[BuiltinPolicy]] = {}
+"""The built-in policies by ``key``, in the order registered (:func:`register`)."""
+
+
+def register(cls: P) -> P:
+    """Add a built-in policy class to :data:`POLICIES` (a class decorator).
+
+    Raises
+    ------
+    ValueError
+        A ``key`` registered twice.
+    """
+    if cls.key in POLICIES:
+        raise ValueError(f"policy {cls.key!r} registered twice")
+    POLICIES[cls.key] = cls
+    return cls
 
 
 @lru_cache(maxsize=512)
@@ -117,8 +171,9 @@ class _SolverPolicy:
         raise NotImplementedError
 
 
+@register
 @dataclass(frozen=True)
-class ThresholdPolicy(_SolverPolicy):
+class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig on a target once its most likely code has
     probability ``threshold`` or more; on the last turn, dig every target left.
 
@@ -128,7 +183,26 @@ class ThresholdPolicy(_SolverPolicy):
     'threshold:0.8'
     """
 
+    key: ClassVar[str] = "threshold"
+    summary: ClassVar[str] = (
+        "digs once the most likely code has probability P or more (default 0.5)"
+    )
+    argument: ClassVar[str | None] = "P"
+
     threshold: float = 0.5
+
+    @classmethod
+    def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
+        """``threshold`` (0.5) or ``threshold:P``, ``P`` a probability in (0, 1]."""
+        if not argument:
+            return cls()
+        try:
+            value = float(argument)
+        except ValueError:
+            value = -1.0
+        if not 0 < value <= 1:
+            raise InvalidInput(where, text, "threshold:P with P a probability in (0, 1]")
+        return cls(value)
 
     def __post_init__(self) -> None:
         if not 0 < self.threshold <= 1:
@@ -144,8 +218,9 @@ class ThresholdPolicy(_SolverPolicy):
         return probability >= self.threshold
 
 
+@register
 @dataclass(frozen=True)
-class CertainPolicy(_SolverPolicy):
+class CertainPolicy(_SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig only on a code known for sure (and on the
     last turn, every target left).
 
@@ -154,6 +229,9 @@ class CertainPolicy(_SolverPolicy):
     >>> CertainPolicy().name
     'certain'
     """
+
+    key: ClassVar[str] = "certain"
+    summary: ClassVar[str] = "digs only on a code known for sure"
 
     @property
     def name(self) -> str:
@@ -165,8 +243,9 @@ class CertainPolicy(_SolverPolicy):
         return probability >= 1
 
 
+@register
 @dataclass(frozen=True)
-class ExpectedPointsPolicy(_SolverPolicy):
+class ExpectedPointsPolicy(_SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig when the expected points now beat a sure dig
     one place later in the chest.
 
@@ -184,6 +263,12 @@ class ExpectedPointsPolicy(_SolverPolicy):
     >>> ExpectedPointsPolicy().name
     'expected'
     """
+
+    key: ClassVar[str] = "expected"
+    summary: ClassVar[str] = (
+        "digs when p * points(k) >= points(k + 1): my best guess now beats a sure dig "
+        "one place later in the chest"
+    )
 
     @property
     def name(self) -> str:
@@ -226,8 +311,9 @@ class _RandomSeat:
         return out
 
 
+@register
 @dataclass(frozen=True)
-class RandomPolicy:
+class RandomPolicy(BuiltinPolicy):
     """The baseline: a random flip (or none); on each target, a random code an opponent
     can hold, sent at a uniformly random turn (with ``t`` turns left, now with
     probability ``1 / (t + 1)``).
@@ -237,6 +323,11 @@ class RandomPolicy:
     >>> RandomPolicy().name
     'random'
     """
+
+    key: ClassVar[str] = "random"
+    summary: ClassVar[str] = (
+        "a baseline: random flips, random codes an opponent can hold sent at random turns"
+    )
 
     @property
     def name(self) -> str:
@@ -248,16 +339,30 @@ class RandomPolicy:
         return _RandomSeat(players, player, code, rng)
 
 
+POLICY_NAMES = tuple(POLICIES)
+"""The built-in policies' keys, in the registry's order (``threshold:P`` sets the threshold)."""
+
+
+def policies_text() -> str:
+    """The built-in policies as ``--help`` and errors list them.
+
+    >>> policies_text()
+    'threshold (threshold:P), certain, expected or random'
+    """
+    names = [k if c.argument is None else f"{k} ({k}:{c.argument})" for k, c in POLICIES.items()]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
 def policy_by_name(text: str, where: str = "--policy") -> Policy:
-    """A built-in policy by name: ``certain``, ``threshold`` (``threshold:P``),
-    ``expected``, ``random``.
+    """A built-in policy by its name, ``name[:ARG]``: the one parser of policy names.
 
     Parameters
     ----------
     text : str
-        The name.
+        The name: a key of :data:`POLICIES`, then ``:ARG`` for a policy that
+        takes an argument (``threshold:0.9``).
     where : str
-        The option, for messages.
+        The option or field, for messages.
 
     Returns
     -------
@@ -266,29 +371,21 @@ def policy_by_name(text: str, where: str = "--policy") -> Policy:
     Raises
     ------
     InvalidInput
-        An unknown name or a bad threshold.
+        An unknown name or a bad argument.
 
     Examples
     --------
     >>> policy_by_name("threshold:0.9").name, policy_by_name("expected").name
     ('threshold:0.9', 'expected')
+    >>> policy_by_name("greedy")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --policy: 'greedy' is invalid; expected one of threshold ...
     """
-    name, _, arg = text.partition(":")
-    if name == "threshold":
-        if not arg:
-            return ThresholdPolicy()
-        try:
-            value = float(arg)
-        except ValueError:
-            value = -1.0
-        if not 0 < value <= 1:
-            raise InvalidInput(where, text, "threshold:P with P a probability in (0, 1]")
-        return ThresholdPolicy(value)
-    simple: dict[str, Policy] = {
-        "certain": CertainPolicy(),
-        "expected": ExpectedPointsPolicy(),
-        "random": RandomPolicy(),
-    }
-    if arg or name not in simple:
-        raise InvalidInput(where, text, "one of " + ", ".join(POLICY_NAMES) + " (threshold:P)")
-    return simple[name]
+    if not isinstance(text, str):
+        raise InvalidInput(where, text, "a policy name: " + policies_text())
+    key, sep, argument = text.partition(":")
+    kind = POLICIES.get(key)
+    if kind is None:
+        raise InvalidInput(where, text, "one of " + policies_text())
+    return kind.from_argument(argument if sep else None, text, where)

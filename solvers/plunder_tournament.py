@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from isles.models.errors import SEED_MAX, InvalidInput
-from isles.models.plunder import MAX_PLAYERS, MIN_PLAYERS
+from isles.models.errors import InvalidInput
 from isles.models.plunder_game import TURN_LIMIT, Policy, play_game
+from isles.models.questions.plunder import DEFAULT_LINEUP, MAX_GAMES, TournamentQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_policies import policy_by_name
 
@@ -32,13 +32,8 @@ __all__ = [
     "Tournament",
     "play_games",
     "tournament",
+    "tournament_question",
 ]
-
-DEFAULT_LINEUP = ("expected", "threshold", "certain")
-"""The policies seated when none is named: the exact-solver ones."""
-
-MAX_GAMES = 1_000_000
-"""Most games in one tournament."""
 
 _Z95 = 1.959963984540054
 
@@ -386,7 +381,8 @@ def tournament(
     Raises
     ------
     InvalidInput
-        A bad option (named), or both ``scheduler`` and ``workers``.
+        A bad option (named), or both ``scheduler`` and ``workers``: the checks
+        of the declaration :class:`isles.models.questions.TournamentQuestion`.
 
     Notes
     -----
@@ -409,69 +405,75 @@ def tournament(
     >>> t.status.value, t.games, t.games_asked, t.stopped_at_time_limit
     ('timed_out', 0, 50, True)
     """
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidInput("players", players, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidInput("players", players, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise InvalidInput("games", games, f"an integer in 1..{MAX_GAMES}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise InvalidInput("seed", seed, f"an integer in 0..{SEED_MAX}")
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or workers < 0
-    ):
-        raise InvalidInput("workers", workers, "an integer >= 0")
-    if scheduler is not None and workers is not None:
-        raise InvalidInput("workers", workers, "no workers with a scheduler (it has its own)")
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, int | float)
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise InvalidInput("time_limit", time_limit, "a number of seconds > 0, or None")
+    question = TournamentQuestion.read(
+        {
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "turn_limit": turn_limit,
+            **({} if policies is None else {"policies": policies}),
+            **({} if scheduler is None else {"scheduler": scheduler}),
+            **({} if workers is None else {"workers": workers}),
+            "time_limit": time_limit,
+        }
+    )
+    return tournament_question(question, progress=progress)
+
+
+def tournament_question(question: TournamentQuestion, *, progress: bool = False) -> Tournament:
+    """The tournament a validated :class:`~isles.models.questions.TournamentQuestion` asks for.
+
+    What :func:`tournament` answers; ``isles plunder tournament`` reads the
+    question from its options and calls this.
+
+    Examples
+    --------
+    >>> q = TournamentQuestion.read({"players": 2, "policies": ["random"], "games": 2,
+    ...                              "workers": 0})
+    >>> tournament_question(q).games
+    2
+    """
+    time_limit = question.time_limit
     deadline = math.inf if time_limit is None else _clock() + time_limit
-    named = list(policies) if policies is not None else list(DEFAULT_LINEUP)
-    if not named:
-        raise InvalidInput("policies", [], "at least one policy")
-    lineup = [policy_by_name(p, "policy") if isinstance(p, str) else p for p in named]
+    lineup = [
+        policy_by_name(p, f"policies[{i}]") if isinstance(p, str) else p
+        for i, p in enumerate(question.policies)
+    ]
     names = list(dict.fromkeys(p.name for p in lineup))
+    games = question.games
     bar: Any = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
     try:
-        if workers == 0:
-            results = []
-            for g in range(games):
-                if _clock() >= deadline:
-                    break
-                results += play_games(players, lineup, seed, [g], turn_limit)
-                if bar is not None:
-                    bar.update(1)
+        if question.workers == 0:
+            results = _in_process(question, lineup, bar, deadline)
         else:
-            results = _on_dask(
-                players, lineup, seed, games, turn_limit, scheduler, workers, bar, deadline
-            )
+            results = _on_dask(question, lineup, bar, deadline)
     finally:
         if bar is not None:
             bar.close()
     limit = None if time_limit is None else float(time_limit)
-    return _summarise(players, games, seed, names, results, limit)
+    return _summarise(question.players, games, question.seed, names, results, limit)
 
 
-def _on_dask(
-    players: int,
-    lineup: Sequence[Policy],
-    seed: int,
-    games: int,
-    turn_limit: int,
-    scheduler: str | None,
-    workers: int | None,
-    bar: Any,
-    deadline: float = math.inf,
+def _in_process(
+    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float
 ) -> list[GameResult]:
+    """The games played one by one in this process (``workers=0``), up to the deadline."""
+    results: list[GameResult] = []
+    for g in range(question.games):
+        if _clock() >= deadline:
+            break
+        results += play_games(question.players, lineup, question.seed, [g], question.turn_limit)
+        if bar is not None:
+            bar.update(1)
+    return results
+
+
+def _client(question: TournamentQuestion) -> tuple[Any, Any]:
+    """A Dask client, and the local cluster it runs on (None for a scheduler's address)."""
     # dask.distributed loads here: a second or so, and only tournaments need it.
     import os
 
@@ -480,28 +482,44 @@ def _on_dask(
 
     # dask.distributed is partly untyped: used through Any.
     dist: Any = distributed
-    cluster = None
-    if scheduler is None:
-        n = workers if workers is not None else min(8, os.cpu_count() or 1)
-        # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
-        # glibc's adaptive mmap threshold: every large array is then mapped and unmapped
-        # anew, and the games ran twice as slow (half the time in the kernel).
-        with dask.config.set({_TRIM: None}):
-            cluster = dist.LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
-        client = dist.Client(cluster)
-    else:
+    if question.scheduler is not None:
         try:
-            client = dist.Client(scheduler, timeout=10)
+            return dist.Client(question.scheduler, timeout=10), None
         except (OSError, TimeoutError, ValueError) as exc:
             raise InvalidInput(
-                "scheduler", scheduler, f"a running Dask scheduler ({exc})"
+                "scheduler", question.scheduler, f"a running Dask scheduler ({exc})"
             ) from None
+    workers = question.workers
+    n = workers if workers is not None else min(8, os.cpu_count() or 1)
+    # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
+    # glibc's adaptive mmap threshold: every large array is then mapped and unmapped
+    # anew, and the games ran twice as slow (half the time in the kernel).
+    with dask.config.set({_TRIM: None}):
+        cluster = dist.LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+    return dist.Client(cluster), cluster
+
+
+def _on_dask(
+    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float = math.inf
+) -> list[GameResult]:
+    """The games played in chunks on Dask, a few tasks per worker at a time, up to the
+    deadline (the tasks not finished by then are cancelled)."""
+    import distributed
+
+    dist: Any = distributed
+    players, seed, games, turn_limit = (
+        question.players,
+        question.seed,
+        question.games,
+        question.turn_limit,
+    )
+    client, cluster = _client(question)
     try:
         slots = max(1, sum(client.nthreads().values()))
         size = max(1, min(50, math.ceil(games / (4 * slots))))

@@ -912,37 +912,8 @@ def plan_route(
     ...
     isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
     """
-    trip = ask_trip(
-        board=board,
-        start=start,
-        goals=goals,
-        roads=roads,
-        objective=objective,
-        values=values,
-        budget=budget,
-        group=group,
-        time_limit=time_limit,
-        player=player,
-    )
-    return plan_trip(trip)
-
-
-def ask_trip(**given: Any) -> Trip:
-    """The :class:`Trip` a Python call asks: the arguments given (not None, no roads: none).
-
-    >>> from isles.models.catan import beginner_board
-    >>> sorted(ask_trip(board=beginner_board(), start=(0, -3), roads=()).model_fields_set)
-    ['board', 'start']
-    """
-    data: dict[str, Any] = {}
-    for name, value in given.items():
-        listed = name in ("goals", "roads", "group") and isinstance(value, Iterable)
-        if listed and not isinstance(value, str | bytes | Mapping):
-            value = list(value)
-        if value is None or (name == "roads" and value == []):
-            continue
-        data[name] = value
-    return Trip.read(data)
+    # The parameters, as given, are the question's fields (isles.models.questions.Trip).
+    return plan_trip(Trip.ask(**locals()))
 
 
 def plan_trip(trip: Trip) -> Route:
@@ -1262,17 +1233,8 @@ def choose_start(
     >>> float(choice.route.expected_turns), choice.route.total_cards
     (4.0, 14)
     """
-    trip = ask_trip(
-        board=board,
-        roads=roads,
-        objective=objective,
-        values=values,
-        budget=budget,
-        group=group,
-        time_limit=time_limit,
-        player=player,
-    )
-    return choose_trip(trip, progress=progress)
+    given = {k: v for k, v in locals().items() if k != "progress"}
+    return choose_trip(Trip.ask(**given), progress=progress)
 
 
 def choose_trip(trip: Trip, *, progress: bool = False) -> StartChoice:

@@ -26,6 +26,7 @@ from isles.models.catan import Board, Terrain, pips, roll_probability
 from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
+from isles.models.questions.ships import DEFAULT_HORIZONS, Fleet, Risk, Sail
 from isles.models.ships import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
@@ -39,11 +40,11 @@ from isles.models.ships import (
     as_corner,
     as_edge,
     cargo_after,
-    check_players,
     check_ship_edge,
     harvest,
     outcome_rolls,
     outcome_table,
+    port_edges,
     ports,
     settlement_edges,
     ship_edge_count,
@@ -72,8 +73,11 @@ __all__ = [
     "navigate",
     "pirate_reach_probability",
     "risk",
+    "risk_report",
     "sail",
+    "sail_voyage",
     "target_edges",
+    "voyage_targets",
     "wind_graph",
 ]
 
@@ -1230,9 +1234,10 @@ def sail(
     targets: Iterable[object] = (),
     *,
     near: Iterable[object] = (),
+    ports: Iterable[str] = (),
     may_stay: bool = False,
     players: int = 4,
-    within: Iterable[int] = (5, 10, 20),
+    within: Iterable[int] = DEFAULT_HORIZONS,
     progress: bool = False,
 ) -> Voyage:
     """Steer a ship from ``start`` to the targets in the fewest expected rolls of 2d6.
@@ -1252,6 +1257,9 @@ def sail(
     near : iterable of Vertex
         Settlement corners: the coast edges next to each are targets too (seed
         rule 5).
+    ports : iterable of str
+        Harbour kinds (``generic``, ``wool``, ..., or ``any``): the board's
+        harbours of these kinds are targets too (seed rule 8).
     may_stay : bool
         The seed's variant: a ship along a coast may stay.
     players : int
@@ -1273,8 +1281,10 @@ def sail(
     InvalidInput
         Naming the parameter: ``players`` not in 3..6, a horizon out of range,
         ``start`` or ``targets[i]`` not a ship edge of the board, ``near[i]``
-        next to no coast, no target at all, a board without ship edges, or
-        ``may_stay`` against a prebuilt graph built without it.
+        next to no coast, ``ports[i]`` a kind of harbour the board has not, no
+        target at all, a board without ship edges, or ``may_stay`` against a
+        prebuilt graph built without it. The checks of the parameters alone are
+        those of the declaration :class:`isles.models.questions.Sail`.
 
     See Also
     --------
@@ -1305,25 +1315,48 @@ def sail(
     0.0
     """
 
-    expect(board, (Board, WindGraph), "board", "a Board or a WindGraph")
-    players = check_players(players)
-    horizons = _check_within(within)
-    if isinstance(board, WindGraph):
-        if board.pirate:
-            raise InvalidInput("board", "a pirate wind graph", "a board or a ship's wind graph")
-        if may_stay and not board.may_stay:
-            raise InvalidInput(
-                "may_stay", may_stay, "the graph's own setting (build it with may_stay=True)"
-            )
-        graph = board
-    else:
-        graph = wind_graph(board, may_stay)
-    start = check_ship_edge(graph.board, start, "start")
-    corners = tuple(sorted({as_corner(v, f"near[{i}]") for i, v in enumerate(near)}))
+    question = Sail.ask(
+        board=board,
+        start=start,
+        targets=targets,
+        near=near,
+        ports=ports,
+        may_stay=may_stay,
+        players=players,
+        within=within,
+    )
+    return sail_voyage(question, progress=progress)
+
+
+def _sail_graph(question: Sail) -> WindGraph:
+    """The wind graph a voyage is steered on: the board's, or the prebuilt one given."""
+    board = question.board
+    if not isinstance(board, WindGraph):
+        return wind_graph(board, question.may_stay)
+    if board.pirate:
+        raise InvalidInput("board", "a pirate wind graph", "a board or a ship's wind graph")
+    if question.may_stay and not board.may_stay:
+        raise InvalidInput(
+            "may_stay", True, "the graph's own setting (build it with may_stay=True)"
+        )
+    return board
+
+
+def voyage_targets(board: Board, question: Sail | Fleet) -> tuple[list[Edge], list[Vertex]]:
+    """The target edges (harbours of the kinds asked added) and corners a question asks."""
+    targets = [*question.targets, *sorted(port_edges(board, question.ports, "ports"))]
+    return targets, sorted(set(question.near))
+
+
+def sail_voyage(question: Sail, *, progress: bool = False) -> Voyage:
+    """The voyage a validated :class:`~isles.models.questions.Sail` asks (:func:`sail`)."""
+    graph = _sail_graph(question)
+    start = check_ship_edge(graph.board, question.start, "start")
+    targets, corners = voyage_targets(graph.board, question)
     target_set = target_edges(graph.board, targets, corners)
     nav = navigate(graph, target_set, progress=progress)
     reach = nav.reach(start)
-    odds = arrival_odds(nav, start, horizons, progress=progress)
+    odds = arrival_odds(nav, start, sorted(set(question.within)), progress=progress)
     expected = nav.expected_rolls(start)
     steering: tuple[Steering, ...] = ()
     bound: float | None = None
@@ -1339,9 +1372,9 @@ def sail(
         status=status,
         start=start,
         targets=tuple(sorted(target_set)),
-        near=corners,
+        near=tuple(corners),
         may_stay=graph.may_stay,
-        players=players,
+        players=question.players,
         reach=reach,
         expected_rolls=expected,
         error_bound=bound,
@@ -1676,7 +1709,9 @@ def risk(
     pirate, edge : Edge, optional
         The pirate ship's edge and the edge it might reach; both or neither.
     rolls : int, optional
-        Rolls of the pirate reach, 0..MAX_REACH_ROLLS (10 when not given); only
+        Rolls of the pirate reach, 0..MAX_REACH_ROLLS (when not given, the
+        declared default
+        :data:`isles.models.questions.ships.DEFAULT_REACH_ROLLS`, 10); only
         with ``pirate``.
     may_stay : bool
         The seed's variant for winds along a coast; only with ``pirate``.
@@ -1694,7 +1729,8 @@ def risk(
         Naming the parameter: a count out of range, ``pirate`` without ``edge``
         or the reverse, ``board`` missing with ``pirate``, ``board``, ``rolls`` or
         ``may_stay`` given without ``pirate`` (they would do nothing), an edge
-        that is not a ship edge of the board.
+        that is not a ship edge of the board. The checks of the parameters alone
+        are those of the declaration :class:`isles.models.questions.Risk`.
 
     Notes
     -----
@@ -1706,39 +1742,38 @@ def risk(
     >>> r.status, r.outlook[Encounter.COLLISION].expected_cargo
     (<Status.EXACT: 'exact'>, Fraction(89, 36))
     """
-    _check_count(cargo, "cargo", CARGO_LIMIT)
-    _check_count(encounters, "encounters", MAX_ENCOUNTERS)
+    question = Risk.ask(
+        cargo=cargo,
+        encounters=encounters,
+        board=board,
+        pirate=pirate,
+        edge=edge,
+        rolls=rolls,
+        may_stay=may_stay,
+    )
+    return risk_report(question, progress=progress)
+
+
+def risk_report(question: Risk, *, progress: bool = False) -> RiskReport:
+    """The report a validated :class:`~isles.models.questions.Risk` asks (:func:`risk`)."""
     reach: PirateReach | None = None
-    if pirate is None and edge is None:
-        for name, value, given in (
-            ("board", board, board is not None),
-            ("rolls", rolls, rolls is not None),
-            ("may_stay", may_stay, bool(may_stay)),
-        ):
-            if given:
-                raise InvalidInput(name, value, f"{name} only with pirate (the pirate reach)")
-    else:
-        if pirate is None or edge is None:
-            missing = "pirate" if pirate is None else "edge"
-            raise InvalidInput(missing, None, "both pirate and edge for the pirate reach")
-        if board is None:
-            raise InvalidInput("board", None, "a board for the pirate reach")
-        k = 10 if rolls is None else _check_count(rolls, "rolls", MAX_REACH_ROLLS)
-        at = check_ship_edge(board, pirate, "pirate")
-        spot = check_ship_edge(board, edge, "edge")
-        graph = wind_graph(board, may_stay, pirate=True)
+    board, k, stay = question.board, question.rolls, question.may_stay
+    if question.pirate is not None and question.edge is not None and board is not None:
+        at = check_ship_edge(board, question.pirate, "pirate")
+        spot = check_ship_edge(board, question.edge, "edge")
+        graph = wind_graph(board, stay, pirate=True)
         reach = PirateReach(
             at,
             spot,
             k,
-            may_stay,
+            stay,
             toward=_pirate_reach(graph, at, spot, k, "max", progress),
             away=_pirate_reach(graph, at, spot, k, "min", progress),
         )
     return RiskReport(
         status=Status.EXACT,
         tables={enc: outcome_table(enc) for enc in Encounter},
-        outlook={enc: cargo_outlook(enc, cargo, encounters) for enc in Encounter},
+        outlook={enc: cargo_outlook(enc, question.cargo, question.encounters) for enc in Encounter},
         pirate_reach=reach,
     )
 

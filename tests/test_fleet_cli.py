@@ -106,7 +106,7 @@ def test_fleet_trapped_and_unreachable(capsys: pytest.CaptureFixture[str]) -> No
         (["--from", "0,0:0,1", "--from", "0,0:1,0", "--within", "3"], "--to: missing"),
         (
             ["--from", "0,0:0,1", "--from", "0,0:1,0", "--port", "any", "--within", "3"],
-            "--port[0]: 'any' is invalid",
+            "--port: 'any' is invalid",
         ),
         (
             ["--from", "0,0:0,1", "--from", "0,0:1,0", "--to", "0,0:1,0", "--within", "1001"],

@@ -208,8 +208,14 @@ def test_hold_json_is_the_library_result(
         (["layout", "--players", "2"], "--players only with --free-shape"),
         (["layout", "--radius", "1", "--hold", "forest,sea", "--seed", "3"], "--seed only"),
         (["layout", "--rule", "sea-apart=on", "--rule", "sea-apart=off"], "once"),
-        (["layout", "--rule", "vertex-pips=off", "--max-pips", "10"], "--max-pips only"),
-        (["layout", "--rule", "terrain-groups=off", "--max-group", "2"], "--max-group only"),
+        (
+            ["layout", "--rule", "vertex-pips=off", "--max-pips", "10"],
+            "--max-pips: '10' is invalid; expected vertex-pips not switched off",
+        ),
+        (
+            ["layout", "--rule", "terrain-groups=off", "--max-group", "2"],
+            "--max-group: '2' is invalid; expected terrain-groups not switched off",
+        ),
         (["layout", "--free-shape", "--shape", "board.json"], "--shape"),
         (["layout", "--shape", "-", "--fixed", "-"], "standard input"),
     ],
@@ -315,7 +321,7 @@ def test_hold_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixtu
         (["--game", "base", "--rule", "sea-apart=on"], "--rule: 'sea-apart=on' is invalid"),
         (["--game", "extension", "--rule", "sea-balanced=on"], "no sea-token rule"),
         (["--game", "base", "--free-shape"], "--free-shape: given; expected --free-shape only"),
-        (["--game", "base", "--radius", "2"], "--radius: 2 is invalid"),
+        (["--game", "base", "--radius", "2"], "--radius: '2' is invalid"),
     ],
 )
 def test_newcomer_layout_inputs_are_refused_in_the_users_words(
@@ -366,12 +372,12 @@ def test_count_at_the_divisibility_floor_is_proven(capsys: pytest.CaptureFixture
 
 
 def test_a_huge_corner_pip_limit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as done:
-        main(["layout", "--game", "base", "--min-corner-pips", "100000000000000000000"])
-    err = capsys.readouterr().err
-    assert done.value.code == 2
+    code, _, err = _run(
+        ["layout", "--game", "base", "--min-corner-pips", "100000000000000000000"], capsys
+    )
+    assert code == 2 and len(err.strip().splitlines()) == 1
     assert (
-        "--min-corner-pips: 100000000000000000000 is invalid; expected an integer in 0..15" in err
+        "--min-corner-pips: '100000000000000000000' is invalid; expected an integer in 0..15" in err
     )
 
 

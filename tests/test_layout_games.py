@@ -537,9 +537,11 @@ def test_harbour_rule_and_harbour_kinds_cannot_hold_on_a_pasture_island() -> Non
 
 
 def test_island_requests_refuse_shape_parameters_and_ships_refuse_a_spiral() -> None:
-    with pytest.raises(InvalidInput, match=r"radius: .* is invalid.*island is fixed"):
+    with pytest.raises(
+        InvalidInput, match=r"radius: 2 is invalid.*radius only with game = 'ships'"
+    ):
         setup_request(game="base", radius=2)
-    with pytest.raises(InvalidInput, match=r"spiral.*only with game base or extension"):
+    with pytest.raises(InvalidInput, match=r"spiral.*only with game = 'base' or 'extension'"):
         setup_request(spiral="top-left")
     with pytest.raises(InvalidInput, match="game: 'seafarers'"):
         setup_request(game="seafarers")

@@ -70,16 +70,16 @@ def test_tournament_json_text_and_picture(
     ("argv", "message"),
     [
         (("tournament", "--games", "2"), "--players: missing"),
-        (("tournament", "--players", "3", "--waits", "2"), "--waits: 2 is invalid; expected"),
+        (("tournament", "--players", "3", "--waits", "2"), "--waits: '2' is invalid; expected"),
         (("tournament", "--players", "3", "--png", "/nonexistent/x.png"), "--png: "),
         (("tournament", "--players", "3", "--policy", "greedy"), "--policy: 'greedy'"),
         (
             ("tournament", "--players", "3", "--scheduler", "tcp://x:1", "--workers", "2"),
             "--workers",
         ),
-        (("RECORD", "--games", "3"), "--games: 3 is invalid; expected --games only with isles"),
+        (("RECORD", "--games", "3"), "--games: '3' is invalid; expected --games only with isles"),
         (("RECORD", "--waits", "3"), "--waits only with --dig-advice"),
-        (("RECORD", "--seed", "3"), "--seed only with --dig-advice or tournament"),
+        (("RECORD", "--seed", "3"), "--seed only with --dig-advice or isles plunder tournament"),
         (("RECORD", "--dig-advice", "--advise"), "--advise: given; expected --advise only"),
     ],
 )

@@ -102,7 +102,7 @@ def test_seats_rotate_and_counts_add_up() -> None:
 def test_bad_options_are_named() -> None:
     with pytest.raises(InvalidInput, match="players: 7 is invalid"):
         tournament(7)
-    with pytest.raises(InvalidInput, match="workers: 2 is invalid; expected no workers"):
+    with pytest.raises(InvalidInput, match="workers: 2 is invalid; expected workers or scheduler"):
         tournament(3, scheduler="tcp://127.0.0.1:1", workers=2)
 
 

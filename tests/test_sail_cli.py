@@ -177,11 +177,11 @@ def test_sail_from_the_target_is_zero_rolls_no_steering(
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["risk", "--rolls", "5"], "--rolls: 5 is invalid; expected --rolls only with --pirate"),
+        (["risk", "--rolls", "5"], "--rolls: '5' is invalid; expected --rolls only with --pirate"),
         (["risk", "--may-stay"], "--may-stay only with --pirate"),
         (["risk", "--board", "b.json"], "--board only with --pirate"),
         (["risk", "--edge", "0,2:0,3"], "--edge only with --pirate"),
-        (["risk", "--pirate", "0,0:1,0"], "--edge: missing"),
+        (["risk", "--pirate", "0,0:1,0"], "--edge: required; expected --edge with --pirate"),
         (["risk", "--pirate", "0,0:1,0", "--edge", "0,0:3,3"], "--edge"),
         (["risk", "--pirate", "3,-2:3,-1", "--edge", "0,2:0,3"], "--pirate"),
         (["risk", "--pirate", "0,0:1,0", "--edge", "0,2:0,3", "--rolls", "-2"], "--rolls"),

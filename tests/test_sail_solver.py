@@ -714,7 +714,8 @@ def test_risk_assembles_the_answer() -> None:
         ({"board": "demo"}, "board"),
         ({"may_stay": True}, "may_stay"),
         ({"pirate": ((0, 0), (1, 0)), "board": "demo"}, "edge"),
-        ({"edge": ((0, 0), (1, 0)), "board": "demo"}, "pirate"),
+        # One rule for both front ends (the declaration Risk): edge only with pirate.
+        ({"edge": ((0, 0), (1, 0)), "board": "demo"}, "edge"),
         ({"pirate": ((0, 0), (1, 0)), "edge": ((0, 2), (0, 3))}, "board"),
         (
             {"pirate": ((0, 0), (1, 0)), "edge": ((0, 2), (0, 3)), "board": "demo", "rolls": 201},

@@ -270,7 +270,7 @@ def test_plunder_bad_input_names_the_field(client: TestClient) -> None:
     error = refused(client.post("/api/solve/plunder", json={"record": record}))
     assert error["field"].startswith("record.observations[2].answers")
     error = refused(client.post("/api/solve/plunder", json={"record": record, "advice": True}))
-    assert error["message"].startswith("request: unknown key 'advice'")
+    assert error["message"].startswith("advice: unknown key 'advice'")
     error = refused(client.post("/api/solve/plunder", json={"record": {"players": 3}, "advise": 1}))
     assert error["field"] == "advise"
 

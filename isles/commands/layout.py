@@ -13,65 +13,40 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import (
-    check_output,
-    count_type,
-    emit_json,
-    one_stdin,
-    only_with,
-    seconds_type,
-    seed_type,
-)
-from isles.models.catan import Board, Resource, Terrain
-from isles.models.errors import InvalidInput
-from isles.models.games import Game
+from isles.cli import StoreOnce, check_output, emit_json, one_stdin
+from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex
+from isles.models.jsonio import load_json
+from isles.models.questions import Layout
 from isles.models.setup import (
-    MAX_CORNER_PIPS,
-    MAX_GROUP_LIMIT,
-    MAX_PIPS_LIMIT,
-    MAX_PLAYERS,
-    MAX_RADIUS,
-    TILES_PER_PLAYER,
+    DEFAULT_RULES,
     Rule,
     SetupRequest,
     colourfulness,
-    parse_rule_switch,
     pip_spread,
     resource_pips,
     setup_request,
 )
+from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
-    from isles.solvers.layout import LayoutResult, LayoutSeries, NextMove
+    from isles.layout import LayoutResult, LayoutSeries, NextMove
 
 ORDER = 30
 
-#: Library parameters named in errors, and the options the user typed for them.
-_OPTION_OF = {
-    "radius": "--radius",
-    "land": "--land",
-    "players": "--players",
-    "size": "--players",
-    "max_pips": "--max-pips",
-    "max_group": "--max-group",
-    "positions": "--shape",
-    "fixed": "--fixed",
-    "fixed_harbours": "--fixed",
-    "rules": "--rule",
-    "game": "--game",
-    "spiral": "--spiral",
-    "min_corner_pips": "--min-corner-pips",
-    "count": "--count",
-    "min_difference": "--differ",
+#: The question's fields read from files by the command itself, and how each is read.
+_FILES: dict[str, Callable[[str], object]] = {
+    "positions": lambda path: list(Board.load(path)),
+    "fixed": Board.load,
+    "extra_rules": lambda path: load_json(path, "rules file"),
 }
-
-#: Most boards of one --count (each is one CP-SAT solve).
-MAX_COUNT = 100
+#: What stands for each file's content while the options are checked, before any
+#: file is read: which options go together depends only on which were given.
+_STAND_INS: dict[str, object] = {"positions": [], "fixed": {}, "extra_rules": ()}
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add ``isles layout``."""
+    """Add ``isles layout``: its options are those of the declaration :class:`Layout`."""
     p = subparsers.add_parser(
         "layout",
         help="optimal Catan board set-up: ships mosaic, base or extension island (CP-SAT)",
@@ -83,104 +58,21 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "extension's island with its sea frame and harbours, the fairest pips between "
             "resources; --spiral lays the lettered tokens as the rulebook's variable "
             "set-up does. Also: complete a board already on the table (--fixed), advise "
-            "the next two tiles (--hold), lay several different boards (--count), or name "
-            "the rules that cannot hold together. Exit 0 with a board, 1 when no board "
-            "exists (or none was found in time), 2 on bad input."
+            "the next two tiles (--hold), lay several different boards (--count), add "
+            "your own rules (--rules FILE), or name the rules that cannot hold together. "
+            "Exit 0 with a board, 1 when no board exists (or none was found in time), "
+            "2 on bad input."
         ),
     )
-    p.add_argument(
-        "--game",
-        choices=[g.value for g in Game],
-        default=Game.SHIPS.value,
-        help="ships (the default: seed 004's sea mosaic), base (19 land hexes, 9 harbours) "
-        "or extension (the 5-6 player island: 30 land hexes, 11 harbours)",
-    )
-    p.add_argument(
-        "--spiral",
-        metavar="CORNER",
-        help="with --game base or extension: lay the lettered tokens along the rulebook's "
-        "spiral from this corner (right, top-right, top-left, left, bottom-left, "
-        "bottom-right, or its hex Q,R), deserts skipped",
-    )
-    shape = p.add_mutually_exclusive_group()
-    shape.add_argument(
-        "--radius",
-        type=count_type(0, MAX_RADIUS),
-        help=f"hexagon of this radius, 0..{MAX_RADIUS} (default 3)",
-    )
-    shape.add_argument(
-        "--shape", metavar="FILE", help="board JSON file whose hexes are the positions ('-': stdin)"
-    )
-    p.add_argument("--land", type=count_type(0, 127), help="land hexes (default: round(hexes / 3))")
-    p.add_argument(
-        "--free-shape",
-        action="store_true",
-        help="choose the board's hexes too: one connected board inside the hexagon",
-    )
-    p.add_argument(
-        "--players",
-        type=count_type(1, MAX_PLAYERS),
-        help=f"with --free-shape: {TILES_PER_PLAYER} tiles per player, 1..{MAX_PLAYERS} "
-        "(default 3)",
-    )
-    p.add_argument(
-        "--fixed",
-        metavar="FILE",
-        help="board JSON file of the tiles already on the table ('-': stdin)",
-    )
-    p.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=on|off",
-        help=(
-            "switch a rule: "
-            + ", ".join(r.value for r in Rule)
-            + " (repeatable, once per rule; docs/layout.md)"
-        ),
-    )
-    p.add_argument(
-        "--max-pips",
-        type=count_type(0, MAX_PIPS_LIMIT),
-        help="vertex pip limit K (switches vertex-pips on)",
-    )
-    p.add_argument(
-        "--min-corner-pips",
-        type=count_type(0, MAX_CORNER_PIPS),
-        help="least pips L where three land hexes meet (switches corner-pips-min on)",
-    )
-    p.add_argument(
-        "--max-group",
-        type=count_type(1, MAX_GROUP_LIMIT),
-        help=f"terrain group limit G, 1..{MAX_GROUP_LIMIT} (switches terrain-groups on)",
-    )
-    p.add_argument(
-        "--hold",
-        metavar="T1,T2",
-        help="next-move advice: the two terrains in the hand of the player about to lay",
-    )
-    p.add_argument(
-        "--seed",
-        type=seed_type,
-        help="variety: a different optimal board (0..2**31-1, default 0; not with --hold)",
-    )
-    p.add_argument(
-        "--count",
-        type=count_type(1, MAX_COUNT),
-        help=f"lay this many different boards, 1..{MAX_COUNT} (a game night, a tournament)",
-    )
-    p.add_argument(
-        "--differ",
-        type=count_type(1, 10_000),
-        help="with --count: hexes in which every board differs from each earlier one "
-        "and its rotations and reflections (default: a third of the hexes)",
-    )
-    p.add_argument(
-        "--time-limit",
-        type=seconds_type,
-        default=20.0,
-        help="seconds per CP-SAT solve (default %(default)s)",
-    )
+    add_question(p, Layout)
+    for name in _FILES:
+        p.add_argument(
+            Layout.spelt(name, "option"),
+            action=StoreOnce,
+            dest=f"{name}_file",
+            metavar="FILE",
+            help=Layout.model_fields[name].description,
+        )
     p.add_argument(
         "--save",
         metavar="FILE",
@@ -192,91 +84,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=run)
 
 
-def _rule_switches(texts: list[str]) -> dict[Rule, bool]:
-    """The ``--rule`` switches, each rule at most once (a second switch is refused)."""
-    switches: dict[Rule, bool] = {}
-    for text in texts:
-        rule, on = parse_rule_switch(text)
-        if rule in switches:
-            raise InvalidInput("--rule", text, f"each rule switched once ({rule.value} twice)")
-        switches[rule] = on
-    return switches
+def read_files(args: argparse.Namespace) -> dict[str, object]:
+    """The fields read from files (--shape, --fixed, --rules), at most one from stdin.
 
-
-def build_request(args: argparse.Namespace) -> SetupRequest:
-    """The :class:`~isles.models.setup.SetupRequest` the command line asks for.
-
-    Refuses options that do nothing in the mode given; errors name the option.
+    The options are checked first, with stand-ins for the files (a file given
+    with an option it does not go with is never read).
     """
-    island = args.game != Game.SHIPS.value
-    if island:
-        # the island is the game's own: every shape option would do nothing
-        for option, value in (
-            ("--radius", args.radius),
-            ("--shape", args.shape),
-            ("--land", args.land),
-            ("--players", args.players),
-        ):
-            only_with(option, value, value is None, "--game ships (the islands are fixed)")
-        only_with("--free-shape", None, not args.free_shape, "--game ships")
-    elif args.spiral is not None:
-        only_with("--spiral", args.spiral, False, "--game base or --game extension")
-    if args.players is not None:
-        only_with("--players", args.players, args.free_shape, "--free-shape")
-    if args.free_shape and args.shape is not None:
-        raise InvalidInput(
-            "--shape", args.shape, "no --shape with --free-shape (its hexes lie in --radius)"
-        )
-    one_stdin("--shape", args.shape, "--fixed", args.fixed)
-    switches = _rule_switches(args.rule)
-    for option, value, rule in (
-        ("--max-pips", args.max_pips, "vertex-pips"),
-        ("--max-group", args.max_group, "terrain-groups"),
-        ("--min-corner-pips", args.min_corner_pips, "corner-pips-min"),
-    ):
-        if value is not None:
-            on = switches.get(Rule(rule)) is not False
-            only_with(option, value, on, f"{rule} not switched off by --rule")
-    positions = list(Board.load(args.shape)) if args.shape is not None else None
-    fixed = Board.load(args.fixed) if args.fixed is not None else None
-    players = (3 if args.players is None else args.players) if args.free_shape else None
-    try:
-        return setup_request(
-            game=args.game,
-            radius=args.radius,
-            positions=positions,
-            land=args.land,
-            players=players,
-            fixed=fixed,
-            rules=switches,
-            max_pips=args.max_pips,
-            max_group=args.max_group,
-            min_corner_pips=args.min_corner_pips,
-            spiral=args.spiral,
-        )
-    except InvalidInput as exc:
-        typed = _OPTION_OF.get(exc.field)
-        if typed is None:
-            raise
-        raise InvalidInput(typed, exc.value, exc.expected) from None
+    paths = {name: getattr(args, f"{name}_file", None) for name in _FILES}
+    read_question(Layout, args, {n: _STAND_INS[n] for n, path in paths.items() if path})
+    one_stdin(*((Layout.spelt(name, "option"), path) for name, path in paths.items()))
+    return {name: _FILES[name](path) for name, path in paths.items() if path is not None}
 
 
-def _parse_hold(text: str) -> tuple[Terrain, Terrain]:
-    parts = [p.strip() for p in text.split(",")]
-    # The set-up lays the box's tiles: gold is not among them.
-    laid = [t for t in Terrain if t is not Terrain.GOLD]
-    names = ", ".join(t.value for t in laid)
-    try:
-        if len(parts) != 2 or not all(p in {t.value for t in laid} for p in parts):
-            raise ValueError
-        return Terrain(parts[0]), Terrain(parts[1])
-    except ValueError:
-        raise InvalidInput("--hold", text, f"two terrains as T1,T2 among {names}") from None
-
-
-def run(args: argparse.Namespace) -> int:
-    """Handler of ``isles layout``; returns the exit status."""
-    # Every output path is checked before any work: a bad one costs no solve.
+def _outputs(args: argparse.Namespace) -> tuple[Path | None, list[Path]]:
+    """The --save file and the pictures, checked before any work: a bad one costs no solve."""
     save = check_output("--save", args.save, (".json",))
     pictures = [
         target
@@ -286,74 +107,52 @@ def run(args: argparse.Namespace) -> int:
         )
         if target is not None
     ]
-    if args.count is not None and args.count > 1:  # the numbered files: checked now too
-        outputs = [("--save", save)] if save is not None else []
-        for given, target in [*outputs, *(("--png/--svg", p) for p in pictures)]:
-            for i in range(1, args.count + 1):
-                check_output(given, str(_numbered(target, i)), (target.suffix.lower(),))
-    if args.seed is not None:
-        only_with("--seed", args.seed, args.hold is None, "a board search (not with --hold)")
-    if args.differ is not None:
-        only_with("--differ", args.differ, args.count is not None, "--count")
-    if args.hold is not None:
-        only_with("--hold", args.hold, args.game == Game.SHIPS.value, "--game ships")
-        only_with("--hold", args.hold, args.count is None, "one board (not with --count)")
-    holding = _parse_hold(args.hold) if args.hold is not None else None
-    request = build_request(args)
-    # OR-Tools takes a second to import: only once the input is known to be good.
-    from isles.solvers.layout import layout_boards, next_move, solve_layout
+    return save, pictures
 
-    answer: LayoutResult | NextMove | LayoutSeries
-    boards: list[Board] = []
-    marked: list[Hex] = []
+
+def _check_numbered(save: Path | None, pictures: list[Path], count: int) -> None:
+    """The numbered files of a --count (``night-2.json``), checked before any work too."""
+    outputs = [("--save", save)] if save is not None else []
+    for given, target in [*outputs, *(("--png/--svg", p) for p in pictures)]:
+        for i in range(1, count + 1):
+            check_output(given, str(_numbered(target, i)), (target.suffix.lower(),))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``isles layout``: read the question, answer it, write and print the answer."""
+    save, pictures = _outputs(args)
+    question = read_question(Layout, args, read_files(args))
+    count = question.count or 1
+    if count > 1:
+        _check_numbered(save, pictures, count)
+    # OR-Tools takes a second to import: only once the input is known to be good.
+    from isles.layout import LayoutSeries, NextMove, lay_out
+
+    answer = lay_out(question, progress=count > 1 and sys.stderr.isatty())
     title: str | None = None
-    if holding is not None:
-        try:
-            answer = move = next_move(request, holding, time_limit=args.time_limit)
-        except InvalidInput as exc:
-            typed = "--hold" if exc.field.startswith("holding") else _OPTION_OF.get(exc.field)
-            if typed is None:
-                raise
-            raise InvalidInput(typed, exc.value, exc.expected) from None
-        if move.completion is not None:
-            boards = [move.completion]
+    if isinstance(answer, NextMove):
+        boards = [] if answer.completion is None else [answer.completion]
         title = (
             "next move: "
-            + ", ".join(f"{t.value} at {h}" for h, t in move.placements)
+            + ", ".join(f"{t.value} at {h}" for h, t in answer.placements)
             + " (tiles down and the move outlined)"
         )
-        marked = [*move.fixed, *(h for h, _ in move.placements)]
-        text = move_text(move)
-    elif args.count is not None:
-        try:
-            answer = series = layout_boards(
-                request,
-                args.count,
-                min_difference=args.differ,
-                seed=args.seed or 0,
-                time_limit=args.time_limit,
-                progress=args.count > 1 and sys.stderr.isatty(),
-            )
-        except InvalidInput as exc:
-            typed = _OPTION_OF.get(exc.field)
-            if typed is None:
-                raise
-            raise InvalidInput(typed, exc.value, exc.expected) from None
-        boards = [b.board for b in series.boards if b.board is not None]
-        marked = list(request.fixed)
-        text = series_text(series)
+        marked = [*answer.fixed, *(h for h, _ in answer.placements)]
+        text = move_text(answer)
+    elif isinstance(answer, LayoutSeries):
+        boards = [b.board for b in answer.boards if b.board is not None]
+        marked = list(answer.boards[0].fixed) if answer.boards else []
+        text = series_text(answer)
     else:
-        answer = result = solve_layout(request, seed=args.seed or 0, time_limit=args.time_limit)
-        boards = [] if result.board is None else [result.board]
-        marked = list(result.fixed)
-        text = result_text(result)
+        boards = [] if answer.board is None else [answer.board]
+        marked = list(answer.fixed)
+        text = result_text(answer)
     # Files first: a reader that stops early (`| head`) does not cost the board.
-    numbered = args.count is not None and args.count > 1
     for i, board in enumerate(boards, start=1):
         if save is not None:
-            board.save(_numbered(save, i) if numbered else save)
+            board.save(_numbered(save, i) if count > 1 else save)
         for target in pictures:
-            draw(board, _numbered(target, i) if numbered else target, title=title, marked=marked)
+            draw(board, _numbered(target, i) if count > 1 else target, title=title, marked=marked)
     if args.json:
         emit_json(answer.to_dict())
     else:
@@ -486,9 +285,7 @@ def move_text(move: NextMove) -> str:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the default board, a completion, a conflict, the base island."""
-    from isles.models.catan import Tile
-    from isles.models.setup import DEFAULT_RULES
-    from isles.solvers.layout import solve_layout
+    from isles.layout import solve_layout
 
     echo("== Board set-up for the ships scenario (seed 004, docs/layout.md) ==")
     request = SetupRequest.hexagon(3)

@@ -35,7 +35,7 @@ from isles.models.questions.lighthouse import (
     LighthouseTable,
 )
 from isles.models.status import Status
-from isles.options import NAMED_READERS, add_question, read_question
+from isles.options import NAMED_READERS, add_questions, read_mode, read_question
 
 if TYPE_CHECKING:
     from isles.solvers.lighthouse import (
@@ -51,21 +51,23 @@ if TYPE_CHECKING:
 
 ORDER = 40
 
-__all__ = ["ASKED_BY", "ORDER", "demo", "register"]
+__all__ = ["MODES", "ORDER", "demo", "register"]
 
 #: Competitive simulations of at least this many games show a progress bar on a terminal
 #: without --progress (about 550 games a second; the cooperative simulation's threshold is
 #: the library's, ``simulation.AUTO_PROGRESS_GAMES``).
 LONG_COMPETITIVE_GAMES = 10_000
 
-#: The questions the command answers, by the option that asks each ("": the odds), and
-#: how its refusals name them. Each question's options are derived from its declaration.
-ASKED_BY: dict[str, tuple[type[Question], str]] = {
-    "": (LighthouseOdds, "the odds (no --table, --advise or --competitive)"),
-    "--advise": (LighthouseAdvice, "--advise POSITION.json"),
-    "--table": (LighthouseTable, "--table"),
-    "--competitive": (LighthouseContest, "--competitive"),
+#: The questions the command answers, by how the user asks each (the odds: no mode
+#: option, none of --advise, --table and --competitive); errors name them so. Each
+#: question's options are derived from its declaration.
+MODES: dict[str, type[Question]] = {
+    "the odds": LighthouseOdds,
+    "--advise": LighthouseAdvice,
+    "--table": LighthouseTable,
+    "--competitive": LighthouseContest,
 }
+ODDS, ADVISE, TABLE, COMPETITIVE = MODES
 
 
 def _kit_text(text: str, option: str) -> str | KitFile:
@@ -98,10 +100,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
             "competitive variant."
         ),
     )
-    added: set[str] = set()
-    for question, _ in ASKED_BY.values():
-        add_question(p, question, exclude=tuple(added))
-        added.update(question.model_fields)
+    add_questions(p, MODES)
     p.add_argument(
         "--table",
         action="store_true",
@@ -122,73 +121,61 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _mode(args: argparse.Namespace) -> str:
-    """The question asked: "" (the odds), --table, --advise or --competitive (one at a time)."""
+    """The question asked (a key of :data:`MODES`): one at a time."""
     modes = [
-        option
-        for option, on in (
-            ("--table", args.table),
-            ("--competitive", args.competitive),
-            ("--advise", hasattr(args, "position")),
+        (option, mode)
+        for option, mode, on in (
+            ("--table", TABLE, args.table),
+            ("--competitive", COMPETITIVE, args.competitive),
+            ("--advise", ADVISE, hasattr(args, "advise")),
         )
         if on
     ]
     if len(modes) > 1:
-        raise InvalidInput(modes[1], True, f"one question at a time: {modes[1]} without {modes[0]}")
-    return modes[0] if modes else ""
+        first, second = modes[0][0], modes[1][0]
+        raise InvalidInput(second, True, f"one question at a time: {second} without {first}")
+    return modes[0][1] if modes else ODDS
 
 
-def _is_number(question: type[Question], name: str) -> bool:
-    """Whether the field is a number (its range is checked before it is refused)."""
-    annotation = question.model_fields[name].annotation
-    return annotation in (int, float, int | None, float | None)
+def _check_ranges(args: argparse.Namespace) -> None:
+    """Each number given, checked against its range as the first question that takes it
+    declares it, before any is refused for the question asked (``--table --games 0``)."""
+    for question in MODES.values():
+        numbers = [
+            name
+            for name, info in question.model_fields.items()
+            if info.annotation in (int, float, int | None, float | None)
+            and hasattr(args, question.spelt(name, "option")[2:].replace("-", "_"))
+        ]
+        for name in numbers:
+            text = getattr(args, question.spelt(name, "option")[2:].replace("-", "_"))
+            try:
+                read_question(question, argparse.Namespace(**{name: text}))
+            except InvalidInput as exc:
+                if exc.problem != "missing":
+                    raise
 
 
-def _refuse_unused(mode: str, args: argparse.Namespace) -> None:
-    """Refuse every option given that the question asked does not take (never ignore one).
-
-    A number is checked first against its range, as the question that takes it
-    declares it (``--games 0``); a file is not read.
-    """
-    asked = ASKED_BY[mode][0]
-    for question, _ in ASKED_BY.values():
-        for name in question.model_fields:
-            if not hasattr(args, name) or name in asked.model_fields:
-                continue
-            if _is_number(question, name):  # its range first, as its question declares it
-                try:
-                    read_question(question, argparse.Namespace(**{name: getattr(args, name)}))
-                except InvalidInput as exc:
-                    if exc.problem != "missing":
-                        raise
-            option = question.spelt(name, "option")
-            where = " or ".join(w for q, w in ASKED_BY.values() if name in q.model_fields)
-            value = getattr(args, name)
-            raise InvalidInput(
-                option,
-                value,
-                f"{option} only with {where}",
-                problem="given" if isinstance(value, bool | list) else None,
-            )
-    if mode == "--competitive" and args.no_cache:
+def _run(args: argparse.Namespace) -> int:
+    mode = _mode(args)
+    _check_ranges(args)
+    if mode == COMPETITIVE and args.no_cache:
         raise InvalidInput(
             "--no-cache",
             True,
             "--no-cache only without --competitive (nothing is cached there)",
             problem="given",
         )
-
-
-def _run(args: argparse.Namespace) -> int:
-    mode = _mode(args)
-    _refuse_unused(mode, args)
-    one_stdin("--kit", getattr(args, "kit", None), "--advise", getattr(args, "position", None))
-    if mode == "--table":
-        return _table(args, read_question(LighthouseTable, args))
-    if mode == "--advise":
-        return _advise(args, read_question(LighthouseAdvice, args))
-    if mode == "--competitive":
-        return _competitive(args, read_question(LighthouseContest, args))
-    return _odds(args, read_question(LighthouseOdds, args))
+    one_stdin(("--kit", getattr(args, "kit", None)), ("--advise", getattr(args, "advise", None)))
+    question = read_mode(MODES, mode, args)
+    if isinstance(question, LighthouseTable):
+        return _table(args, question)
+    if isinstance(question, LighthouseAdvice):
+        return _advise(args, question)
+    if isinstance(question, LighthouseContest):
+        return _competitive(args, question)
+    assert isinstance(question, LighthouseOdds)
+    return _odds(args, question)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:

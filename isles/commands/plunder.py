@@ -12,50 +12,66 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isles.cli import (
-    OneLineParser,
-    check_output,
-    count_type,
-    emit_json,
-    only_with,
-    seconds_type,
-    seed_type,
-)
+from isles.cli import OneLineParser, check_output, emit_json
+from isles.models.contract import Question
 from isles.models.errors import InvalidInput
-from isles.models.plunder import CATEGORIES, MAX_PLAYERS, VALUES, Record, code_from_text
+from isles.models.plunder import CATEGORIES, VALUES, Record, code_from_text
+from isles.models.questions import DigQuestion, RecordAnalysis, TournamentQuestion
+from isles.models.questions.plunder import ANALYSIS_TIME_LIMIT
+from isles.options import add_questions, read_mode
+from isles.solvers.plunder_policies import POLICIES
 
 if TYPE_CHECKING:
-    from isles.solvers.plunder import Advice, Analysis
-    from isles.solvers.plunder_dig import DigAdvice
-    from isles.solvers.plunder_tournament import Tournament
+    from isles.plunder import Advice, Analysis, DigAdvice, Tournament
 
 ORDER = 20
 
 TOP_CODES = 3
 
-#: The default of --time-limit, in seconds: isles.solvers.plunder.DEFAULT_TIME_LIMIT
-#: (repeated here so that the command line starts without loading Z3; a test checks).
-TIME_LIMIT = 3.0
+#: The default of --time-limit for a record, in seconds: the declaration's
+#: (isles.models.questions.RecordAnalysis; the command line starts without Z3).
+TIME_LIMIT = ANALYSIS_TIME_LIMIT
 
 #: The word in place of RECORD that starts a tournament.
 TOURNAMENT = "tournament"
-#: Most games of ``isles plunder tournament`` (isles.solvers.plunder_tournament.MAX_GAMES).
-MAX_GAMES = 1_000_000
-#: Most samples of ``--dig-advice``.
-MAX_SAMPLES = 100_000
+
+#: The command's modes, by how the user picks them (errors name them so): each asks
+#: one question, whose fields are the options (isles.options.add_questions).
+ANALYSIS_MODE = "RECORD without --dig-advice"
+DIG_MODE = "--dig-advice"
+TOURNAMENT_MODE = f"isles plunder {TOURNAMENT}"
+MODES: dict[str, type[Question]] = {
+    ANALYSIS_MODE: RecordAnalysis,
+    DIG_MODE: DigQuestion,
+    TOURNAMENT_MODE: TournamentQuestion,
+}
+
+
+def policies_epilog() -> str:
+    """The built-in policies for ``--help``, from the registry (POLICIES).
+
+    >>> policies_epilog().splitlines()[1]
+    '  threshold:P  digs once the most likely code has probability P or more (default 0.5)'
+    """
+    lines = ["policies (--policy NAME; all but random flip for the most information):"]
+    for key, kind in POLICIES.items():
+        name = key if kind.argument is None else f"{key}:{kind.argument}"
+        lines.append(f"  {name:<11}  {kind.summary}")
+    return "\n".join(lines)
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
-    """Add ``isles plunder RECORD [--json] [--advise [--clue I,M,T] [--active P]]
-    [--time-limit SEC] [--dig-advice ...]`` and ``isles plunder tournament ...``."""
+    """Add ``isles plunder RECORD|tournament``: its options are those of the declarations
+    :class:`RecordAnalysis`, :class:`DigQuestion` and :class:`TournamentQuestion`."""
     p = subparsers.add_parser(
         "plunder",
         help="Plunder deduction: consistency, exact posterior, flip and guess advice",
-        description=(
+        description=textwrap.fill(
             "Read a Plunder record (docs/plunder.md) and print, per player, the exact "
             "probability of every value (forced values marked *, each with a smallest set "
             "of answers that proves it), or a smallest set of conflicting answers when the "
@@ -64,80 +80,23 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
             "or wait. 'isles plunder tournament --players N ...' plays games between "
             "policies (on Dask) instead of reading a record."
         ),
+        epilog=policies_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "record",
         help="the record JSON file ('-' reads standard input), or the word 'tournament'",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--advise", action="store_true", help="add flip and guess advice")
     p.add_argument(
-        "--clue",
-        help="with --advise: the combination on the table for flip advice, "
-        "'island,marker,trap' (indices or names; default: the last observation's clue)",
-    )
-    p.add_argument(
-        "--active",
-        type=count_type(0, MAX_PLAYERS - 1),
-        help="with --advise: the active player for flip advice "
-        "(default: me, else the player after the last active one)",
-    )
-    p.add_argument(
-        "--time-limit",
-        type=seconds_type,
-        metavar="SEC",
-        help=f"seconds for proving proofs and conflicts smallest; past it they stay "
-        f"minimal and the answer says so (default: {TIME_LIMIT:g}). With --dig-advice or a "
-        "tournament: seconds for the games, which stop there and the answer is that of the "
-        "games played so far, saying so (default: no limit)",
-    )
-    dig = p.add_argument_group("dig now or wait (RECORD with 'me')")
-    dig.add_argument(
         "--dig-advice",
         action="store_true",
-        help="per target, the expected points of my crew card sent now or after 1, 2, ... "
-        "turns, by playing the game on from deals drawn from the posterior",
+        help="dig now or wait (RECORD with 'me'): per target, the expected points of my "
+        "crew card sent now or after 1, 2, ... turns, by playing the game on from deals "
+        "drawn from the posterior",
     )
-    dig.add_argument(
-        "--waits", type=count_type(0, 15), help="with --dig-advice: the longest wait (default 3)"
-    )
-    dig.add_argument(
-        "--samples",
-        type=count_type(1, MAX_SAMPLES),
-        help="with --dig-advice: games played on (default 200)",
-    )
-    tour = p.add_argument_group(
-        "tournaments (isles plunder tournament --players N [--policy A ...] --games N --seed S)"
-    )
-    tour.add_argument(
-        "--policy",
-        action="append",
-        metavar="NAME",
-        help="certain, threshold (threshold:P), expected or random: the others' policy for "
-        "--dig-advice (default threshold); repeated, the tournament lineup (default: "
-        "expected, threshold, certain)",
-    )
-    tour.add_argument(
-        "--seed", type=seed_type, help="with --dig-advice or a tournament: the seed (default 0)"
-    )
-    tour.add_argument("--players", type=count_type(2, MAX_PLAYERS), help="tournament: seats")
-    tour.add_argument(
-        "--games", type=count_type(1, MAX_GAMES), help="tournament: games (default 100)"
-    )
-    tour.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="tournament: a running Dask scheduler (tcp://host:8786; start it with "
-        "'dask scheduler' and workers with 'dask worker ADDRESS --no-nanny'); default a "
-        "local cluster",
-    )
-    tour.add_argument(
-        "--workers",
-        type=count_type(0, 256),
-        help="tournament: worker processes of the local cluster (default: the cores, at "
-        "most 8; 0: in this process)",
-    )
-    tour.add_argument("--png", metavar="FILE", help="tournament: plot the results (.png or .svg)")
+    add_questions(p, MODES)
+    p.add_argument("--png", metavar="FILE", help="tournament: plot the results (.png or .svg)")
     p.set_defaults(func=_run)
 
 
@@ -265,40 +224,26 @@ def analysis_lines(analysis: Analysis) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    tour = args.record == TOURNAMENT
-    for option, value in (
-        ("--players", args.players),
-        ("--games", args.games),
-        ("--scheduler", args.scheduler),
-        ("--workers", args.workers),
-        ("--png", args.png),
-    ):
-        only_with(option, value, value is None or tour, f"isles plunder {TOURNAMENT}")
-    if tour:
+    if args.record == TOURNAMENT:
+        if args.dig_advice:
+            raise InvalidInput("--dig-advice", None, "--dig-advice with a RECORD", problem="given")
         return _run_tournament(args)
-    for option, value in (("--waits", args.waits), ("--samples", args.samples)):
-        only_with(option, value, value is None or args.dig_advice, "--dig-advice")
-    for option, value in (("--policy", args.policy), ("--seed", args.seed)):
-        only_with(option, value, value is None or args.dig_advice, f"--dig-advice or {TOURNAMENT}")
-    if args.dig_advice:
-        return _run_dig_advice(args)
-    # Z3 and SciPy load here, not at start-up: the other commands do not need them.
-    from isles.solvers.plunder import analyse
-
-    only_with("--clue", args.clue, args.clue is None or args.advise, "--advise")
-    only_with("--active", args.active, args.active is None or args.advise, "--advise")
+    if args.png is not None:
+        raise InvalidInput("--png", args.png, f"--png only with {TOURNAMENT_MODE}")
     record = Record.load(args.record)
-    clue = code_from_text(args.clue, record.names, "--clue") if args.clue is not None else None
-    if args.active is not None and args.active >= record.players:
-        raise InvalidInput("--active", args.active, f"a player index in 0..{record.players - 1}")
-    analysis = analyse(
-        record,
-        advise=args.advise,
-        clue=clue,
-        active=args.active,
-        time_limit=TIME_LIMIT if args.time_limit is None else args.time_limit,
-        progress=sys.stderr.isatty(),
-    )
+    if args.dig_advice:
+        return _run_dig_advice(args, record)
+    # Z3 and SciPy load here, not at start-up: the other commands do not need them.
+    from isles.plunder import analyse_question
+
+    extra: dict[str, object] = {"record": record}
+    typed = {}
+    if hasattr(args, "clue"):  # a clue's names are the record's: read here
+        extra["clue"] = code_from_text(args.clue, record.names, "--clue")
+        typed["clue"] = args.clue
+    question = read_mode(MODES, ANALYSIS_MODE, args, extra, typed)
+    assert isinstance(question, RecordAnalysis)
+    analysis = analyse_question(question, progress=sys.stderr.isatty())
     if args.json:
         emit_json(analysis.to_dict())
     else:
@@ -336,24 +281,12 @@ def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
     return lines
 
 
-def _run_dig_advice(args: argparse.Namespace) -> int:
-    from isles.solvers.plunder_dig import dig_advice
+def _run_dig_advice(args: argparse.Namespace, record: Record) -> int:
+    from isles.plunder import dig_question
 
-    for option, value in (("--advise", args.advise or None), ("--clue", args.clue)):
-        only_with(option, value, value is None, "no --dig-advice")
-    only_with("--active", args.active, args.active is None, "no --dig-advice")
-    if args.policy is not None and len(args.policy) > 1:
-        raise InvalidInput("--policy", args.policy, "one policy with --dig-advice")
-    record = Record.load(args.record)
-    advice = dig_advice(
-        record,
-        policy=args.policy[0] if args.policy else "threshold",
-        waits=3 if args.waits is None else args.waits,
-        samples=200 if args.samples is None else args.samples,
-        seed=0 if args.seed is None else args.seed,
-        time_limit=args.time_limit,
-        progress=sys.stderr.isatty(),
-    )
+    question = read_mode(MODES, DIG_MODE, args, {"record": record})
+    assert isinstance(question, DigQuestion)
+    advice = dig_question(question, progress=sys.stderr.isatty())
     if args.json:
         emit_json(advice.to_dict())
     else:
@@ -430,34 +363,12 @@ def tournament_figure(result: Tournament, path: Path) -> Path:
 
 
 def _run_tournament(args: argparse.Namespace) -> int:
-    for option, value in (
-        ("--advise", args.advise or None),
-        ("--clue", args.clue),
-        ("--active", args.active),
-        ("--dig-advice", args.dig_advice or None),
-        ("--waits", args.waits),
-        ("--samples", args.samples),
-    ):
-        only_with(option, value, value is None, f"no {TOURNAMENT}")
-    if args.players is None:
-        raise InvalidInput("--players", None, "the number of seats, 2..6", problem="missing")
-    if args.scheduler is not None and args.workers is not None:
-        raise InvalidInput("--workers", args.workers, "no --workers with --scheduler")
+    question = read_mode(MODES, TOURNAMENT_MODE, args)
+    assert isinstance(question, TournamentQuestion)
     png = check_output("--png", args.png, (".png", ".svg"))
-    from isles.solvers.plunder_policies import policy_by_name
-    from isles.solvers.plunder_tournament import tournament
+    from isles.plunder import tournament_question
 
-    policies = [policy_by_name(name) for name in args.policy] if args.policy else None
-    result = tournament(
-        args.players,
-        policies,
-        100 if args.games is None else args.games,
-        0 if args.seed is None else args.seed,
-        scheduler=args.scheduler,
-        workers=args.workers,
-        time_limit=args.time_limit,
-        progress=sys.stderr.isatty(),
-    )
+    result = tournament_question(question, progress=sys.stderr.isatty())
     if png is not None and result.games:
         tournament_figure(result, png)
     if args.json:
@@ -481,8 +392,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import numpy as np
 
     from isles.draw import save_figure
-    from isles.models.plunder import example_record
-    from isles.solvers.plunder import analyse
+    from isles.plunder import analyse, example_record
 
     analysis = analyse(example_record(), advise=True)
     record = analysis.record

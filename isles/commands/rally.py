@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
-from isles.models.catan import Board, beginner_board
 from isles.models.questions import Trip
 from isles.models.status import Status
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
-    from isles.solvers.rally import Route, StartChoice
+    from isles.rally import Board, Route, StartChoice
 
 ORDER = 10
 
@@ -50,7 +49,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the trip the options ask, plan it, print it."""
     # SciPy and NetworkX load on first use only: `isles --help` stays quick.
-    from isles.solvers.rally import choose_trip, plan_trip
+    from isles.rally import Board, beginner_board, choose_trip, plan_trip
 
     picture = check_output("--png", args.png, (".png", ".svg"))
     board = Board.load(args.board) if args.board is not None else beginner_board()
@@ -206,6 +205,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the rally on the beginner board, then on a base board laid
     by ``isles layout --game base`` (fairest pips, proven optimal)."""
     from isles.layout import base_board
+    from isles.rally import beginner_board
 
     rally_on_board(beginner_board(), "beginner board", out_dir / "rally.png", echo)
     laid = base_board(time_limit=20)
@@ -227,11 +227,10 @@ def rally_on_board(
     """The demo's rally on any board: the best car of each start group, cheapest and
     fastest, and a picture of the cheapest route of all at ``picture_path``."""
     from isles.draw import board_figure, draw_path, save_figure
-    from isles.solvers.rally import build_graph, choose_start
+    from isles.rally import choose_start
 
-    rg = build_graph(board)
-    cheap_choice = choose_start(rg)
-    fast_choice = choose_start(rg, objective="expected_turns")
+    cheap_choice = choose_start(board)
+    fast_choice = choose_start(board, objective="expected_turns")
     echo(f"== Car rally (seed 002): best car of each start group, {name} ==")
     echo(
         f"{'group':<28}{'best car':<10}{'goal':<8}{'cards':>6}{'turns':>6}{'E[turns]':>9}"

@@ -150,8 +150,7 @@ class KitOrIslands(Question):
     )
     sea_cards: int | None = param(
         None,
-        help="sea cards (default: the kit's: the real game 8, the competitive kits 3; "
-        "the table: rows 1..N)",
+        help="sea cards (default: the kit's; the real game has 8, the competitive kits 3)",
         metavar="N",
         ge=1,
         le=MAX_SEA_CARDS,
@@ -213,12 +212,8 @@ class LighthouseOdds(KitChoice):
     isles.models.errors.InvalidInput: --certify: 0.001 is invalid; expected --certify only with ...
     """
 
-    policy: Policy = param(
-        "optimal",
-        help="the players' policy (the table: all three unless one is given; the "
-        "competitive variant: greedy)",
-    )
-    exact: bool = param(False, help="exact Fractions (kits of at most 4 islands solved by the DP)")
+    policy: Policy = param("optimal", help="the players' policy")
+    exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
     simulate: bool = param(
         False,
         help=f"kits of at least {SIMULATE_FROM_ISLANDS} islands: a Monte Carlo estimate and "
@@ -295,7 +290,7 @@ class LighthouseAdvice(LighthousePosition):
     roll: RollValue = param(
         help="the roll to advise on, e.g. boat,red",
         metavar="FACE,FACE",
-        text="words",
+        text="names",
         expected="two faces, one per die, e.g. boat,red",
     )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
@@ -357,16 +352,16 @@ class LighthouseTable(Question):
     """
 
     players: Annotated[tuple[int, ...], _counts(2, 4)] | None = param(
-        None, help="players (default: 2, 3 and 4)", text="integer"
+        None, help="players of the real game (default: 2, 3 and 4)", text="integer"
     )
     islands: Annotated[tuple[int, ...], _counts(1, MAX_DEFAULT_ISLANDS)] | None = param(
-        None, help="islands of the default kit (instead of players)", text="integer"
+        None, help="islands of the default kit (other kits)", text="integer"
     )
     sea_cards: Annotated[tuple[int, ...], PlainValidator(_rows)] = param(
-        tuple(range(1, 9)), help="sea cards: N for the rows 1..N (default 8)", text="integer"
+        tuple(range(1, 9)), help="sea cards: the rows 1..N", text="integer"
     )
     policy: Annotated[tuple[Policy, ...], PlainValidator(_table_policies)] = param(
-        POLICIES, help="the policies, one column each (default all three)", text="word"
+        POLICIES, help="the policies, one column each", text="name"
     )
 
     together: ClassVar[tuple[Together, ...]] = (NotWith("players", "islands"),)
@@ -388,7 +383,7 @@ class LighthouseContest(KitOrIslands):
         2, help="players in the competitive variant", metavar="N", ge=2, le=MAX_SEATS
     )
     policy: SeatPolicies = param(
-        "greedy", help="greedy, random or (2 seats, kits solved exactly) optimal", text="word"
+        "greedy", help="greedy, random or (2 seats, kits solved exactly) optimal", text="name"
     )
     games: int | None = param(
         None,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from isles import layout, rally
-from isles.models.errors import SEED_MAX, InvalidInput
-from isles.models.jsonio import read_bool, read_int, read_list, read_object
+from isles import layout
+from isles.models.errors import InvalidInput
 from isles.web.tasks.base import Task
 
 __all__ = ["LAYOUT_SECONDS", "TASKS", "layout_rules"]
@@ -36,55 +36,32 @@ def layout_rules() -> dict[str, Any]:
     }
 
 
-def _read_rules(raw: object) -> dict[str, bool]:
-    names = [rule.value for rule in layout.Rule]
-    switches = read_object(raw, "rules", [], names)
-    return {name: read_bool(on, f"rules.{name}") for name, on in switches.items()}
+def _read(body: object) -> layout.Layout:
+    """A set-up request, read with the library's own declaration of the question."""
+    if isinstance(body, Mapping) and "time_limit" not in body:
+        body = {**body, "time_limit": LAYOUT_SECONDS}
+    return layout.Layout.read(body, spelling="key")
 
 
 def _read_layout(body: object) -> dict[str, Any]:
-    raw = read_object(body, "request", ["game"], ["radius", "rules", "seed", "fixed"])
-    game = raw["game"]
-    games = [g.value for g in layout.Game]
-    if game not in games:
-        raise InvalidInput("game", game, "one of " + ", ".join(games))
-    rules = _read_rules(raw.get("rules", {}))
-    seed = read_int(raw.get("seed", 0), "seed", 0, SEED_MAX)
-    options: dict[str, Any] = {"game": game, "rules": rules}
-    if raw.get("radius") is not None:
-        options["radius"] = read_int(raw["radius"], "radius", 0, layout.MAX_RADIUS)
-    if raw.get("fixed") is not None:
-        fixed = rally.Board.from_dict(raw["fixed"])
-        options["fixed"] = fixed
-    request = layout.setup_request(**options)
-    return {"request": request, "seed": seed}
+    question = _read(body)
+    if question.holding is not None:
+        raise InvalidInput("holding", "given", "the next-move job for the tiles in hand")
+    return {"question": question, "request": layout.request_of(question.set_up())}
 
 
 def _run_layout(args: dict[str, Any]) -> dict[str, Any]:
-    result = layout.solve_layout(args["request"], seed=args["seed"], time_limit=LAYOUT_SECONDS)
-    return result.to_dict()
+    return layout.lay_out(args["question"]).to_dict()
 
 
 def _read_next_move(body: object) -> dict[str, Any]:
-    raw = read_object(body, "request", ["holding"], ["radius", "rules", "fixed"])
-    holding = read_list(raw["holding"], "holding")
-    terrains = [t.value for t in layout.Terrain]
-    if len(holding) != 2 or not all(isinstance(t, str) and t in terrains for t in holding):
-        raise InvalidInput("holding", holding, "two terrains: " + ", ".join(terrains))
-    options: dict[str, Any] = {"game": "ships", "rules": _read_rules(raw.get("rules", {}))}
-    if raw.get("radius") is not None:
-        options["radius"] = read_int(raw["radius"], "radius", 0, layout.MAX_RADIUS)
-    if raw.get("fixed") is not None:
-        options["fixed"] = rally.Board.from_dict(raw["fixed"])
-    request = layout.setup_request(**options)
-    return {"request": request, "holding": (str(holding[0]), str(holding[1]))}
-
-
-def _run_next_move(args: dict[str, Any]) -> dict[str, Any]:
-    return layout.next_move(args["request"], args["holding"], time_limit=LAYOUT_SECONDS).to_dict()
+    question = _read(body)
+    if question.holding is None:
+        raise InvalidInput("holding", None, "two terrains (the tiles in hand)", problem="missing")
+    return {"question": question, "request": layout.request_of(question.set_up())}
 
 
 TASKS = {
     "layout": Task(_read_layout, _run_layout, 120.0),
-    "next-move": Task(_read_next_move, _run_next_move, 120.0),
+    "next-move": Task(_read_next_move, _run_layout, 120.0),
 }
