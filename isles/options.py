@@ -23,6 +23,7 @@ from pydantic_core import PydanticUndefined
 from isles.models.contract import Question, param_extra
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
+from isles.models.jsonio import load_json
 from isles.models.text import parse_integer, parse_number
 
 __all__ = [
@@ -109,13 +110,21 @@ def read_names(text: str, option: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
 
-#: Readers a declaration names with ``param(text=...)``.
+def read_json_file(text: str, option: str) -> object:
+    """The JSON of the file named (``-``: standard input), for a field that takes JSON."""
+    return load_json(text, f"{option} file")
+
+
+#: Readers a declaration names with ``param(text=...)``; a game's command may add its
+#: own (``isles.commands.lighthouse``: a kit name or file).
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
     "name": lambda text, option: text,  # a name the library looks up (a Plunder policy)
     "pairs": read_pairs,
     "counts": read_counts,
     "switch": read_switch,
     "names": read_names,
+    "integer": parse_integer,
+    "json": read_json_file,
 }
 
 

@@ -15,11 +15,11 @@ from typing import Any, Literal
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DISCS_PER_LIGHTHOUSE,
+    KITS,
     Decision,
     Kit,
     Position,
     Roll,
-    default_kit,
     legal_decisions,
 )
 
@@ -57,6 +57,9 @@ Stacks = tuple[tuple[str, ...], ...]
 def competitive_kit(seats: int = 2, sea_cards: int = COMPETITIVE_SEA_CARDS) -> Kit:
     """The competitive kit: 2 seats hold 3 islands each, 3 or 4 seats 2 each, of the default kit.
 
+    The kits are the registry's ``competitive-2``, ``competitive-3`` and
+    ``competitive-4`` (:data:`isles.models.lighthouse.KITS`).
+
     Parameters
     ----------
     seats : int
@@ -83,7 +86,7 @@ def competitive_kit(seats: int = 2, sea_cards: int = COMPETITIVE_SEA_CARDS) -> K
     """
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
         raise InvalidInput("seats", seats, f"2..{MAX_SEATS} players")
-    return default_kit(6 if seats == 2 else 2 * seats, sea_cards)
+    return KITS[f"competitive-{seats}"].build(sea_cards)
 
 
 def check_seats(kit: Kit, seats: int) -> int:

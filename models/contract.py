@@ -605,6 +605,7 @@ class Question(BaseModel):
             )
         if spelling == "key":
             data = cls._by_name(data)
+        cls._check_apart(data, spelling, typed or {})
         try:
             question = cls.model_validate(dict(data))
         except ValidationError as exc:
@@ -652,6 +653,8 @@ class Question(BaseModel):
                 full = path
             elif not path:  # a check of the whole question (a model validator)
                 full = inner
+            elif inner.startswith((f"{name}.", f"{name}[")):  # a reader naming its own root
+                full = path + inner[len(name) :]
             elif inner.startswith((".", "[")):
                 full = path + inner
             else:
@@ -673,6 +676,26 @@ class Question(BaseModel):
             return InvalidInput(field, None, expected, problem="missing")
         value = typed.get(path, error["input"])
         return InvalidInput(field, value, expected)
+
+    @classmethod
+    def _check_apart(
+        cls, data: Mapping[str, Any], spelling: Spelling, typed: Mapping[str, str]
+    ) -> None:
+        """The :class:`NotWith` rules, on the fields given, before any value is read.
+
+        Two fields that cannot go together are refused before either is validated,
+        so that a kit file is not read for an option that cannot go with another.
+        """
+        for rule in cls.together:
+            if isinstance(rule, NotWith) and rule.field in data and rule.other in data:
+                value = typed.get(rule.field, data[rule.field])
+                raise InvalidInput(
+                    cls.spelt(rule.field, spelling),
+                    value,
+                    f"{cls.spelt(rule.field, spelling)} or {cls.spelt(rule.other, spelling)}, "
+                    "not both",
+                    problem=_given(value),
+                )
 
     def _check_together(self, spelling: Spelling, typed: Mapping[str, str]) -> None:
         given = self.model_fields_set

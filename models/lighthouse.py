@@ -1,9 +1,10 @@
 """Lighthouses: the kit, positions, roll outcomes, legal decisions and one turn of play.
 
-Implements docs/lighthouse.md ("How we read the rules", "Formats", "Competitive
-variant"; seed 000_aeb701e368f40145.txt): turn order (boat first, loss at once),
-discs placed in a chosen order, Maurice's walk and bonus disc, the state machine of
-one lighthouse, the competitive turn's rules, and the kit and position files.
+Implements docs/lighthouse.md ("How we read the rules", "Formats"; seed
+000_aeb701e368f40145.txt): turn order (boat first, loss at once), discs placed in
+a chosen order, Maurice's walk and bonus disc, the state machine of one
+lighthouse, and the kit and position files. The competitive variant's rules are
+:mod:`isles.models.competitive`'s.
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ __all__ = [
     "DEFAULT_COLOURS",
     "DEFAULT_GAMES",
     "DEFAULT_ISLANDS",
+    "DEFAULT_KIT",
     "DISCS_PER_LIGHTHOUSE",
     "FINISHED_STATE",
+    "KITS",
     "LIGHTHOUSE_STATES",
+    "MAX_DEFAULT_ISLANDS",
     "MAX_EXACT_ISLANDS",
     "MAX_FACES",
     "MAX_FRACTION_ISLANDS",
@@ -46,9 +50,9 @@ __all__ = [
     "SIMULATE_FROM_ISLANDS",
     "STATE_AFTER",
     "STATE_DISCS",
-    "CompetitiveState",
     "Decision",
     "Kit",
+    "NamedKit",
     "Outcome",
     "Policy",
     "Position",
@@ -57,20 +61,15 @@ __all__ = [
     "boat_lands",
     "bonus_options",
     "can_take",
-    "check_seats",
-    "competitive_landing",
-    "competitive_start",
     "default_kit",
     "islands_in_play",
-    "lay_disc",
     "legal_decisions",
     "lighthouse_state",
+    "named_kit",
     "play_turn",
     "players_kit",
     "position_code",
-    "remove_top_disc",
     "roll_outcomes",
-    "seat_islands",
 ]
 
 BOAT = "boat"
@@ -149,10 +148,6 @@ STATE_AFTER: tuple[tuple[int, int], ...] = (
 or second (side 1) colour, -1 when the lighthouse cannot take it (the rule of
 :func:`can_take`: an empty lighthouse takes either colour, a started one the colour
 alternating with its top disc, a finished one none)."""
-
-PLAYER_ISLANDS: dict[int, int] = {2: 8, 3: 6, 4: 8}
-"""Islands in play by the number of players (docs/lighthouse.md, "The game"): 2 players
-hold 4 island cards each, 3 or 4 players 2 each."""
 
 DEFAULT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "orange", "purple")
 """The five colours of the default kit (docs/lighthouse.md, "Default kit")."""
@@ -369,7 +364,11 @@ class Kit:
         return cls.from_dict(load_json(path, "kit file"))
 
 
-def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
+#: Islands the default kit has (:data:`DEFAULT_ISLANDS`): ``default_kit`` takes 1..this.
+MAX_DEFAULT_ISLANDS = len(DEFAULT_ISLANDS)
+
+
+def default_kit(islands: int = MAX_DEFAULT_ISLANDS, sea_cards: int = 8) -> Kit:
     """The default kit with the first ``islands`` islands (docs/lighthouse.md, "Default kit").
 
     Each die has one boat face and one face per colour (red, blue, green,
@@ -378,7 +377,7 @@ def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
     Parameters
     ----------
     islands : int
-        Islands in play, 1..8.
+        Islands in play, 1..:data:`MAX_DEFAULT_ISLANDS`.
     sea_cards : int
         Sea cards, 1..:data:`MAX_SEA_CARDS`.
 
@@ -389,17 +388,104 @@ def default_kit(islands: int = 8, sea_cards: int = 8) -> Kit:
     Raises
     ------
     InvalidInput
-        ``islands`` outside 1..8 or ``sea_cards`` outside 1..:data:`MAX_SEA_CARDS`.
+        ``islands`` outside 1..:data:`MAX_DEFAULT_ISLANDS` or ``sea_cards``
+        outside 1..:data:`MAX_SEA_CARDS`.
 
     Examples
     --------
     >>> default_kit(6).islands[5]
     ('red', 'green')
     """
-    if isinstance(islands, bool) or not isinstance(islands, int) or not 1 <= islands <= 8:
-        raise InvalidInput("islands", islands, "an integer in 1..8")
+    if (
+        isinstance(islands, bool)
+        or not isinstance(islands, int)
+        or not 1 <= islands <= MAX_DEFAULT_ISLANDS
+    ):
+        raise InvalidInput("islands", islands, f"an integer in 1..{MAX_DEFAULT_ISLANDS}")
     die = (BOAT, *DEFAULT_COLOURS)
     return Kit(DEFAULT_ISLANDS[:islands], (die, die), sea_cards)
+
+
+@dataclass(frozen=True)
+class NamedKit:
+    """A built-in kit of :data:`KITS`: what it is, and how it is built.
+
+    Parameters
+    ----------
+    help : str
+        One line for ``isles lighthouse --help`` and the docs.
+    islands : int
+        The first ``islands`` islands of the default kit.
+    sea_cards : int
+        Its sea cards (a question's ``sea_cards`` may ask another number).
+    players : int, optional
+        The players the box deals this kit to (the real game), if any.
+    """
+
+    help: str
+    islands: int
+    sea_cards: int = 8
+    players: int | None = None
+
+    def build(self, sea_cards: int | None = None) -> Kit:
+        """The kit, with its own sea cards or ``sea_cards``.
+
+        Examples
+        --------
+        >>> len(KITS["game-3"].build().islands), KITS["game-3"].build(2).sea_cards
+        (6, 2)
+        """
+        return default_kit(self.islands, self.sea_cards if sea_cards is None else sea_cards)
+
+
+#: Every built-in kit by name (docs/lighthouse.md, "Named kits"): the real game as
+#: the box deals it to 2, 3 or 4 players, the competitive variant's kits, and the
+#: default kit's first N islands. Adding a kit is one entry here.
+KITS: dict[str, NamedKit] = {
+    "game-2": NamedKit("the real game for 2 players: 8 islands, 8 sea cards", 8, players=2),
+    "game-3": NamedKit("the real game for 3 players: 6 islands, 8 sea cards", 6, players=3),
+    "game-4": NamedKit("the real game for 4 players: 8 islands, 8 sea cards", 8, players=4),
+    "competitive-2": NamedKit("the competitive variant, 2 seats: 6 islands, 3 sea cards", 6, 3),
+    "competitive-3": NamedKit("the competitive variant, 3 seats: 6 islands, 3 sea cards", 6, 3),
+    "competitive-4": NamedKit("the competitive variant, 4 seats: 8 islands, 3 sea cards", 8, 3),
+    **{
+        f"default-{n}": NamedKit(f"the default kit's first {n} islands, 8 sea cards", n)
+        for n in range(1, MAX_DEFAULT_ISLANDS + 1)
+    },
+}
+
+#: The kit a question plays when it chooses none: the real game for 2 players.
+DEFAULT_KIT = "game-2"
+
+
+def named_kit(name: str, sea_cards: int | None = None, field: str = "kit") -> Kit:
+    """The built-in kit ``name`` of :data:`KITS` (its own sea cards, or ``sea_cards``).
+
+    Raises
+    ------
+    InvalidInput
+        ``name`` is not in :data:`KITS`.
+
+    Examples
+    --------
+    >>> len(named_kit("game-3").islands)
+    6
+    >>> named_kit("game-5")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: kit: 'game-5' is invalid; expected a kit name: game-2, ...
+    """
+    found = KITS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise InvalidInput(field, name, "a kit name: " + ", ".join(KITS))
+    return found.build(sea_cards)
+
+
+#: Islands in play by the number of players (docs/lighthouse.md, "The game"): 2 players
+#: hold 4 island cards each, 3 or 4 players 2 each (the registry's ``game-N`` kits).
+PLAYER_ISLANDS: dict[int, int] = {
+    k.players: k.islands for k in KITS.values() if k.players is not None
+}
 
 
 def players_kit(players: int = 2, sea_cards: int = 8) -> Kit:
@@ -1064,103 +1150,3 @@ def play_turn(
     maurice = (position.maurice + decision.returned) % len(kit.islands)
     after = Position(tuple(tuple(s) for s in stacks), boat, maurice)
     return TurnResult(after, Outcome.WON if after.is_won() else Outcome.PLAYING)
-
-
-# --- the competitive variant: its rules (docs/lighthouse.md, "Competitive variant") ----------
-
-CompetitiveState = tuple[tuple[tuple[str, ...], ...], int, int, int]
-"""(lighthouse stacks, boat, Maurice offset, seat to play) in the competitive variant."""
-
-
-def check_seats(kit: Kit, seats: int) -> int:
-    """``seats`` if it is 2, 3 or 4 and divides the kit's islands, else InvalidInput.
-
-    Examples
-    --------
-    >>> check_seats(default_kit(6), 3)
-    3
-    """
-    n = len(kit.islands)
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4 or n % seats:
-        raise InvalidInput("seats", seats, f"2, 3 or 4 seats dividing the {n} islands")
-    return seats
-
-
-def seat_islands(kit: Kit, seats: int, seat: int) -> tuple[int, ...]:
-    """The islands seat ``seat`` builds: a contiguous block, seat 0 holding Maurice's island.
-
-    Examples
-    --------
-    >>> seat_islands(default_kit(6), 2, 1)
-    (3, 4, 5)
-    """
-    per = len(kit.islands) // seats
-    return tuple(range(seat * per, (seat + 1) * per))
-
-
-def competitive_start(kit: Kit) -> CompetitiveState:
-    """Every lighthouse empty, the boat before the first card, Maurice home, seat 0 to play.
-
-    Examples
-    --------
-    >>> competitive_start(default_kit(2))
-    (((), ()), 0, 0, 0)
-    """
-    return (((),) * len(kit.islands), 0, 0, 0)
-
-
-def competitive_landing(
-    kit: Kit, seats: int, state: CompetitiveState
-) -> tuple[int, tuple[int, ...]]:
-    """When the boat moves past the last card: where it goes back, and what may be removed.
-
-    The active seat removes the top disc of another seat's unfinished lighthouse
-    (finished ones are safe; with no target nothing is removed) and the boat goes
-    back onto card ``sea_cards - 1`` ("devant la dernière carte de mer"); the
-    turn goes on with the colour dice.
-
-    Returns
-    -------
-    (int, tuple of int)
-        The boat's card after landing, and the islands whose top disc may be removed.
-
-    Examples
-    --------
-    >>> kit = default_kit(2, 3)
-    >>> competitive_landing(kit, 2, ((("red",), ("green",)), 3, 0, 0))
-    (2, (1,))
-    """
-    stacks, _, _, seat = state
-    mine = set(seat_islands(kit, seats, seat))
-    targets = tuple(
-        i
-        for i in range(len(kit.islands))
-        if i not in mine and 0 < len(stacks[i]) < DISCS_PER_LIGHTHOUSE
-    )
-    return max(kit.sea_cards - 1, 0), targets
-
-
-def lay_disc(
-    stacks: tuple[tuple[str, ...], ...], island: int, colour: str
-) -> tuple[tuple[str, ...], ...]:
-    """The stacks with one disc of ``colour`` on lighthouse ``island``.
-
-    Examples
-    --------
-    >>> lay_disc(((), ("red",)), 1, "blue")
-    ((), ('red', 'blue'))
-    """
-    return (*stacks[:island], (*stacks[island], colour), *stacks[island + 1 :])
-
-
-def remove_top_disc(
-    stacks: tuple[tuple[str, ...], ...], island: int
-) -> tuple[tuple[str, ...], ...]:
-    """The stacks without the top disc of lighthouse ``island``.
-
-    Examples
-    --------
-    >>> remove_top_disc(((), ("red", "blue")), 1)
-    ((), ('red',))
-    """
-    return (*stacks[:island], stacks[island][:-1], *stacks[island + 1 :])

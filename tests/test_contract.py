@@ -4,11 +4,12 @@ line and the web app read the same declaration and spell its fields their own wa
 from __future__ import annotations
 
 import argparse
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import PlainValidator
 
 from isles.models.contract import (
     EdgeValue,
@@ -125,3 +126,25 @@ def test_a_range_is_checked_as_declared(games: int) -> None:
         assert Trip.read({"games": games}).games == games and ok
     except InvalidInput as exc:
         assert not ok and exc.field == "games" and exc.value == games
+
+
+def test_fields_that_cannot_go_together_are_refused_before_their_values_are_read() -> None:
+    # A value that would be refused (a goal off the grid's syntax) is not read when the
+    # field cannot go with another given: the rule is the error, not the value.
+    with pytest.raises(InvalidInput, match=r"^--goal: given; expected --goal or --fast, not both"):
+        Trip.read({"goals": ["not a hex"], "fast": True}, spelling="option")
+    with pytest.raises(InvalidInput, match=r"^goals\[0\]"):
+        Trip.read({"goals": ["not a hex"]})
+
+
+def test_a_reader_that_names_its_own_root_is_not_named_twice() -> None:
+    def read(value: object) -> int:
+        raise InvalidInput("kit.sea_cards", 0, "an integer in 1..30")
+
+    class Odds(Question):
+        kit: Annotated[int, PlainValidator(read)] = param(help="a kit")
+
+    with pytest.raises(InvalidInput, match=r"^kit\.sea_cards: 0 is invalid"):
+        Odds.read({"kit": {"sea_cards": 0}})
+    with pytest.raises(InvalidInput, match=r"^--kit sea_cards: 0 is invalid"):
+        Odds.read({"kit": {"sea_cards": 0}}, spelling="option")

@@ -211,7 +211,7 @@ def test_the_option_given_is_named(capsys: pytest.CaptureFixture[str]) -> None:
         (["--competitive", "--islands", "2", "--games", "10"], "--games"),
         (["--competitive", "--simulate"], "--simulate"),
         (["--competitive", "--seats", "3", "--islands", "6", "--policy", "optimal"], "--policy"),
-        (["--time-limit", "3"], "--time-limit: 3.0 is invalid; expected --time-limit only"),
+        (["--time-limit", "3"], "--time-limit: '3' is invalid; expected --time-limit only"),
         (["--competitive", "--islands", "8", "--seats", "4", "--time-limit", "3"], "--time-limit"),
         (["--kit", "k.json", "--islands", "3"], "--islands"),
         (["--policy", "clever"], "--policy"),
@@ -250,7 +250,8 @@ def test_advice_options_and_positions(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "won" in err
     # 8 islands are advised too: a position of 2 lighthouses does not fit them.
     err = fails(capsys, "--islands", "8", "--advise", good, "--roll", "boat,red")
-    assert "position.discs" in err and "8 lighthouses" in err
+    # The entry of the file, spelt from the declaration: --advise (the position), its discs.
+    assert "--advise discs" in err and "8 lighthouses" in err
 
 
 def test_kit_files_refuse_unknown_and_missing_keys(
@@ -267,7 +268,8 @@ def test_kit_files_refuse_unknown_and_missing_keys(
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert "bad.json" in fails(capsys, "--kit", str(bad))
-    assert "kit file" in fails(capsys, "--kit", "/nonexistent/kit.json")
+    err = fails(capsys, "--kit", "/nonexistent/kit.json")
+    assert "--kit: '/nonexistent/kit.json' is invalid; expected a readable JSON file" in err
 
 
 def test_kit_and_position_from_stdin(

@@ -14,33 +14,28 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from isles.cli import (
-    OneLineParser,
-    count_type,
-    emit_json,
-    one_stdin,
-    only_with,
-    seconds_type,
-    seed_type,
-)
+from isles.cli import OneLineParser, emit_json, one_stdin
+from isles.models.contract import Question
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
-    MAX_EXACT_ISLANDS,
-    MAX_FRACTION_ISLANDS,
-    MAX_GAMES,
-    MAX_SEA_CARDS,
+    DEFAULT_KIT,
+    KITS,
     POLICIES,
-    SIMULATE_FROM_ISLANDS,
     Kit,
     Outcome,
-    Position,
-    Roll,
     default_kit,
-    islands_in_play,
+)
+from isles.models.questions.lighthouse import (
+    COMPETITIVE_TIME_LIMIT,
+    KitFile,
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
 )
 from isles.models.status import Status
-from isles.models.text import parse_number
+from isles.options import NAMED_READERS, add_questions, read_mode, read_question
 
 if TYPE_CHECKING:
     from isles.solvers.lighthouse import (
@@ -56,27 +51,31 @@ if TYPE_CHECKING:
 
 ORDER = 40
 
-__all__ = ["ORDER", "demo", "register"]
+__all__ = ["MODES", "ORDER", "demo", "register"]
 
 #: Competitive simulations of at least this many games show a progress bar on a terminal
 #: without --progress (about 550 games a second; the cooperative simulation's threshold is
 #: the library's, ``simulation.AUTO_PROGRESS_GAMES``).
 LONG_COMPETITIVE_GAMES = 10_000
 
-#: Seconds the exact competitive solve may take by default (the default kit: about
-#: a minute on 2 cores).
-COMPETITIVE_TIME_LIMIT = 600.0
+#: The questions the command answers, by how the user asks each (the odds: no mode
+#: option, none of --advise, --table and --competitive); errors name them so. Each
+#: question's options are derived from its declaration.
+MODES: dict[str, type[Question]] = {
+    "the odds": LighthouseOdds,
+    "--advise": LighthouseAdvice,
+    "--table": LighthouseTable,
+    "--competitive": LighthouseContest,
+}
+ODDS, ADVISE, TABLE, COMPETITIVE = MODES
 
 
-def _mass_type(text: str) -> float:
-    """argparse type of ``--certify``: a probability strictly between 0 and 1."""
-    try:
-        value = parse_number(text, "--certify")
-    except InvalidInput:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is invalid; expected a probability 0 < p < 1")
-    return value
+def _kit_text(text: str, option: str) -> str | KitFile:
+    """``--kit NAME|FILE``: a name of the registry, else a kit file (read with the question)."""
+    return text if text in KITS else KitFile(text)
+
+
+NAMED_READERS["kit"] = _kit_text
 
 
 def _count(n: int, noun: str) -> str:
@@ -85,46 +84,23 @@ def _count(n: int, noun: str) -> str:
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
-    """Add the ``lighthouse`` subcommand."""
+    """Add the ``lighthouse`` subcommand: the options of its four questions' declarations."""
     p = subparsers.add_parser(
         "lighthouse",
         help="exact odds of the lighthouse game and the best move in any position",
         description=(
             "Win probability of the cooperative lighthouse game (docs/lighthouse.md), "
-            "exact for every number of sea cards: the real game by default (--players "
-            "2, 3 or 4: 8, 6 or 8 islands; about 30 s the first time, then read from the "
-            "table kept in the user's cache directory), --islands or --kit for other kits; "
-            "beyond 8 islands, or with --simulate/--certify, a Monte Carlo estimate beside "
-            "certified bounds. --advise: the best move for a roll, with every alternative's "
-            "odds; --table: by players, policy and sea cards; --competitive: each seat's "
-            "chance in the competitive variant."
+            f"exact for every number of sea cards: the real game by default ({DEFAULT_KIT}; "
+            "--players 2, 3 or 4: 8, 6 or 8 islands; about 30 s the first time, then read "
+            "from the table kept in the user's cache directory), --islands or --kit for "
+            "other kits (a named kit or a kit file); beyond 8 islands, or "
+            "with --simulate/--certify, a Monte Carlo estimate beside certified bounds. "
+            "--advise: the best move for a roll, with every alternative's odds; --table: "
+            "by players, policy and sea cards; --competitive: each seat's chance in the "
+            "competitive variant."
         ),
     )
-    p.add_argument(
-        "--players",
-        type=count_type(2, 4),
-        help="players of the real game, 2..4: 8 islands for 2 or 4, 6 for 3 (default 2)",
-    )
-    p.add_argument(
-        "--islands", type=count_type(1, 8), help="islands of the default kit, 1..8 (other kits)"
-    )
-    p.add_argument("--kit", metavar="FILE", help="kit JSON file (docs/lighthouse.md); - for stdin")
-    p.add_argument(
-        "--sea-cards",
-        type=count_type(1, MAX_SEA_CARDS),
-        help=f"sea cards, 1..{MAX_SEA_CARDS} (default: the kit's, 8; 3 with --competitive)",
-    )
-    p.add_argument(
-        "--policy",
-        choices=POLICIES,
-        help="optimal, greedy or random (default optimal; --table: all three; "
-        "--competitive: greedy)",
-    )
-    p.add_argument(
-        "--exact",
-        action="store_true",
-        help=f"exact Fractions (kits of at most {MAX_FRACTION_ISLANDS} islands)",
-    )
+    add_questions(p, MODES)
     p.add_argument(
         "--table",
         action="store_true",
@@ -132,151 +108,74 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     p.add_argument("--competitive", action="store_true", help="competitive variant odds")
     p.add_argument(
-        "--seats", type=count_type(2, 4), help="players in the competitive variant, 2..4"
-    )
-    p.add_argument(
-        "--games",
-        type=count_type(1, MAX_GAMES),
-        help=f"Monte Carlo games, 1..{MAX_GAMES:_} (default {DEFAULT_GAMES:_})",
-    )
-    p.add_argument("--seed", type=seed_type, help="Monte Carlo seed (default 0)")
-    p.add_argument("--advise", metavar="POSITION.json", help="position to advise on (- for stdin)")
-    p.add_argument("--roll", metavar="FACE,FACE", help="the roll to advise on, e.g. boat,red")
-    p.add_argument(
-        "--certify",
-        metavar="MIN_MASS",
-        type=_mass_type,
-        help=f"kits of at least {SIMULATE_FROM_ISLANDS} islands: a certified lower bound "
-        "from greedy play evaluated exactly, dropping positions less likely than MIN_MASS "
-        "(8 islands, 1e-7: about 5 minutes)",
-    )
-    p.add_argument(
-        "--simulate",
-        action="store_true",
-        help=f"kits of at least {SIMULATE_FROM_ISLANDS} islands: a Monte Carlo estimate and "
-        "certified upper bound instead of the exact DP",
-    )
-    p.add_argument(
         "--no-cache",
         action="store_true",
         help="solve without reading or writing the tables in the user's cache directory",
-    )
-    p.add_argument(
-        "--time-limit",
-        type=seconds_type,
-        help="seconds for the exact competitive solve (default "
-        f"{COMPETITIVE_TIME_LIMIT:g}; the answer says timed_out when it is reached)",
     )
     p.add_argument("--progress", action="store_true", help="progress bars on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=_run)
 
 
-# --- what each mode accepts ------------------------------------------------------------
+# --- which question, and the options it takes ----------------------------------------
 
 
 def _mode(args: argparse.Namespace) -> str:
-    """The question asked: odds, table, advise or competitive (one at a time)."""
+    """The question asked (a key of :data:`MODES`): one at a time."""
     modes = [
-        option
-        for option, on in (
-            ("--table", args.table),
-            ("--competitive", args.competitive),
-            ("--advise", args.advise is not None),
+        (option, mode)
+        for option, mode, on in (
+            ("--table", TABLE, args.table),
+            ("--competitive", COMPETITIVE, args.competitive),
+            ("--advise", ADVISE, hasattr(args, "advise")),
         )
         if on
     ]
     if len(modes) > 1:
-        raise InvalidInput(modes[1], True, f"one question at a time: {modes[1]} without {modes[0]}")
-    return modes[0] if modes else "odds"
+        first, second = modes[0][0], modes[1][0]
+        raise InvalidInput(second, True, f"one question at a time: {second} without {first}")
+    return modes[0][1] if modes else ODDS
 
 
-_ODDS_BEYOND_DP = f"the odds of kits of at least {SIMULATE_FROM_ISLANDS} islands"
-
-#: Where each option that a mode does not use belongs: option as typed -> (dest, needs).
-_NOT_IN: dict[str, dict[str, tuple[str, str]]] = {
-    "--table": {
-        "--kit": ("kit", "the odds, --advise or --competitive (--table uses the default kit)"),
-        "--exact": ("exact", "the odds or --advise of small kits (the table gives floats)"),
-        "--simulate": ("simulate", _ODDS_BEYOND_DP),
-        "--certify": ("certify", _ODDS_BEYOND_DP),
-        "--games": ("games", "a simulation (the table is exact)"),
-        "--seed": ("seed", "a simulation (the table is exact)"),
-    },
-    "--advise": {
-        "--policy": ("policy", "the odds, --table or --competitive (advice is for optimal play)"),
-        "--simulate": ("simulate", _ODDS_BEYOND_DP),
-        "--certify": ("certify", _ODDS_BEYOND_DP),
-        "--games": ("games", "a simulation (advice is computed exactly)"),
-        "--seed": ("seed", "a simulation (advice is computed exactly)"),
-    },
-    "--competitive": {
-        "--exact": ("exact", "the odds or --advise of small kits (competitive chances are floats)"),
-        "--simulate": ("simulate", _ODDS_BEYOND_DP),
-        "--certify": ("certify", _ODDS_BEYOND_DP),
-        "--players": ("players", "the cooperative game (--competitive counts --seats)"),
-        "--no-cache": ("no_cache", "the odds, --advise or --table (nothing is cached here)"),
-    },
-}
-
-
-def _refuse_unused(mode: str, args: argparse.Namespace) -> None:
-    """Refuse every option the user gave that ``mode`` does not use (never ignore one)."""
-    for option, (dest, needs) in _NOT_IN[mode].items():
-        value = getattr(args, dest)
-        if value not in (None, False):
-            only_with(option, True if value is True else value, False, needs)
+def _check_ranges(args: argparse.Namespace) -> None:
+    """Each number given, checked against its range as the first question that takes it
+    declares it, before any is refused for the question asked (``--table --games 0``)."""
+    for question in MODES.values():
+        numbers = [
+            name
+            for name, info in question.model_fields.items()
+            if info.annotation in (int, float, int | None, float | None)
+            and hasattr(args, question.spelt(name, "option")[2:].replace("-", "_"))
+        ]
+        for name in numbers:
+            text = getattr(args, question.spelt(name, "option")[2:].replace("-", "_"))
+            try:
+                read_question(question, argparse.Namespace(**{name: text}))
+            except InvalidInput as exc:
+                if exc.problem != "missing":
+                    raise
 
 
 def _run(args: argparse.Namespace) -> int:
     mode = _mode(args)
-    only_with(
-        "--roll", args.roll, args.roll is None or mode == "--advise", "--advise POSITION.json"
-    )
-    if mode == "--advise" and args.roll is None:
-        raise InvalidInput("--advise", args.advise, "--advise together with --roll FACE,FACE")
-    only_with("--seats", args.seats, args.seats is None or mode == "--competitive", "--competitive")
-    only_with(
-        "--time-limit",
-        args.time_limit,
-        args.time_limit is None or mode == "--competitive",
-        "--competitive (the other questions are answered without one)",
-    )
-    given = [
-        option
-        for option, value in (
-            ("--players", args.players),
-            ("--islands", args.islands),
-            ("--kit", args.kit),
-        )
-        if value is not None
-    ]
-    if len(given) > 1:
+    _check_ranges(args)
+    if mode == COMPETITIVE and args.no_cache:
         raise InvalidInput(
-            given[1],
-            getattr(args, given[1][2:]),
-            f"one of --players, --islands and --kit (not {given[0]} and {given[1]})",
+            "--no-cache",
+            True,
+            "--no-cache only without --competitive (nothing is cached there)",
+            problem="given",
         )
-    one_stdin(("--kit", args.kit), ("--advise", args.advise))
-    if mode == "--table":
-        return _table(args)
-    if mode == "--advise":
-        return _advise(args)
-    if mode == "--competitive":
-        return _competitive(args)
-    return _odds(args)
-
-
-def _kit(args: argparse.Namespace) -> Kit:
-    """The kit file (its sea cards unless --sea-cards), the default kit of --islands, or the
-    real game for --players (default 2 players: 8 islands)."""
-    sea = 8 if args.sea_cards is None else args.sea_cards
-    if args.kit is not None:
-        kit = Kit.load(args.kit)
-        return kit if args.sea_cards is None else kit.with_sea_cards(args.sea_cards)
-    if args.islands is not None:
-        return default_kit(args.islands, sea)
-    return default_kit(islands_in_play(2 if args.players is None else args.players), sea)
+    one_stdin(("--kit", getattr(args, "kit", None)), ("--advise", getattr(args, "advise", None)))
+    question = read_mode(MODES, mode, args)
+    if isinstance(question, LighthouseTable):
+        return _table(args, question)
+    if isinstance(question, LighthouseAdvice):
+        return _advise(args, question)
+    if isinstance(question, LighthouseContest):
+        return _competitive(args, question)
+    assert isinstance(question, LighthouseOdds)
+    return _odds(args, question)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
@@ -290,10 +189,12 @@ def _progress(args: argparse.Namespace) -> bool | None:
 def _who(kit: Kit) -> str:
     """``8 islands (2 or 4 players)`` for the real game's kits, ``1 island`` otherwise."""
     n = len(kit.islands)
-    players = [p for p in (2, 3, 4) if islands_in_play(p) == n]
-    # Only the island counts the box deals have a default kit to compare with (a kit file
-    # may hold up to 12 islands: default_kit refuses more than 8).
-    if not players or kit != default_kit(n, kit.sea_cards):
+    players = [
+        k.players
+        for k in KITS.values()
+        if k.players is not None and k.islands == n and k.build(kit.sea_cards) == kit
+    ]
+    if not players:
         return _count(n, "island")
     return f"{n} islands ({' or '.join(str(p) for p in players)} players)"
 
@@ -301,53 +202,19 @@ def _who(kit: Kit) -> str:
 # --- odds ---------------------------------------------------------------------------------
 
 
-def _odds(args: argparse.Namespace) -> int:
-    from isles.solvers.lighthouse import odds, odds_method
+def _odds(args: argparse.Namespace, question: LighthouseOdds) -> int:
+    from isles.solvers.lighthouse import answer_odds, odds_method
 
-    kit = _kit(args)
-    n = len(kit.islands)
-    policy = args.policy or "optimal"
-    beyond = n >= SIMULATE_FROM_ISLANDS or odds_method(kit, policy) == "monte carlo"
-    why = (
-        f"kits of at least {SIMULATE_FROM_ISLANDS} islands (the exact DP answers {n} islands "
-        "in seconds)"
-    )
-    if args.simulate:
-        only_with("--simulate", True, beyond, why)
-    if args.certify is not None:
-        only_with("--certify", args.certify, beyond, why)
-        only_with("--certify", args.certify, policy != "random", "--policy optimal or greedy")
-    method = odds_method(kit, policy, simulate=args.simulate, certify=args.certify)
-    simulated = method == "monte carlo"
-    for option, value in (("--games", args.games), ("--seed", args.seed)):
-        if value is not None:
-            only_with(
-                option,
-                value,
-                simulated,
-                "a simulation (--simulate or --certify, or a kit beyond the exact DP)",
-            )
-    if args.exact:
-        only_with(
-            "--exact",
+    kit = question.chosen_kit()
+    method = odds_method(kit, question.policy, simulate=question.simulate, certify=question.certify)
+    if args.no_cache and method == "monte carlo":
+        raise InvalidInput(
+            "--no-cache",
             True,
-            not simulated and n <= MAX_FRACTION_ISLANDS,
-            f"kits of at most {MAX_FRACTION_ISLANDS} islands solved by the DP "
-            "(larger ones give floats with a stated error bound)",
+            "--no-cache only with the exact DP (nothing is cached here)",
+            problem="given",
         )
-    if args.no_cache:
-        only_with("--no-cache", True, not simulated, "the exact DP (nothing is cached here)")
-    result = odds(
-        kit,
-        policy,
-        exact=args.exact,
-        simulate=args.simulate,
-        certify=args.certify,
-        games=args.games,
-        seed=args.seed,
-        cache=not args.no_cache,
-        progress=_progress(args),
-    )
+    result = answer_odds(question, cache=not args.no_cache, progress=_progress(args))
     if args.json:
         emit_json(result.to_dict())
     else:
@@ -402,20 +269,10 @@ def _print_odds(result: Odds) -> None:
 # --- the difficulty table ------------------------------------------------------------------
 
 
-def _table(args: argparse.Namespace) -> int:
-    from isles.solvers.lighthouse import difficulty_table
+def _table(args: argparse.Namespace, question: LighthouseTable) -> int:
+    from isles.solvers.lighthouse import answer_table
 
-    _refuse_unused("--table", args)
-    top = 8 if args.sea_cards is None else args.sea_cards
-    policies = POLICIES if args.policy is None else (args.policy,)
-    table = difficulty_table(
-        None if args.islands is None else (args.islands,),
-        range(1, top + 1),
-        policies,
-        players=None if args.players is None else (args.players,),
-        cache=not args.no_cache,
-        progress=_progress(args),
-    )
+    table = answer_table(question, cache=not args.no_cache, progress=_progress(args))
     if args.json:
         emit_json(table.to_dict())
     else:
@@ -450,38 +307,14 @@ def _print_table(table: DifficultyTable) -> None:
 # --- advice --------------------------------------------------------------------------------
 
 
-def _advise(args: argparse.Namespace) -> int:
-    from isles.solvers.lighthouse import best_move
+def _advise(args: argparse.Namespace, question: LighthouseAdvice) -> int:
+    from isles.solvers.lighthouse import answer_advice
 
-    _refuse_unused("--advise", args)
-    kit = _kit(args)
-    only_with(
-        "--advise",
-        args.advise,
-        len(kit.islands) <= MAX_EXACT_ISLANDS,
-        f"kits of at most {MAX_EXACT_ISLANDS} islands",
-    )
-    position = Position.load(args.advise, kit)
-    roll = Roll.from_faces(kit, [f.strip() for f in args.roll.split(",")], field="--roll")
-    if args.exact:
-        only_with(
-            "--exact",
-            True,
-            len(kit.islands) <= MAX_FRACTION_ISLANDS,
-            f"kits of at most {MAX_FRACTION_ISLANDS} islands",
-        )
-    advice = best_move(
-        kit,
-        position,
-        roll,
-        exact=args.exact,
-        cache=not args.no_cache,
-        progress=_progress(args),
-    )
+    advice = answer_advice(question, cache=not args.no_cache, progress=_progress(args))
     if args.json:
         emit_json(advice.to_dict())
     else:
-        _print_advice(kit, args.roll, advice)
+        _print_advice(question.chosen_kit(), args.roll, advice)
     return 0
 
 
@@ -517,67 +350,22 @@ def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
 # --- the competitive variant -----------------------------------------------------------
 
 
-def _competitive(args: argparse.Namespace) -> int:
+def _competitive(args: argparse.Namespace, question: LighthouseContest) -> int:
     from isles.solvers.lighthouse import (
         MAX_COMPETITIVE_BYTES,
-        competitive_kit,
+        answer_contest,
         competitive_memory_bytes,
-        competitive_odds,
     )
 
-    _refuse_unused("--competitive", args)
-    seats = 2 if args.seats is None else args.seats
-    sea = 3 if args.sea_cards is None else args.sea_cards
-    if args.kit is not None:
-        kit = _kit(args)
-    elif args.islands is not None:
-        kit = default_kit(args.islands, sea)
-    else:
-        kit = competitive_kit(seats, sea)
-    n = len(kit.islands)
-    if n % seats:
-        if args.seats is None:
-            # Name the option that gave the islands: --kit FILE or --islands N.
-            option, value = ("--kit", args.kit) if args.kit is not None else ("--islands", n)
-            raise InvalidInput(
-                option,
-                value,
-                f"a kit whose islands the 2 seats share equally (or give --seats; {n} islands)"
-                if args.kit is not None
-                else "a number of islands the 2 seats share equally (or give --seats)",
-            )
-        raise InvalidInput("--seats", seats, f"a number of seats (2..4) dividing the {n} islands")
-    simulated = competitive_memory_bytes(kit, seats) > MAX_COMPETITIVE_BYTES
-    for option, value in (("--games", args.games), ("--seed", args.seed)):
-        if value is not None:
-            only_with(
-                option,
-                value,
-                simulated,
-                "a competitive kit too large to solve exactly "
-                f"(over {MAX_COMPETITIVE_BYTES / 2**30:g} GiB; smaller ones are solved exactly)",
-            )
-    policy = args.policy or "greedy"
-    if policy == "optimal" and (seats != 2 or simulated):
-        raise InvalidInput(
-            "--policy",
-            policy,
-            "greedy or random here (optimal play is solved for 2 seats on kits solved exactly)",
-        )
-    games = DEFAULT_GAMES if args.games is None else args.games
+    kit = question.chosen_kit()
+    shared = len(kit.islands) % question.seats == 0
+    simulated = shared and competitive_memory_bytes(kit, question.seats) > MAX_COMPETITIVE_BYTES
+    games = DEFAULT_GAMES if question.games is None else question.games
     long_run = not simulated or games >= LONG_COMPETITIVE_GAMES
-    if args.time_limit is not None:
-        only_with("--time-limit", args.time_limit, not simulated, "a kit solved exactly")
-    result = competitive_odds(
-        kit,
-        seats,
-        policy,
-        games=args.games,
-        seed=args.seed,
-        time_limit=None
-        if simulated
-        else (COMPETITIVE_TIME_LIMIT if args.time_limit is None else args.time_limit),
+    result = answer_contest(
+        question,
         progress=bool(args.progress) or (long_run and sys.stderr.isatty()),
+        default_time_limit=COMPETITIVE_TIME_LIMIT,
     )
     if args.json:
         emit_json(result.to_dict())

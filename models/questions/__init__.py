@@ -8,6 +8,12 @@ with it.
 
 from isles.models.contract import Question
 from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
+from isles.models.questions.lighthouse import (
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
+)
 from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.questions.rally import Trip
 from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
@@ -19,6 +25,10 @@ __all__ = [
     "Fleet",
     "Harvest",
     "Layout",
+    "LighthouseAdvice",
+    "LighthouseContest",
+    "LighthouseOdds",
+    "LighthouseTable",
     "LogCheck",
     "Move",
     "RecordAnalysis",
@@ -48,4 +58,8 @@ QUESTIONS: dict[str, type[Question]] = {
     "series": Series,
     "move": Move,
     "layout": Layout,
+    "lighthouse_odds": LighthouseOdds,
+    "lighthouse_advice": LighthouseAdvice,
+    "lighthouse_table": LighthouseTable,
+    "lighthouse_contest": LighthouseContest,
 }

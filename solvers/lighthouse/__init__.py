@@ -4,8 +4,10 @@ Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt), one module per jo
 
 - ``policies``: one definition of each policy (greedy's ranks and order rule,
   random's uniform choices, optimal play's ranking) and a policy's decisions;
+- ``solution``: the result type every table shares, its error bound and
+  memory estimate;
 - ``dp``: the exact DP over classes of positions (optimal and random play),
-  the result type, its error bound and memory estimate;
+  and ``solve`` (greedy play goes to ``greedy``);
 - ``greedy``: greedy play over lighthouse codes, layer by layer (every
   position up to 7 islands, the start values of 8);
 - ``start_values``: the win probability from the start, any policy;
@@ -41,7 +43,14 @@ from isles.models.lighthouse import (
     POLICIES,
     Policy,
 )
-from isles.solvers.lighthouse.advice import Advice, advise, best_move, choose_decision, solve_from
+from isles.solvers.lighthouse.advice import (
+    Advice,
+    advise,
+    answer_advice,
+    best_move,
+    choose_decision,
+    solve_from,
+)
 from isles.solvers.lighthouse.bounds import (
     MAX_FORWARD_POSITIONS,
     ForwardEvaluation,
@@ -63,6 +72,7 @@ from isles.solvers.lighthouse.competitive import (
     MAX_COMPETITIVE_BYTES,
     CompetitiveSimulation,
     CompetitiveSolution,
+    answer_contest,
     competitive_memory_bytes,
     competitive_odds,
     simulate_competitive,
@@ -82,6 +92,8 @@ from isles.solvers.lighthouse.odds import (
     DifficultyTable,
     Method,
     Odds,
+    answer_odds,
+    answer_table,
     difficulty_table,
     odds,
     odds_method,
@@ -127,6 +139,10 @@ __all__ = [
     "SimulationResult",
     "StartValues",
     "advise",
+    "answer_advice",
+    "answer_contest",
+    "answer_odds",
+    "answer_table",
     "best_move",
     "cache_dir",
     "choose_decision",

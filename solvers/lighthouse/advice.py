@@ -8,6 +8,7 @@ or from the classes that can follow the position alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from isles.models.errors import InvalidInput, expect
+from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
 from isles.models.lighthouse import (
     BOAT,
@@ -30,6 +31,7 @@ from isles.models.lighthouse import (
     legal_decisions,
     play_turn,
 )
+from isles.models.questions.lighthouse import LighthouseAdvice, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.cache import load_table
 from isles.solvers.lighthouse.dp import LighthouseSolution, _check_kit, solve_from_class
@@ -42,7 +44,15 @@ from isles.solvers.lighthouse.policies import (
 )
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
 
-__all__ = ["Advice", "ValueTable", "advise", "best_move", "choose_decision", "solve_from"]
+__all__ = [
+    "Advice",
+    "ValueTable",
+    "advise",
+    "answer_advice",
+    "best_move",
+    "choose_decision",
+    "solve_from",
+]
 
 
 class ValueTable(Protocol):
@@ -261,8 +271,9 @@ def solve_from(
 
     Parameters
     ----------
-    kit : Kit
-        At most 8 islands.
+    kit : Kit, str or mapping
+        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.KITS`
+        or a kit's JSON.
     position : Position
         The position to start from.
     policy : {"optimal", "random"}
@@ -329,9 +340,9 @@ def solve_from(
 
 
 def best_move(
-    kit: Kit,
-    position: Position,
-    roll: Roll,
+    kit: Kit | str | Mapping[str, Any],
+    position: Position | Mapping[str, Any],
+    roll: Roll | Sequence[str],
     *,
     exact: bool = False,
     cache: bool = True,
@@ -349,10 +360,10 @@ def best_move(
     ----------
     kit : Kit
         At most 8 islands.
-    position : Position
-        A position of the kit still in play (a won position is refused).
-    roll : Roll
-        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``.
+    position : Position or mapping
+        A position of the kit still in play (a won position is refused), or its JSON.
+    roll : Roll or sequence of str
+        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``, or its faces.
     exact : bool
         Fractions (at most 4 islands; never cached) instead of floats.
     cache : bool
@@ -385,9 +396,51 @@ def best_move(
     >>> adv.best.to_dict()
     {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
     """
-    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
-    expect(position, Position, "position", "a Position")
-    expect(roll, Roll, "roll", "a Roll (Roll.from_faces builds one)")
+    question = ask(LighthouseAdvice, kit=kit, position=position, roll=roll, exact=exact)
+    return answer_advice(
+        question, cache=cache, directory=directory, backend=backend, progress=progress
+    )
+
+
+def answer_advice(
+    question: LighthouseAdvice,
+    *,
+    cache: bool = True,
+    directory: str | Path | None = None,
+    backend: Backend = "auto",
+    progress: bool | None = None,
+) -> Advice:
+    """The advice a validated :class:`~isles.models.questions.LighthouseAdvice` asks.
+
+    Parameters
+    ----------
+    question : LighthouseAdvice
+        Read by :meth:`~isles.models.contract.Question.read` (the command line, the
+        web app) or built by :func:`best_move`.
+    cache, directory, backend, progress
+        As :func:`best_move`.
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`best_move`, naming the question's fields (``position.boat``, ``roll``).
+
+    Examples
+    --------
+    >>> from isles.models.questions import LighthouseAdvice
+    >>> ask = LighthouseAdvice.read({"islands": 1, "sea_cards": 1, "roll": ["boat", "red"],
+    ...                              "position": {"discs": [[]], "boat": 1, "maurice": 0}})
+    >>> answer_advice(ask).outcome
+    <Outcome.LOST: 'lost'>
+    """
+    kit = question.chosen_kit()
+    position = question.chosen_position(kit)
+    roll = question.chosen_roll(kit)
+    exact = question.exact
     _check_in_play(kit, position)
     _check_roll(kit, roll)
     if len(kit.islands) > MAX_EXACT_ISLANDS:

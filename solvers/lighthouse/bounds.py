@@ -15,12 +15,13 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
 from isles.models.lighthouse import Kit, roll_outcomes
 from isles.models.status import Status
-from isles.solvers.lighthouse.codes import N_STATES, geometry
+from isles.solvers.lighthouse.codes import N_STATES, Geometry, geometry
 from isles.solvers.lighthouse.simulation import greedy_turn
 
 __all__ = [
@@ -177,6 +178,51 @@ class ForwardEvaluation:
         }
 
 
+def _roll_plan(kit: Kit, geo: Geometry) -> list[tuple[float, int, int]]:
+    """Each roll as (probability, face 1, face 2): -1 the boat, else a colour's index."""
+    plan = []
+    for roll in roll_outcomes(kit):
+        cs = [geo.colours.index(c) for c in roll.colours]
+        faces = ([-1] if roll.boat else []) + cs
+        if len(faces) == 1:
+            faces = [-1, *faces]
+        plan.append((float(roll.probability), faces[0], faces[1]))
+    return plan
+
+
+def _push_turn(
+    geo: Geometry,
+    plan: list[tuple[float, int, int]],
+    side: npt.NDArray[np.int64],
+    st: npt.NDArray[np.int64],
+    boat: npt.NDArray[np.int64],
+    maurice: npt.NDArray[np.int64],
+    mass: npt.NDArray[np.float64],
+    k: int,
+    final_boat: list[float],
+) -> tuple[list[npt.NDArray[np.int64]], list[npt.NDArray[np.float64]], float, float]:
+    """One turn of greedy play from every position kept, each roll: the positions that
+    go on (codes and mass), the mass won and lost; ``final_boat`` gains where games end."""
+    n = geo.n
+    next_codes, next_mass = [], []
+    won_turn = lost_turn = 0.0
+    for p, f1, f2 in plan:
+        c1 = np.full(st.shape[0], f1, dtype=np.int64)
+        c2 = np.full(st.shape[0], f2, dtype=np.int64)
+        s, b, m, won, lost = greedy_turn(geo, st, boat, maurice, c1, c2, side)
+        q = mass * p
+        won_turn += math.fsum(q[won])
+        lost_turn += math.fsum(q[lost])
+        for bb in range(k + 2):
+            sel = (won | lost) & (np.minimum(b, k + 1) == bb)
+            if sel.any():
+                final_boat[bb] += math.fsum(q[sel])
+        go = ~(won | lost)
+        next_codes.append(((s[go] * geo.powers).sum(axis=1) * (k + 2) + b[go]) * n + m[go])
+        next_mass.append(q[go])
+    return next_codes, next_mass, won_turn, lost_turn
+
+
 def forward_greedy(
     kit: Kit,
     *,
@@ -240,13 +286,7 @@ def forward_greedy(
     geo = geometry(kit)
     n, k = geo.n, kit.sea_cards
     side = np.vstack([geo.colour_side, np.full((1, n), -1, dtype=np.int64)])
-    plan = []
-    for roll in roll_outcomes(kit):
-        cs = [geo.colours.index(c) for c in roll.colours]
-        faces = ([-1] if roll.boat else []) + cs
-        if len(faces) == 1:
-            faces = [-1, *faces]
-        plan.append((float(roll.probability), faces[0], faces[1]))
+    plan = _roll_plan(kit, geo)
     per_l = (k + 2) * n
     codes = np.zeros(1, dtype=np.int64)
     mass = np.ones(1)
@@ -267,22 +307,9 @@ def forward_greedy(
         lcode, rest = np.divmod(codes, per_l)
         boat, maurice = np.divmod(rest, n)
         st = (lcode[:, None] // geo.powers[None, :]) % N_STATES
-        next_codes, next_mass = [], []
-        won_turn = lost_turn = 0.0
-        for p, f1, f2 in plan:
-            c1 = np.full(codes.size, f1, dtype=np.int64)
-            c2 = np.full(codes.size, f2, dtype=np.int64)
-            s, b, m, won, lost = greedy_turn(geo, st, boat, maurice, c1, c2, side)
-            q = mass * p
-            won_turn += math.fsum(q[won])
-            lost_turn += math.fsum(q[lost])
-            for bb in range(k + 2):
-                sel = (won | lost) & (np.minimum(b, k + 1) == bb)
-                if sel.any():
-                    final_boat[bb] += math.fsum(q[sel])
-            go = ~(won | lost)
-            next_codes.append(((s[go] * geo.powers).sum(axis=1) * (k + 2) + b[go]) * n + m[go])
-            next_mass.append(q[go])
+        next_codes, next_mass, won_turn, lost_turn = _push_turn(
+            geo, plan, side, st, boat, maurice, mass, k, final_boat
+        )
         won_at.append(won_turn)
         lost_at.append(lost_turn)
         if not next_codes or not any(c.size for c in next_codes):

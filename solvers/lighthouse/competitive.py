@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -69,6 +69,7 @@ from isles.models.lighthouse import (
     Roll,
     roll_outcomes,
 )
+from isles.models.questions.lighthouse import LighthouseContest, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import decision_weights
 from isles.solvers.lighthouse.simulation import wilson_interval
@@ -79,6 +80,7 @@ __all__ = [
     "Backend",
     "CompetitiveSimulation",
     "CompetitiveSolution",
+    "answer_contest",
     "competitive_memory_bytes",
     "competitive_odds",
     "have_numba",
@@ -838,21 +840,7 @@ def solve_competitive(
     >>> solve_competitive(kit, 2, "optimal").reachable <= game.positions
     True
     """
-    seats = check_seats(kit, seats)
-    policies = _check_policies(policy, seats)
-    if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
-        raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
-    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
-        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
-    need = competitive_memory_bytes(kit, seats)
-    if need > MAX_COMPETITIVE_BYTES:
-        raise InvalidInput(
-            "kit",
-            None,
-            f"a competitive kit whose exact solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB "
-            "(simulate_competitive plays larger ones)",
-            problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
-        )
+    seats, policies = _check_solve(kit, seats, policy, tolerance, time_limit)
     kernels = _kernels(backend)
     began = time.monotonic()
     deadline = math.inf if time_limit is None else began + time_limit
@@ -887,7 +875,52 @@ def solve_competitive(
     turns_bound = float(turns.max()) / (1.0 - turns_residual)
     error = 2.0 * turns_bound * (residual + (tables.terms + 1) * _UNIT) * comps
     start = tuple(float(chances[a, 0, 0, 0, 0]) for a in range(comps))
-    reachable = kernels.reachable(
+    return CompetitiveSolution(
+        policies=policies,
+        islands=len(kit.islands),
+        sea_cards=kit.sea_cards,
+        win_probability=(*start, 1.0 - sum(start)),
+        error_bound=error,
+        residual=residual,
+        sweeps=sweeps,
+        positions=int(grid.order.shape[0]) * shape[1] * shape[2] * shape[3],
+        reachable=_reachable(kernels, tables, grid, seats),
+        expected_turns=float(turns[0, 0, 0, 0, 0]) if fixed else None,
+        turns_bound=turns_bound,
+        seconds=time.monotonic() - began,
+        timed_out=timed_out,
+    )
+
+
+def _check_solve(
+    kit: Kit,
+    seats: int,
+    policy: str | Sequence[str],
+    tolerance: float,
+    time_limit: float | None,
+) -> tuple[int, tuple[Policy, ...]]:
+    """The seats and each seat's policy of an exact solve, its inputs checked."""
+    seats = check_seats(kit, seats)
+    policies = _check_policies(policy, seats)
+    if not isinstance(tolerance, float | int) or not 0 < tolerance < 1:
+        raise InvalidInput("tolerance", tolerance, "a number in (0, 1)")
+    if time_limit is not None and (not isinstance(time_limit, float | int) or not time_limit > 0):
+        raise InvalidInput("time_limit", time_limit, "a positive number of seconds")
+    need = competitive_memory_bytes(kit, seats)
+    if need > MAX_COMPETITIVE_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a competitive kit whose exact solve fits in {MAX_COMPETITIVE_BYTES / 2**30:g} GiB "
+            "(simulate_competitive plays larger ones)",
+            problem=f"{len(kit.islands)} islands for {seats} seats need {need / 2**30:.1f} GiB",
+        )
+    return seats, policies
+
+
+def _reachable(kernels: _Kernels, tables: _Tables, grid: _Grid, seats: int) -> int:
+    """Positions reachable from the start (the kernels' walk of the grid)."""
+    found = kernels.reachable(
         0,
         tables.k,
         tables.n,
@@ -903,21 +936,7 @@ def solve_competitive(
         tables.rem_d,
         tables.wclass,
     )
-    return CompetitiveSolution(
-        policies=policies,
-        islands=len(kit.islands),
-        sea_cards=kit.sea_cards,
-        win_probability=(*start, 1.0 - sum(start)),
-        error_bound=error,
-        residual=residual,
-        sweeps=sweeps,
-        positions=int(grid.order.shape[0]) * shape[1] * shape[2] * shape[3],
-        reachable=int(reachable),
-        expected_turns=float(turns[0, 0, 0, 0, 0]) if fixed else None,
-        turns_bound=turns_bound,
-        seconds=time.monotonic() - began,
-        timed_out=timed_out,
-    )
+    return int(found)
 
 
 # --- Monte Carlo -----------------------------------------------------------------------------
@@ -1125,7 +1144,7 @@ def simulate_competitive(
 
 
 def competitive_odds(
-    kit: Kit,
+    kit: Kit | str | Mapping[str, Any],
     seats: int = 2,
     policy: str | Sequence[str] = "greedy",
     *,
@@ -1181,7 +1200,79 @@ def competitive_odds(
     ...
     isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
     """
-    seats = check_seats(kit, seats)
+    question = ask(
+        LighthouseContest,
+        kit=kit,
+        seats=seats,
+        policy=policy,
+        games=games,
+        seed=seed,
+        time_limit=time_limit,
+    )
+    return answer_contest(question, progress=progress)
+
+
+def _contest_seats(question: LighthouseContest, kit: Kit) -> int:
+    """The seats, which must share the kit's islands equally.
+
+    Without ``seats`` (2 by default) the kit is named, the field that gave the islands.
+    """
+    n = len(kit.islands)
+    if n % question.seats and "seats" not in question.model_fields_set:
+        if question.kit is not None:
+            raise InvalidInput(
+                "kit",
+                question.kit.to_dict(),
+                f"a kit whose islands the {question.seats} seats share equally (or choose "
+                f"the seats; {n} islands)",
+                problem=f"{n} islands",
+            )
+        raise InvalidInput(
+            "islands",
+            n,
+            f"a number of islands the {question.seats} seats share equally (or choose the seats)",
+        )
+    return check_seats(kit, question.seats)
+
+
+def answer_contest(
+    question: LighthouseContest,
+    *,
+    progress: bool = False,
+    default_time_limit: float | None = None,
+) -> CompetitiveSolution | CompetitiveSimulation:
+    """The competitive odds a validated :class:`~isles.models.questions.LighthouseContest` asks.
+
+    Parameters
+    ----------
+    question : LighthouseContest
+        Read by :meth:`~isles.models.contract.Question.read` or built by
+        :func:`competitive_odds`; no kit chosen, the registry's ``competitive-SEATS``.
+    progress : bool
+        A progress bar (stderr).
+    default_time_limit : float, optional
+        The time limit of an exact solve when the question gives none (the command
+        line's :data:`~isles.models.questions.lighthouse.COMPETITIVE_TIME_LIMIT`).
+
+    Returns
+    -------
+    CompetitiveSolution or CompetitiveSimulation
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`competitive_odds`, naming the question's fields.
+
+    Examples
+    --------
+    >>> from isles.models.questions import LighthouseContest
+    >>> answer_contest(LighthouseContest.read({"islands": 2, "seats": 2})).status
+    <Status.EXACT: 'exact'>
+    """
+    kit = question.chosen_kit()
+    seats = _contest_seats(question, kit)
+    policy, games, seed = question.policy, question.games, question.seed
+    time_limit = question.time_limit
     policies = _check_policies(policy, seats)
     codes, per_code = _grid(kit, seats)
     fits = competitive_memory_bytes(kit, seats) <= MAX_COMPETITIVE_BYTES and (
@@ -1195,6 +1286,8 @@ def competitive_odds(
                     value,
                     f"{name} only for a kit that is simulated (this one is solved exactly)",
                 )
+        if time_limit is None:
+            time_limit = default_time_limit
         return solve_competitive(kit, seats, policies, time_limit=time_limit, progress=progress)
     if "optimal" in policies:
         raise InvalidInput(

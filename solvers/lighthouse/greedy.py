@@ -28,7 +28,8 @@ from isles.models.lighthouse import (
     position_code,
 )
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
-from isles.solvers.lighthouse.dp import (
+from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
+from isles.solvers.lighthouse.solution import (
     AUTO_PROGRESS_CLASSES,
     MAX_DP_BYTES,
     LighthouseSolution,
@@ -36,7 +37,6 @@ from isles.solvers.lighthouse.dp import (
     error_bound,
     new_table,
 )
-from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
 
 __all__ = ["CodeIndex", "greedy_start_values", "greedy_table"]
 
@@ -98,6 +98,7 @@ def _check(kit: Kit, exact: bool, table: bool) -> None:
             True,
             f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
             "floats carry a stated error bound",
+            problem="given",
         )
     width = (kit.sea_cards + 1) * n
     need = dp_memory_bytes(kit, "greedy") + (N_STATES**n * width * 8 if table else 0)

@@ -8,14 +8,14 @@ Monte Carlo beside certified bounds beyond it or when asked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
-from isles.models.errors import InvalidInput, expect
-from isles.models.jsonio import float_or_none, probability_json, read_int
+from isles.models.errors import InvalidInput
+from isles.models.jsonio import float_or_none, probability_json
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
     MAX_EXACT_ISLANDS,
@@ -26,6 +26,7 @@ from isles.models.lighthouse import (
     default_kit,
     islands_in_play,
 )
+from isles.models.questions.lighthouse import LighthouseOdds, LighthouseTable, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.bounds import forward_greedy, upper_bound_by_disc_count
 from isles.solvers.lighthouse.cache import (
@@ -56,6 +57,8 @@ __all__ = [
     "DifficultyTable",
     "Method",
     "Odds",
+    "answer_odds",
+    "answer_table",
     "difficulty_table",
     "odds",
     "odds_method",
@@ -126,7 +129,7 @@ def odds_method(
     >>> odds_method(default_kit(4), simulate=True)
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: simulate: True is invalid; expected simulate only ...
+    isles.models.errors.InvalidInput: simulate: given; expected kits of at least 8 islands ...
     """
     pol = check_policy(policy)
     n = len(kit.islands)
@@ -141,8 +144,9 @@ def odds_method(
             raise InvalidInput(
                 name,
                 value,
-                f"{name} only for kits of at least {SIMULATE_FROM_ISLANDS} islands or beyond "
-                f"the exact DP: the DP answers {n} islands in seconds",
+                f"kits of at least {SIMULATE_FROM_ISLANDS} islands or beyond the exact DP "
+                f"(the DP answers {n} islands in seconds)",
+                problem="given" if value is True else None,
             )
     if asked or not fits:
         return "monte carlo"
@@ -312,7 +316,7 @@ def _exact_start(
 
 
 def odds(
-    kit: Kit,
+    kit: Kit | str | Mapping[str, Any],
     policy: str = "optimal",
     *,
     exact: bool = False,
@@ -334,7 +338,8 @@ def odds(
 
     Parameters
     ----------
-    kit : Kit
+    kit : Kit, str or mapping
+        A kit, a name of :data:`~isles.models.lighthouse.KITS` or a kit's JSON.
     policy : {"optimal", "greedy", "random"}
         The players' policy. Beyond the DP, ``optimal`` is bracketed: greedy
         play is simulated (a statistical lower estimate) beside the certified
@@ -388,43 +393,97 @@ def odds(
     >>> res.status, res.win_probability, res.simulated_policy
     (<Status.ESTIMATE: 'estimate'>, None, 'greedy')
     """
-    expect(kit, Kit, "kit", "a Kit (default_kit builds one)")
-    pol = check_policy(policy)
-    if certify is not None and not (
-        isinstance(certify, int | float) and not isinstance(certify, bool) and 0 < certify < 1
-    ):
-        raise InvalidInput("certify", certify, "a probability 0 < min_mass < 1")
-    method = odds_method(kit, pol, simulate=simulate, certify=certify)
-    upper: Fraction | float = upper_bound_by_disc_count(kit)
+    question = ask(
+        LighthouseOdds,
+        kit=kit,
+        policy=policy,
+        exact=exact,
+        simulate=simulate,
+        certify=certify,
+        games=games,
+        seed=seed,
+    )
+    return answer_odds(question, cache=cache, progress=progress)
+
+
+def answer_odds(
+    question: LighthouseOdds, *, cache: bool = True, progress: bool | None = None
+) -> Odds:
+    """The odds a validated :class:`~isles.models.questions.LighthouseOdds` asks (:func:`odds`).
+
+    Parameters
+    ----------
+    question : LighthouseOdds
+        Read by :meth:`~isles.models.contract.Question.read` (the command line, the web app)
+        or built by :func:`odds`.
+    cache : bool
+        Read and keep large tables in the user's cache directory.
+    progress : bool or None
+        Progress bars (stderr): True always, False never, None for long work.
+
+    Returns
+    -------
+    Odds
+
+    Raises
+    ------
+    InvalidInput
+        What needs the kit to tell (as :func:`odds`), naming the question's fields.
+
+    Examples
+    --------
+    >>> from isles.models.questions import LighthouseOdds
+    >>> answer_odds(LighthouseOdds.read({"islands": 2, "sea_cards": 2})).method
+    'dp'
+    """
+    kit = question.chosen_kit()
+    pol: Policy = question.policy
+    method = odds_method(kit, pol, simulate=question.simulate, certify=question.certify)
     if method != "monte carlo":
-        for name, value in (("games", games), ("seed", seed)):
-            if value is not None:
-                raise InvalidInput(
-                    name,
-                    value,
-                    f"{name} only when the odds are simulated (simulate=True, or a kit "
-                    f"beyond the exact DP); the {method} answers this kit exactly",
-                )
-        by_cards, bound, positions = _exact_start(kit, pol, exact, cache, progress)
-        return Odds(
-            kit, pol, policy_status(pol), method, by_cards[-1], bound, by_cards, positions, upper
-        )
-    if exact:
+        return _exact_odds(question, kit, method, cache, progress)
+    return _simulated_odds(question, kit, progress)
+
+
+def _exact_odds(
+    question: LighthouseOdds, kit: Kit, method: Method, cache: bool, progress: bool | None
+) -> Odds:
+    """The odds by the DP (or greedy play's sweep): every sea-card count, one solve."""
+    for name in ("games", "seed"):
+        value = getattr(question, name)
+        if value is not None:
+            raise InvalidInput(
+                name,
+                value,
+                "a value only when the odds are simulated (asked, or a kit beyond the "
+                f"exact DP); the {method} answers this kit exactly",
+            )
+    pol = question.policy
+    by_cards, bound, positions = _exact_start(kit, pol, question.exact, cache, progress)
+    upper = upper_bound_by_disc_count(kit)
+    return Odds(
+        kit, pol, policy_status(pol), method, by_cards[-1], bound, by_cards, positions, upper
+    )
+
+
+def _simulated_odds(question: LighthouseOdds, kit: Kit, progress: bool | None) -> Odds:
+    """The odds beyond the DP: a Monte Carlo estimate beside certified bounds."""
+    if question.exact:
         raise InvalidInput(
-            "exact", True, "exact Fractions only where the DP runs (simulation gives floats)"
+            "exact",
+            True,
+            "exact Fractions only where the DP runs (simulation gives floats)",
+            problem="given",
         )
-    if certify is not None and pol == "random":
-        raise InvalidInput(
-            "certify", certify, "certify for optimal or greedy play (it evaluates greedy play)"
-        )
+    pol, certify = question.policy, question.certify
     played: Policy = "greedy" if pol == "optimal" else pol
     sim = monte_carlo(
         kit,
         played,
-        DEFAULT_GAMES if games is None else games,
-        seed=0 if seed is None else seed,
+        DEFAULT_GAMES if question.games is None else question.games,
+        seed=0 if question.seed is None else question.seed,
         progress=progress,
     )
+    upper: Fraction | float = upper_bound_by_disc_count(kit)
     lower = None
     if certify is not None:
         # The forward evaluation is long work on every kit it is asked for (8 islands and
@@ -437,7 +496,7 @@ def odds(
         kit,
         pol,
         Status.ESTIMATE,
-        method,
+        "monte carlo",
         None if pol == "optimal" else sim.win_probability,
         None,
         None,
@@ -620,50 +679,92 @@ def difficulty_table(
             raise InvalidInput(
                 name, given, f"no {name}: every row of the table is exact, nothing is simulated"
             )
-    if islands is not None and players is not None:
-        raise InvalidInput("players", players, "islands or players, not both")
-    pols = tuple(check_policy(p) for p in ((policy,) if isinstance(policy, str) else policy))
-    cards = tuple(sea_cards)
-    if not pols:
-        raise InvalidInput("policy", [], "at least one policy")
-    if not cards:
-        raise InvalidInput("sea_cards", [], "at least one number of sea cards")
-    top = max(read_int(k, "sea_cards", 1) for k in cards)
-    for k in cards:
-        default_kit(1, k)  # checks the value
+    question = LighthouseTable.read(
+        {
+            name: tuple(value)
+            for name, value in (
+                ("islands", islands),
+                ("sea_cards", sea_cards),
+                ("policy", (policy,) if isinstance(policy, str) else policy),
+                ("players", players),
+            )
+            if value is not None
+        }
+    )
+    return answer_table(question, cache=cache, progress=progress)
+
+
+def _table_kits(question: LighthouseTable) -> dict[int, tuple[int, ...]]:
+    """The table's kits: islands -> the player counts that play them (2 and 4 share 8)."""
     kits: dict[int, tuple[int, ...]] = {}
-    if islands is None:
-        counts = (2, 3, 4) if players is None else tuple(players)
+    if question.islands is None:
+        counts = (2, 3, 4) if question.players is None else question.players
         if not counts:
             raise InvalidInput("players", [], "at least one number of players")
         for p in counts:
             n = islands_in_play(p)
             kits[n] = (*kits.get(n, ()), p)
-    else:
-        counts = tuple(islands)
-        if not counts:
-            raise InvalidInput("islands", [], "at least one number of islands")
-        for n in counts:
-            default_kit(n, top)  # checks the value
-            kits.setdefault(n, ())
+        return kits
+    if not question.islands:
+        raise InvalidInput("islands", [], "at least one number of islands")
+    for n in question.islands:
+        kits.setdefault(n, ())
+    return kits
+
+
+def answer_table(
+    question: LighthouseTable, *, cache: bool = True, progress: bool | None = None
+) -> DifficultyTable:
+    """The table a validated :class:`~isles.models.questions.LighthouseTable` asks.
+
+    Parameters
+    ----------
+    question : LighthouseTable
+    cache : bool
+        Read and keep large tables in the user's cache directory.
+    progress : bool or None
+        Progress bars (stderr): None for long solves.
+
+    Returns
+    -------
+    DifficultyTable
+
+    Raises
+    ------
+    InvalidInput
+        No policies, sea cards, islands or players.
+
+    Examples
+    --------
+    >>> from isles.models.questions import LighthouseTable
+    >>> ask = LighthouseTable.read({"islands": (2,), "sea_cards": (1,), "policy": ("greedy",)})
+    >>> [round(r.win_probability, 4) for r in answer_table(ask).rows]
+    [0.37]
+    """
+    pols, cards = question.policy, question.sea_cards
+    if not pols:
+        raise InvalidInput("policy", [], "at least one policy")
+    if not cards:
+        raise InvalidInput("sea_cards", [], "at least one number of sea cards")
+    top = max(cards)
     rows: list[DifficultyEntry] = []
-    for n, who in kits.items():
+    for n, who in _table_kits(question).items():
         kit = default_kit(n, top)
         for pol in pols:
             by_cards, bound, _ = _exact_start(kit, pol, False, cache, progress)
             method: Method = "dp sweep" if pol == "greedy" else "dp"
-            for k in cards:
-                rows.append(
-                    DifficultyEntry(
-                        n,
-                        who,
-                        k,
-                        pol,
-                        policy_status(pol),
-                        method,
-                        float(by_cards[k - 1]),
-                        bound,
-                        upper_bound_by_disc_count(kit.with_sea_cards(k)),
-                    )
+            rows.extend(
+                DifficultyEntry(
+                    n,
+                    who,
+                    k,
+                    pol,
+                    policy_status(pol),
+                    method,
+                    float(by_cards[k - 1]),
+                    bound,
+                    upper_bound_by_disc_count(kit.with_sea_cards(k)),
                 )
+                for k in cards
+            )
     return DifficultyTable(pols, tuple(rows))

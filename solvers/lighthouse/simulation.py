@@ -447,9 +447,35 @@ def _turn(
     in alphabetical order.
     """
     n, k = geo.n, geo.k
-    g = s.shape[0]
     b = boat + ((c1 < 0) | (c2 < 0))
     lost = b > k
+    chosen_state, chosen_r = _choose(geo, policy, s, b, m, c1, c2, rng, table, side)
+    s = chosen_state
+    m = m + chosen_r
+    bonus = (m >= n) & ~(s == FINISHED).all(axis=1)
+    if bonus.any():
+        s = _bonus(s, bonus, b, m % n, policy, rng, table)
+    m = m % n
+    won = (s == FINISHED).all(axis=1) & ~lost
+    return s, b, m, won, lost
+
+
+def _choose(
+    geo: Geometry,
+    policy: Policy,
+    s: npt.NDArray[np.int64],
+    b: npt.NDArray[np.int64],
+    m: npt.NDArray[np.int64],
+    c1: npt.NDArray[np.int64],
+    c2: npt.NDArray[np.int64],
+    rng: np.random.Generator,
+    table: _Lookup | None,
+    side: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each game's decision for its roll under ``policy``: the lighthouse states after
+    the discs are laid, and the discs returned (Maurice's steps)."""
+    n = geo.n
+    g = s.shape[0]
     # Candidates: order o, first lighthouse i (-1 = none), second j (-1 = none).
     best_key = np.full(g, -np.inf)
     chosen_state = s.copy()
@@ -508,14 +534,7 @@ def _turn(
                     best_key = np.where(better, key, best_key)
                 chosen_state[better] = s2[better]
                 chosen_r[better] = r[better]
-    s = chosen_state
-    m = m + chosen_r
-    bonus = (m >= n) & ~(s == FINISHED).all(axis=1)
-    if bonus.any():
-        s = _bonus(s, bonus, b, m % n, policy, rng, table)
-    m = m % n
-    won = (s == FINISHED).all(axis=1) & ~lost
-    return s, b, m, won, lost
+    return chosen_state, chosen_r
 
 
 def greedy_turn(

@@ -13,10 +13,12 @@ const positionBox = el("div");
 const rollBox = el("div");
 const resultBox = el("div", { id: "result" });
 
+// A fresh page asks for the kit a request that chooses none gets (isles.lighthouse.DEFAULT_KIT:
+// the real game for 2 players, 8 islands).
 const FRESH = {
   mode: "players",
-  players: 3,
-  islands: 6,
+  players: 2,
+  islands: 8,
   sea_cards: 8,
   kit: null,
   position: null,
@@ -230,7 +232,27 @@ function decisionText(decision) {
   return parts.length ? parts.join(", then ") : "nothing to lay";
 }
 
+function renderLost(advice) {
+  // The roll lands the boat on Maurice's island past the last sea card before any disc is
+  // laid: the game is over whatever is played (advice.outcome "lost"), so no decision is listed.
+  fill(
+    resultBox,
+    el("p", { class: "status bad", id: "status" }, `${advice.status}: `, el("span", { id: "best" }, "the game is lost")),
+    el(
+      "p",
+      { id: "lost" },
+      "This roll loses the game whatever you play: the boat leaves the last sea card for Maurice's island before any disc is laid (win probability ",
+      el("strong", { id: "win" }, "0"),
+      `; the position before the roll: ${probabilityText(advice.position_win_probability, advice.position_win_probability_exact)}).`,
+    ),
+  );
+}
+
 function renderAdvice(advice) {
+  if (advice.outcome === "lost") {
+    renderLost(advice);
+    return;
+  }
   const rows = advice.alternatives.map((alt, k) =>
     el(
       "tr",

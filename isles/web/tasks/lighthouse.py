@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from isles import lighthouse
-from isles.models.errors import InvalidInput
-from isles.models.jsonio import read_int, read_list, read_object
 from isles.web.tasks.base import Task
 
 __all__ = ["SOLVE_WHOLE_ISLANDS", "TASKS", "LighthouseTables", "check_position", "lighthouse_kit"]
 
 
-def _read_kit(raw: Mapping[str, object]) -> lighthouse.Kit:
-    if "kit" in raw:
-        if "players" in raw or "islands" in raw:
-            raise InvalidInput("kit", "kit with players or islands", "one of kit, players, islands")
-        return lighthouse.Kit.from_dict(raw["kit"])
-    sea_cards = read_int(raw.get("sea_cards", 8), "sea_cards", 1, lighthouse.MAX_SEA_CARDS)
-    if "players" in raw:
-        if "islands" in raw:
-            raise InvalidInput("islands", raw["islands"], "players or islands, not both")
-        return lighthouse.players_kit(read_int(raw["players"], "players", 2, 4), sea_cards)
-    return lighthouse.default_kit(read_int(raw.get("islands", 6), "islands", 1, 8), sea_cards)
-
-
 def lighthouse_kit(body: object) -> dict[str, Any]:
     """The kit a lighthouse request names, in the kit format (docs/lighthouse.md, "Formats").
+
+    Read with the library's declaration :class:`~isles.lighthouse.KitChoice`.
 
     Parameters
     ----------
     body : object
-        ``{"players": 2..4}``, ``{"islands": 1..8}`` or ``{"kit": KIT}``, each
-        with an optional ``sea_cards`` (not with ``kit``).
+        ``{"players": 2..4}``, ``{"islands": 1..8}`` or ``{"kit": KIT}`` (a kit's
+        JSON, or a name of ``isles.lighthouse.KITS``), each with an optional
+        ``sea_cards``; ``{}`` is the real game for 2 players.
 
     Returns
     -------
@@ -49,11 +36,10 @@ def lighthouse_kit(body: object) -> dict[str, Any]:
     --------
     >>> lighthouse_kit({"islands": 2, "sea_cards": 3})["islands"]
     [['red', 'blue'], ['green', 'orange']]
+    >>> len(lighthouse_kit({})["islands"]), len(lighthouse_kit({"kit": "game-3"})["islands"])
+    (8, 6)
     """
-    raw = read_object(body, "request", [], ["players", "islands", "sea_cards", "kit"])
-    if "kit" in raw and "sea_cards" in raw:
-        raise InvalidInput("sea_cards", raw["sea_cards"], "sea_cards inside the kit")
-    return _read_kit(raw).to_dict()
+    return lighthouse.KitChoice.read(body, spelling="key").chosen_kit().to_dict()
 
 
 def check_position(body: object) -> dict[str, Any]:
@@ -79,28 +65,21 @@ def check_position(body: object) -> dict[str, Any]:
     >>> check_position({"islands": 1, "position": {"discs": [[]], "boat": 0, "maurice": 0}})
     {'discs': [[]], 'boat': 0, 'maurice': 0}
     """
-    raw = read_object(body, "request", ["position"], ["players", "islands", "sea_cards", "kit"])
-    kit = _read_kit(raw)
-    return lighthouse.Position.from_dict(raw["position"], kit).to_dict()
+    question = lighthouse.LighthousePosition.read(body, spelling="key")
+    return question.chosen_position(question.chosen_kit()).to_dict()
 
 
 def _read_lighthouse(body: object) -> dict[str, Any]:
-    raw = read_object(
-        body, "request", ["position", "roll"], ["players", "islands", "sea_cards", "kit"]
-    )
-    if "kit" in raw and "sea_cards" in raw:
-        raise InvalidInput("sea_cards", raw["sea_cards"], "sea_cards inside the kit")
-    kit = _read_kit(raw)
-    position = lighthouse.Position.from_dict(raw["position"], kit)
-    faces = read_list(raw["roll"], "roll")
-    if not all(isinstance(face, str) for face in faces):
-        raise InvalidInput("roll", faces, "two faces, one per die, e.g. ['boat', 'red']")
-    roll = lighthouse.Roll.from_faces(kit, [str(face) for face in faces])
-    return {"kit": kit, "position": position, "roll": roll}
+    """The advice request, read with the library's declaration, its position and roll
+    checked against the kit before any job starts."""
+    question = lighthouse.LighthouseAdvice.read(body, spelling="key")
+    kit = question.chosen_kit()
+    position, roll = question.chosen_position(kit), question.chosen_roll(kit)
+    return {"advice": question.model_copy(update={"kit": kit, "position": position, "roll": roll})}
 
 
 def _run_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
-    return lighthouse.best_move(args["kit"], args["position"], args["roll"]).to_dict()
+    return lighthouse.answer_advice(args["advice"]).to_dict()
 
 
 class LighthouseTables:
@@ -133,7 +112,8 @@ class LighthouseTables:
 
     def __call__(self, body: object) -> dict[str, Any]:
         args = _read_lighthouse(body)
-        kit = args["kit"]
+        question = args["advice"]
+        kit = question.chosen_kit()
         if self._solution is None or kit != self._kit:
             self._solution = None  # the old table goes before the new one is read
             self._kit = kit
@@ -142,7 +122,7 @@ class LighthouseTables:
                 self._solution = lighthouse.solve_cached(kit)
         if self._solution is None:
             return _run_lighthouse(args)
-        return lighthouse.advise(self._solution, args["position"], args["roll"]).to_dict()
+        return lighthouse.advise(self._solution, question.position, question.roll).to_dict()
 
 
 #: Kits of at most this many islands are solved whole on their first request (7
