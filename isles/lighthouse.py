@@ -10,16 +10,23 @@ The public entry points, one call per question:
 - :func:`difficulty_table`: the odds by players, policy and sea cards;
 - :func:`competitive_odds`: each seat's chance in the competitive variant, exact
   (greedy, random, and optimal play for 2 seats) where the solve fits, else simulated;
-- the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`,
-  :func:`default_kit`, :func:`players_kit`), and the building blocks behind the
-  calls (:func:`solve`, :func:`solve_from`, :func:`solve_cached`,
-  :func:`win_probability`, :func:`simulate`, :func:`forward_greedy`, ...);
+- the kit and positions (:class:`Kit`, :class:`Position`, :class:`Roll`; the
+  named kits :data:`KITS`, :func:`named_kit`, :func:`default_kit`,
+  :func:`players_kit`), and the building blocks behind the calls
+  (:func:`solve`, :func:`solve_cached`, :func:`advise`, :func:`simulate`,
+  :func:`forward_greedy`, ...);
+- the questions (docs/json.md, "Questions"; :class:`LighthouseOdds`,
+  :class:`LighthouseAdvice`, :class:`LighthouseTable`,
+  :class:`LighthouseContest`), answered by :func:`answer_odds`,
+  :func:`answer_advice`, :func:`answer_table` and :func:`answer_contest`;
 - the cache (:func:`cache_dir`, :func:`load_table`, :func:`cache_entries`,
   :func:`clear_cache`; :data:`CACHE_ENV` names the environment variable that
   moves it): the tables and numba's compiled kernels, never in isles' own files.
 
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
-(:data:`MAX_GAMES`, :data:`MAX_FACES`, :data:`MAX_DP_BYTES`, ...).
+(:data:`MAX_GAMES`, :data:`MAX_SEA_CARDS`, ...). This catalogue lists what a
+user calls; the engine stays reachable under :mod:`isles.solvers.lighthouse`
+and :mod:`isles.models.lighthouse`.
 
 Examples
 --------
@@ -42,18 +49,11 @@ the positions that can follow this one):
 """
 
 from isles.models.lighthouse import (
-    DEFAULT_GAMES,
     DEFAULT_KIT,
     KITS,
     MAX_DEFAULT_ISLANDS,
-    MAX_EXACT_ISLANDS,
-    MAX_FACES,
-    MAX_FRACTION_ISLANDS,
     MAX_GAMES,
-    MAX_ISLANDS,
     MAX_SEA_CARDS,
-    MAX_SWEEP_ISLANDS,
-    MAX_TABLE_ISLANDS,
     PLAYER_ISLANDS,
     POLICIES,
     Decision,
@@ -79,19 +79,15 @@ from isles.models.questions.lighthouse import (
     LighthouseTable,
 )
 from isles.solvers.lighthouse import (
-    MAX_DP_BYTES,
     Advice,
     CompetitiveSimulation,
     CompetitiveSolution,
     DifficultyEntry,
     DifficultyTable,
-    ForwardEvaluation,
     LighthouseSolution,
-    Method,
     Odds,
     OutcomeDistribution,
     SimulationResult,
-    StartValues,
     advise,
     answer_advice,
     answer_contest,
@@ -101,21 +97,14 @@ from isles.solvers.lighthouse import (
     competitive_kit,
     competitive_odds,
     difficulty_table,
-    dp_memory_bytes,
     forward_greedy,
     load_table,
     odds,
-    odds_method,
     outcome_distribution,
     simulate,
-    simulate_competitive,
     solve,
     solve_cached,
-    solve_competitive,
-    solve_from,
     upper_bound_by_disc_count,
-    wilson_interval,
-    win_probability,
 )
 from isles.solvers.usercache import (
     CACHE_ENV,
@@ -127,19 +116,11 @@ from isles.solvers.usercache import (
 
 __all__ = [
     "CACHE_ENV",
-    "DEFAULT_GAMES",
     "DEFAULT_KIT",
     "KITS",
     "MAX_DEFAULT_ISLANDS",
-    "MAX_DP_BYTES",
-    "MAX_EXACT_ISLANDS",
-    "MAX_FACES",
-    "MAX_FRACTION_ISLANDS",
     "MAX_GAMES",
-    "MAX_ISLANDS",
     "MAX_SEA_CARDS",
-    "MAX_SWEEP_ISLANDS",
-    "MAX_TABLE_ISLANDS",
     "PLAYER_ISLANDS",
     "POLICIES",
     "Advice",
@@ -149,7 +130,6 @@ __all__ = [
     "Decision",
     "DifficultyEntry",
     "DifficultyTable",
-    "ForwardEvaluation",
     "Kit",
     "KitChoice",
     "LighthouseAdvice",
@@ -158,7 +138,6 @@ __all__ = [
     "LighthousePosition",
     "LighthouseSolution",
     "LighthouseTable",
-    "Method",
     "NamedKit",
     "Odds",
     "Outcome",
@@ -167,7 +146,6 @@ __all__ = [
     "Position",
     "Roll",
     "SimulationResult",
-    "StartValues",
     "advise",
     "answer_advice",
     "answer_contest",
@@ -181,24 +159,17 @@ __all__ = [
     "competitive_odds",
     "default_kit",
     "difficulty_table",
-    "dp_memory_bytes",
     "forward_greedy",
     "legal_decisions",
     "load_table",
     "named_kit",
     "odds",
-    "odds_method",
     "outcome_distribution",
     "play_turn",
     "players_kit",
     "roll_outcomes",
     "simulate",
-    "simulate_competitive",
     "solve",
     "solve_cached",
-    "solve_competitive",
-    "solve_from",
     "upper_bound_by_disc_count",
-    "wilson_interval",
-    "win_probability",
 ]

@@ -38,7 +38,7 @@ from isles.models.status import Status
 from isles.options import NAMED_READERS, add_questions, read_mode, read_question
 
 if TYPE_CHECKING:
-    from isles.solvers.lighthouse import (
+    from isles.lighthouse import (
         Advice,
         CompetitiveSimulation,
         CompetitiveSolution,
@@ -270,7 +270,7 @@ def _print_odds(result: Odds) -> None:
 
 
 def _table(args: argparse.Namespace, question: LighthouseTable) -> int:
-    from isles.solvers.lighthouse import answer_table
+    from isles.lighthouse import answer_table
 
     table = answer_table(question, cache=not args.no_cache, progress=_progress(args))
     if args.json:
@@ -308,7 +308,7 @@ def _print_table(table: DifficultyTable) -> None:
 
 
 def _advise(args: argparse.Namespace, question: LighthouseAdvice) -> int:
-    from isles.solvers.lighthouse import answer_advice
+    from isles.lighthouse import answer_advice
 
     advice = answer_advice(question, cache=not args.no_cache, progress=_progress(args))
     if args.json:
@@ -375,7 +375,7 @@ def _competitive(args: argparse.Namespace, question: LighthouseContest) -> int:
 
 
 def _print_competitive(kit: Kit, result: CompetitiveSolution | CompetitiveSimulation) -> None:
-    from isles.solvers.lighthouse import CompetitiveSolution
+    from isles.lighthouse import CompetitiveSolution
 
     n = len(kit.islands)
     seats = len(result.policies)
@@ -410,7 +410,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     import matplotlib.pyplot as plt
 
     from isles.draw import save_figure
-    from isles.solvers.lighthouse import simulate, solve, upper_bound_by_disc_count
+    from isles.lighthouse import simulate, solve, upper_bound_by_disc_count
 
     echo("== Lighthouses: the real odds (docs/lighthouse.md) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
