@@ -246,6 +246,7 @@ def test_advice_on_a_roll_that_lands_the_boat_says_the_game_is_lost() -> None:
     last = Position((("red",), ()), boat=2, maurice=1)
     lost = best_move(kit, last, Roll.from_faces(kit, ("boat", "red")), exact=True)
     assert lost.outcome == "lost" and lost.to_dict()["outcome"] == "lost"
+    assert lost.to_dict()["best"] is None and lost.to_dict()["alternatives"] == []
     assert all(value == 0 for _, value in lost.alternatives)
     playing = best_move(kit, last, Roll.from_faces(kit, ("blue", "red")), exact=True)
     assert playing.outcome == "playing" and playing.win_probability > 0

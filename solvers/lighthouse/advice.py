@@ -148,6 +148,7 @@ class Advice:
         >>> adv.to_dict()["best"], adv.to_dict()["outcome"]
         ({'placements': [['red', 0]], 'bonus': None}, 'playing')
         """
+        lost = self.outcome is Outcome.LOST
         return {
             "status": str(self.status),
             "policy": self.policy,
@@ -156,8 +157,11 @@ class Advice:
             **probability_json("win_probability", self.win_probability),
             **probability_json("position_win_probability", self.position_value),
             "error_bound": self.error_bound,
-            "best": self.best.to_dict(),
-            "alternatives": [
+            # a roll that loses before any disc is laid has no move to play
+            "best": None if lost else self.best.to_dict(),
+            "alternatives": []
+            if lost
+            else [
                 {**d.to_dict(), **probability_json("win_probability", v)}
                 for d, v in self.alternatives
             ],
