@@ -11,6 +11,7 @@ the web server, a Dask cluster).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,18 @@ import pytest
 from tests.doc_examples import ROOT, example_folder, examples, run_in_order
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
+
+
+@pytest.fixture(autouse=True)
+def _registries_restored() -> Iterator[None]:
+    """docs/plunder.md registers a policy of its own, as a reader would: the
+    registry is as it was after each page, so other tests see the built-ins."""
+    from isles.solvers.plunder_policies import POLICIES
+
+    before = dict(POLICIES)
+    yield
+    POLICIES.clear()
+    POLICIES.update(before)
 
 
 def test_every_page_with_commands_is_read() -> None:
