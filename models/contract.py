@@ -15,7 +15,8 @@ An error is an :class:`~isles.models.errors.InvalidInput` naming a *field of the
 question* (``values.ore``); each front end spells it its own way from the
 declaration (:meth:`Question.spell`), so no front end renames fields or cuts
 messages apart. Which fields go together is declared too (:class:`OnlyWith`,
-:class:`NotWith`, :class:`Requires`), once, and checked by :meth:`Question.read`.
+:class:`NotWith`, :class:`Requires`; conditions :class:`Given`, :class:`Missing`,
+:class:`Is`, :class:`AtLeast`), once, and checked by :meth:`Question.read`.
 
 References
 ----------
@@ -41,6 +42,7 @@ from isles.models.jsonio import read_edge, read_hex
 
 __all__ = [
     "AnyOf",
+    "AtLeast",
     "EdgeValue",
     "Given",
     "HexValue",
@@ -299,7 +301,32 @@ class Is:
         return f"with {spell(self.name)} = " + " or ".join(repr(v) for v in self.values)
 
 
-Condition = Given | Missing | Is
+@dataclass(frozen=True)
+class AtLeast:
+    """The condition "``name`` was given, at least ``least``".
+
+    Examples
+    --------
+    >>> AtLeast("count", 2).said("option", lambda f: "--" + f)
+    'with --count of 2 or more'
+    """
+
+    name: str
+    least: int
+
+    def holds(self, question: Question) -> bool:
+        """Whether it holds for ``question``."""
+        value = getattr(question, self.name)
+        return self.name in question.model_fields_set and value is not None and value >= self.least
+
+    def said(self, spelling: Spelling, spell: Callable[[str], str]) -> str:
+        """``with --count of 2 or more`` or ``with count >= 2``."""
+        if spelling == "option":
+            return f"with {spell(self.name)} of {self.least} or more"
+        return f"with {spell(self.name)} >= {self.least}"
+
+
+Condition = Given | Missing | Is | AtLeast
 
 
 @dataclass(frozen=True)

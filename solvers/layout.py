@@ -8,8 +8,12 @@ constraint groups, next-move advice.
 from __future__ import annotations
 
 import random
+import sys
 import threading
-from collections.abc import Callable, Collection
+import time
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -758,6 +762,84 @@ def _check_limits(time_limit: float, workers: int = 1, seed: int = 0) -> None:
     Search.read({"time_limit": time_limit, "workers": workers, "seed": seed})
 
 
+#: Seconds a solve runs before its bar shows when progress is automatic (None).
+PROGRESS_DELAY = 1.0
+
+#: The progress the public call asked (True, False, None: automatic), for the
+#: solves it runs: a context variable, so that concurrent calls (the web app's
+#: jobs) do not see each other's.
+_PROGRESS: ContextVar[bool | None] = ContextVar("isles_layout_progress", default=False)
+
+
+def _shown(progress: bool | None) -> tuple[bool, float]:
+    """Whether a bar shows, and after how many seconds: ``True`` at once, ``None``
+    on a terminal once the work has taken :data:`PROGRESS_DELAY`, ``False`` never.
+
+    Examples
+    --------
+    >>> _shown(True), _shown(False)
+    ((True, 0.0), (False, 0.0))
+    """
+    if progress is None:
+        return bool(getattr(sys.stderr, "isatty", lambda: False)()), PROGRESS_DELAY
+    return bool(progress), 0.0
+
+
+@contextmanager
+def _progress(progress: bool | None) -> Iterator[None]:
+    """The solves run inside show their bars as ``progress`` asks."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+class _Best(cp_model.CpSolverSolutionCallback):
+    """Records the objective of each board found, for the bar (read by the main thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.objective: float | None = None
+
+    def on_solution_callback(self) -> None:
+        self.objective = self.objective_value
+
+
+class _WaitBar:
+    """A tqdm bar on stderr while one CP-SAT solve runs: seconds against its time limit,
+    and, when the model optimises, the best board's objective and the best bound."""
+
+    def __init__(self, limit: float, delay: float, best: _Best | None) -> None:
+        from tqdm import tqdm  # a bar only when shown: tests and pipes stay quiet
+
+        self.limit = limit
+        self.start = time.monotonic()
+        self.best = best
+        self.bound: float | None = None
+        self.bar = tqdm(
+            total=limit,
+            desc="CP-SAT",
+            delay=delay,
+            leave=False,
+            file=sys.stderr,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}",
+        )
+
+    def tick(self) -> None:
+        """Redraw with the time spent (tqdm redraws at most ten times a second)."""
+        if self.best is not None and self.best.objective is not None:
+            said = f"best {self.best.objective:g}"
+            if self.bound is not None:
+                said += f", bound {self.bound:g}"
+            self.bar.set_postfix_str(said, refresh=False)
+        spent = min(time.monotonic() - self.start, self.limit)
+        self.bar.update(spent - self.bar.n)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 class _InterruptibleSolver(cp_model.CpSolver):
     """A CP-SAT solver that Ctrl-C stops at once: every solve of isles goes through it.
 
@@ -781,6 +863,9 @@ class _InterruptibleSolver(cp_model.CpSolver):
             return super().solve(model, solution_callback)  # signals reach the main thread only
         outcome: list[Any] = []
         failure: list[BaseException] = []
+        bar = self._bar(model, solution_callback)
+        if bar is not None and bar.best is not None:
+            solution_callback = bar.best
 
         def search() -> None:
             try:
@@ -793,15 +878,37 @@ class _InterruptibleSolver(cp_model.CpSolver):
         try:
             while worker.is_alive():
                 worker.join(self._POLL)
+                if bar is not None:
+                    bar.tick()
         except KeyboardInterrupt:
             # Stop until the search ends: a stop asked before CP-SAT started is lost.
             while worker.is_alive():
                 self.stop_search()
                 worker.join(self._POLL)
             raise
+        finally:
+            if bar is not None:
+                bar.close()
         if failure:
             raise failure[0]
         return outcome[0]
+
+    def _bar(
+        self, model: cp_model.CpModel, solution_callback: cp_model.CpSolverSolutionCallback | None
+    ) -> _WaitBar | None:
+        """The bar of this solve, when the call's progress asks one (:func:`_shown`)."""
+        shown, delay = _shown(_PROGRESS.get())
+        if not shown:
+            return None
+        optimises = solution_callback is None and model.has_objective()
+        bar = _WaitBar(self.parameters.max_time_in_seconds, delay, _Best() if optimises else None)
+        if optimises:
+
+            def bound(value: float) -> None:
+                bar.bound = value
+
+            self.best_bound_callback = bound
+        return bar
 
 
 def _solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
@@ -1051,6 +1158,7 @@ def solve_layout(
     time_limit: float = 20.0,
     workers: int = 1,
     explain: bool = True,
+    progress: bool | None = None,
 ) -> LayoutResult:
     """The most colourful legal board for ``request``, then the fairest pips.
 
@@ -1071,6 +1179,11 @@ def solve_layout(
         hit. More workers may prove hard requests sooner, without that promise.
     explain : bool
         When infeasible, name a minimal set of constraint groups in ``conflict``.
+    progress : bool or None
+        A tqdm bar on stderr while each CP-SAT solve runs (seconds against
+        ``time_limit``, the best objective and bound): True shows it, False
+        never, None (the default) on a terminal once a solve has taken a
+        second (:data:`PROGRESS_DELAY`).
 
     Returns
     -------
@@ -1125,9 +1238,10 @@ def solve_layout(
     expect(request, SetupRequest, "request", "a SetupRequest (setup_request builds one)")
     _check_limits(time_limit, workers, seed)
     groups = constraint_groups(request)
-    result = _solve(
-        request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
-    )
+    with _progress(progress):
+        result = _solve(
+            request, groups, seed=seed, time_limit=time_limit, workers=workers, explain=explain
+        )
     return replace(result, game=request.game)
 
 
@@ -1703,7 +1817,7 @@ def layout_boards(
     seed: int = 0,
     time_limit: float = 20.0,
     workers: int = 1,
-    progress: bool = False,
+    progress: bool | None = None,
 ) -> LayoutSeries:
     """``count`` different legal boards, each the fairest left (a game night, a tournament).
 
@@ -1723,8 +1837,10 @@ def layout_boards(
         Seconds per CP-SAT solve.
     workers : int
         CP-SAT workers (one: deterministic).
-    progress : bool
-        A tqdm bar on stderr over the boards.
+    progress : bool or None
+        A tqdm bar on stderr over the boards, and one while each CP-SAT solve
+        runs: True shows them, False never, None (the default) on a terminal
+        once the work has taken a second (:func:`solve_layout`).
 
     Returns
     -------
@@ -1768,11 +1884,14 @@ def layout_boards(
     if differ > size:
         raise InvalidInput("min_difference", differ, f"an integer in 1..{size} (hexes)")
     bar = None
-    if progress:
-        from tqdm import tqdm  # a bar only when asked: tests and pipes stay quiet
+    shown, delay = _shown(progress)
+    if shown:
+        from tqdm import tqdm  # a bar only when shown: tests and pipes stay quiet
 
-        bar = tqdm(total=count, desc="boards", unit="board")
-    first = solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)
+        bar = tqdm(total=count, desc="boards", unit="board", delay=delay, file=sys.stderr)
+    first = solve_layout(
+        request, seed=seed, time_limit=time_limit, workers=workers, progress=progress
+    )
     if bar is not None:
         bar.update(1)
 
@@ -1791,9 +1910,17 @@ def layout_boards(
 
     if first.board is None:
         return series(first.status, [])
-    status, boards = _more_boards(
-        request, first, count, differ, seed=seed, time_limit=time_limit, workers=workers, bar=bar
-    )
+    with _progress(progress):
+        status, boards = _more_boards(
+            request,
+            first,
+            count,
+            differ,
+            seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            bar=bar,
+        )
     return series(status, boards)
 
 
@@ -1947,6 +2074,7 @@ def next_move(
     *,
     time_limit: float = 20.0,
     workers: int = 1,
+    progress: bool | None = None,
 ) -> NextMove:
     """Where to lay the two tiles in hand so that the best completion stays reachable.
 
@@ -2004,7 +2132,21 @@ def next_move(
     """
 
     hand, free = _check_move(request, holding, time_limit, workers)
-    overall = solve_layout(request, time_limit=time_limit, workers=workers, explain=False)
+    with _progress(progress):
+        return _advise(request, hand, free, time_limit, workers)
+
+
+def _advise(
+    request: SetupRequest,
+    hand: tuple[Terrain, Terrain],
+    free: list[Hex],
+    time_limit: float,
+    workers: int,
+) -> NextMove:
+    """The next move of :func:`next_move`, its inputs checked."""
+    overall = solve_layout(
+        request, time_limit=time_limit, workers=workers, explain=False, progress=_PROGRESS.get()
+    )
     down = set(request.fixed)
     place = _Hand(free, down, hand)
     groups = constraint_groups(request)
@@ -2035,15 +2177,19 @@ def next_move(
     )
 
 
-def lay_out(question: Layout, *, progress: bool = False) -> LayoutResult | LayoutSeries | NextMove:
+def lay_out(
+    question: Layout, *, progress: bool | None = None
+) -> LayoutResult | LayoutSeries | NextMove:
     """What a validated :class:`~isles.models.questions.layout.Layout` asks (``isles layout``).
 
     Parameters
     ----------
     question : Layout
         The set-up and the search, read by :meth:`Layout.read`.
-    progress : bool
-        A tqdm bar on stderr over the boards of a series.
+    progress : bool or None
+        Bars on stderr while the solves run (and over the boards of a
+        series), as :func:`solve_layout`: None (the default) on a terminal
+        after a second.
 
     Returns
     -------
@@ -2064,7 +2210,11 @@ def lay_out(question: Layout, *, progress: bool = False) -> LayoutResult | Layou
     request = request_of(question.set_up())
     if question.holding is not None:
         return next_move(
-            request, question.holding, time_limit=question.time_limit, workers=question.workers
+            request,
+            question.holding,
+            time_limit=question.time_limit,
+            workers=question.workers,
+            progress=progress,
         )
     seed, time_limit, workers = question.seed, question.time_limit, question.workers
     if question.count is not None:
@@ -2077,4 +2227,6 @@ def lay_out(question: Layout, *, progress: bool = False) -> LayoutResult | Layou
             workers=workers,
             progress=progress,
         )
-    return solve_layout(request, seed=seed, time_limit=time_limit, workers=workers)
+    return solve_layout(
+        request, seed=seed, time_limit=time_limit, workers=workers, progress=progress
+    )

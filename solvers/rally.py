@@ -29,7 +29,8 @@ import heapq
 import itertools
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -916,8 +917,33 @@ def plan_route(
     return plan_trip(Trip.ask(**locals()))
 
 
-def plan_trip(trip: Trip) -> Route:
-    """The route a validated :class:`Trip` with a start asks for (:func:`plan_route`)."""
+def plan_trip(trip: Trip, *, progress: bool | None = None) -> Route:
+    """The route a validated :class:`Trip` with a start asks for (:func:`plan_route`).
+
+    Parameters
+    ----------
+    trip : Trip
+        The question, read by :meth:`Trip.read`.
+    progress : bool or None
+        A tqdm bar on stderr while a budget search runs (seconds against its
+        time limit): True shows it, False never, None (the default) on a
+        terminal once the search has taken :data:`PROGRESS_DELAY` seconds.
+
+    Returns
+    -------
+    Route
+
+    Raises
+    ------
+    InvalidInput
+        As :func:`plan_route`.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> plan_trip(Trip.read({"board": beginner_board(), "start": (0, -3)})).total_cards
+    24
+    """
     if trip.start is None:
         raise InvalidInput("start", None, "the car's hex", problem="missing")
     rg = _graph_of(trip.board, _trip_roads(trip))
@@ -927,7 +953,9 @@ def plan_trip(trip: Trip) -> Route:
     goal_list = _goal_list(rg, start_h, trip.goals, trip.group)
     weights = trip.values if trip.values is not None else card_values(None)
     limit = trip.time_limit if trip.budget is not None else None
-    return _plan(rg, start_h, goal_list, trip.objective, weights, trip.budget, limit)
+    return _plan(
+        rg, start_h, goal_list, trip.objective, weights, trip.budget, limit, progress=progress
+    )
 
 
 def _trip_roads(trip: Trip) -> list[Edge]:
@@ -960,10 +988,13 @@ def _plan(
     budget: Mapping[Resource, int] | None,
     time_limit: float | None,
     field: CostField | None = None,
+    progress: bool | None = False,
 ) -> Route:
     """The one dispatch of every planner: each objective to its core."""
     if budget is not None:
-        route = _plan_with_budget(rg, start, goals, objective, weights, budget, time_limit)
+        route = _plan_with_budget(
+            rg, start, goals, objective, weights, budget, time_limit, progress
+        )
         return dataclasses.replace(route, time_limit=time_limit)
     if objective == "cards" or objective == "turns":
         return _plan_on_csr(rg, start, goals, objective, weights, field)
@@ -1322,6 +1353,41 @@ class _NoBar:
         pass
 
 
+#: Seconds a budget search runs before its bar shows when progress is automatic (None).
+PROGRESS_DELAY = 1.0
+
+
+@contextmanager
+def _timer(time_limit: float | None, progress: bool | None) -> Iterator[Callable[[], None]]:
+    """A deadline bar on stderr over a budget search's seconds; yields its ``tick``.
+
+    True shows it at once, None on a terminal after :data:`PROGRESS_DELAY`
+    seconds, False (or no time limit) never.
+    """
+    automatic = progress is None
+    shown = bool(getattr(sys.stderr, "isatty", lambda: False)()) if automatic else progress
+    if not shown or time_limit is None:
+        yield lambda: None
+        return
+    from tqdm import tqdm  # loaded only when a bar is shown
+
+    limit = time_limit
+    start = time.monotonic()
+    with tqdm(
+        total=limit,
+        desc="budget search",
+        delay=PROGRESS_DELAY if automatic else 0.0,
+        leave=False,
+        file=sys.stderr,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s",
+    ) as bar:
+
+        def tick() -> None:
+            bar.update(min(time.monotonic() - start, limit) - bar.n)
+
+        yield tick
+
+
 def _progress_bar(total: int, shown: bool) -> Any:
     if not shown:
         return _NoBar()
@@ -1507,6 +1573,7 @@ def _plan_with_budget(
     values: Mapping[Resource, Fraction],
     budget: Mapping[Resource, int],
     time_limit: float | None,
+    progress: bool | None = False,
 ) -> Route:
     """Resource-constrained shortest path: A* label setting over Pareto labels.
 
@@ -1552,33 +1619,38 @@ def _plan_with_budget(
     found: int | None = None
     kept: list[int] = []
     pops = 0
-    while heap:
-        pops += 1
-        if deadline is not None and pops % 512 == 0 and time.monotonic() > deadline:
-            return _no_route(rg, start, goals, objective, Status.TIMED_OUT, budget_out)
-        _, _, _, li = heapq.heappop(heap)
-        key, spent, u, _ = labels[li]
-        here = settled.setdefault(u, [])
-        if any(k <= key and all(a <= b for a, b in zip(s, spent, strict=True)) for k, s in here):
-            continue
-        here.append((key, spent))
-        kept.append(li)
-        if u in goal_set:
-            found = li
-            break
-        for arc in rg._arcs_from(u):
-            payers: list[Resource | None] = (
-                list(resources) if arc.resource is None and arc.cards else [arc.resource]
-            )
-            for payer in payers:
-                new_spent = list(spent)
-                if payer is not None:
-                    j = resources.index(payer)
-                    new_spent[j] += arc.cards
-                    if new_spent[j] > cap[j]:
-                        continue
-                new_key = _add(key, _arc_key(arc, objective, values, payer))
-                push(new_key, tuple(new_spent), arc.head, li)
+    with _timer(time_limit, progress) as tick:
+        while heap:
+            pops += 1
+            if deadline is not None and pops % 512 == 0:
+                tick()
+                if time.monotonic() > deadline:
+                    return _no_route(rg, start, goals, objective, Status.TIMED_OUT, budget_out)
+            _, _, _, li = heapq.heappop(heap)
+            key, spent, u, _ = labels[li]
+            here = settled.setdefault(u, [])
+            if any(
+                k <= key and all(a <= b for a, b in zip(s, spent, strict=True)) for k, s in here
+            ):
+                continue
+            here.append((key, spent))
+            kept.append(li)
+            if u in goal_set:
+                found = li
+                break
+            for arc in rg._arcs_from(u):
+                payers: list[Resource | None] = (
+                    list(resources) if arc.resource is None and arc.cards else [arc.resource]
+                )
+                for payer in payers:
+                    new_spent = list(spent)
+                    if payer is not None:
+                        j = resources.index(payer)
+                        new_spent[j] += arc.cards
+                        if new_spent[j] > cap[j]:
+                            continue
+                    new_key = _add(key, _arc_key(arc, objective, values, payer))
+                    push(new_key, tuple(new_spent), arc.head, li)
     if found is None:
         # No goal affordable: the affordable hex closest to a goal, best keys first.
         def closeness(li: int) -> tuple[int, Key, int]:

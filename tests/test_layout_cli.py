@@ -405,3 +405,32 @@ def test_ctrl_c_stops_the_cp_sat_search_at_once() -> None:
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "isles: interrupted"
     assert "Traceback" not in err and out == ""
+
+
+# -- a newcomer's break-it run (2) ---------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
+@pytest.mark.parametrize("option", ["--save", "--png"])
+def test_a_full_disk_names_the_option_and_the_file(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: 'isles layout: error: writing the output: No space left on device'."""
+    target = tmp_path / ("full.json" if option == "--save" else "full.png")
+    target.symlink_to("/dev/full")
+    status, _, err = _run(
+        ["layout", "--radius", "1", "--time-limit", "5", option, str(target)], capsys
+    )
+    assert status == 74
+    assert err.strip().endswith(f"error: writing {option} {target}: No space left on device")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("count", [[], ["--count", "1"]])
+def test_differ_needs_a_series(count: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Was: --count 1 --differ 3 accepted, --differ doing nothing with one board."""
+    status, out, err = _run(["layout", "--radius", "1", *count, "--differ", "3"], capsys)
+    assert status == 2 and out == ""
+    assert err.strip().endswith(
+        "--differ: '3' is invalid; expected --differ only with --count of 2 or more"
+    )

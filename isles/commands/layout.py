@@ -118,6 +118,18 @@ def _check_numbered(save: Path | None, pictures: list[Path], count: int) -> None
             check_output(given, str(_numbered(target, i)), (target.suffix.lower(),))
 
 
+def _write(option: str, target: Path, write: Callable[[Path], object]) -> None:
+    """Write one output file; a failure (a full disk) names the option and the file.
+
+    The command line's handler of OSError (exit 74) shows ``exc.filename``; a
+    write that fails on a full disk often leaves it empty.
+    """
+    try:
+        write(target)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), f"{option} {target}") from exc
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of ``isles layout``: read the question, answer it, write and print the answer."""
     save, pictures = _outputs(args)
@@ -128,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
     # OR-Tools takes a second to import: only once the input is known to be good.
     from isles.layout import LayoutSeries, NextMove, lay_out
 
-    answer = lay_out(question, progress=count > 1 and sys.stderr.isatty())
+    # Bars on a terminal once a solve has taken a second (None: the library decides);
+    # never in a log file or a pipe.
+    answer = lay_out(question, progress=None if sys.stderr.isatty() else False)
     title: str | None = None
     if isinstance(answer, NextMove):
         boards = [] if answer.completion is None else [answer.completion]
@@ -150,9 +164,14 @@ def run(args: argparse.Namespace) -> int:
     # Files first: a reader that stops early (`| head`) does not cost the board.
     for i, board in enumerate(boards, start=1):
         if save is not None:
-            board.save(_numbered(save, i) if count > 1 else save)
+            _write("--save", _numbered(save, i) if count > 1 else save, board.save)
         for target in pictures:
-            draw(board, _numbered(target, i) if count > 1 else target, title=title, marked=marked)
+            option = "--png" if target.suffix.lower() == ".png" else "--svg"
+
+            def picture(path: Path, board: Board = board) -> None:
+                draw(board, path, title=title, marked=marked)
+
+            _write(option, _numbered(target, i) if count > 1 else target, picture)
     if args.json:
         emit_json(answer.to_dict())
     else:

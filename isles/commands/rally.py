@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_choice(choice))
         return 0 if choice.status.answered else 1
-    route = plan_trip(trip)
+    # A budget search's bar on a terminal once it has taken a second; never in a pipe.
+    route = plan_trip(trip, progress=None if sys.stderr.isatty() else False)
     if picture is not None:
         draw_route(board, route, picture)
     if args.json:

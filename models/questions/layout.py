@@ -19,6 +19,7 @@ from pydantic import PlainValidator
 from isles.models.board_rules import BoardRule, read_rules
 from isles.models.catan import Board, Terrain, Tile
 from isles.models.contract import (
+    AtLeast,
     Given,
     HexValue,
     Is,
@@ -294,7 +295,7 @@ class Series(Search):
     )
     min_difference: int | None = param(
         None,
-        help="with --count: hexes in which every board differs from each earlier one "
+        help="with --count of 2 or more: hexes in which every board differs from each earlier one "
         "and its rotations and reflections (default: a third of the hexes)",
         option="--differ",
         ge=1,
@@ -302,7 +303,8 @@ class Series(Search):
         metavar="D",
     )
 
-    together: ClassVar[tuple[Together, ...]] = (OnlyWith("min_difference", Given("count")),)
+    # One board differs from no other: --differ needs a series.
+    together: ClassVar[tuple[Together, ...]] = (OnlyWith("min_difference", AtLeast("count", 2)),)
 
 
 class Move(Solving):

@@ -51,7 +51,7 @@ def _read_layout(body: object) -> dict[str, Any]:
 
 
 def _run_layout(args: dict[str, Any]) -> dict[str, Any]:
-    return layout.lay_out(args["question"]).to_dict()
+    return layout.lay_out(args["question"], progress=False).to_dict()  # no bars in the log
 
 
 def _read_next_move(body: object) -> dict[str, Any]:

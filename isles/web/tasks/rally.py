@@ -67,7 +67,7 @@ def _read_route(body: object) -> dict[str, Any]:
 
 
 def _run_route(args: dict[str, Any]) -> dict[str, Any]:
-    return rally.plan_trip(args["trip"]).to_dict()
+    return rally.plan_trip(args["trip"], progress=False).to_dict()  # no bars in the log
 
 
 TASKS = {"route": Task(_read_route, _run_route, 60.0)}
