@@ -22,7 +22,12 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder_game import TURN_LIMIT, Policy, play_game
-from isles.models.questions.plunder import DEFAULT_LINEUP, MAX_GAMES, TournamentQuestion
+from isles.models.questions.plunder import (
+    DEFAULT_LINEUP,
+    MAX_GAMES,
+    TOURNAMENT_TIME_LIMIT,
+    TournamentQuestion,
+)
 from isles.models.status import Status
 from isles.solvers.plunder_policies import policy_by_name
 
@@ -340,7 +345,7 @@ def tournament(
     scheduler: str | None = None,
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
-    time_limit: float | None = None,
+    time_limit: float | None = TOURNAMENT_TIME_LIMIT,
     progress: bool = False,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
@@ -365,10 +370,10 @@ def tournament(
         with ``dask scheduler``, workers with ``dask worker ADDRESS``). Default:
         a local cluster on this machine.
     workers : int, optional
-        Worker processes of the local cluster (default: the cores, at most 8);
-        0 plays in this process without Dask.
+        Worker processes of the local cluster, 0..MAX_WORKERS (64; default: the
+        cores, at most 8); 0 plays in this process without Dask.
     turn_limit : int, default TURN_LIMIT (15)
-    time_limit : float or None, default None
+    time_limit : float or None, default TOURNAMENT_TIME_LIMIT (600)
         Seconds (wall clock, from the call, a local cluster's start included)
         after which no more games are played: the answer is then the
         tournament of the games ``0 .. n - 1`` finished by then, and says so
