@@ -55,8 +55,8 @@ MAX_GAMES = 1_000_000
 """Most games in one tournament."""
 
 TOURNAMENT_TIME_LIMIT = 600.0
-"""Seconds a tournament plays, by default (10 minutes: about 50,000 games of three
-players on 2 cores; a million games of six players take about a day)."""
+"""Seconds a tournament plays, by default (10 minutes; a million games of six players
+would take about a day)."""
 
 MAX_WORKERS = 64
 """Most worker processes of the local cluster (each is a Python process of about
