@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import load_json, parse_json, read_int, read_list, read_object, read_str
 from isles.models.plunder import (
     CATEGORIES,
@@ -656,8 +656,20 @@ def _check_flip(where: str, flip: object, seen: Sequence[Sequence[int]]) -> Cate
     return flip
 
 
+def _policy(where: str, policy: object) -> Policy:
+    """A seat's policy: a Policy, or a built-in one's name read by the registry's parser."""
+    if isinstance(policy, str):
+        # The registry of built-in policies is the solvers' (it imports this module).
+        from isles.solvers.plunder_policies import policy_by_name
+
+        return policy_by_name(policy, where)
+    if callable(getattr(policy, "seat", None)) and isinstance(getattr(policy, "name", None), str):
+        return policy  # type: ignore[return-value]
+    raise InvalidInput(where, policy, "a Policy, or a built-in policy's name name[:ARG]")
+
+
 def play_game(
-    policies: Sequence[Policy],
+    policies: Sequence[Policy | str],
     seed: int | np.random.SeedSequence,
     *,
     turn_limit: int = TURN_LIMIT,
@@ -666,11 +678,13 @@ def play_game(
 
     Parameters
     ----------
-    policies : sequence of Policy
-        One per seat, 2..6 seats.
+    policies : sequence of Policy or str
+        One per seat, 2..6 seats: Policy objects, or built-in policies' names
+        ``name[:ARG]`` (read by :func:`isles.solvers.plunder_policies.policy_by_name`).
     seed : int or numpy.random.SeedSequence
         Everything random in the game (the deal, the decks, each seat's
-        randomness) comes from it: the same seed, the same game.
+        randomness) comes from it: the same seed, the same game. An integer
+        in 0..SEED_MAX (2**31 - 1), as everywhere in isles.
     turn_limit : int, default TURN_LIMIT (15)
 
     Returns
@@ -681,8 +695,9 @@ def play_game(
     Raises
     ------
     InvalidInput
-        A policy that breaks a rule (a flip from an empty deck, a crew card on
-        its own treasure, out of range or beyond its cards), naming the policy.
+        A bad seed, an unknown policy name, or a policy that breaks a rule (a
+        flip from an empty deck, a crew card on its own treasure, out of range
+        or beyond its cards), naming the policy.
 
     Notes
     -----
@@ -705,24 +720,39 @@ def play_game(
     >>> g = play_game([Patient(), Patient()], seed=3)
     >>> len(g.turns), g.score().total
     (15, (6, 6))
+    >>> play_game(["certain", "random"], seed=1).players
+    2
+    >>> play_game(["certain", "random"], seed=-1)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: seed: -1 is invalid; expected an integer in 0...
     """
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        raise InvalidInput("policies", policies, "a sequence of policies, one per seat")
     n = len(policies)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidInput("policies", n, f"one policy per seat, {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if not isinstance(seed, np.random.SeedSequence) and (
+        not _is_int(seed) or not 0 <= seed <= SEED_MAX
+    ):
+        raise InvalidInput(
+            "seed", seed, f"an integer in 0..{SEED_MAX:_} or a numpy.random.SeedSequence"
+        )
     if not _is_int(turn_limit) or turn_limit < 1:
         raise InvalidInput("turn_limit", turn_limit, "an integer >= 1")
+    lineup = [_policy(f"policies[{p}]", pol) for p, pol in enumerate(policies)]
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     children = ss.spawn(n + 1)
     deal, decks = deal_cards(n, np.random.default_rng(children[0]))
     seats = [
         pol.seat(n, p, deal[p], np.random.default_rng(children[p + 1]))
-        for p, pol in enumerate(policies)
+        for p, pol in enumerate(lineup)
     ]
     table = Code(*(d[0] for d in decks))
     start = GameRecord(n, deal, table, (), turn_limit)
     rest = tuple(d[1:] for d in decks)
     turns = play_turns(
-        start, rest, seats, [f"seat {p} ({pol.name})" for p, pol in enumerate(policies)]
+        start, rest, seats, [f"seat {p} ({pol.name})" for p, pol in enumerate(lineup)]
     )
     return GameRecord(n, deal, table, turns, turn_limit)
 

@@ -353,7 +353,7 @@ def policies_text() -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
-def policy_by_name(text: str, where: str = "--policy") -> Policy:
+def policy_by_name(text: str, where: str = "policy") -> Policy:
     """A built-in policy by its name, ``name[:ARG]``: the one parser of policy names.
 
     Parameters
@@ -361,8 +361,9 @@ def policy_by_name(text: str, where: str = "--policy") -> Policy:
     text : str
         The name: a key of :data:`POLICIES`, then ``:ARG`` for a policy that
         takes an argument (``threshold:0.9``).
-    where : str
-        The option or field, for messages.
+    where : str, default "policy"
+        The parameter or field, for messages (the command line's readers
+        respell a field as its option, from the declaration).
 
     Returns
     -------
@@ -380,7 +381,7 @@ def policy_by_name(text: str, where: str = "--policy") -> Policy:
     >>> policy_by_name("greedy")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: --policy: 'greedy' is invalid; expected one of threshold ...
+    isles.models.errors.InvalidInput: policy: 'greedy' is invalid; expected one of threshold ...
     """
     if not isinstance(text, str):
         raise InvalidInput(where, text, "a policy name: " + policies_text())

@@ -8,8 +8,10 @@ first-dig rates with 95% intervals; the games run on ``dask.distributed``
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import signal
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -20,7 +22,12 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder_game import TURN_LIMIT, Policy, play_game
-from isles.models.questions.plunder import DEFAULT_LINEUP, MAX_GAMES, TournamentQuestion
+from isles.models.questions.plunder import (
+    DEFAULT_LINEUP,
+    MAX_GAMES,
+    TOURNAMENT_TIME_LIMIT,
+    TournamentQuestion,
+)
 from isles.models.status import Status
 from isles.solvers.plunder_policies import policy_by_name
 
@@ -39,6 +46,9 @@ _Z95 = 1.959963984540054
 
 _TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 """The Dask setting behind the environment variable the nanny gives its workers."""
+
+_HTTP_ADDRESS = "127.0.0.1:0"
+"""Where the local cluster's scheduler serves HTTP: a free port, this machine only."""
 
 _LIMITED_CHUNK = 4
 """Most games in one Dask task under a time limit (a second or so of the slowest
@@ -335,7 +345,7 @@ def tournament(
     scheduler: str | None = None,
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
-    time_limit: float | None = None,
+    time_limit: float | None = TOURNAMENT_TIME_LIMIT,
     progress: bool = False,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
@@ -360,10 +370,10 @@ def tournament(
         with ``dask scheduler``, workers with ``dask worker ADDRESS``). Default:
         a local cluster on this machine.
     workers : int, optional
-        Worker processes of the local cluster (default: the cores, at most 8);
-        0 plays in this process without Dask.
+        Worker processes of the local cluster, 0..MAX_WORKERS (64; default: the
+        cores, at most 8); 0 plays in this process without Dask.
     turn_limit : int, default TURN_LIMIT (15)
-    time_limit : float or None, default None
+    time_limit : float or None, default TOURNAMENT_TIME_LIMIT (600)
         Seconds (wall clock, from the call, a local cluster's start included)
         after which no more games are played: the answer is then the
         tournament of the games ``0 .. n - 1`` finished by then, and says so
@@ -472,8 +482,10 @@ def _in_process(
     return results
 
 
-def _client(question: TournamentQuestion) -> tuple[Any, Any]:
-    """A Dask client, and the local cluster it runs on (None for a scheduler's address)."""
+def _client(question: TournamentQuestion, opened: list[Any]) -> Any:
+    """A Dask client: of a scheduler's address, or of a local cluster. The cluster and
+    the client go in ``opened`` at once, for the caller to close (last first) whatever
+    happens next, a Ctrl-C included."""
     # dask.distributed loads here: a second or so, and only tournaments need it.
     import os
 
@@ -484,25 +496,50 @@ def _client(question: TournamentQuestion) -> tuple[Any, Any]:
     dist: Any = distributed
     if question.scheduler is not None:
         try:
-            return dist.Client(question.scheduler, timeout=10), None
+            opened.append(dist.Client(question.scheduler, timeout=10))
+            return opened[-1]
         except (OSError, TimeoutError, ValueError) as exc:
             raise InvalidInput(
                 "scheduler", question.scheduler, f"a running Dask scheduler ({exc})"
             ) from None
     workers = question.workers
     n = workers if workers is not None else min(8, os.cpu_count() or 1)
-    # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
-    # glibc's adaptive mmap threshold: every large array is then mapped and unmapped
-    # anew, and the games ran twice as slow (half the time in the kernel).
-    with dask.config.set({_TRIM: None}):
-        cluster = dist.LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-    return dist.Client(cluster), cluster
+    # A terminal's Ctrl-C signals the whole process group, the workers too, which
+    # printed a traceback each. Blocked while the cluster starts, SIGINT stays blocked
+    # in the threads Dask starts then (its event loop, which spawns the workers) and
+    # in the worker processes, which inherit the mask: only this process hears it
+    # (at once, or as soon as the cluster has started) and closes the cluster.
+    block = getattr(signal, "pthread_sigmask", None)  # POSIX only
+    if block is not None:
+        # Started later, multiprocessing's resource tracker would unblock SIGINT in
+        # the thread that starts it (Dask's): started first, it stays as it is.
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    mask = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
+    try:
+        # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
+        # glibc's adaptive mmap threshold: every large array is then mapped and unmapped
+        # anew, and the games ran twice as slow (half the time in the kernel).
+        with dask.config.set({_TRIM: None}):
+            opened.append(
+                dist.LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    # No dashboard; the scheduler's HTTP server (which it starts
+                    # anyway) on a free port of this machine: never "Port 8787 is
+                    # already in use".
+                    dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": _HTTP_ADDRESS},
+                    silence_logs=logging.CRITICAL,
+                )
+            )
+        opened.append(dist.Client(opened[0]))
+    finally:
+        if block is not None:
+            block(signal.SIG_SETMASK, mask)
+    return opened[-1]
 
 
 def _on_dask(
@@ -519,8 +556,9 @@ def _on_dask(
         question.games,
         question.turn_limit,
     )
-    client, cluster = _client(question)
+    opened: list[Any] = []  # the local cluster and the client, once started
     try:
+        client = _client(question, opened)
         slots = max(1, sum(client.nthreads().values()))
         size = max(1, min(50, math.ceil(games / (4 * slots))))
         if math.isfinite(deadline):
@@ -563,7 +601,22 @@ def _on_dask(
         if in_flight:
             client.cancel(list(in_flight))  # the time limit: games not finished are dropped
         return results
+    except KeyboardInterrupt:
+        if question.scheduler is None and opened:
+            _kill_workers(opened[0])
+        raise
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        for started in reversed(opened):
+            started.close()
+
+
+def _kill_workers(cluster: Any) -> None:
+    """On Ctrl-C: the local cluster's worker processes killed at once, their games
+    dropped (closing waited seconds for the games in hand to finish)."""
+    import os
+
+    for nanny in list(cluster.workers.values()):
+        pid = getattr(nanny, "pid", None)
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

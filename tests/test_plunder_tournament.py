@@ -130,7 +130,7 @@ def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     args = (3, ["certain", "random"])
-    full = tournament(*args, games=10, seed=4, workers=0)
+    full = tournament(*args, games=10, seed=4, workers=0, time_limit=None)
     assert [r.totals for r in full.results] == _SEED_4_TOTALS  # no limit: unchanged
     assert (full.games, full.games_asked, full.time_limit) == (10, 10, None)
     assert not full.stopped_at_time_limit and full.to_dict()["stopped_at_time_limit"] is False

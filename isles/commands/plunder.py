@@ -225,6 +225,7 @@ def analysis_lines(analysis: Analysis) -> list[str]:
 
 def _run(args: argparse.Namespace) -> int:
     if args.record == TOURNAMENT:
+        args._prog = TOURNAMENT_MODE  # errors name the command as typed
         if args.dig_advice:
             raise InvalidInput("--dig-advice", None, "--dig-advice with a RECORD", problem="given")
         return _run_tournament(args)

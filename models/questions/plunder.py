@@ -32,6 +32,8 @@ __all__ = [
     "MAX_GAMES",
     "MAX_SAMPLES",
     "MAX_WAITS",
+    "MAX_WORKERS",
+    "TOURNAMENT_TIME_LIMIT",
     "DigQuestion",
     "RecordAnalysis",
     "TournamentQuestion",
@@ -51,6 +53,14 @@ MAX_WAITS = TURN_LIMIT
 
 MAX_GAMES = 1_000_000
 """Most games in one tournament."""
+
+TOURNAMENT_TIME_LIMIT = 600.0
+"""Seconds a tournament plays, by default (10 minutes; a million games of six players
+would take about a day)."""
+
+MAX_WORKERS = 64
+"""Most worker processes of the local cluster (each is a Python process of about
+100 MB; a larger cluster is a running scheduler's, ``scheduler=``)."""
 
 DEFAULT_LINEUP = ("expected", "threshold", "certain")
 """The policies seated when none is named: the exact-solver ones."""
@@ -127,7 +137,7 @@ PolicyValue = Annotated[Any, PlainValidator(_policy)]
 Lineup = Annotated[list[Any], PlainValidator(_lineup)]
 
 _TIME_HELP = "seconds for the games, which stop there; the answer is that of the games played "
-_TIME_HELP += "so far, and says so (default: no limit)"
+_TIME_HELP += "so far, and says so"
 
 
 class RecordAnalysis(Question):
@@ -226,7 +236,9 @@ class DigQuestion(Question):
     samples: int = param(DIG_SAMPLES, help="games played on", ge=1, le=MAX_SAMPLES)
     seed: int = param(0, help="the seed: the same seed, the same answer", ge=0, le=SEED_MAX)
     turn_limit: int = param(TURN_LIMIT, help="the game's length in turns", ge=1, cli=False)
-    time_limit: float | None = param(None, help=_TIME_HELP, metavar="SEC", gt=0, finite=True)
+    time_limit: float | None = param(
+        None, help=f"{_TIME_HELP} (default: no limit)", metavar="SEC", gt=0, finite=True
+    )
 
     @model_validator(mode="after")
     def _with_me(self) -> Self:
@@ -242,8 +254,8 @@ class TournamentQuestion(Question):
     Examples
     --------
     >>> q = TournamentQuestion.read({"players": 3})
-    >>> q.policies, q.games, q.seed, q.workers
-    (['expected', 'threshold', 'certain'], 100, 0, None)
+    >>> q.policies, q.games, q.seed, q.workers, q.time_limit
+    (['expected', 'threshold', 'certain'], 100, 0, None, 600.0)
     >>> TournamentQuestion.read({"players": 3, "scheduler": "tcp://h:8786", "workers": 2})
     Traceback (most recent call last):
     ...
@@ -272,9 +284,15 @@ class TournamentQuestion(Question):
         help="worker processes of the local cluster (default: the cores, at most 8; "
         "0: in this process)",
         ge=0,
-        le=256,
+        le=MAX_WORKERS,
     )
     turn_limit: int = param(TURN_LIMIT, help="the game's length in turns", ge=1, cli=False)
-    time_limit: float | None = param(None, help=_TIME_HELP, metavar="SEC", gt=0, finite=True)
+    time_limit: float | None = param(
+        TOURNAMENT_TIME_LIMIT,
+        help=f"{_TIME_HELP} (default: {TOURNAMENT_TIME_LIMIT:g})",
+        metavar="SEC",
+        gt=0,
+        finite=True,
+    )
 
     together = (NotWith("workers", "scheduler"),)
