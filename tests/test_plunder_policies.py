@@ -73,7 +73,7 @@ def test_a_user_policy_plugs_in_and_a_broken_one_is_named() -> None:
 
 def test_policy_names() -> None:
     assert policy_by_name("threshold:0.75").name == "threshold:0.75"
-    with pytest.raises(InvalidInput, match="^policy: 'greedy' is invalid"):
+    with pytest.raises(InvalidInput, match=r"^policy: 'greedy' is invalid"):
         policy_by_name("greedy")
     with pytest.raises(InvalidInput, match="threshold:P"):
         policy_by_name("threshold:2")
