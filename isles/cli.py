@@ -497,6 +497,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if argv == ["--version"]:  # before any command module is loaded
+        print(f"isles {isles.__version__}")
+        return 0
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     if not argv:
         parser.print_help(sys.stderr)

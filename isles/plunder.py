@@ -57,7 +57,7 @@ from isles.models.plunder import (
     example_record,
     score_game,
 )
-from isles.models.plunder_game import GameRecord, PlayerView, Policy, play_game
+from isles.models.plunder_game import GameRecord, PlayerView, Policy
 from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.solvers.plunder import (
     Advice,
@@ -75,7 +75,7 @@ from isles.solvers.plunder import (
 )
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_dig import DigAdvice, dig_advice, dig_question
-from isles.solvers.plunder_policies import POLICIES, policy_by_name, register
+from isles.solvers.plunder_policies import POLICIES, play_game, policy_by_name, register
 from isles.solvers.plunder_tournament import Tournament, tournament, tournament_question
 
 __all__ = [

@@ -657,19 +657,16 @@ def _check_flip(where: str, flip: object, seen: Sequence[Sequence[int]]) -> Cate
 
 
 def _policy(where: str, policy: object) -> Policy:
-    """A seat's policy: a Policy, or a built-in one's name read by the registry's parser."""
-    if isinstance(policy, str):
-        # The registry of built-in policies is the solvers' (it imports this module).
-        from isles.solvers.plunder_policies import policy_by_name
-
-        return policy_by_name(policy, where)
+    """A seat's policy (the catalogue's ``isles.plunder.play_game`` also reads names)."""
     if callable(getattr(policy, "seat", None)) and isinstance(getattr(policy, "name", None), str):
         return policy  # type: ignore[return-value]
-    raise InvalidInput(where, policy, "a Policy, or a built-in policy's name name[:ARG]")
+    raise InvalidInput(
+        where, policy, "a Policy (isles.plunder.play_game also takes a built-in one's name)"
+    )
 
 
 def play_game(
-    policies: Sequence[Policy | str],
+    policies: Sequence[Policy],
     seed: int | np.random.SeedSequence,
     *,
     turn_limit: int = TURN_LIMIT,
@@ -678,9 +675,9 @@ def play_game(
 
     Parameters
     ----------
-    policies : sequence of Policy or str
-        One per seat, 2..6 seats: Policy objects, or built-in policies' names
-        ``name[:ARG]`` (read by :func:`isles.solvers.plunder_policies.policy_by_name`).
+    policies : sequence of Policy
+        One per seat, 2..6 seats (``isles.plunder.play_game``, the catalogue's,
+        also takes the built-in policies' names ``name[:ARG]``).
     seed : int or numpy.random.SeedSequence
         Everything random in the game (the deal, the decks, each seat's
         randomness) comes from it: the same seed, the same game. An integer
@@ -720,9 +717,7 @@ def play_game(
     >>> g = play_game([Patient(), Patient()], seed=3)
     >>> len(g.turns), g.score().total
     (15, (6, 6))
-    >>> play_game(["certain", "random"], seed=1).players
-    2
-    >>> play_game(["certain", "random"], seed=-1)
+    >>> play_game([Patient(), Patient()], seed=-1)
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: seed: -1 is invalid; expected an integer in 0...

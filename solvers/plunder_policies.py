@@ -15,6 +15,7 @@ the registry.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import ClassVar, TypeVar
@@ -24,7 +25,8 @@ import numpy as np
 from isles.models.errors import InvalidInput
 from isles.models.plunder import CATEGORIES, CODES, COPIES, VALUES, Category, Code, Observation
 from isles.models.plunder import dig_points as points_for
-from isles.models.plunder_game import PlayerView, Policy, Seat
+from isles.models.plunder_game import TURN_LIMIT, GameRecord, PlayerView, Policy, Seat
+from isles.models.plunder_game import play_game as play_seats
 from isles.solvers.plunder_belief import Belief
 
 __all__ = [
@@ -341,6 +343,46 @@ class RandomPolicy(BuiltinPolicy):
 
 POLICY_NAMES = tuple(POLICIES)
 """The built-in policies' keys, in the registry's order (``threshold:P`` sets the threshold)."""
+
+
+def play_game(
+    policies: Sequence[Policy | str],
+    seed: int | np.random.SeedSequence,
+    *,
+    turn_limit: int = TURN_LIMIT,
+) -> GameRecord:
+    """Play one game between policies given as objects or by name (``"threshold:0.5"``).
+
+    :func:`isles.models.plunder_game.play_game`, each name read by the one parser
+    of policy names (:func:`policy_by_name`); the catalogue's ``isles.plunder.play_game``.
+
+    Parameters
+    ----------
+    policies : sequence of Policy or str
+        One per seat, 2..6 seats.
+    seed : int or numpy.random.SeedSequence
+        Everything random in the game; an integer in 0..SEED_MAX.
+    turn_limit : int, default TURN_LIMIT (15)
+
+    Returns
+    -------
+    GameRecord
+
+    Raises
+    ------
+    InvalidInput
+        An unknown policy name (naming ``policies[i]``), or as the model's.
+
+    Examples
+    --------
+    >>> play_game(["certain", "random", "expected"], seed=1).score().total
+    (9, 1, 8)
+    """
+    seats = [
+        policy_by_name(p, f"policies[{i}]") if isinstance(p, str) else p
+        for i, p in enumerate(policies)
+    ]
+    return play_seats(seats, seed, turn_limit=turn_limit)
 
 
 def policies_text() -> str:

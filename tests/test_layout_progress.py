@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import isles.solvers.layout as layout_solver
-from isles.models.questions import Layout
+from isles.models.questions.layout import Layout
 from isles.models.setup import SetupRequest
 from isles.solvers.layout import lay_out, layout_boards, next_move, solve_layout
 from isles.solvers.rally import build_graph, plan_trip
@@ -69,7 +69,7 @@ def test_a_rally_budget_search_shows_a_deadline_bar(capsys: pytest.CaptureFixtur
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from bench_rally import generated_board
 
-    from isles.models.questions import Trip
+    from isles.models.questions.rally import Trip
 
     rg = build_graph(generated_board(12, seed=3))
     trip = Trip.read(

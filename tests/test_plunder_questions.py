@@ -13,7 +13,8 @@ from isles.cli import main
 from isles.models.contract import Is, OnlyWith, Question, param
 from isles.models.errors import InvalidInput
 from isles.models.plunder import Code, example_record
-from isles.models.questions import QUESTIONS, DigQuestion, RecordAnalysis, TournamentQuestion
+from isles.models.questions import QUESTIONS
+from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.options import add_questions, read_mode
 from isles.solvers import plunder_policies
 from isles.solvers.plunder import DEFAULT_TIME_LIMIT, analyse

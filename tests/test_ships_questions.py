@@ -12,7 +12,8 @@ import pytest
 from isles.cli import main
 from isles.models.contract import AnyOf, Given, OnlyWith, Question, Requires, param
 from isles.models.errors import InvalidInput
-from isles.models.questions import QUESTIONS, Convert, Fleet, Harvest, LogCheck, Risk, Sail
+from isles.models.questions import QUESTIONS
+from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
 from isles.models.ships import demo_board
 from isles.options import add_question, read_question
 

@@ -21,8 +21,12 @@ from isles.cli import OneLineParser, check_output, emit_json
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
 from isles.models.plunder import CATEGORIES, VALUES, Record, code_from_text
-from isles.models.questions import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.questions.plunder import ANALYSIS_TIME_LIMIT
+from isles.models.questions.plunder import (
+    ANALYSIS_TIME_LIMIT,
+    DigQuestion,
+    RecordAnalysis,
+    TournamentQuestion,
+)
 from isles.options import add_questions, read_mode
 from isles.solvers.plunder_policies import POLICIES
 

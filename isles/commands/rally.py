@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
-from isles.models.questions import Trip
+from isles.models.questions.rally import Trip
 from isles.models.status import Status
 from isles.options import add_question, read_question
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from isles.cli import emit_json
 from isles.models.catan import Board
-from isles.models.questions import Risk
+from isles.models.questions.ships import Risk
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:

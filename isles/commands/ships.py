@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from isles.cli import emit_json, one_stdin
 from isles.models.catan import Board
-from isles.models.questions import Convert, Harvest, LogCheck
+from isles.models.questions.ships import Convert, Harvest, LogCheck
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:

@@ -1,65 +1,32 @@
 """Every question isles answers, declared once (docs/json.md, "Questions").
 
-One module per game; :data:`QUESTIONS` finds each declaration by its name.
-The library validates a call with the declaration, the command line derives
-its options from it (``isles.options``) and the web app reads its requests
-with it.
+One module per game (``isles.models.questions.rally``, ``.plunder``, ``.layout``,
+``.lighthouse``, ``.ships``), each with its questions and its own ``QUESTIONS``;
+:data:`QUESTIONS` here gathers them, importing each game's module on first use
+(a command imports its own game's declarations only, for a quick start-up). The
+library validates a call with the declaration, the command line derives its
+options from it (``isles.options``) and the web app reads its requests with it.
 """
 
-from isles.models.contract import Question
-from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
-from isles.models.questions.lighthouse import (
-    LighthouseAdvice,
-    LighthouseContest,
-    LighthouseOdds,
-    LighthouseTable,
-)
-from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.questions.rally import Trip
-from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
+from __future__ import annotations
 
-__all__ = [
-    "QUESTIONS",
-    "Convert",
-    "DigQuestion",
-    "Fleet",
-    "Harvest",
-    "Layout",
-    "LighthouseAdvice",
-    "LighthouseContest",
-    "LighthouseOdds",
-    "LighthouseTable",
-    "LogCheck",
-    "Move",
-    "RecordAnalysis",
-    "Risk",
-    "Sail",
-    "Search",
-    "Series",
-    "SetUp",
-    "TournamentQuestion",
-    "Trip",
-]
+import importlib
+from typing import TYPE_CHECKING
 
-#: Each question's declaration, by name.
-QUESTIONS: dict[str, type[Question]] = {
-    "trip": Trip,
-    "plunder_analysis": RecordAnalysis,
-    "plunder_dig": DigQuestion,
-    "plunder_tournament": TournamentQuestion,
-    "sail": Sail,
-    "fleet": Fleet,
-    "risk": Risk,
-    "convert": Convert,
-    "harvest": Harvest,
-    "log_check": LogCheck,
-    "set-up": SetUp,
-    "search": Search,
-    "series": Series,
-    "move": Move,
-    "layout": Layout,
-    "lighthouse_odds": LighthouseOdds,
-    "lighthouse_advice": LighthouseAdvice,
-    "lighthouse_table": LighthouseTable,
-    "lighthouse_contest": LighthouseContest,
-}
+if TYPE_CHECKING:
+    from isles.models.contract import Question
+
+__all__ = ["GAMES", "QUESTIONS"]
+
+#: The modules of the questions, one per game.
+GAMES = ("rally", "plunder", "layout", "lighthouse", "ships")
+
+
+def __getattr__(name: str) -> dict[str, type[Question]]:
+    # QUESTIONS: every game's questions by name, gathered on first use.
+    if name != "QUESTIONS":
+        raise AttributeError(f"module 'isles.models.questions' has no attribute {name!r}")
+    gathered: dict[str, type[Question]] = {}
+    for game in GAMES:
+        gathered.update(importlib.import_module(f"isles.models.questions.{game}").QUESTIONS)
+    return gathered

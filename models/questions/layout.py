@@ -358,3 +358,13 @@ class Layout(SetUp, Series, Move):
         if self.free_shape and "players" not in given:
             given["players"] = DEFAULT_PLAYERS
         return SetUp.model_construct(_fields_set=set(given), **given)
+
+
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+QUESTIONS: dict[str, type[Question]] = {
+    "set-up": SetUp,
+    "search": Search,
+    "series": Series,
+    "move": Move,
+    "layout": Layout,
+}

@@ -406,3 +406,12 @@ class LighthouseContest(KitOrIslands):
     def chosen_kit(self, default: str | None = None) -> Kit:
         """The kit chosen; none chosen, the registry's ``competitive-SEATS``."""
         return super().chosen_kit(f"competitive-{self.seats}" if default is None else default)
+
+
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+QUESTIONS: dict[str, type[Question]] = {
+    "lighthouse_odds": LighthouseOdds,
+    "lighthouse_advice": LighthouseAdvice,
+    "lighthouse_table": LighthouseTable,
+    "lighthouse_contest": LighthouseContest,
+}

@@ -296,3 +296,11 @@ class TournamentQuestion(Question):
     )
 
     together = (NotWith("workers", "scheduler"),)
+
+
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+QUESTIONS: dict[str, type[Question]] = {
+    "plunder_analysis": RecordAnalysis,
+    "plunder_dig": DigQuestion,
+    "plunder_tournament": TournamentQuestion,
+}

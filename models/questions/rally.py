@@ -158,3 +158,9 @@ class Trip(Question):
         OnlyWith("values", Is("objective", ("weighted",))),
         OnlyWith("time_limit", Given("budget"), Missing("start")),
     )
+
+
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+QUESTIONS: dict[str, type[Question]] = {
+    "trip": Trip,
+}

@@ -368,3 +368,14 @@ class LogCheck(Question):
     log: Annotated[LogBook, PlainValidator(_log)] = param(
         help="log book JSON file, - for stdin", metavar="LOG", cli=False
     )
+
+
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+QUESTIONS: dict[str, type[Question]] = {
+    "sail": Sail,
+    "fleet": Fleet,
+    "risk": Risk,
+    "convert": Convert,
+    "harvest": Harvest,
+    "log_check": LogCheck,
+}

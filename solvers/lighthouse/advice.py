@@ -435,7 +435,7 @@ def answer_advice(
 
     Examples
     --------
-    >>> from isles.models.questions import LighthouseAdvice
+    >>> from isles.models.questions.lighthouse import LighthouseAdvice
     >>> ask = LighthouseAdvice.read({"islands": 1, "sea_cards": 1, "roll": ["boat", "red"],
     ...                              "position": {"discs": [[]], "boat": 1, "maurice": 0}})
     >>> answer_advice(ask).outcome

@@ -1265,7 +1265,7 @@ def answer_contest(
 
     Examples
     --------
-    >>> from isles.models.questions import LighthouseContest
+    >>> from isles.models.questions.lighthouse import LighthouseContest
     >>> answer_contest(LighthouseContest.read({"islands": 2, "seats": 2})).status
     <Status.EXACT: 'exact'>
     """

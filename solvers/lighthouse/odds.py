@@ -432,7 +432,7 @@ def answer_odds(
 
     Examples
     --------
-    >>> from isles.models.questions import LighthouseOdds
+    >>> from isles.models.questions.lighthouse import LighthouseOdds
     >>> answer_odds(LighthouseOdds.read({"islands": 2, "sea_cards": 2})).method
     'dp'
     """
@@ -736,7 +736,7 @@ def answer_table(
 
     Examples
     --------
-    >>> from isles.models.questions import LighthouseTable
+    >>> from isles.models.questions.lighthouse import LighthouseTable
     >>> ask = LighthouseTable.read({"islands": (2,), "sea_cards": (1,), "policy": ("greedy",)})
     >>> [round(r.win_probability, 4) for r in answer_table(ask).rows]
     [0.37]
