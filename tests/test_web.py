@@ -460,3 +460,25 @@ def test_serve_refuses_bad_options() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"isles serve: error: --port: {port} is invalid; expected a free")
     assert address("::1", 80) == "http://[::1]:80/"
+
+
+def test_the_lighthouse_advisor_answers_exact_as_the_library(client: TestClient) -> None:
+    """`exact` is a field of the advice question: the web's cached tables do not drop it."""
+    body = {
+        "islands": 1,
+        "sea_cards": 2,
+        "roll": ["red", "red"],
+        "position": {"discs": [[]], "boat": 0, "maurice": 0},
+        "exact": True,
+    }
+    answer = solve(client, "lighthouse", body)
+    kit = lighthouse.default_kit(1, 2)
+    start = lighthouse.Position(((),), boat=0, maurice=0)
+    roll = lighthouse.Roll.from_faces(kit, ("red", "red"))
+    assert answer == lighthouse.best_move(kit, start, roll, exact=True).to_dict()
+    error = rejected(
+        client,
+        "lighthouse",
+        {**body, "islands": 5, "position": {"discs": [[]] * 5, "boat": 0, "maurice": 0}},
+    )
+    assert error["field"] == "exact", error

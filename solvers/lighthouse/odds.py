@@ -671,9 +671,6 @@ def difficulty_table(
     >>> [(r.islands, r.players) for r in difficulty_table(sea_cards=(1,), players=(3,)).rows]
     [(6, (3,)), (6, (3,)), (6, (3,))]
     """
-    for name, value in (("islands", islands), ("sea_cards", sea_cards), ("players", players)):
-        if isinstance(value, int):
-            raise InvalidInput(name, value, f"an iterable of {name.replace('_', '-')} counts")
     for name, given in (("games", games), ("seed", seed)):
         if given is not None:
             raise InvalidInput(
@@ -681,7 +678,8 @@ def difficulty_table(
             )
     question = LighthouseTable.read(
         {
-            name: tuple(value)
+            # one count or several, as the declaration reads them (N sea cards: rows 1..N)
+            name: value if isinstance(value, int | str) else tuple(value)
             for name, value in (
                 ("islands", islands),
                 ("sea_cards", sea_cards),
