@@ -482,3 +482,8 @@ def test_the_lighthouse_advisor_answers_exact_as_the_library(client: TestClient)
         {**body, "islands": 5, "position": {"discs": [[]] * 5, "boat": 0, "maurice": 0}},
     )
     assert error["field"] == "exact", error
+
+
+def test_a_board_set_up_asks_for_at_most_8_workers(client: TestClient) -> None:
+    error = rejected(client, "layout", {"game": "ships", "radius": 1, "workers": 1000})
+    assert error["field"] == "workers" and "1..8" in error["message"], error

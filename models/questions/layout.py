@@ -265,10 +265,11 @@ class Solving(Question):
     )
     workers: int = param(
         1,
-        help="CP-SAT workers (one: deterministic)",
+        help="CP-SAT workers, 1..8 (one: deterministic)",
         ge=1,
+        le=8,
         cli=False,
-        expected="an integer >= 1 (CP-SAT workers)",
+        expected="an integer in 1..8 (CP-SAT workers)",
     )
 
 
