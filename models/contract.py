@@ -200,12 +200,20 @@ def _number(x: float) -> str:
 
 
 def _base(annotation: Any) -> tuple[Any, bool]:
-    """The annotation without ``None``, and whether None is allowed."""
-    args = get_args(annotation)
-    if args and type(None) in args:
-        rest = tuple(a for a in args if a is not type(None))
-        return (rest[0] if len(rest) == 1 else annotation), True
-    return annotation, False
+    """The annotation without ``None`` and its validators' wrapping, and whether None is allowed."""
+    optional = False
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation = get_args(annotation)[0]
+            continue
+        args = get_args(annotation)
+        if args and type(None) in args:
+            rest = tuple(a for a in args if a is not type(None))
+            if len(rest) == 1:
+                annotation, optional = rest[0], True
+                continue
+            return annotation, True
+        return annotation, optional
 
 
 def expected_text(info: FieldInfo) -> str:
@@ -222,10 +230,13 @@ def expected_text(info: FieldInfo) -> str:
     if extra.get("expected"):
         return str(extra["expected"])
     base, _ = _base(info.annotation)
-    return _type_text(base, _limits(info))
+    text = _type_text(base, _limits(info))
+    if text is None:  # a value a validator reads (a board, a kit): its help says what
+        return info.description or "a valid value"
+    return text
 
 
-def _type_text(base: Any, limits: Mapping[str, Any]) -> str:
+def _type_text(base: Any, limits: Mapping[str, Any]) -> str | None:
     origin = get_origin(base)
     if base is bool:
         return "true or false"
@@ -243,8 +254,8 @@ def _type_text(base: Any, limits: Mapping[str, Any]) -> str:
     if isinstance(base, type) and issubclass(base, Enum):
         return "one of " + ", ".join(str(m.value) for m in base)
     if base is str:
-        return "a text"
-    return getattr(base, "__name__", str(base))
+        return "a name" if not limits else "a text"
+    return None
 
 
 _OPS = (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<="))

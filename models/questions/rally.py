@@ -86,6 +86,7 @@ class Trip(Question):
         help="board JSON file, - for standard input (default: the beginner board)",
         metavar="FILE",
         cli=False,
+        expected="a Board (Board.load reads a board file), or a board's JSON",
     )
     start: HexValue | None = param(
         None,
