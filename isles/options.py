@@ -366,9 +366,8 @@ def _refuse_others(
             text = getattr(args, name)
             value: Any = True  # a flag: "given"
             if not isinstance(text, bool):
-                read = _read_text(other, name, info, text, {})
-                number = isinstance(read, int | float) and not isinstance(read, bool)
-                value = read if number else text  # a count as read, anything else as typed
+                _read_text(other, name, info, text, {})  # a bad value is said as such first
+                value = text[0] if isinstance(text, list) and len(text) == 1 else text
             raise InvalidInput(
                 option,
                 value,

@@ -64,7 +64,7 @@ def test_fleet_trapped_and_unreachable(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--from", "0,0:0,1", "--to", "0,0:1,0", "--within", "5"], "--within: 5 is invalid"),
+        (["--from", "0,0:0,1", "--to", "0,0:1,0", "--within", "5"], "--within: '5' is invalid"),
         (["--from", "0,0:0,1", "--to", "0,0:1,0", "--rollers", "all"], "--rollers"),
         (["--from", "0,0:0,1", "--from", "0,0:1,0", "--to", "0,0:1,0"], "--within: missing"),
         (
@@ -80,7 +80,7 @@ def test_fleet_trapped_and_unreachable(capsys: pytest.CaptureFixture[str]) -> No
                 "--players",
                 "4",
             ],
-            "--players: 4 is invalid",
+            "--players: '4' is invalid",
         ),
         (
             ["--from", "0,0:0,1", "--from", "9,9:9,10", "--to", "0,0:1,0", "--within", "3"],

@@ -221,7 +221,7 @@ def test_bad_records_are_one_line_exit_2(
         (["--clue", "1,1,1"], "--clue: '1,1,1' is invalid; expected --clue only with --advise"),
         (["--active", "1"], "--active: '1' is invalid; expected --active only with --advise"),
         (["--advise", "--clue", "1,2"], "--clue"),
-        (["--advise", "--clue", "1,Atlantis,2"], "--clue.marker: 'Atlantis'"),
+        (["--advise", "--clue", "1,Atlantis,2"], "--clue marker: 'Atlantis'"),
         (
             ["--advise", "--active", "4"],
             "--active: '4' is invalid; expected a player index in 0..3",

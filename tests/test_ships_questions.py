@@ -86,7 +86,7 @@ def test_an_option_of_the_other_question_is_refused_as_such() -> None:
     add_question(p, Reach)
     add_question(p, Other)
     args = p.parse_args(["--rolls", "1", "--within", "5"])
-    with pytest.raises(InvalidInput, match=r"^--within: 5 is invalid; expected --within only "):
+    with pytest.raises(InvalidInput, match=r"^--within: '5' is invalid; expected --within only "):
         read_question(Reach, args, beside={Other: "with a fleet"})
     assert read_question(Reach, p.parse_args(["--rolls", "1"]), beside={Other: "x"}).rolls == [1]
 

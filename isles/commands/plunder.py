@@ -244,8 +244,13 @@ def _run(args: argparse.Namespace) -> int:
     extra: dict[str, object] = {"record": record}
     typed = {}
     if hasattr(args, "clue"):  # a clue's names are the record's: read here
-        extra["clue"] = code_from_text(args.clue, record.names, "--clue")
         typed["clue"] = args.clue
+        parts = [part.strip() for part in args.clue.split(",")]
+        typed.update({f"clue.{c}": t for c, t in zip(CATEGORIES, parts, strict=False)})
+        try:
+            extra["clue"] = code_from_text(args.clue, record.names, "clue")
+        except InvalidInput as exc:  # spelt as the option, the part as typed: --clue island
+            raise RecordAnalysis.respell(exc, "option", typed) from None
     question = read_mode(MODES, ANALYSIS_MODE, args, extra, typed)
     assert isinstance(question, RecordAnalysis)
     analysis = analyse_question(question, progress=sys.stderr.isatty())
