@@ -256,7 +256,8 @@ def test_cli_convert(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["ships", "convert", "--from", "0,1:0,2", "--missing", "brick", "--json"])
     out, err = capsys.readouterr()
     assert status == 0 and err == ""
-    want = convert(demo_board(), edge((0, 1), (0, 2)), "brick", within=(10,)).to_dict()
+    # one default in Python and on the command line: 5, 10 and 20 rolls
+    want = convert(demo_board(), edge((0, 1), (0, 2)), "brick").to_dict()
     assert json.loads(out) == want
     status = main(["ships", "convert", "--from", "0,1:0,2", "--missing", "brick", "--on-turn"])
     out, _ = capsys.readouterr()

@@ -277,9 +277,8 @@ class Risk(Question):
 class Convert(Question):
     """A paid ship becoming a settlement in the fewest expected rolls (``isles ships convert``).
 
-    ``within`` defaults to 10 here (the command line's one horizon);
-    :func:`isles.ships.convert` asks :data:`DEFAULT_HORIZONS` when its caller
-    gives none.
+    ``within`` defaults to :data:`DEFAULT_HORIZONS` (5, 10 and 20 rolls), in
+    Python and on the command line alike.
 
     Examples
     --------
@@ -306,7 +305,7 @@ class Convert(Question):
     )
     may_stay: bool = _may_stay()
     within: list[RollCount] = param(
-        [10],
+        list(DEFAULT_HORIZONS),
         help=f"horizon of the exact odds (0..{MAX_WITHIN}; repeatable)",
         metavar="R",
         repeat=True,
