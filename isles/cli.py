@@ -82,6 +82,19 @@ class OneLineParser(argparse.ArgumentParser):
         return parsed
 
 
+def _once(
+    parser: argparse.ArgumentParser,
+    namespace: argparse.Namespace,
+    dest: str,
+    option_string: str | None,
+) -> None:
+    """Refuse an option's second occurrence (nothing given is silently overridden)."""
+    given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+    if dest in given:
+        parser.error(f"argument {option_string}: given twice")
+    given.add(dest)
+
+
 class FlagOnce(argparse._StoreTrueAction):
     """A flag (``--json``) that refuses to be given twice, as every other option does."""
 
@@ -92,10 +105,7 @@ class FlagOnce(argparse._StoreTrueAction):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        given: set[str] = namespace.__dict__.setdefault("_given_once", set())
-        if self.dest in given:
-            parser.error(f"argument {option_string}: given twice")
-        given.add(self.dest)
+        _once(parser, namespace, self.dest, option_string)
         super().__call__(parser, namespace, values, option_string)
 
 
@@ -109,10 +119,7 @@ class StoreOnce(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        given: set[str] = namespace.__dict__.setdefault("_given_once", set())
-        if self.dest in given:
-            parser.error(f"argument {option_string}: given twice")
-        given.add(self.dest)
+        _once(parser, namespace, self.dest, option_string)
         setattr(namespace, self.dest, values)
 
 
