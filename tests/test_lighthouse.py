@@ -262,8 +262,11 @@ def test_difficulty_table_refuses_bad_input() -> None:
         difficulty_table(sea_cards=(1,), players=(5,))
     with pytest.raises(InvalidInput, match="players"):
         difficulty_table((8,), (1,), players=(2,))
+    # one count or several, as the declaration (and --table --sea-cards N) reads them
+    one = difficulty_table(2, 2)  # type: ignore[arg-type]
+    assert one.to_dict() == difficulty_table((2,), (1, 2)).to_dict()
     with pytest.raises(InvalidInput, match="islands"):
-        difficulty_table(8, (1,))  # type: ignore[arg-type]
+        difficulty_table(9, (1,))  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="games"):  # every row is exact: nothing simulated
         difficulty_table((8,), (1,), games=100)
     with pytest.raises(InvalidInput, match="seed"):
