@@ -47,6 +47,7 @@ __all__ = [
     "Waters",
     "as_corner",
     "as_edge",
+    "board_or_demo",
     "building_owners",
     "capacity",
     "cargo_after",
@@ -1299,3 +1300,30 @@ def demo_board() -> Board:
     data = resources.files("isles.models").joinpath("data/ships_demo.json")
     text = data.read_text(encoding="utf-8")
     return Board.from_dict(parse_json(text, "ships_demo.json"), source="ships_demo.json")
+
+
+def board_or_demo(path: str | None) -> Board:
+    """The board file at ``path`` (``-``: standard input), or the demo board when None.
+
+    The ships commands' ``--board FILE`` (docs/ships.md, "The demo board").
+
+    Parameters
+    ----------
+    path : str or None
+        A board file (docs/boards.md), or None.
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    InvalidInput
+        A file that cannot be read or is not a board, naming the file.
+
+    Examples
+    --------
+    >>> board_or_demo(None) == demo_board()
+    True
+    """
+    return demo_board() if path is None else Board.load(path)

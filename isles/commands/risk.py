@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import emit_json
-from isles.models.catan import Board
 from isles.models.questions.ships import Risk
+from isles.models.ships import board_or_demo
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -44,12 +44,6 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _board(path: str | None) -> Board:
-    from isles.ships import demo_board
-
-    return demo_board() if path is None else Board.load(path)
-
-
 def run(args: argparse.Namespace) -> int:
     """Read the question the options ask, answer it, print it."""
     from isles.ships import risk_report
@@ -58,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     # --pirate); the demo board stands in for a --board not given.
     files: dict[str, Callable[[], Any]] = {}
     if args.board is not None or hasattr(args, "pirate"):
-        files["board"] = lambda: _board(args.board)
+        files["board"] = lambda: board_or_demo(args.board)
     question = read_question(Risk, args, files=files)
     report = risk_report(question, progress=sys.stderr.isatty())
     if args.json:

@@ -20,7 +20,7 @@ from isles.cli import check_output, emit_json
 from isles.models.catan import Board
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
 from isles.models.questions.ships import Fleet, Sail
-from isles.models.ships import parse_settlement
+from isles.models.ships import board_or_demo, parse_settlement
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -68,12 +68,6 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _board(path: str | None) -> Board:
-    from isles.ships import demo_board
-
-    return demo_board() if path is None else Board.load(path)
-
-
 def _check_picture(board: object, png: Path | None, typed: str | None) -> None:
     """Refuse --png for a board too big to draw, before any work (isles.draw's bound)."""
     if png is not None and isinstance(board, Board):
@@ -92,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if hasattr(args, "ships"):  # one --from: the ship's start
         args.start = args.ships.pop()
         del args.ships
-    board = {"board": lambda: _board(args.board)}
+    board = {"board": lambda: board_or_demo(args.board)}
     question = read_question(Sail, args, files=board, beside={Fleet: _ASKED[Fleet]})
     _check_picture(question.board, png, args.png)
     voyage = sail_voyage(question, progress=sys.stderr.isatty())
@@ -111,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 def _fleet(args: argparse.Namespace, png: Path | None) -> int:
     from isles.ships import fleet_voyage
 
-    board = {"board": lambda: _board(args.board)}
+    board = {"board": lambda: board_or_demo(args.board)}
     question = read_question(Fleet, args, files=board, beside={Sail: _ASKED[Sail]})
     _check_picture(question.board, png, args.png)
     voyage = fleet_voyage(question, progress=sys.stderr.isatty())

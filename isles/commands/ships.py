@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isles.cli import emit_json, one_stdin
-from isles.models.catan import Board
 from isles.models.questions.ships import Convert, Harvest, LogCheck
+from isles.models.ships import board_or_demo
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -95,16 +95,10 @@ def _register_harvest(tasks: argparse._SubParsersAction[OneLineParser]) -> None:
     crop.set_defaults(func=_harvest)
 
 
-def _board(path: str | None) -> Board:
-    from isles.ships import demo_board
-
-    return demo_board() if path is None else Board.load(path)
-
-
 def _convert(args: argparse.Namespace) -> int:
     from isles.ships import conversion
 
-    question = read_question(Convert, args, files={"board": lambda: _board(args.board)})
+    question = read_question(Convert, args, files={"board": lambda: board_or_demo(args.board)})
     # The text answer holds both readings of rule 10: the variant (the larger solve) first,
     # so that a board too big for it is refused before any work.
     results: dict[bool, Conversion] = {}
@@ -161,7 +155,7 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
 def _harvest(args: argparse.Namespace) -> int:
     from isles.ships import harvest_outlook
 
-    question = read_question(Harvest, args, files={"board": lambda: _board(args.board)})
+    question = read_question(Harvest, args, files={"board": lambda: board_or_demo(args.board)})
     out = harvest_outlook(question, progress=sys.stderr.isatty())
     if args.json:
         emit_json(out.to_dict())
@@ -188,7 +182,7 @@ def _check_log(args: argparse.Namespace) -> int:
     from isles.ships import LogBook, check_log
 
     one_stdin(("LOG", args.log), ("--board", args.board))
-    board = _board(args.board)
+    board = board_or_demo(args.board)
     replay = check_log(board, LogBook.load(args.log))
     if args.json:
         emit_json(replay.to_dict())
