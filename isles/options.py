@@ -233,8 +233,8 @@ def _add_option(
     # a named reader reads the whole text (``forest,sea``): no choices of its items
     extra = param_extra(info)
     choices = None if extra.get("text") else _choices(_item(info.annotation))
-    if choices is not None:
-        kwargs["choices"] = choices
+    if choices is not None:  # shown in --help; refused by the field's reader, as isles words it
+        kwargs["metavar"] = "{" + ",".join(choices) + "}"
     metavar = extra.get("metavar")
     if metavar:
         kwargs["metavar"] = metavar
@@ -248,10 +248,15 @@ def _reader(question: type[Question], name: str, info: FieldInfo) -> Callable[[s
     if isinstance(named, str):
         return NAMED_READERS[named]
     item = _item(info.annotation)
-    if isinstance(item, type) and issubclass(item, Enum):
-        return lambda text, option: item(text)
-    if get_origin(item) is Literal:  # argparse checked the choice
-        return lambda text, option: text
+    choices = _choices(item)
+    if choices is not None:
+
+        def choice(text: str, option: str) -> Any:
+            if text not in choices:
+                raise InvalidInput(option, text, "one of " + ", ".join(choices))
+            return item(text) if isinstance(item, type) and issubclass(item, Enum) else text
+
+        return choice
     found = TEXT_READERS.get(item)
     if found is None:
         raise TypeError(f"{question.__name__}.{name}: no text reader for {item!r}")

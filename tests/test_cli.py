@@ -106,7 +106,10 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
         (["rally", "--start", "0,-3", "--road", "0,0:2,0"], "--road"),
         (["rally", "--start", "0,-3", "--board", "/no/such/board.json"], "board file"),
         (["rally", "--start", "0,-3", "--png", "route.gif"], ".png or .svg"),
-        (["rally", "--start", "0,-3", "--objective", "fastest"], "invalid choice"),
+        (
+            ["rally", "--start", "0,-3", "--objective", "fastest"],
+            "--objective: 'fastest' is invalid; expected one of cards",
+        ),
         (["rally", "--goal", "0,2"], "--start"),  # no --start: the best start, its own goals
         (["nonsense"], "invalid choice"),
     ],
