@@ -15,6 +15,13 @@ classes that can follow a position after 4, 8 and 16 turns. Each row runs in
 a fresh process (its peak memory is its own).
 Run: ``python benchmarks/bench_lighthouse.py [--quick] [--no-sweep]``.
 Timings are wall-clock on a shared machine: compare CPU times, and state the load.
+
+``--cold N --baseline DIR`` measures only the real game's first solve from
+cold (an empty cache directory: no numba kernels, no table; the table saved
+to it), ``N`` times in turn with the engine of another checkout ``DIR`` (today's
+engine: ``git worktree add --detach DIR main``), each a fresh process, and
+prints each run and the medians: wall time, CPU time (the process and the
+processes it waited for), peak resident memory of the solving process.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,6 +129,59 @@ def child(what: str, n: int) -> dict[str, Any]:
     return out
 
 
+_COLD = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+from isles.models.lighthouse import default_kit
+from isles.solvers.lighthouse import solve_cached
+sol = solve_cached(default_kit(8, 8), progress=False)
+me = resource.getrusage(resource.RUSAGE_SELF)
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"value": sol.win_probability(), "wall": time.perf_counter() - t0,
+    "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+    "peak_mib": me.ru_maxrss / 1024}))
+"""
+
+
+def cold(runs: int, baseline: Path) -> None:
+    """The 8-island optimal solve from an empty cache, this engine and the baseline's in turn."""
+    here = Path(__file__).resolve().parent.parent
+    print(f"cold 8-island solve (empty numba and table caches), {runs} runs each, in turn")
+    print(f"{'engine':<10} {'run':>3} {'wall s':>8} {'CPU s':>8} {'peak GiB':>9} {'load':>5}")
+    results: dict[str, list[dict[str, Any]]] = {"today": [], "this": []}
+    for run in range(runs):
+        for name, tree in (("today", baseline), ("this", here)):
+            scratch = Path(tempfile.mkdtemp(prefix="isles-cold-"))
+            env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+            env.update(ISLES_CACHE_DIR=str(scratch), PYTHONPATH=str(tree))
+            t0 = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", _COLD],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=env,
+                cwd=tree,
+            )
+            r: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+            r["process_wall"] = time.perf_counter() - t0
+            subprocess.run(["rm", "-rf", str(scratch)], check=True)
+            results[name].append(r)
+            load = os.getloadavg()[0]
+            print(
+                f"{name:<10} {run + 1:>3} {r['process_wall']:>8.1f} {r['cpu']:>8.1f} "
+                f"{r['peak_mib'] / 1024:>9.2f} {load:>5.1f}"
+            )
+            assert r["value"] == KNOWN[8], r["value"]
+    for name, rows in results.items():
+        keys = ("process_wall", "cpu", "peak_mib")
+        med = {k: statistics.median(x[k] for x in rows) for k in keys}
+        print(
+            f"{name:<10} median: {med['process_wall']:.1f} s wall, {med['cpu']:.1f} s CPU, "
+            f"{med['peak_mib'] / 1024:.2f} GiB peak"
+        )
+
+
 def measure(what: str, n: int, env: dict[str, str]) -> dict[str, Any]:
     """Run :func:`child` in a fresh Python (its wall time includes start-up and imports)."""
     t0 = time.perf_counter()
@@ -145,7 +206,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="5 and 6 islands only, no 8")
     parser.add_argument("--no-sweep", action="store_true", help="skip the reference (7: ~6 min)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--cold", type=int, default=0, help="runs of the cold 8-island solve")
+    parser.add_argument("--baseline", type=Path, help="a checkout of today's engine (--cold)")
     args = parser.parse_args()
+    if args.cold:
+        if args.baseline is None:
+            parser.error("--cold needs --baseline DIR")
+        cold(args.cold, args.baseline)
+        return
     if args.child:
         print(json.dumps(child(args.child[0], int(args.child[1]))))
         return

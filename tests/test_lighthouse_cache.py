@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -105,15 +106,18 @@ def test_solve_cached_solves_once(folder: Path, monkeypatch: pytest.MonkeyPatch)
     kit = default_kit(3, 3)
     calls: list[int] = []
 
-    def counted(*args: object, **kwargs: object) -> LighthouseSolution:
-        calls.append(1)
-        return solve(*args, **kwargs)  # type: ignore[arg-type]
+    real = cache_module.solve_from_class
 
-    monkeypatch.setattr(cache_module, "solve", counted)
+    def counted(*args: Any, **kwargs: Any) -> LighthouseSolution:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cache_module, "solve_from_class", counted)
     first = solve_cached(kit)
     again = solve_cached(kit)
     assert calls == [1]
     assert first.by_sea_cards == again.by_sea_cards
+    assert np.array_equal(first.values, solve(kit).values)  # streamed to the file: same floats
 
 
 def test_only_full_float_tables_are_cached(folder: Path) -> None:

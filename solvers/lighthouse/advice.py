@@ -33,8 +33,13 @@ from isles.models.lighthouse import (
 )
 from isles.models.questions.lighthouse import LighthouseAdvice, ask
 from isles.models.status import Status
-from isles.solvers.lighthouse.cache import load_table
-from isles.solvers.lighthouse.dp import LighthouseSolution, _check_kit, solve_from_class
+from isles.solvers.lighthouse.cache import load_table, solve_cached
+from isles.solvers.lighthouse.dp import (
+    LighthouseSolution,
+    Progress,
+    _check_kit,
+    solve_from_class,
+)
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import (
     check_policy,
@@ -43,6 +48,7 @@ from isles.solvers.lighthouse.policies import (
     ranked,
 )
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
+from isles.solvers.usercache import writable_cache_dir
 
 __all__ = [
     "Advice",
@@ -270,6 +276,7 @@ def solve_from(
     exact: bool = False,
     backend: Backend = "auto",
     progress: bool | None = None,
+    on_progress: Progress | None = None,
 ) -> LighthouseSolution:
     """The values of every position that can follow ``position``, and of it.
 
@@ -291,6 +298,8 @@ def solve_from(
     progress : bool or None
         Show a tqdm progress bar; None shows one when there are at least
         300,000 classes to value (early positions of 8 islands).
+    on_progress : callable, optional
+        ``on_progress(done, total)`` as layers of classes are valued.
 
     Returns
     -------
@@ -339,8 +348,9 @@ def solve_from(
     group = colour_group(kit, symmetric=symmetric)
     key, _ = ClassCoding(group).position_class(kit, position)
     return solve_from_class(
-        kit, pol, group, key, position.discs_laid, position.boat, exact, backend, progress
-    )
+        kit, pol, group, key, position.discs_laid, position.boat, exact, backend, progress,
+        on_progress,
+    )  # fmt: skip
 
 
 def best_move(
@@ -357,8 +367,11 @@ def best_move(
     """The optimal decision for ``roll`` in ``position``, with every alternative's odds.
 
     Reads the kit's optimal table from the cache when it is there (a few
-    rows of a memory-mapped file: milliseconds); otherwise solves only the
-    classes that can follow the position (:func:`solve_from`).
+    rows of a memory-mapped file: milliseconds). Without it, an early
+    position of the real game (8 islands, at most :data:`WHOLE_TABLE_DISCS`
+    discs laid) solves the whole table and keeps it in the cache (about 10 s
+    once: every later roll reads it); any other position solves only the
+    classes that can follow it (:func:`solve_from`).
 
     Parameters
     ----------
@@ -413,6 +426,7 @@ def answer_advice(
     directory: str | Path | None = None,
     backend: Backend = "auto",
     progress: bool | None = None,
+    on_progress: Progress | None = None,
 ) -> Advice:
     """The advice a validated :class:`~isles.models.questions.LighthouseAdvice` asks.
 
@@ -423,6 +437,9 @@ def answer_advice(
         web app) or built by :func:`best_move`.
     cache, directory, backend, progress
         As :func:`best_move`.
+    on_progress : callable, optional
+        ``on_progress(done, total)`` while classes are solved (the server's
+        progress; ``progress=False`` then keeps the bar off).
 
     Returns
     -------
@@ -457,9 +474,38 @@ def answer_advice(
     table: LighthouseSolution | None = None
     if cache and not exact:
         table = load_table(kit, directory)
+        if table is None and _whole_table_pays(kit, position, directory):
+            table = solve_cached(
+                kit, directory, backend=backend, progress=progress, on_progress=on_progress
+            )
     if table is None:
-        table = solve_from(kit, position, exact=exact, backend=backend, progress=progress)
+        table = solve_from(
+            kit, position, exact=exact, backend=backend, progress=progress,
+            on_progress=on_progress,
+        )  # fmt: skip
     return advise(table, position, roll)
+
+
+WHOLE_TABLE_ISLANDS = 8
+"""Advice on a kit of this many islands (the real game) without its cached table solves
+the whole table once and keeps it (a few seconds more than the early positions' own
+solves, then every roll reads it) when the position has at most
+:data:`WHOLE_TABLE_DISCS` discs laid."""
+
+WHOLE_TABLE_DISCS = 8
+"""Discs laid up to which a position's own solve is seconds (after 4 turns of the real
+game: up to 470,000 classes); later positions solve their few classes in a second."""
+
+
+def _whole_table_pays(kit: Kit, position: Position, directory: str | Path | None) -> bool:
+    """Whether advice should solve and cache the kit's whole table rather than the position's."""
+    if len(kit.islands) < WHOLE_TABLE_ISLANDS or position.discs_laid > WHOLE_TABLE_DISCS:
+        return False
+    try:
+        writable_cache_dir(directory)
+    except InvalidInput:  # no cache to keep it in: the position's own classes
+        return False
+    return True
 
 
 def choose_decision(

@@ -6,12 +6,14 @@ for the class DP's tables (optimal and random play).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,12 @@ import numpy as np
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import Kit, Policy
 from isles.solvers.lighthouse.classes import ClassIndex
-from isles.solvers.lighthouse.dp import LighthouseSolution, solve
+from isles.solvers.lighthouse.dp import (
+    LighthouseSolution,
+    Progress,
+    _check_kit,
+    solve_from_class,
+)
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
@@ -122,6 +129,7 @@ def save_table(solution: LighthouseSolution, directory: str | Path | None = None
     --------
     >>> import tempfile
     >>> from isles.models.lighthouse import default_kit
+    >>> from isles.solvers.lighthouse.dp import solve
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     where = save_table(solve(default_kit(2, 2)), folder)
     ...     sorted(p.name for p in where.iterdir())
@@ -137,24 +145,47 @@ def save_table(solution: LighthouseSolution, directory: str | Path | None = None
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".partial-", dir=target.parent))
     try:
-        meta = {
-            **_fingerprint(solution.kit, solution.policy),
-            "group_size": solution.index.group_size,
-            "classes": solution.classes,
-            "error_bound": solution.error_bound,
-        }
-        (staging / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        np.save(staging / "keys.npy", np.concatenate(solution.index.keys))
-        np.save(staging / "offsets.npy", solution.index.offsets)
         np.save(staging / "values.npy", np.ascontiguousarray(solution.values))
-        if target.exists():  # another process saved the same table first
-            shutil.rmtree(staging)
-        else:
-            os.replace(staging, target)
+        _finish_table(solution, staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return target
+
+
+def _finish_table(solution: LighthouseSolution, staging: Path, target: Path) -> None:
+    """Write the table's other files beside its ``values.npy`` and rename the folder into place."""
+    assert isinstance(solution.index, ClassIndex)
+    meta = {
+        **_fingerprint(solution.kit, solution.policy),
+        "group_size": solution.index.group_size,
+        "classes": solution.classes,
+        "error_bound": solution.error_bound,
+    }
+    (staging / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    np.save(staging / "keys.npy", np.concatenate(solution.index.keys))
+    np.save(staging / "offsets.npy", solution.index.offsets)
+    if target.exists():  # another process saved the same table first
+        shutil.rmtree(staging, ignore_errors=True)
+    else:
+        os.replace(staging, target)
+
+
+@contextlib.contextmanager
+def _solving(target: Path) -> Iterator[None]:
+    """Hold the lock of ``target``'s table: one process solves a kit, the others wait for it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock, at worst two solves
+        yield
+        return
+    with open(target.parent / f".{target.name}.lock", "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def load_table(
@@ -210,6 +241,7 @@ def solve_cached(
     policy: str = "optimal",
     backend: Backend = "auto",
     progress: bool | None = None,
+    on_progress: Progress | None = None,
 ) -> LighthouseSolution:
     """The kit's table: from the cache when it is there, else solved and saved.
 
@@ -225,16 +257,26 @@ def solve_cached(
         The layer kernel when solving.
     progress : bool or None
         Progress bar when solving (None: for long solves).
+    on_progress : callable, optional
+        Called as ``on_progress(done, total)`` (classes valued) while solving:
+        the server's progress, without a bar.
 
     Returns
     -------
     LighthouseSolution
-        Floats within ``error_bound``; memory-mapped when read from the cache.
+        Floats within ``error_bound``; memory-mapped from the cache's file.
 
     Raises
     ------
     InvalidInput
         The kit is too large, or greedy play (not cached).
+
+    Notes
+    -----
+    The values go to the cache's file layer by layer as they are solved
+    (``isles.solvers.lighthouse.stream``), so the whole table is never in
+    memory and saving costs no separate step; one process solves a kit at a
+    time (a lock beside the table), the others wait and read its file.
 
     Examples
     --------
@@ -251,9 +293,27 @@ def solve_cached(
     if found is not None:
         return found
     writable_cache_dir(directory)  # before the solve, not after it
-    solution = solve(kit, pol, backend=backend, progress=progress)
-    save_table(solution, directory)
-    return solution
+    target = table_path(kit, directory, pol)
+    with _solving(target):
+        found = load_table(kit, directory, pol)  # solved by another process meanwhile
+        if found is not None:
+            return found
+        _check_kit(kit, pol, False)
+        prefix = f".partial-{target.name}-"
+        for stale in target.parent.glob(prefix + "*"):  # a solve that was killed (the lock is ours)
+            shutil.rmtree(stale, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=target.parent))
+        try:
+            solution = solve_from_class(
+                kit, pol, colour_group(kit), 0, 0, 0, False, backend, progress,
+                on_progress, staging / "values.npy",
+            )  # fmt: skip
+            _finish_table(solution, staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    kept = load_table(kit, directory, pol)
+    return solution if kept is None else kept
 
 
 def start_values_path(kit: Kit, directory: str | Path | None = None) -> Path:

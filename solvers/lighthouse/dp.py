@@ -10,9 +10,9 @@ solution.py's (re-exported here).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ from isles.solvers.lighthouse.kernel import (
     layer_values,
     pick_backend,
     roll_table,
-    warm_up,
+    start_warm_up,
 )
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.solution import (
@@ -42,7 +42,15 @@ from isles.solvers.lighthouse.solution import (
     error_bound,
     new_table,
 )
+from isles.solvers.lighthouse.stream import LayerWriter
 from isles.solvers.lighthouse.symmetry import ClassCoding, ColourGroup, colour_group
+
+Progress = Callable[[int, int], None]
+"""A progress callback: ``(classes valued so far, classes in all)``."""
+
+BIG_ISLANDS = 7
+"""Kits of at least this many islands compile the layer kernel in another process
+on a first run (docs/lighthouse.md, "Measured")."""
 
 __all__ = [
     "MAX_DP_BYTES",
@@ -178,27 +186,51 @@ def solve_from_class(
     exact: bool,
     backend: Backend,
     progress: bool | None,
+    on_progress: Progress | None = None,
+    values_file: Path | None = None,
 ) -> LighthouseSolution:
-    """The class DP over the classes reachable from one class, boats ``first_boat..K``."""
-    dtype: Any = object if exact else np.float64
-    compiler = None
-    if pick_backend(backend, dtype) == "numba":
-        # The first run compiles the kernel: in a thread, while the graph is built.
-        compiler = threading.Thread(target=warm_up, args=(policy,), daemon=True)
-        compiler.start()
-    coding = ClassCoding(group)
-    graph = class_graph(coding, first_key, first_discs, backend=backend)
-    show = progress if progress is not None else graph.size >= AUTO_PROGRESS_CLASSES
-    bar: Any = None
-    if show:
-        from tqdm import tqdm  # imported only when a bar is shown
+    """The class DP over the classes reachable from one class, boats ``first_boat..K``.
 
-        bar = tqdm(total=graph.size, desc=f"lighthouse {policy} classes", unit="class")
-    if compiler is not None:
-        compiler.join()
-    values = _run(kit, policy, graph, first_boat, exact, backend, bar.update if bar else None)
-    if bar is not None:
-        bar.close()
+    ``on_progress(done, total)`` is called as layers of classes are valued
+    (with or without the bar). With ``values_file`` (floats only), the values
+    go to that ``.npy`` file layer by layer (:class:`LayerWriter`) and the
+    solution's table is the file, memory-mapped; otherwise they are in memory.
+    """
+    dtype: Any = object if exact else np.float64
+    finish_compiling: Callable[[], None] | None = None
+    if pick_backend(backend, dtype) == "numba":
+        # The first run compiles the kernel while the graph is built: in another
+        # process when its machine code can be cached on disk (numba compiles one
+        # kernel at a time per process), else in a thread.
+        finish_compiling = start_warm_up(policy, big=len(kit.islands) >= BIG_ISLANDS)
+    try:
+        coding = ClassCoding(group)
+        graph = class_graph(coding, first_key, first_discs, backend=backend)
+        show = progress if progress is not None else graph.size >= AUTO_PROGRESS_CLASSES
+        bar: Any = None
+        if show:
+            from tqdm import tqdm  # imported only when a bar is shown
+
+            bar = tqdm(total=graph.size, desc=f"lighthouse {policy} classes", unit="class")
+        done = [0]
+
+        def tick(count: int) -> None:
+            done[0] += count
+            if bar is not None:
+                bar.update(count)
+            if on_progress is not None:
+                on_progress(done[0], graph.size)
+
+        if finish_compiling is not None:
+            finish, finish_compiling = finish_compiling, None
+            finish()
+        writer = None if exact or values_file is None else values_file
+        values = _run(kit, policy, graph, first_boat, exact, backend, tick, writer)
+        if bar is not None:
+            bar.close()
+    finally:
+        if finish_compiling is not None:  # an interrupt or an error while building the graph
+            finish_compiling()
     rolls = roll_table(kit, group.colours)
     bound = 0.0 if exact else error_bound(kit, rolls.size, policy)
     return LighthouseSolution(kit, policy, graph.index, first_boat, values, exact, bound)
@@ -212,8 +244,14 @@ def _run(
     exact: bool,
     backend: Backend,
     tick: Callable[[int], Any] | None,
+    values_file: Path | None = None,
 ) -> npt.NDArray[Any]:
-    """Values of every class, layer by layer from the finished one down."""
+    """Values of every class, layer by layer from the finished one down.
+
+    Each layer reads only the values of the layer above; with ``values_file``
+    the layers go to that file as they are done and the table returned is the
+    file, memory-mapped (:class:`LayerWriter`).
+    """
     coding = graph.index.coding
     n, colours = coding.n, coding.colours
     boats = kit.sea_cards + 1 - first_boat
@@ -222,24 +260,51 @@ def _run(
     rolls = roll_table(kit, coding.group.colours)
     perms = coding.group.colour_perms
     offsets = graph.index.offsets
-    values = new_table((graph.size, width), dtype)
-    last = len(graph.layers) - 1
-    top = slice(int(offsets[last]), int(offsets[last + 1]))
-    values[top] = Fraction(1) if exact else 1.0
-    # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
     widest = max(layer.size for layer in graph.layers)
-    scratch = [new_table((widest * (colours + 1) * width,), dtype) for _ in range(2)]
-    g0 = finished_layer(graph.layers[last].size, colours, width, dtype)
-    if tick is not None:
-        tick(graph.layers[last].size)
-    for k in range(last - 1, -1, -1):
-        layer = graph.layers[k]
-        here = values[int(offsets[k]) : int(offsets[k + 1])]
-        above = values[int(offsets[k + 1]) : int(offsets[k + 2])]
-        g0 = layer_values(
-            layer, perms, rolls, above, g0, here, n, colours, policy, backend, scratch[k % 2]
-        )
+    writer: LayerWriter | None = None
+    values: npt.NDArray[Any] | None = None
+    if values_file is not None:
+        writer = LayerWriter(values_file, (graph.size, boats, n), widest)
+    else:
+        values = new_table((graph.size, width), dtype)
+
+    def rows(k: int) -> npt.NDArray[Any]:
+        lo, hi = int(offsets[k]), int(offsets[k + 1])
+        if writer is not None:
+            return writer.rows(lo, hi)
+        assert values is not None
+        return values[lo:hi]
+
+    def commit(k: int, done: npt.NDArray[Any]) -> None:
+        if writer is not None:
+            writer.commit(int(offsets[k]), done)
+
+    try:
+        last = len(graph.layers) - 1
+        above = rows(last)
+        above[...] = Fraction(1) if exact else 1.0
+        commit(last, above)
+        # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
+        scratch = [new_table((widest * (colours + 1) * width,), dtype) for _ in range(2)]
+        g0 = finished_layer(graph.layers[last].size, colours, width, dtype)
         if tick is not None:
-            tick(layer.size)
-    del g0, scratch
+            tick(graph.layers[last].size)
+        for k in range(last - 1, -1, -1):
+            layer = graph.layers[k]
+            here = rows(k)
+            g0 = layer_values(
+                layer, perms, rolls, above, g0, here, n, colours, policy, backend, scratch[k % 2]
+            )
+            commit(k, here)
+            above = here
+            if tick is not None:
+                tick(layer.size)
+        del g0, scratch, above
+    finally:
+        if writer is not None:
+            writer.close()
+    if values_file is not None:
+        table: npt.NDArray[Any] = np.load(values_file, mmap_mode="r")
+        return table
+    assert values is not None
     return values.reshape(graph.size, boats, n)

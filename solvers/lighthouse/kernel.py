@@ -11,8 +11,14 @@ operation. The policies are those of policies.py.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -35,6 +41,7 @@ __all__ = [
     "layer_values",
     "pick_backend",
     "roll_table",
+    "start_warm_up",
     "warm_up",
 ]
 
@@ -1010,3 +1017,73 @@ def warm_up(policy: Policy, width: int = 2) -> None:
         np.zeros(1, dtype=np.int8), np.zeros((1, 1), dtype=np.int64), i64, i64, i64, f64,
         table, table, 1, 1, policy == "random", table, table,
     )  # fmt: skip
+
+
+def _cached_on_disk(dispatcher: Any) -> bool | None:
+    """Whether numba's on-disk cache holds ``dispatcher``'s machine code (None: no disk cache)."""
+    try:
+        index = Path(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # no on-disk cache (numba's null cache), or another numba
+        return None
+    return index.exists()
+
+
+def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
+    """Start compiling (or loading) ``policy``'s layer kernel; return the call that waits for it.
+
+    Parameters
+    ----------
+    policy : {"optimal", "random", "greedy"}
+        The kernel to get ready.
+    big : bool
+        The solve is long (7 or 8 islands): when the kernel is not in numba's
+        on-disk cache yet, another Python process compiles it into the cache
+        while this one builds the class graph (numba compiles one function at a
+        time per process, under its compiler lock, so a thread would wait for
+        the graph kernels' compiling); the first call here then loads it.
+
+    Returns
+    -------
+    callable
+        Waits until the kernel is ready (an interrupt stops the other process
+        and propagates). Where the other process failed, the first call
+        compiles the kernel itself: the answer never depends on it.
+
+    Examples
+    --------
+    >>> start_warm_up("optimal")()
+    """
+    if not HAVE_NUMBA:  # pragma: no cover
+        return lambda: None
+    kernel = _greedy_kernel if policy == "greedy" else _class_kernel
+    if big and _cached_on_disk(kernel) is False:
+        import isles
+
+        root = str(Path(isles.__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+        code = f"from isles.solvers.lighthouse.kernel import warm_up; warm_up({policy!r})"
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", code],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            process = None
+        if process is not None:
+
+            def wait() -> None:
+                try:
+                    process.wait()
+                except BaseException:
+                    process.kill()
+                    process.wait()
+                    raise
+
+            return wait
+    thread = threading.Thread(target=warm_up, args=(policy,), daemon=True)
+    thread.start()
+    return thread.join
