@@ -70,6 +70,7 @@ class Job:
     connection: Connection | None
     state: str = "running"
     resident: bool = False
+    progress: float | None = None
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     ended: float | None = field(default=None)
@@ -83,6 +84,7 @@ class Job:
             "state": self.state,
             "elapsed": round(now - self.started, 3),
             "time_limit": self.seconds,
+            "progress": self.progress,
             "result": self.result,
             "error": self.error,
         }
@@ -120,7 +122,7 @@ def _resident_child(kind: str, connection: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     factory = TASKS[kind].resident
     assert factory is not None
-    serve = factory()
+    serve = factory(lambda fraction: connection.send(("progress", fraction)))
     while True:
         try:
             body = connection.recv()
@@ -266,9 +268,12 @@ class JobRunner:
     def _poll(self, job: Job) -> None:
         if job.state != "running" or job.connection is None:
             return
+        message = None
         try:
-            ready = job.connection.poll()
-            message = job.connection.recv() if ready else None
+            while message is None and job.connection.poll():
+                message = job.connection.recv()
+                if message[0] == "progress":  # a resident job's fraction done (0..1)
+                    job.progress, message = float(message[1]), None
         except (EOFError, OSError):
             message = ("error", {"field": None, "message": "the job's process ended unexpectedly"})
         if message is not None:

@@ -145,9 +145,15 @@ export function jobPanel() {
           job = await postJSON(`/api/jobs/${job.job}/cancel`, {});
           break;
         }
-        bar.max = job.time_limit;
-        bar.value = job.elapsed;
-        text.textContent = `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`;
+        if (typeof job.progress === "number") {
+          bar.max = 1;
+          bar.value = job.progress;
+          text.textContent = `solving: ${Math.round(100 * job.progress)}% done, ${job.elapsed.toFixed(1)} s`;
+        } else {
+          bar.max = job.time_limit;
+          bar.value = job.elapsed;
+          text.textContent = `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`;
+        }
         await new Promise((resolve) => setTimeout(resolve, 200));
         job = await getJSON(`/api/jobs/${job.job}`);
       }

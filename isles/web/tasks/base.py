@@ -23,10 +23,11 @@ class Task:
         The job's time limit: past it the job is stopped and answers ``timed_out``.
     resident : callable, optional
         Makes the callable (request -> ``to_dict()``) of a process that stays
-        between jobs and keeps a cache (:class:`LighthouseTables`).
+        between jobs and keeps a cache (:class:`LighthouseTables`), given the
+        call that reports the job's progress (a fraction done, 0..1).
     """
 
     read: Callable[[object], dict[str, Any]]
     run: Callable[[dict[str, Any]], dict[str, Any]]
     seconds: float
-    resident: Callable[[], Callable[[object], dict[str, Any]]] | None = None
+    resident: Callable[[Callable[[float], None]], Callable[[object], dict[str, Any]]] | None = None

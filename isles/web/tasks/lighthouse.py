@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from isles import lighthouse
+from isles.models.errors import InvalidInput
+from isles.solvers.usercache import writable_cache_dir
 from isles.web.tasks.base import Task
 
 __all__ = ["SOLVE_WHOLE_ISLANDS", "TASKS", "LighthouseTables", "check_position", "lighthouse_kit"]
@@ -78,21 +81,33 @@ def _read_lighthouse(body: object) -> dict[str, Any]:
     return {"advice": question.model_copy(update={"kit": kit, "position": position, "roll": roll})}
 
 
-def _run_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
-    return lighthouse.answer_advice(args["advice"]).to_dict()
+def _run_lighthouse(
+    args: dict[str, Any], report: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """The advice; never a progress bar (it would print on the server's console)."""
+    return lighthouse.answer_advice(args["advice"], progress=False, on_progress=report).to_dict()
 
 
 class LighthouseTables:
     """Lighthouse advice that keeps the last kit's optimal table between requests.
 
     The table of a kit comes from the user's cache when it is there
-    (:func:`isles.lighthouse.load_table`); a kit of up to 7 islands is solved
-    whole and saved the first time (:func:`isles.lighthouse.solve_cached`, a
-    few seconds). The 8 islands of the real game take about 30 s to solve
-    whole (``isles lighthouse`` does it once and caches it); until then each
-    roll is answered by :func:`isles.lighthouse.best_move` from the positions
-    that can follow (seconds early in the game, milliseconds later). Every
-    answer is the one ``best_move`` gives.
+    (:func:`isles.lighthouse.load_table`); otherwise the first request solves
+    the whole table and saves it (:func:`isles.lighthouse.solve_cached`: the
+    real game's 8 islands in about 10 s on 2 cores, its values streamed to the
+    cache's file), and every later roll reads it (milliseconds). The table is
+    the cache's file, memory-mapped, so every process that answers the same
+    kit shares one copy in the page cache; a second process asking while the
+    first solves waits for it and reads its file. Where the cache cannot be
+    written, each roll is answered by :func:`isles.lighthouse.best_move` from
+    the positions that can follow. Every answer is the one ``best_move`` gives.
+
+    Parameters
+    ----------
+    report : callable, optional
+        Called with the fraction of the table's classes valued so far (0..1)
+        while a table is solved: the job's progress (no progress bar is ever
+        printed on the server's console).
 
     Examples
     --------
@@ -106,9 +121,14 @@ class LighthouseTables:
     True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, report: Callable[[float], None] | None = None) -> None:
         self._kit: lighthouse.Kit | None = None
         self._solution: lighthouse.LighthouseSolution | None = None
+        self._report = report
+
+    def _progress(self, done: int, total: int) -> None:
+        if self._report is not None and total > 0:
+            self._report(done / total)
 
     def __call__(self, body: object) -> dict[str, Any]:
         args = _read_lighthouse(body)
@@ -121,15 +141,21 @@ class LighthouseTables:
             self._kit = kit
             self._solution = lighthouse.load_table(kit)
             if self._solution is None and len(kit.islands) <= SOLVE_WHOLE_ISLANDS:
-                self._solution = lighthouse.solve_cached(kit)
+                try:
+                    writable_cache_dir()
+                except InvalidInput:  # nowhere to keep it: each roll on its own
+                    return _run_lighthouse(args, self._progress)
+                self._solution = lighthouse.solve_cached(
+                    kit, progress=False, on_progress=self._progress
+                )
         if self._solution is None:
-            return _run_lighthouse(args)
+            return _run_lighthouse(args, self._progress)
         return lighthouse.advise(self._solution, question.position, question.roll).to_dict()
 
 
-#: Kits of at most this many islands are solved whole on their first request (7
-#: islands: about 5 s of CPU); larger ones are answered position by position.
-SOLVE_WHOLE_ISLANDS = 7
+#: Kits of at most this many islands (every kit: the real game's 8 too) are solved
+#: whole on their first request and kept in the user's cache.
+SOLVE_WHOLE_ISLANDS = 8
 
 
 TASKS = {"lighthouse": Task(_read_lighthouse, _run_lighthouse, 300.0, LighthouseTables)}
