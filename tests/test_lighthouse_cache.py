@@ -106,11 +106,12 @@ def test_solve_cached_solves_once(folder: Path, monkeypatch: pytest.MonkeyPatch)
     kit = default_kit(3, 3)
     calls: list[int] = []
 
-    real = cache_module.solve_from_class
+    real = getattr(cache_module, "solve_from_class")  # noqa: B009 (not exported)
 
     def counted(*args: Any, **kwargs: Any) -> LighthouseSolution:
         calls.append(1)
-        return real(*args, **kwargs)
+        solution: LighthouseSolution = real(*args, **kwargs)
+        return solution
 
     monkeypatch.setattr(cache_module, "solve_from_class", counted)
     first = solve_cached(kit)
