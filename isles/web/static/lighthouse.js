@@ -123,7 +123,7 @@ function renderKit() {
       ? el(
           "p",
           { class: "muted" },
-          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Advice is exact: the first for a kit may take a few seconds (the real game's 8 islands: run isles lighthouse once to cache its table), later ones are instant.`,
+          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Advice is exact: the first for a kit solves its whole table once (the real game's 8 islands: about 10 s on a fresh machine) and keeps it; later ones are instant.`,
         )
       : null,
   );
