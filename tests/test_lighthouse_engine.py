@@ -32,6 +32,7 @@ from isles.solvers.lighthouse import dp as dp_module
 from isles.solvers.lighthouse import kernel as kernel_module
 from isles.solvers.lighthouse.stream import LayerWriter
 from isles.solvers.lighthouse.symmetry import colour_group
+from isles.solvers.usercache import clear_cache
 from isles.web import jobs
 from isles.web.tasks.lighthouse import LighthouseTables, _read_lighthouse, _run_lighthouse
 from tests.test_lighthouse_classes import playout
@@ -129,6 +130,8 @@ def test_a_killed_solve_leaves_no_partial_table(folder: Path) -> None:
     solve_cached(kit)
     assert not stale.exists()
     assert load_table(kit) is not None
+    clear_cache(kit=None)
+    assert not (folder / "lighthouse").exists()  # no lock file left behind
 
 
 def test_early_advice_solves_and_keeps_the_whole_table(

@@ -173,19 +173,26 @@ def _finish_table(solution: LighthouseSolution, staging: Path, target: Path) -> 
 
 @contextlib.contextmanager
 def _solving(target: Path) -> Iterator[None]:
-    """Hold the lock of ``target``'s table: one process solves a kit, the others wait for it."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Hold the tables' lock while solving one: one process solves, the others wait for it.
+
+    The lock is the tables' folder itself (``flock`` on it: no lock file is
+    left behind for ``isles cache clear`` to find); a process waiting for it
+    then reads the table the first one saved. Solves of two different kits
+    take turns too, which two 2 GB solves on one machine would do anyway.
+    """
+    folder = target.parent
+    folder.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock, at worst two solves
         yield
         return
-    with open(target.parent / f".{target.name}.lock", "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def load_table(
