@@ -69,10 +69,10 @@ def test_streamed_random_table_and_numpy_kernel(tmp_path: Path) -> None:
         assert np.array_equal(np.asarray(streamed.values), kept.values)
 
 
-def test_layer_writer_rotates_three_buffers(tmp_path: Path) -> None:
+def test_layer_writer_rotates_its_buffers(tmp_path: Path) -> None:
     path = tmp_path / "v.npy"
     writer = LayerWriter(path, (10, 1, 2), 3)
-    for lo in (8, 5, 2, 0):  # four layers, the last reusing the first's buffer
+    for lo in (8, 5, 2, 0):  # four layers, each buffer used twice
         rows = writer.rows(lo, min(lo + 3, 10) if lo else 2)
         rows[...] = float(lo)
         writer.commit(lo, rows)

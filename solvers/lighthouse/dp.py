@@ -101,6 +101,7 @@ def solve(
     symmetric: bool = True,
     backend: Backend = "auto",
     progress: bool | None = None,
+    on_progress: Progress | None = None,
 ) -> LighthouseSolution:
     """The win probability of every position of ``kit`` under ``policy``.
 
@@ -125,6 +126,9 @@ def solve(
     progress : bool or None
         A tqdm progress bar (stderr) over the classes valued; None shows one
         for long solves (at least 300,000 classes).
+    on_progress : callable, optional
+        Called as ``on_progress(done, total)`` as layers of classes are
+        valued (optimal and random play): progress without a bar, for a server.
 
     Returns
     -------
@@ -173,7 +177,7 @@ def solve(
         return greedy_table(kit, exact=exact, backend=backend, progress=progress)
     _check_kit(kit, pol, exact)
     group = colour_group(kit, symmetric=symmetric)
-    return solve_from_class(kit, pol, group, 0, 0, 0, exact, backend, progress)
+    return solve_from_class(kit, pol, group, 0, 0, 0, exact, backend, progress, on_progress)
 
 
 def solve_from_class(

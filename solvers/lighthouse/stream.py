@@ -1,7 +1,7 @@
 """Lighthouses: a class DP's table written to its file layer by layer, while the next is solved.
 
 Part of docs/lighthouse.md ("Memory", "The cached table"): the layer kernel
-reads only the layer above, so a solve that goes to the cache keeps three
+reads only the layer above, so a solve that goes to the cache keeps two
 layers of values in memory instead of the whole table (0.93 GB for 8 islands),
 and a writer thread sends each finished layer to ``values.npy`` while the
 kernel values the next one. Saving the table is then no separate step, and the
@@ -22,7 +22,10 @@ import numpy.typing as npt
 
 from isles.solvers.lighthouse.solution import new_table
 
-__all__ = ["LayerWriter", "npy_header"]
+__all__ = ["SLOTS", "LayerWriter", "npy_header"]
+
+SLOTS = 2
+"""Buffers of one layer's values: the layer being valued and the layer above it."""
 
 
 def npy_header(shape: tuple[int, ...]) -> bytes:
@@ -51,13 +54,14 @@ class LayerWriter:
     shape : tuple of int
         ``(classes, boats, islands)``: the whole table's shape.
     widest : int
-        Classes in the widest layer (the size of each of the three buffers).
+        Classes in the widest layer (the size of each of the two buffers).
 
     Notes
     -----
-    :meth:`rows` hands out one of three buffers in turn (the layer being
-    valued; the layer above, which it reads; the one before, possibly still
-    being written), waiting first for the write that last used it;
+    :meth:`rows` hands out one of two buffers in turn (the layer being
+    valued, and the layer above, which it reads and which may still be being
+    written), waiting first for the write that last used it (a layer ago: it
+    is done by then, as writing a layer takes less time than valuing one);
     :meth:`commit` queues a finished layer for the writer thread (``pwrite``
     releases the GIL). :meth:`close` waits for every write.
 
@@ -91,14 +95,14 @@ class LayerWriter:
         except BaseException:
             os.close(self._fd)
             raise
-        self._buffers = [new_table((max(widest, 1), self.width), np.float64) for _ in range(3)]
-        self._pending: list[Future[None] | None] = [None, None, None]
+        self._buffers = [new_table((max(widest, 1), self.width), np.float64) for _ in range(SLOTS)]
+        self._pending: list[Future[None] | None] = [None] * SLOTS
         self._turn = 0
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="isles-table")
 
     def rows(self, lo: int, hi: int) -> npt.NDArray[np.float64]:
         """A buffer for the values of classes ``lo..hi-1`` (a layer), shape ``(hi - lo, width)``."""
-        slot = self._turn % 3
+        slot = self._turn % SLOTS
         self._turn += 1
         pending = self._pending[slot]
         if pending is not None:
@@ -108,7 +112,7 @@ class LayerWriter:
 
     def commit(self, lo: int, values: npt.NDArray[np.float64]) -> None:
         """Queue a layer's values (from :meth:`rows`), class ``lo`` first, for writing."""
-        slot = (self._turn - 1) % 3
+        slot = (self._turn - 1) % SLOTS
         offset = self._start + lo * self.width * 8
         self._pending[slot] = self._pool.submit(self._write, offset, values)
 
