@@ -178,12 +178,16 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
             return 0
 
     monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: False)
+    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
     monkeypatch.setattr("subprocess.Popen", Fake)
     if not kernel_module.HAVE_NUMBA:  # pragma: no cover
         pytest.skip("numba is not installed")
     kernel_module.start_warm_up("optimal", big=True)()
     assert len(started) == 1 and "warm_up('optimal')" in started[0][-1]
     kernel_module.start_warm_up("optimal", big=False)()  # small solves: a thread
+    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: False)
+    kernel_module.start_warm_up("optimal", big=True)()  # no idle core: a thread
+    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
     monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: True)
     kernel_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
     assert len(started) == 1

@@ -28,7 +28,7 @@ from isles.models.errors import InvalidInput
 from isles.models.lighthouse import Kit, Policy, roll_outcomes
 from isles.solvers.lighthouse.classes import ClassLayer
 from isles.solvers.lighthouse.codes import DISCS, TRANS
-from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, in_parallel
+from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, in_parallel, threads
 from isles.solvers.lighthouse.policies import greedy_bonus_rank, greedy_lay_rank, greedy_swaps
 
 __all__ = [
@@ -1028,6 +1028,15 @@ def _cached_on_disk(dispatcher: Any) -> bool | None:
     return index.exists()
 
 
+def _core_to_spare() -> bool:
+    """Whether a core is idle now: the 1-minute load average below the usable cores less one."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
+        return True
+    return load <= threads() - 1
+
+
 def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
     """Start compiling (or loading) ``policy``'s layer kernel; return the call that waits for it.
 
@@ -1037,10 +1046,14 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
         The kernel to get ready.
     big : bool
         The solve is long (7 or 8 islands): when the kernel is not in numba's
-        on-disk cache yet, another Python process compiles it into the cache
-        while this one builds the class graph (numba compiles one function at a
-        time per process, under its compiler lock, so a thread would wait for
-        the graph kernels' compiling); the first call here then loads it.
+        on-disk cache yet and a core is idle (the load average is below the
+        cores this process may use, less one), another Python process compiles
+        it into the cache while this one builds the class graph (numba compiles
+        one function at a time per process, under its compiler lock, so a
+        thread would wait for the graph kernels' compiling); the first call
+        here then loads it. That process costs about 2 s of CPU more (its own
+        start and numba's), a loss on a machine with no core to spare, where a
+        thread compiles instead.
 
     Returns
     -------
@@ -1056,7 +1069,7 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
     if not HAVE_NUMBA:  # pragma: no cover
         return lambda: None
     kernel = _greedy_kernel if policy == "greedy" else _class_kernel
-    if big and _cached_on_disk(kernel) is False:
+    if big and _cached_on_disk(kernel) is False and _core_to_spare():
         import isles
 
         root = str(Path(isles.__file__).resolve().parent.parent)
