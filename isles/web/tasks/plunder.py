@@ -70,7 +70,8 @@ def check_record(body: object) -> dict[str, Any]:
     raw = read_object(body, "request", ["record"])
     # The reader of the notepad's analysis (one declaration): a record this check
     # accepts is one the analysis and its advice accept.
-    return _read_plunder({"record": raw["record"]})["question"].record.to_dict()
+    question: plunder.RecordAnalysis = _read_plunder({"record": raw["record"]})["question"]
+    return question.record.to_dict()
 
 
 TASKS = {"plunder": Task(_read_plunder, _run_plunder, 60.0)}
