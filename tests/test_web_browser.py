@@ -387,3 +387,27 @@ def test_a_closed_tab_ends_its_job(busy_server: str, browser: Browser) -> None:
             time.sleep(0.1)
         client.post(f"/api/jobs/{running}/cancel", json={})
     context.close()
+
+
+def test_tied_flips_are_all_best_and_the_advice_says_whose_turn(server: str, page: Page) -> None:
+    turn: dict[str, Any] = {"active": 1, "clue": {"island": 0, "marker": 0, "trap": 0}}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    record = {"players": 3, "me": me, "observations": [{**turn, "answers": {"2": True}}]}
+    # The library reads the whole record: my answer (no) filled in, as the page does.
+    full = {**record, "observations": [{**turn, "answers": {"0": False, "2": True}}]}
+    analysis = plunder.analyse(plunder.Record.from_dict(full), advise=True).to_dict()
+    flip = analysis["advice"]["flip"]
+    top = flip["options"][0]["expected_bits"]
+    tied = [o for o in flip["options"] if abs(o["expected_bits"] - top) <= 1e-12 * max(1, top)]
+    assert len(tied) == 3  # island, marker and trap flips are worth the same here
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+    expect(page.locator("#deals")).to_have_text(str(analysis["deals"]), timeout=20_000)
+    page.click("#advise")
+    title = page.locator("#flip-title")
+    expect(title).to_have_text("Flip advice for my next turn (P0)", timeout=20_000)
+    expect(page.locator("#flip tr.best")).to_have_count(len(tied))
+    whose = "It is P2's turn; mine (P0) comes after 1 more turn."
+    expect(page.locator("#whose-turn")).to_have_text(whose)
