@@ -30,6 +30,7 @@ from tests.web_nap import NAP
 
 pytestmark = pytest.mark.browser
 
+CATEGORIES = ("island", "marker", "trap")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
@@ -234,6 +235,9 @@ def test_names_are_shown_as_text_never_as_html(server: str, page: Page) -> None:
     assert page.locator("img").count() == 0
     assert page.evaluate("window.owned === undefined")
     expect(page.get_by_text(names["island"][2]).first).to_be_visible()
+    # Long names wrap or scroll inside their table: the page itself never scrolls sideways.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 1200
 
 
 @pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])
@@ -411,3 +415,20 @@ def test_tied_flips_are_all_best_and_the_advice_says_whose_turn(server: str, pag
     expect(page.locator("#flip tr.best")).to_have_count(len(tied))
     whose = "It is P2's turn; mine (P0) comes after 1 more turn."
     expect(page.locator("#whose-turn")).to_have_text(whose)
+
+
+def test_long_card_names_fit_a_phone(server: str, browser: Browser) -> None:
+    names = {c: [f"Averyveryverylongname{c}number{k}" for k in range(6)] for c in CATEGORIES}
+    record = {**plunder.example_record().to_dict(), "names": names}
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.goto(f"{server}/plunder")
+    tab.evaluate(
+        "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))", record
+    )
+    tab.reload()
+    tab.click("#advise")
+    expect(tab.locator("#flip")).to_be_visible(timeout=20_000)
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= PHONE["width"]

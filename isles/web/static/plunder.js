@@ -449,14 +449,14 @@ function renderAdvice(advice) {
       {},
       el("h2", { id: "flip-title" }, forMe ? `Flip advice for my next turn (P${flip.active})` : `Flip advice for ${playerLabel(rec, flip.active)}'s turn`),
       el("p", { class: "muted" }, `With the clue ${CATEGORIES.map((c) => label(rec, c, flip.clue[c])).join(" · ")} on the table.`),
-      el(
+      el("div", { class: "scroll" }, el(
         "table",
         { id: "flip" },
         el("tr", {}, el("th", {}, "flip"), el("th", {}, "expected information (bits)")),
         ...flip.options.map((option, k) =>
           el("tr", { class: best.has(k) ? "best" : "" }, el("td", {}, option.deck || "no flip"), el("td", {}, option.expected_bits.toFixed(3))),
         ),
-      ),
+      )),
     );
   } else {
     flipPart = el("p", { class: "muted" }, "No flip advice: no clue on the table yet.");
@@ -603,7 +603,8 @@ const tools = el(
         s.open = null;
       });
     } catch (error) {
-      showError(error);
+      // The file's own turns, not the ones on the page: said beside "Load record".
+      showError({ field: "record", message: `The file: ${pageWords(error, []).message}` });
     }
   }),
   el(
