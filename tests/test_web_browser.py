@@ -371,22 +371,17 @@ def test_busy_is_waiting_and_cancel_is_no_error(busy_server: str, page: Page) ->
 def test_a_closed_tab_ends_its_job(busy_server: str, browser: Browser) -> None:
     context = browser.new_context()
     tab = context.new_page()
-    started: list[str] = []
-
-    def note(response: Any) -> None:
-        if response.url.endswith("/api/solve/plunder") and response.status == 202:
-            started.append(json.loads(response.body())["job"])
-
-    tab.on("response", note)
     tab.goto(f"{busy_server}/plunder")
     with httpx.Client(base_url=busy_server) as client:
         running = nap(client)
-        tab.click("#example")
+        with tab.expect_response(lambda r: r.url.endswith("/api/solve/plunder")) as started:
+            tab.click("#example")
+        assert started.value.status == 202
+        job = json.loads(started.value.body())["job"]
         expect(tab.locator(".job .job-text")).to_have_text("waiting, next in line", timeout=10_000)
-        assert len(started) == 1
         tab.close()  # the page goes: its job is cancelled, not left to hold a place
         deadline = time.monotonic() + 10
-        while client.get(f"/api/jobs/{started[0]}").json()["state"] != "cancelled":
+        while client.get(f"/api/jobs/{job}").json()["state"] != "cancelled":
             assert time.monotonic() < deadline, "the closed tab's job still waits"
             time.sleep(0.1)
         client.post(f"/api/jobs/{running}/cancel", json={})

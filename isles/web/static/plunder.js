@@ -309,7 +309,7 @@ function renderTurns() {
               "div",
               { class: "row" },
               el("span", { class: "clue" }, "clue: ", CATEGORIES.map((c) => label(rec, c, turn.clue[c])).join(" · ")),
-              el("button", { type: "button", class: "edit", onclick: () => edit(`edit turn ${index + 1}`, (t) => { t.open = index; }) }, "Edit clue"),
+              el("button", { type: "button", class: "edit", onclick: () => store.replace({ ...state(), open: index }) }, "Edit clue"), // a view, not a change: no undo step
             ),
           ]),
       el("div", { class: "row answers" }, el("label", {}, "answers"), ...others.map((p) => answerButton(rec, turn, index, p))),
@@ -531,6 +531,7 @@ function analyseSoon() {
 }
 
 async function analyse(advise) {
+  clearTimeout(timer); // an analysis due for an earlier change would cancel this one
   const { record, sent } = view(state());
   const request = { record, advise };
   const text = JSON.stringify(request);
