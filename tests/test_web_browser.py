@@ -427,3 +427,17 @@ def test_long_card_names_fit_a_phone(server: str, browser: Browser) -> None:
     width = tab.evaluate("document.documentElement.scrollWidth")
     context.close()
     assert width <= PHONE["width"]
+
+
+def test_a_time_limit_is_no_answer_not_a_bad_record(browser: Browser) -> None:
+    app = create_app(allowed_hosts=("127.0.0.1",), time_limits={"plunder": 0.001})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        tab.click("#example")
+        status = tab.locator("#status")
+        expect(status).to_have_text("No answer: time limit reached: no answer within 0.001 s")
+        expect(tab.locator(".field-error:not(:empty)")).to_have_count(0)
+        expect(tab.locator("#grid")).to_have_count(0)
+        context.close()

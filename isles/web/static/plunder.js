@@ -561,8 +561,13 @@ async function analyse(advise) {
     // An error replaces the result beside it: a stale grid never stands next to it.
     lastAnalysis = null;
     lastSent = null;
-    fill(resultBox, el("p", { class: "status bad", id: "status" }, "The record needs a correction (see the marked field)."));
     renderAdvice(null);
+    if (error.field === null || error.field === undefined) {
+      // No field to correct (a time limit, a lost server): said as what it is.
+      fill(resultBox, el("p", { class: "status bad", id: "status" }, `No answer: ${error.message}`));
+      return;
+    }
+    fill(resultBox, el("p", { class: "status bad", id: "status" }, "The record needs a correction (see the marked field)."));
     showError(pageWords(error, sent));
   }
 }
