@@ -441,3 +441,43 @@ def test_a_time_limit_is_no_answer_not_a_bad_record(browser: Browser) -> None:
         expect(tab.locator(".field-error:not(:empty)")).to_have_count(0)
         expect(tab.locator("#grid")).to_have_count(0)
         context.close()
+
+
+def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> None:
+    """A page asleep in the background misses its polls: its job is ended, then asked again."""
+    app = create_app(allowed_hosts=("127.0.0.1",), max_running=1, lease=1.0, tasks={"nap": NAP})
+    with serving(app) as address, httpx.Client(base_url=address) as client:
+        holder = nap(client)  # the one slot: the page's job waits in the queue
+        stop = threading.Event()
+
+        def keep_alive() -> None:
+            with httpx.Client(base_url=address) as mine:
+                while not stop.is_set():
+                    mine.get(f"/api/jobs/{holder}")
+                    time.sleep(0.2)
+
+        threading.Thread(target=keep_alive, daemon=True).start()
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        late: list[int] = []
+
+        def asleep(route: Any) -> None:
+            if not late:  # the page's first poll comes 2.5 s late: its lease (1 s) lapses
+                late.append(1)
+                time.sleep(2.5)
+            route.continue_()
+
+        tab.route("**/api/jobs/*", asleep)
+        solve = "**/api/solve/plunder"
+        with tab.expect_response(solve) as first:
+            tab.click("#example")
+        job = json.loads(first.value.body())["job"]
+        with tab.expect_response(solve, timeout=15_000):
+            pass  # the page asks again by itself
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+        stop.set()
+        client.post(f"/api/jobs/{holder}/cancel", json={})
+        expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
+        expect(tab.locator(".job")).to_be_hidden()
+        context.close()

@@ -300,6 +300,9 @@ class JobRunner:
         job.task = task
         self._jobs[job.id] = job
         self._advance()
+        # Counted from the answer to its starter (starting the first process can take
+        # a second or more while the fork server loads the library).
+        job.lease = time.monotonic() + self.lease
         self._forget_old()
         return job
 

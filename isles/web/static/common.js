@@ -179,37 +179,30 @@ export function jobPanel() {
     node.dataset.state = how;
     text.textContent = message;
   };
-  node.run = async (kind, body) => {
-    if (current) current.cancelled = true;
-    const mine = { cancelled: false };
-    current = mine;
-    node.hidden = false;
-    bar.hidden = false;
-    cancel.hidden = false;
-    bar.value = 0;
-    show("starting", "starting…");
-    let id = null;
-    try {
-      let job = null;
-      for (let wait = 1; job === null; wait = Math.min(wait * 1.5, 10)) {
-        if (mine.cancelled) throw new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
-        try {
-          job = await postJSON(`/api/solve/${kind}`, body);
-        } catch (error) {
-          if (!error.busy) throw error;
-          const seconds = Math.max(wait, error.retryAfter || 0);
-          show("waiting", `waiting: the server is busy (${error.message.replace(/^the server is busy: /, "")}); asking again in ${Math.round(seconds)} s`);
-          bar.removeAttribute("value"); // indeterminate
-          for (let t = 0; t < seconds * 5 && !mine.cancelled; t++) await sleep(200);
-        }
+  const cancelled = () => new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
+  // Start the job, waiting while the server is busy (503): the job's first state.
+  const submit = async (kind, body, mine) => {
+    for (let wait = 1; ; wait = Math.min(wait * 1.5, 10)) {
+      if (mine.cancelled) throw cancelled();
+      try {
+        return await postJSON(`/api/solve/${kind}`, body);
+      } catch (error) {
+        if (!error.busy) throw error;
+        const seconds = Math.max(wait, error.retryAfter || 0);
+        const why = error.message.replace(/^the server is busy: /, "").replace(/; try again in a few seconds$/, "");
+        show("waiting", `waiting: the server is busy (${why}); asking again in ${Math.round(seconds)} s`);
+        bar.removeAttribute("value"); // indeterminate
+        for (let t = 0; t < seconds * 5 && !mine.cancelled; t++) await sleep(200);
       }
-      id = job.job;
-      openJobs.add(id);
+    }
+  };
+  // Poll the job (each poll renews its lease) until it ends, or cancel it: its last state.
+  const follow = async (job, mine) => {
+    const id = job.job;
+    openJobs.add(id);
+    try {
       while (job.state === "running" || job.state === "queued") {
-        if (mine.cancelled) {
-          job = await postJSON(`/api/jobs/${id}/cancel`, {});
-          break;
-        }
+        if (mine.cancelled) return await postJSON(`/api/jobs/${id}/cancel`, {});
         if (job.state === "queued") {
           bar.removeAttribute("value");
           show("waiting", job.ahead > 0 ? `waiting, ${job.ahead} ahead` : "waiting, next in line");
@@ -221,8 +214,29 @@ export function jobPanel() {
         await sleep(200);
         job = await getJSON(`/api/jobs/${id}`);
       }
+      return job;
+    } finally {
+      openJobs.delete(id);
+    }
+  };
+  node.run = async (kind, body) => {
+    if (current) current.cancelled = true;
+    const mine = { cancelled: false };
+    current = mine;
+    node.hidden = false;
+    bar.hidden = false;
+    cancel.hidden = false;
+    bar.value = 0;
+    show("starting", "starting…");
+    try {
+      let job = await follow(await submit(kind, body, mine), mine);
+      // Cancelled though nobody here asked: the server ended it while this page slept
+      // in the background (its lease lapsed). Asked again, a few times.
+      for (let again = 0; job.state === "cancelled" && !mine.cancelled && again < 3; again++) {
+        job = await follow(await submit(kind, body, mine), mine);
+      }
       if (job.state === "done") return job.result;
-      if (job.state === "cancelled") throw new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
+      if (job.state === "cancelled") throw cancelled();
       throw new RequestError(job.error || { field: null, message: job.state });
     } catch (error) {
       if (error instanceof RequestError && error.cancelled && current === mine) {
@@ -234,7 +248,6 @@ export function jobPanel() {
       }
       throw error;
     } finally {
-      if (id !== null) openJobs.delete(id);
       if (current === mine) {
         current = null;
         node.hidden = true;
