@@ -15,11 +15,16 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from isles import lighthouse, rally
 from isles.models.hexgrid import Hex
+from isles.web.tasks.layout import layout_rules
 from isles.web.tasks.rally import rally_goals
 from tests.test_web_browser import PHONE, browser, page, server
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "page", "server"]  # the fixtures, shared
+
+
+TERRAIN_FOREST = "#2e7d32"  # hexes.js TERRAIN_COLOURS
+EMPTY = "#bbb"  # a position with no tile yet
 
 
 def tap(page: Page, hex_: str) -> None:
@@ -105,6 +110,61 @@ def test_rally_route_names_hexes_and_keeps_tokens_visible(server: str, page: Pag
     page.reload()
     expect(page.locator("#undo")).to_be_enabled()
     expect(page.locator("#status")).to_have_text("optimal")
+
+
+def put_down(page: Page, hex_: str, terrain: str, number: int | None) -> None:
+    page.select_option("#tile-terrain", terrain)
+    page.select_option("#tile-number", "" if number is None else str(number))
+    tap(page, hex_)
+
+
+def test_setup_tiles_on_a_laid_board_and_an_infeasible_next_move(server: str, page: Page) -> None:
+    catalogue = layout_rules()
+    page.goto(f"{server}/setup")
+    # Rule names in words, from the library's registry.
+    title = catalogue["titles"]["six-eight-apart"]
+    expect(page.locator('label.rule:has(input[data-rule="six-eight-apart"])')).to_contain_text(
+        title
+    )
+    page.select_option("#radius", "2")
+    page.click("#lay")
+    expect(page.locator("#status")).to_contain_text("board laid", timeout=30_000)
+    laid = page.locator('g[data-hex="0,0"] polygon').get_attribute("fill")
+    # A tap on the laid board changes what is seen: the table being entered.
+    put_down(page, "0,0", "forest", 6)
+    expect(page.locator("#tap-note")).to_contain_text("set aside")
+    expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", TERRAIN_FOREST)
+    expect(page.locator('g[data-hex="1,0"] polygon')).to_have_attribute("fill", EMPTY)
+    page.click("#undo")  # the laid board comes back
+    expect(page.locator("#status")).to_contain_text("board laid")
+    expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", laid or "")
+    page.click("#redo")
+    put_down(page, "-1,1", "fields", 8)
+    page.click("#next")
+    expect(page.locator("#next-status")).to_contain_text("No place", timeout=30_000)
+    assert "good" not in (page.locator("#next-status").get_attribute("class") or "")
+    words = page.locator("#next-conflict li").all_inner_texts()
+    assert f"the rule “{title}” (six-eight-apart)" in words
+    assert "the forest 6 already down at 0,0" in words
+    assert "the fields 8 already down at -1,1" in words
+    assert "null" not in page.locator("#result").inner_text()
+
+
+def test_setup_says_why_a_radius_cannot_be_laid(server: str, page: Page) -> None:
+    facts = layout_rules()["radii"]
+    page.goto(f"{server}/setup")
+    expect(page.locator("#radius-note")).to_have_count(0)
+    for radius in (4, 5):
+        page.select_option("#radius", str(radius))
+        note = page.locator("#radius-note")
+        expect(note).to_contain_text(f"Radius {radius} cannot be laid with the defaults")
+        expect(note).to_contain_text(f"{facts[radius]['land']} land hexes")
+        expect(note).to_contain_text(f"holds {facts[radius]['land_tiles']} land tiles")
+    page.click("#lay")  # and the answer names the same requirements, in words
+    expect(page.locator("#conflict li")).to_contain_text(
+        ["the number of land hexes (land count)", "the land tiles in the box (land inventory)"],
+        timeout=30_000,
+    )
 
 
 def test_pages_never_overflow(server: str, page: Page) -> None:
