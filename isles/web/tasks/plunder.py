@@ -68,7 +68,10 @@ def check_record(body: object) -> dict[str, Any]:
     {'players': 3, 'observations': []}
     """
     raw = read_object(body, "request", ["record"])
-    return plunder.Record.from_dict(raw["record"]).to_dict()
+    # The reader of the notepad's analysis (one declaration): a record this check
+    # accepts is one the analysis and its advice accept.
+    question: plunder.RecordAnalysis = _read_plunder({"record": raw["record"]})["question"]
+    return question.record.to_dict()
 
 
 TASKS = {"plunder": Task(_read_plunder, _run_plunder, 60.0)}
