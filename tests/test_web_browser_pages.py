@@ -10,10 +10,13 @@ is played on the position; every change can be undone; nothing overflows.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from isles import lighthouse, rally
+from isles import IslesError, lighthouse, rally
 from isles.models.hexgrid import Hex
 from isles.web.tasks.layout import layout_rules
 from isles.web.tasks.rally import rally_goals
@@ -167,14 +170,77 @@ def test_setup_says_why_a_radius_cannot_be_laid(server: str, page: Page) -> None
     )
 
 
-def test_pages_never_overflow(server: str, page: Page) -> None:
+def lighthouse_kit(page: Page, server: str, islands: int, sea_cards: int) -> None:
+    page.goto(f"{server}/lighthouse")
+    page.select_option("#mode", "islands")
+    page.select_option("#islands", str(islands))
+    page.select_option("#sea-cards", str(sea_cards))
+    expect(page.locator(".lighthouse")).to_have_count(islands)
+
+
+def test_lighthouse_error_under_its_island(server: str, page: Page) -> None:
+    lighthouse_kit(page, server, 3, 3)
+    island = page.locator('.lighthouse[data-island="2"]')
+    island.locator('button[data-add="red"]').click()
+    island.locator('button[data-add="red"]').click()  # red on red: not alternating
+    kit = lighthouse.default_kit(3, 3)
+    with pytest.raises(IslesError) as refused:
+        lighthouse.Position.from_dict(
+            {"discs": [[], [], ["red", "red"]], "boat": 0, "maurice": 0}, kit
+        )
+    assert refused.value.field == "position.discs[2]"
+    expect(island.locator(".field-error")).to_have_text(str(refused.value))
+    for other in ("0", "1"):
+        expect(page.locator(f'.lighthouse[data-island="{other}"] .field-error')).to_be_empty()
+    page.click("#undo")  # the second red comes off, and the error with it
+    expect(island.locator(".disc")).to_have_text(["red"])
+    expect(island.locator(".field-error")).to_be_empty()
+
+
+def test_lighthouse_play_the_move_follows_the_game(server: str, page: Page) -> None:
+    lighthouse_kit(page, server, 2, 3)
+    assert "run isles lighthouse" not in page.locator("main").inner_text()
+    page.click('[data-die="0"] button[data-face="blue"]')
+    page.click('[data-die="1"] button[data-face="green"]')
+    page.click("#advise")
+    kit = lighthouse.default_kit(2, 3)
+    start = lighthouse.Position.start(kit)
+    roll = lighthouse.Roll.from_faces(kit, ("blue", "green"))
+    advice = lighthouse.best_move(kit, start, roll)
+    expect(page.locator("#best")).to_be_visible(timeout=60_000)  # numba compiles once
+    page.click("#play")
+    after = lighthouse.play_turn(kit, start, roll, advice.best).position.to_dict()
+    for k, discs in enumerate(after["discs"]):
+        expect(page.locator(f'.lighthouse[data-island="{k}"] .disc')).to_have_text(discs)
+    expect(page.locator('[data-die] button[aria-pressed="true"]')).to_have_count(0)  # dice cleared
+    expect(page.locator("#result")).to_be_empty()
+    expect(page.locator("#played")).to_contain_text("Played:")
+    page.reload()  # the game is kept, and the step can still be undone
+    expect(page.locator('.lighthouse[data-island="0"] .disc')).to_have_text(after["discs"][0])
+    page.click("#undo")
+    expect(page.locator(".disc")).to_have_count(0)
+    expect(page.locator('[data-die="0"] button[data-face="blue"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.click("#redo")
+    expect(page.locator(".disc")).to_have_count(sum(len(d) for d in after["discs"]))
+
+
+def test_pages_never_overflow(server: str, page: Page, tmp_path: Path) -> None:
+    long = "ultramarineAndCeruleanBlueOfTheNorthernLighthouseOfTheIsles"  # no break in it
+    kit = lighthouse.default_kit(2, 3).to_dict()
+    kit = json.loads(json.dumps(kit).replace('"blue"', f'"{long}"'))
+    path = tmp_path / "kit.json"
+    path.write_text(json.dumps(kit))
     desktop: ViewportSize = {"width": 1280, "height": 900}
     for size in (desktop, PHONE):
         page.set_viewport_size(size)
-        for path, ready in (("/rally", "#plan"), ("/setup", "#lay"), ("/lighthouse", "#advise")):
-            page.goto(f"{server}{path}")
+        for url, ready in (("/rally", "#plan"), ("/setup", "#lay"), ("/lighthouse", "#advise")):
+            page.goto(f"{server}{url}")
             page.wait_for_selector(ready)
             no_sideways_scroll(page)
-
-
-__all__ += ["lighthouse"]
+        page.locator('input[type="file"]').first.set_input_files(path)  # Load kit file
+        expect(page.locator(".lighthouse").first).to_contain_text(long)
+        page.click(f'[data-die="0"] button[data-face="{long}"]')
+        page.click("#share")
+        no_sideways_scroll(page)
