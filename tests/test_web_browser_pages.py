@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from isles import IslesError, lighthouse, rally
+from isles import lighthouse, rally
+from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.web.tasks.layout import layout_rules
 from isles.web.tasks.rally import rally_goals
@@ -184,7 +185,7 @@ def test_lighthouse_error_under_its_island(server: str, page: Page) -> None:
     island.locator('button[data-add="red"]').click()
     island.locator('button[data-add="red"]').click()  # red on red: not alternating
     kit = lighthouse.default_kit(3, 3)
-    with pytest.raises(IslesError) as refused:
+    with pytest.raises(InvalidInput) as refused:
         lighthouse.Position.from_dict(
             {"discs": [[], [], ["red", "red"]], "boat": 0, "maurice": 0}, kit
         )
