@@ -132,7 +132,7 @@ def test_setup_tiles_on_a_laid_board_and_an_infeasible_next_move(server: str, pa
     )
     page.select_option("#radius", "2")
     page.click("#lay")
-    expect(page.locator("#status")).to_contain_text("board laid", timeout=30_000)
+    expect(page.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
     laid = page.locator('g[data-hex="0,0"] polygon').get_attribute("fill")
     # A tap on the laid board changes what is seen: the table being entered.
     put_down(page, "0,0", "forest", 6)
@@ -140,7 +140,7 @@ def test_setup_tiles_on_a_laid_board_and_an_infeasible_next_move(server: str, pa
     expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", TERRAIN_FOREST)
     expect(page.locator('g[data-hex="1,0"] polygon')).to_have_attribute("fill", EMPTY)
     page.click("#undo")  # the laid board comes back
-    expect(page.locator("#status")).to_contain_text("board laid")
+    expect(page.locator("#outcome")).to_contain_text("Board laid")
     expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", laid or "")
     page.click("#redo")
     put_down(page, "-1,1", "fields", 8)

@@ -246,9 +246,9 @@ function renderResult() {
   if (result) {
     const good = result.status === "optimal" || result.status === "feasible";
     if (result.conflict) {
-      parts.push(el("p", { class: "status bad", id: "status" }, `No board exists (${result.status})`));
+      parts.push(el("p", { class: "status bad", id: "outcome" }, "No board exists: ", el("span", { id: "status" }, result.status)));
       parts.push(conflictBlock(result.conflict, "conflict", "These cannot all hold together:"));
-    } else parts.push(el("p", { class: `status ${good ? "good" : "bad"}`, id: "status" }, good ? `board laid: ${result.status}` : result.status));
+    } else parts.push(el("p", { class: `status ${good ? "good" : "bad"}`, id: "outcome" }, good ? "Board laid: " : "No board: ", el("span", { id: "status" }, result.status)));
     if (result.colourfulness !== null && result.colourfulness !== undefined) parts.push(el("p", {}, `colourfulness ${result.colourfulness} (bound ${result.colourfulness_bound})`));
     if (result.pip_spread !== null && result.pip_spread !== undefined) parts.push(el("p", {}, `pip spread ${result.pip_spread} (bound ${result.pip_spread_bound})`));
     if (result.resource_pips) {
