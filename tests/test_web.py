@@ -313,6 +313,55 @@ def test_plunder_bad_input_names_the_field(client: TestClient) -> None:
     assert error["field"] == "advise"
 
 
+def _variants() -> list[dict[str, Any]]:
+    """Records near the example: two cards of a clue changed, names as text, bad ones."""
+    base = plunder.example_record().to_dict()
+    out = [base]
+    two = plunder.example_record().to_dict()
+    two["observations"][-1]["clue"] = {"island": 0, "marker": 0, "trap": 1}
+    named = plunder.example_record().to_dict()
+    named["observations"][0]["clue"] = {"island": "Volcano", "marker": "Cross", "trap": "Powder"}
+    mine_wrong = plunder.example_record().to_dict()
+    mine_wrong["observations"][1]["answers"]["0"] = True
+    missing = plunder.example_record().to_dict()
+    del missing["observations"][0]["answers"]["2"]
+    return [*out, two, named, mine_wrong, missing, {"players": 3}, {"players": 7}]
+
+
+@pytest.mark.parametrize("record", _variants())
+def test_a_record_the_notepad_accepts_advice_accepts(
+    client: TestClient, record: dict[str, Any]
+) -> None:
+    """One reader (the declaration) for the record check, the analysis and the advice."""
+    checked = client.post("/api/plunder/record", json={"record": record})
+    advised = client.post("/api/solve/plunder", json={"record": record, "advise": True})
+    assert (checked.status_code == 200) == (advised.status_code == 202), advised.text
+    if checked.status_code == 200:
+        job = finish(client, advised.json())
+        assert job["state"] == "done", job
+        if job["result"]["status"] == "exact" and record.get("observations"):
+            assert job["result"]["advice"]["flip"] is not None
+    else:
+        assert refused(checked) == refused(advised)
+
+
+def test_failed_dig_advice_leaves_flip_and_guess_advice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from isles.models.errors import InvalidInput
+    from isles.web.tasks import plunder as notepad
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise InvalidInput("samples", 0, "an integer in 1..100_000")
+
+    monkeypatch.setattr(plunder, "dig_advice", refuse)
+    record = plunder.example_record()
+    out = notepad.TASKS["plunder"].run(
+        notepad.TASKS["plunder"].read({"record": record.to_dict(), "advise": True})
+    )
+    assert out["advice"]["flip"] is not None and out["advice"]["guesses"]
+    assert out["advice"]["dig_error"]["field"] == "samples"
+    assert "dig" not in out["advice"]
+
+
 def test_lighthouse_jobs_answer_as_the_library(client: TestClient) -> None:
     kit = lighthouse.default_kit(2, 3)
     position = {"discs": [["red"], []], "boat": 1, "maurice": 0}
@@ -492,6 +541,12 @@ def test_a_job_nobody_polls_ends_and_its_process_with_it(tmp_path: Path) -> None
         assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
         assert app.get(f"/api/jobs/{kept['job']}").json()["state"] == "running"
         app.post(f"/api/jobs/{kept['job']}/cancel", json={})
+
+
+def test_a_job_draws_no_progress_bar_on_the_servers_console() -> None:
+    with TestClient(create_app(tasks={"nap": NAP})) as app:
+        job = finish(app, app.post("/api/solve/nap", json={"seconds": 0, "bar": True}).json())
+        assert job["result"] == {"bar_disabled": True}
 
 
 def test_a_job_stops_at_its_time_limit() -> None:

@@ -134,6 +134,29 @@ def _answer(kind: str, call: Callable[[], dict[str, Any]]) -> tuple[str, dict[st
         return ("error", {"field": None, "message": "internal error (see the server's log)"})
 
 
+def _quiet() -> None:
+    """No progress bars from a job's process: the server's console is not the player's.
+
+    The library draws tqdm bars on a terminal unasked; a job reports its progress
+    to its page, so every bar in this process is made disabled.
+    """
+    try:
+        import tqdm.std
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return
+    cls: Any = tqdm.std.tqdm
+    if getattr(cls, "_isles_quiet", False):
+        return
+    original = cls.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["disable"] = True
+        original(self, *args, **kwargs)
+
+    cls.__init__ = init
+    cls._isles_quiet = True
+
+
 def _child(kind: str, body: object, connection: Connection, own: Task | None = None) -> None:
     """The job's process: read the request, call the library, send the answer once."""
     from isles.web.tasks import TASKS  # loaded once by the fork server (preload)
@@ -141,6 +164,7 @@ def _child(kind: str, body: object, connection: Connection, own: Task | None = N
     # Ctrl-C in the server's terminal reaches every process of the group: the server
     # stops its jobs itself, so a job ignores it rather than print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _quiet()
     task = own if own is not None else TASKS[kind]
     connection.send(_answer(kind, lambda: task.run(task.read(body))))
     connection.close()
@@ -151,6 +175,7 @@ def _resident_child(kind: str, connection: Connection) -> None:
     from isles.web.tasks import TASKS
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _quiet()
     factory = TASKS[kind].resident
     assert factory is not None
     serve = factory()

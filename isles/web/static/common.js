@@ -65,8 +65,12 @@ export function clearErrors(root = document) {
   for (const node of root.querySelectorAll(".conflict")) node.classList.remove("conflict");
 }
 
-/** Show {field, message} next to the longest matching field (else the page's own place). */
+/**
+ * Show {field, message} next to the longest matching field (else the page's own place).
+ * A cancel is no error: the job panel says "cancelled" itself, nothing turns red.
+ */
 export function showError(error, root = document) {
+  if (error && error.cancelled) return;
   const field = error && error.field ? String(error.field) : "";
   let best = null;
   let bestLength = -1;
@@ -85,10 +89,19 @@ export function showError(error, root = document) {
 
 // The server -----------------------------------------------------------------------
 
+/**
+ * An answer that is not a result: ``field`` and ``message`` as the library words them;
+ * ``cancelled`` (the player cancelled: not an error), ``busy`` (the server is full:
+ * wait, the same request succeeds later) and ``status`` (the HTTP status) say which.
+ */
 export class RequestError extends Error {
-  constructor(error) {
+  constructor(error, extra = {}) {
     super(error.message);
     this.field = error.field;
+    this.cancelled = Boolean(extra.cancelled || error.cancelled);
+    this.busy = Boolean(extra.busy);
+    this.status = extra.status ?? null;
+    this.retryAfter = extra.retryAfter ?? null;
   }
 }
 
@@ -97,9 +110,13 @@ async function answer(response) {
   try {
     data = await response.json();
   } catch {
-    throw new RequestError({ field: null, message: `the server answered ${response.status}` });
+    throw new RequestError({ field: null, message: `the server answered ${response.status}` }, { status: response.status });
   }
-  if (!response.ok) throw new RequestError(data.error || { field: null, message: String(response.status) });
+  if (!response.ok) {
+    const busy = response.status === 503 || response.status === 429;
+    const retryAfter = Number(response.headers.get("retry-after")) || null;
+    throw new RequestError(data.error || { field: null, message: String(response.status) }, { status: response.status, busy, retryAfter });
+  }
   return data;
 }
 
@@ -117,44 +134,98 @@ export async function postJSON(url, body) {
   );
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The jobs this page runs: a closed or reloaded page cancels them at once (the
+// server also ends a job nobody polls, docs/serve.md "Jobs").
+const openJobs = new Set();
+window.addEventListener("pagehide", () => {
+  for (const id of openJobs) {
+    try {
+      navigator.sendBeacon(`/api/jobs/${id}/cancel`, new Blob(["{}"], { type: "application/json" }));
+    } catch {
+      // the server's lease ends it
+    }
+  }
+});
+
 /**
  * A job panel: a progress bar of the time used, the elapsed seconds and a Cancel
  * button. ``panel.run(kind, body)`` resolves with the result's to_dict() or
- * rejects with a RequestError (bad input, time limit, cancelled).
+ * rejects with a RequestError: bad input or a time limit (shown with showError),
+ * or ``cancelled`` (the panel says so, neutral; showError shows nothing). A busy
+ * server is waited for: the panel says "waiting" (and how many jobs are ahead)
+ * and asks again, until the job runs or the player cancels.
  */
 export function jobPanel() {
   const bar = el("progress", { max: "1", value: "0" });
-  const text = el("span", { class: "muted" });
-  const cancel = el("button", { type: "button" }, "Cancel");
+  const text = el("span", { class: "muted job-text" });
+  const cancel = el("button", { type: "button", class: "cancel" }, "Cancel");
   const node = el("div", { class: "job", hidden: true, "aria-live": "polite" }, bar, text, cancel);
   let current = null;
   cancel.addEventListener("click", () => {
     if (current) current.cancelled = true;
   });
+  const show = (how, message) => {
+    node.dataset.state = how;
+    text.textContent = message;
+  };
   node.run = async (kind, body) => {
     if (current) current.cancelled = true;
     const mine = { cancelled: false };
     current = mine;
     node.hidden = false;
+    bar.hidden = false;
+    cancel.hidden = false;
     bar.value = 0;
-    text.textContent = "starting…";
+    show("starting", "starting…");
+    let id = null;
     try {
-      let job = await postJSON(`/api/solve/${kind}`, body);
-      while (job.state === "running") {
+      let job = null;
+      for (let wait = 1; job === null; wait = Math.min(wait * 1.5, 10)) {
+        if (mine.cancelled) throw new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
+        try {
+          job = await postJSON(`/api/solve/${kind}`, body);
+        } catch (error) {
+          if (!error.busy) throw error;
+          const seconds = Math.max(wait, error.retryAfter || 0);
+          show("waiting", `waiting: the server is busy (${error.message.replace(/^the server is busy: /, "")}); asking again in ${Math.round(seconds)} s`);
+          bar.removeAttribute("value"); // indeterminate
+          for (let t = 0; t < seconds * 5 && !mine.cancelled; t++) await sleep(200);
+        }
+      }
+      id = job.job;
+      openJobs.add(id);
+      while (job.state === "running" || job.state === "queued") {
         if (mine.cancelled) {
-          job = await postJSON(`/api/jobs/${job.job}/cancel`, {});
+          job = await postJSON(`/api/jobs/${id}/cancel`, {});
           break;
         }
-        bar.max = job.time_limit;
-        bar.value = job.elapsed;
-        text.textContent = `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        job = await getJSON(`/api/jobs/${job.job}`);
+        if (job.state === "queued") {
+          bar.removeAttribute("value");
+          show("waiting", job.ahead > 0 ? `waiting, ${job.ahead} ahead` : "waiting, next in line");
+        } else {
+          bar.max = job.time_limit;
+          bar.value = job.elapsed;
+          show("running", `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`);
+        }
+        await sleep(200);
+        job = await getJSON(`/api/jobs/${id}`);
       }
       if (job.state === "done") return job.result;
-      if (job.state === "cancelled") throw new RequestError({ field: null, message: "cancelled", cancelled: true });
+      if (job.state === "cancelled") throw new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
       throw new RequestError(job.error || { field: null, message: job.state });
+    } catch (error) {
+      if (error instanceof RequestError && error.cancelled && current === mine) {
+        // Said once, neutral, where the work was: nothing is wrong with the request.
+        bar.hidden = true;
+        cancel.hidden = true;
+        show("cancelled", "cancelled");
+        current = null;
+      }
+      throw error;
     } finally {
+      if (id !== null) openJobs.delete(id);
       if (current === mine) {
         current = null;
         node.hidden = true;

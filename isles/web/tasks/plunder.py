@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from isles import plunder
+from isles.models.errors import IslesError
 from isles.models.jsonio import read_object
 from isles.web.tasks.base import Task
 
@@ -29,7 +30,10 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
     out = answer.to_dict()
     advice = out.get("advice")
     if isinstance(advice, dict) and record.me is not None and answer.status == "exact":
-        advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+        try:
+            advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+        except IslesError as exc:  # flip and guess advice stand without it
+            advice["dig_error"] = {"field": getattr(exc, "field", None), "message": str(exc)}
     return out
 
 
