@@ -181,6 +181,10 @@ def lighthouse_kit(page: Page, server: str, islands: int, sea_cards: int) -> Non
 
 def test_lighthouse_error_under_its_island(server: str, page: Page) -> None:
     lighthouse_kit(page, server, 3, 3)
+    page.click("#advise")  # no die tapped: said in the page's words, never "'' is invalid"
+    expect(page.locator('.field-error[data-field="roll"]')).to_have_text(
+        "roll: tap the face each die shows (die 1 is not set yet)"
+    )
     island = page.locator('.lighthouse[data-island="2"]')
     island.locator('button[data-add="red"]').click()
     island.locator('button[data-add="red"]').click()  # red on red: not alternating

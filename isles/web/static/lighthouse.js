@@ -346,9 +346,14 @@ async function play(decision) {
 
 async function advise() {
   clearErrors();
+  const unset = state.roll.findIndex((face) => face === null);
+  if (unset >= 0) {
+    showError({ field: "roll", message: `roll: tap the face each die shows (die ${unset + 1} is not set yet)` }, rollBox);
+    return;
+  }
   const asked = JSON.stringify([state.position, state.roll, kitRequest()]);
   try {
-    const body = { ...kitRequest(), position: state.position, roll: state.roll.map((f) => f ?? "") };
+    const body = { ...kitRequest(), position: state.position, roll: state.roll };
     const advice = await job.run("lighthouse", body);
     if (JSON.stringify([state.position, state.roll, kitRequest()]) === asked) quietly((s) => { s.advice = advice; s.played = null; });
   } catch (error) {
