@@ -160,6 +160,20 @@ export function boardSvg(board, options = {}) {
   return root;
 }
 
+/** What the outlines of ``kinds`` (keys of the marks: start, goal, ...) mean, as a legend. */
+export function marksLegend(kinds) {
+  return el(
+    "div",
+    { class: "legend marks-legend" },
+    ...Object.entries(kinds).map(([kind, words]) => {
+      const box = el("span", { class: "swatch" });
+      const look = MARKS[kind] || MARKS.picked;
+      Object.assign(box.style, { border: `2px ${look.strokeDasharray ? "dashed" : "solid"} ${look.stroke}`, background: "transparent" });
+      return el("span", {}, box, words);
+    }),
+  );
+}
+
 /** The terrains' colours, named. */
 export function legend() {
   return el(

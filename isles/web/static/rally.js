@@ -6,7 +6,7 @@ import {
   save, select, showError, uploadButton,
 } from "./common.js";
 import { History, historyButtons } from "./history.js";
-import { adjacent, boardSvg, hexLabel, hexName, legend, sameHex } from "./hexes.js";
+import { adjacent, boardSvg, hexLabel, hexName, legend, marksLegend, sameHex } from "./hexes.js";
 
 const KEY = "rally";
 const RESOURCES = ["lumber", "wool", "grain", "brick", "ore"];
@@ -257,7 +257,7 @@ function renderUnaffordable(route) {
       "p",
       { id: "unaffordable" },
       `No route to a goal can be paid with ${cardsText(route.budget)}. Closest affordable hex to a goal: ${hexLabel(board, route.end)}, ${route.distance_to_goal} ${route.distance_to_goal === 1 ? "hex" : "hexes"} from one`,
-      sameHex(route.end, route.start) ? " (the cards pay for no step: the car stays at its start)." : " (the dashed part of the way below).",
+      sameHex(route.end, route.start) ? " (the cards pay for no step: the car stays at its start)." : " (outlined dotted on the board).",
     ),
   ];
   const full = state.unbounded;
@@ -358,7 +358,9 @@ document.body.prepend(
     el(
       "div",
       { class: "columns" },
-      el("section", { class: "card" }, boardBox, legend(), job, resultBox, fieldError("")),
+      el("section", { class: "card" }, boardBox, legend(),
+        marksLegend({ start: "start", goal: "goals tapped", "default-goal": "default goals", end: "as far as the cards pay" }),
+        job, resultBox, fieldError("")),
       el("section", { class: "card" }, controls),
     ),
   ),

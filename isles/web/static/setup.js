@@ -183,7 +183,7 @@ function renderControls() {
   const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const n = Math.max(0, Math.floor(Number(e.target.value) || 0)); commit(`seed ${n}`, (s) => { s.seed = n; }); } });
   const titles = catalogue.titles || {};
   const rules = catalogue.rules.map((rule) =>
-    el("label", { class: "rule" },
+    el("label", { class: "rule", style: { display: "block", margin: "0.2rem 0" } },
       el("input", { type: "checkbox", dataset: { rule }, checked: state.rules[rule], onchange: (e) => { const on = e.target.checked; commit(`${on ? "on" : "off"}: ${titles[rule] || rule}`, (s) => { s.rules[rule] = on; }); } }),
       ` ${titles[rule] || rule} `, el("span", { class: "muted" }, `(${rule})`)),
   );
