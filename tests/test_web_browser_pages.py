@@ -152,6 +152,15 @@ def test_setup_tiles_on_a_laid_board_and_an_infeasible_next_move(server: str, pa
     assert "the forest 6 already down at 0,0" in words
     assert "the fields 8 already down at -1,1" in words
     assert "null" not in page.locator("#result").inner_text()
+    # Clearing the table asks first, and can be undone.
+    page.click("#clear-table")
+    page.click(".confirm-no")
+    expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", TERRAIN_FOREST)
+    page.click("#clear-table")
+    page.click(".confirm-yes")
+    expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", EMPTY)
+    page.click("#undo")
+    expect(page.locator('g[data-hex="0,0"] polygon')).to_have_attribute("fill", TERRAIN_FOREST)
 
 
 def test_setup_says_why_a_radius_cannot_be_laid(server: str, page: Page) -> None:

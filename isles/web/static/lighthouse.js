@@ -6,7 +6,7 @@ import {
   clearErrors, download, el, fieldError, fill, header, jobPanel, postJSON,
   probabilityText, select, showError, uploadButton,
 } from "./common.js";
-import { History, historyButtons } from "./history.js";
+import { History, confirmThen, historyButtons } from "./history.js";
 
 const KEY = "lighthouse";
 const COLOURS = { red: "#c62828", blue: "#1565c0", green: "#2e7d32", orange: "#ef6c00", purple: "#6a1b9a" };
@@ -83,20 +83,25 @@ async function loadKit() {
     refused = error;
   }
   kitAsked = JSON.stringify(kitRequest());
-  const islands = kit ? kit.islands.length : 0;
+  if (!kit) {
+    // Nothing entered is dropped for a kit the server refused: the error says why.
+    render();
+    showError(refused, kitBox);
+    return;
+  }
+  const islands = kit.islands.length;
   const position = state.position;
   const fits = position && Array.isArray(position.discs) && position.discs.every(Array.isArray);
   const next = history.state;
-  if (!fits || position.discs.length !== islands || !(position.boat <= (kit ? kit.sea_cards : 0))) {
+  if (!fits || position.discs.length !== islands || !(position.boat <= kit.sea_cards)) {
     next.position = { discs: Array.from({ length: islands }, () => []), boat: 0, maurice: 0 };
     next.advice = null;
   }
   if (!Array.isArray(next.roll) || next.roll.length !== 2) next.roll = [null, null];
-  if (kit && !next.roll.every((face, d) => face === null || kit.dice[d].includes(face))) next.roll = [null, null];
+  if (!next.roll.every((face, d) => face === null || kit.dice[d].includes(face))) next.roll = [null, null];
   history.replace(next);
   render();
-  if (refused) showError(refused, kitBox);
-  else checkPosition();
+  checkPosition();
 }
 
 /** Check the position with the library as it is entered: an error shows under its island. */
@@ -225,7 +230,7 @@ function renderPosition() {
       "div",
       { class: "row" },
       el("button", { type: "button", onclick: () => download("position.json", state.position) }, "Download position"),
-      el("button", { type: "button", id: "new-game", onclick: () => commit("a new game", (s) => { s.position = { discs: kit.islands.map(() => []), boat: 0, maurice: 0 }; s.roll = [null, null]; }) }, "New game"),
+      el("button", { type: "button", id: "new-game", onclick: () => confirmThen("Start a new game? The discs, the boat and Maurice go back to the start (Undo brings them back).", () => commit("a new game", (s) => { s.position = { discs: kit.islands.map(() => []), boat: 0, maurice: 0 }; s.roll = [null, null]; }), "New game") }, "New game"),
       uploadButton("Load position", "position", async (value) => {
         clearErrors();
         try {

@@ -5,7 +5,7 @@ import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, postJSON,
   save, select, showError, uploadButton,
 } from "./common.js";
-import { History, historyButtons } from "./history.js";
+import { History, confirmThen, historyButtons } from "./history.js";
 import { adjacent, boardSvg, hexLabel, hexName, legend, marksLegend, sameHex } from "./hexes.js";
 
 const KEY = "rally";
@@ -196,7 +196,7 @@ function renderControls() {
     fieldError("budget"),
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary", id: "plan", onclick: plan }, "Plan route"),
-      el("button", { type: "button", id: "clear", onclick: () => commit("clear the taps", (s) => { s.start = null; s.goals = []; s.roads = []; }) }, "Clear taps")),
+      el("button", { type: "button", id: "clear", onclick: () => confirmThen("Clear the start, the goals and the roads? (Undo brings them back.)", () => commit("clear the taps", (s) => { s.start = null; s.goals = []; s.roads = []; }), "Clear") }, "Clear taps")),
   );
   renderGoalsNote();
 }

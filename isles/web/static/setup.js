@@ -5,7 +5,7 @@
 import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, select, showError,
 } from "./common.js";
-import { History, historyButtons } from "./history.js";
+import { History, confirmThen, historyButtons } from "./history.js";
 import { boardSvg, hexLabel, legend, sameHex } from "./hexes.js";
 
 const KEY = "setup";
@@ -209,7 +209,7 @@ function renderControls() {
         el("label", {}, "tile"),
         select(TERRAINS.map((t) => [t, t]), state.tile.terrain, (value) => quietly((s) => { s.tile.terrain = value; s.tile.number = value === "sea" || value === "desert" ? null : s.tile.number || 6; }), { id: "tile-terrain" }),
         select([["", "no number"], ...TOKENS.map((n) => [n, String(n)])], state.tile.number ?? "", (value) => quietly((s) => { s.tile.number = value === "" ? null : Number(value); }), { id: "tile-number" }),
-        el("button", { type: "button", id: "clear-table", disabled: state.down.length === 0, onclick: () => commit(`clear the table (${state.down.length} tiles)`, (s) => { s.down = []; }) }, "Clear the table")),
+        el("button", { type: "button", id: "clear-table", disabled: state.down.length === 0, onclick: () => confirmThen(`Take all ${state.down.length} tiles off the table? (Undo puts them back.)`, () => commit(`clear the table (${state.down.length} tiles)`, (s) => { s.down = []; }), "Clear the table") }, "Clear the table")),
       fieldError("fixed"),
       el("div", { class: "row" },
         el("label", {}, "in hand"),
