@@ -549,6 +549,21 @@ def test_a_job_draws_no_progress_bar_on_the_servers_console() -> None:
         assert job["result"] == {"bar_disabled": True}
 
 
+def test_a_job_that_cannot_start_fails_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process for it (a bug, or the machine out of them): an error, not a job queued forever."""
+    from isles.web.jobs import JobRunner
+
+    def broken(self: JobRunner, job: object) -> None:
+        raise RuntimeError("no process")
+
+    monkeypatch.setattr(JobRunner, "_launch", broken)
+    with TestClient(create_app(tasks={"nap": NAP})) as app:
+        job = app.post("/api/solve/nap", json={"seconds": 0}).json()
+        assert job["state"] == "error"
+        assert job["error"]["message"] == "internal error (see the server's log)"
+        assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "error"
+
+
 def test_a_job_stops_at_its_time_limit() -> None:
     with TestClient(create_app(time_limits={"nap": 0.5}, tasks={"nap": NAP})) as quick:
         job = finish(quick, quick.post("/api/solve/nap", json={"seconds": 60}).json())

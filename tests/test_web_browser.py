@@ -30,6 +30,7 @@ from tests.web_nap import NAP
 
 pytestmark = pytest.mark.browser
 
+CATEGORIES = ("island", "marker", "trap")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
@@ -234,6 +235,9 @@ def test_names_are_shown_as_text_never_as_html(server: str, page: Page) -> None:
     assert page.locator("img").count() == 0
     assert page.evaluate("window.owned === undefined")
     expect(page.get_by_text(names["island"][2]).first).to_be_visible()
+    # Long names wrap or scroll inside their table: the page itself never scrolls sideways.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 1200
 
 
 @pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])
@@ -367,22 +371,17 @@ def test_busy_is_waiting_and_cancel_is_no_error(busy_server: str, page: Page) ->
 def test_a_closed_tab_ends_its_job(busy_server: str, browser: Browser) -> None:
     context = browser.new_context()
     tab = context.new_page()
-    started: list[str] = []
-
-    def note(response: Any) -> None:
-        if response.url.endswith("/api/solve/plunder") and response.status == 202:
-            started.append(json.loads(response.body())["job"])
-
-    tab.on("response", note)
     tab.goto(f"{busy_server}/plunder")
     with httpx.Client(base_url=busy_server) as client:
         running = nap(client)
-        tab.click("#example")
+        with tab.expect_response(lambda r: r.url.endswith("/api/solve/plunder")) as started:
+            tab.click("#example")
+        assert started.value.status == 202
+        job = json.loads(started.value.body())["job"]
         expect(tab.locator(".job .job-text")).to_have_text("waiting, next in line", timeout=10_000)
-        assert len(started) == 1
         tab.close()  # the page goes: its job is cancelled, not left to hold a place
         deadline = time.monotonic() + 10
-        while client.get(f"/api/jobs/{started[0]}").json()["state"] != "cancelled":
+        while client.get(f"/api/jobs/{job}").json()["state"] != "cancelled":
             assert time.monotonic() < deadline, "the closed tab's job still waits"
             time.sleep(0.1)
         client.post(f"/api/jobs/{running}/cancel", json={})
@@ -411,3 +410,34 @@ def test_tied_flips_are_all_best_and_the_advice_says_whose_turn(server: str, pag
     expect(page.locator("#flip tr.best")).to_have_count(len(tied))
     whose = "It is P2's turn; mine (P0) comes after 1 more turn."
     expect(page.locator("#whose-turn")).to_have_text(whose)
+
+
+def test_long_card_names_fit_a_phone(server: str, browser: Browser) -> None:
+    names = {c: [f"Averyveryverylongname{c}number{k}" for k in range(6)] for c in CATEGORIES}
+    record = {**plunder.example_record().to_dict(), "names": names}
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.goto(f"{server}/plunder")
+    tab.evaluate(
+        "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))", record
+    )
+    tab.reload()
+    tab.click("#advise")
+    expect(tab.locator("#flip")).to_be_visible(timeout=20_000)
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= PHONE["width"]
+
+
+def test_a_time_limit_is_no_answer_not_a_bad_record(browser: Browser) -> None:
+    app = create_app(allowed_hosts=("127.0.0.1",), time_limits={"plunder": 0.001})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        tab.click("#example")
+        status = tab.locator("#status")
+        expect(status).to_have_text("No answer: time limit reached: no answer within 0.001 s")
+        expect(tab.locator(".field-error:not(:empty)")).to_have_count(0)
+        expect(tab.locator("#grid")).to_have_count(0)
+        context.close()

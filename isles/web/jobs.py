@@ -334,7 +334,13 @@ class JobRunner:
             if job.state != "queued":
                 continue
             if running < self.max_running:
-                self._launch(job)
+                try:
+                    self._launch(job)
+                except Exception:  # a bug or no more processes: this job fails, once
+                    _log.exception("job %s %s could not start", job.kind, job.id)
+                    job.state, job.body, job.ended = "error", None, time.monotonic()
+                    job.error = {"field": None, "message": "internal error (see the server's log)"}
+                    continue
                 running += 1
             else:
                 job.ahead = ahead

@@ -120,13 +120,22 @@ async function answer(response) {
   return data;
 }
 
+/** fetch, a lost connection said in isles' words (status 0), not the browser's "Failed to fetch". */
+async function request(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch {
+    throw new RequestError({ field: null, message: "the server does not answer (is isles serve still running?)" }, { status: 0 });
+  }
+}
+
 export async function getJSON(url) {
-  return answer(await fetch(url, { headers: { accept: "application/json" } }));
+  return answer(await request(url, { headers: { accept: "application/json" } }));
 }
 
 export async function postJSON(url, body) {
   return answer(
-    await fetch(url, {
+    await request(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(body),

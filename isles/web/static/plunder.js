@@ -309,7 +309,7 @@ function renderTurns() {
               "div",
               { class: "row" },
               el("span", { class: "clue" }, "clue: ", CATEGORIES.map((c) => label(rec, c, turn.clue[c])).join(" · ")),
-              el("button", { type: "button", class: "edit", onclick: () => edit(`edit turn ${index + 1}`, (t) => { t.open = index; }) }, "Edit clue"),
+              el("button", { type: "button", class: "edit", onclick: () => store.replace({ ...state(), open: index }) }, "Edit clue"), // a view, not a change: no undo step
             ),
           ]),
       el("div", { class: "row answers" }, el("label", {}, "answers"), ...others.map((p) => answerButton(rec, turn, index, p))),
@@ -449,14 +449,14 @@ function renderAdvice(advice) {
       {},
       el("h2", { id: "flip-title" }, forMe ? `Flip advice for my next turn (P${flip.active})` : `Flip advice for ${playerLabel(rec, flip.active)}'s turn`),
       el("p", { class: "muted" }, `With the clue ${CATEGORIES.map((c) => label(rec, c, flip.clue[c])).join(" · ")} on the table.`),
-      el(
+      el("div", { class: "scroll" }, el(
         "table",
         { id: "flip" },
         el("tr", {}, el("th", {}, "flip"), el("th", {}, "expected information (bits)")),
         ...flip.options.map((option, k) =>
           el("tr", { class: best.has(k) ? "best" : "" }, el("td", {}, option.deck || "no flip"), el("td", {}, option.expected_bits.toFixed(3))),
         ),
-      ),
+      )),
     );
   } else {
     flipPart = el("p", { class: "muted" }, "No flip advice: no clue on the table yet.");
@@ -531,6 +531,7 @@ function analyseSoon() {
 }
 
 async function analyse(advise) {
+  clearTimeout(timer); // an analysis due for an earlier change would cancel this one
   const { record, sent } = view(state());
   const request = { record, advise };
   const text = JSON.stringify(request);
@@ -560,8 +561,13 @@ async function analyse(advise) {
     // An error replaces the result beside it: a stale grid never stands next to it.
     lastAnalysis = null;
     lastSent = null;
-    fill(resultBox, el("p", { class: "status bad", id: "status" }, "The record needs a correction (see the marked field)."));
     renderAdvice(null);
+    if (error.field === null || error.field === undefined) {
+      // No field to correct (a time limit, a lost server): said as what it is.
+      fill(resultBox, el("p", { class: "status bad", id: "status" }, `No answer: ${error.message}`));
+      return;
+    }
+    fill(resultBox, el("p", { class: "status bad", id: "status" }, "The record needs a correction (see the marked field)."));
     showError(pageWords(error, sent));
   }
 }
@@ -603,7 +609,8 @@ const tools = el(
         s.open = null;
       });
     } catch (error) {
-      showError(error);
+      // The file's own turns, not the ones on the page: said beside "Load record".
+      showError({ field: "record", message: `The file: ${pageWords(error, []).message}` });
     }
   }),
   el(
