@@ -327,6 +327,11 @@ def create_app(
     async def board(request: Request) -> dict[str, Any]:
         return check_board(await _body(request))
 
+    async def goals(request: Request) -> dict[str, Any]:
+        from isles.web.tasks.rally import rally_goals
+
+        return rally_goals(await _body(request))
+
     async def record(request: Request) -> dict[str, Any]:
         return check_record(await _body(request))
 
@@ -335,6 +340,11 @@ def create_app(
 
     async def kit(request: Request) -> dict[str, Any]:
         return lighthouse_kit(await _body(request))
+
+    async def play(request: Request) -> dict[str, Any]:
+        from isles.web.tasks.lighthouse_play import play_move
+
+        return play_move(await _body(request))
 
     async def rules(request: Request) -> dict[str, Any]:
         return layout_rules()
@@ -367,9 +377,11 @@ def create_app(
         Route("/api/jobs/{job_id}", _answers(job_state), methods=["GET"]),
         Route("/api/jobs/{job_id}/cancel", _answers(cancel_job), methods=["POST"]),
         Route("/api/board", _answers(board), methods=["POST"]),
+        Route("/api/rally/goals", _answers(goals), methods=["POST"]),
         Route("/api/plunder/record", _answers(record), methods=["POST"]),
         Route("/api/lighthouse/kit", _answers(kit), methods=["POST"]),
         Route("/api/lighthouse/position", _answers(position), methods=["POST"]),
+        Route("/api/lighthouse/play", _answers(play), methods=["POST"]),
         Route("/api/layout/rules", _answers(rules), methods=["GET"]),
         Route("/api/examples/{name}", _answers(example), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
