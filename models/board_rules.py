@@ -144,6 +144,8 @@ class BoardRule(Question):
     """
 
     kind: ClassVar[str]
+    #: The rule in players' words, for the pages and tables (``kind`` is its name in files).
+    title: ClassVar[str]
 
     @classmethod
     def switched(cls, request: SetupRequest) -> BoardRule:
@@ -255,6 +257,7 @@ class NoLandTriangle(BoardRule):
     """At every corner where three board hexes meet, at least one is sea."""
 
     kind = "no-land-triangle"
+    title = "no three land hexes around a corner"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         cells = _cells(request, board)
@@ -279,6 +282,7 @@ class SixEightApart(BoardRule):
     """No two adjacent land hexes both carry a 6 or an 8."""
 
     kind = "six-eight-apart"
+    title = "6s and 8s never side by side"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         out = []
@@ -314,6 +318,7 @@ class SameNumberApart(BoardRule):
     """No two adjacent land hexes carry the same number."""
 
     kind = "same-number-apart"
+    title = "no equal numbers side by side"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         out = []
@@ -340,6 +345,7 @@ class SeaApart(BoardRule):
     """No two adjacent sea hexes carry the same number."""
 
     kind = "sea-apart"
+    title = "no equal sea numbers side by side"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         out = []
@@ -365,6 +371,7 @@ class VertexPips(BoardRule):
     """The land pips around every corner sum to at most ``at_most``."""
 
     kind = "vertex-pips"
+    title = "no rich corner: few pips around any corner"
     at_most: int = param(12, help="most land pips around a corner", ge=0, le=60)
 
     @classmethod
@@ -403,6 +410,7 @@ class CornerPipsMin(BoardRule):
     """Every corner where three land hexes meet has at least ``at_least`` land pips."""
 
     kind = "corner-pips-min"
+    title = "no poor corner: enough pips where three land hexes meet"
     at_least: int = param(4, help="least pips where three land hexes meet", ge=0, le=15)
 
     @classmethod
@@ -442,6 +450,7 @@ class TerrainGroups(BoardRule):
     """
 
     kind = "terrain-groups"
+    title = "no big group of one terrain"
     at_most: int = param(2, help="most hexes of one terrain connected", ge=1, le=4)
     terrains: list[LandTerrainValue] | None = param(
         None, help="the terrains the limit applies to (default: every land terrain)"
@@ -488,6 +497,7 @@ class SeaBalanced(BoardRule):
     """The sea tokens use every allowed number equally often (counts differ by at most one)."""
 
     kind = "sea-balanced"
+    title = "sea numbers used equally often"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         from isles.models.setup import sea_token_bounds
@@ -517,6 +527,7 @@ class SixEightOnce(BoardRule):
     """No resource has two hexes with a 6 or an 8 (gold is no resource)."""
 
     kind = "six-eight-once"
+    title = "one 6 or 8 per resource"
 
     def violations(self, request: SetupRequest, board: Board) -> list[str]:
         cells = _cells(request, board)
@@ -560,6 +571,7 @@ class HarbourResourceApart(BoardRule):
     """No 2:1 harbour is next to a land hex of its own resource."""
 
     kind = "harbour-resource-apart"
+    title = "no 2:1 harbour beside its own resource"
 
     def relabels(self) -> frozenset[Relabel]:
         return ALL_RELABELS - {"harbours"}
@@ -607,6 +619,7 @@ class NumbersApart(BoardRule):
     """
 
     kind = "numbers-apart"
+    title = "these numbers kept apart"
     numbers: list[Token] = param(help="the number tokens kept apart, e.g. [6, 8]")
     distance: int = param(2, help="least distance in hexes (2: not adjacent)", ge=2, le=6)
 
@@ -654,6 +667,7 @@ class ResourcePips(BoardRule):
     """
 
     kind = "resource-pips"
+    title = "each resource's pips within bounds"
     at_least: int = param(0, help="least total pips of each resource", ge=0, le=500)
     at_most: int = param(500, help="most total pips of each resource", ge=0, le=500)
     resources: list[ResourceValue] | None = param(
@@ -704,6 +718,7 @@ class TerrainAt(BoardRule):
     """
 
     kind = "terrain-at"
+    title = "a terrain only on given hexes"
     terrain: TerrainValue = param(help="the terrain, e.g. desert")
     hexes: list[HexValue] = param(help="the hexes it may lie on, e.g. [[0, 0]]")
 

@@ -14,6 +14,7 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from isles.commands.serve import address
 from isles.web import create_app
 from isles.web.app import PAGES
 from isles.web.tasks import DIG_SAMPLES
+from tests.web_nap import NAP
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -40,7 +42,7 @@ def client() -> Iterator[TestClient]:
 def finish(client: TestClient, job: dict[str, Any], limit: float = 90.0) -> dict[str, Any]:
     """Poll a job until it is no longer running."""
     deadline = time.monotonic() + limit
-    while job["state"] == "running":
+    while job["state"] in ("running", "queued"):
         assert time.monotonic() < deadline, job
         time.sleep(0.05)
         response = client.get(f"/api/jobs/{job['job']}")
@@ -170,11 +172,47 @@ def test_json_only_strictly_read(client: TestClient) -> None:
         assert refused(response)["field"] == "request"
 
 
-def test_unknown_hosts_are_refused() -> None:
-    with TestClient(create_app(allowed_hosts=("127.0.0.1", "localhost"))) as local:
-        assert refused(local.get("/api/health"))["message"] == "request: unknown Host header"
-        ok = local.get("/api/health", headers={"host": "localhost:8000"})
-        assert ok.status_code == 200
+GOOD_HOSTS = ["127.0.0.1", "127.0.0.1:8000", "localhost", "LOCALHOST:80", "[::1]", "[::1]:65535"]
+BAD_HOSTS = [
+    "",  # none at all
+    "testserver",  # a name of its own (DNS rebinding)
+    "evil.example",
+    "[::1]evil.com",
+    "[::1]:8000evil",
+    "[::1",
+    "[evil]",
+    "localhost:abc",
+    "localhost:",
+    "localhost:0",
+    "localhost:65536",
+    "localhost:80:80",
+    "localhost.evil.com",
+    "127.0.0.1.nip.io",
+    "local host",
+    "localhost@evil.com",
+    "user@localhost",
+]
+
+
+@pytest.mark.parametrize("good", [True, False])
+def test_unknown_and_malformed_hosts_are_refused(good: bool) -> None:
+    loopback = ("127.0.0.1", "localhost", "[::1]")
+    with TestClient(create_app(allowed_hosts=loopback)) as local:
+        for host in GOOD_HOSTS if good else BAD_HOSTS:
+            response = local.get("/api/health", headers={"host": host})
+            if good:
+                assert response.status_code == 200, host
+            else:
+                assert refused(response)["message"] == "request: unknown Host header", host
+
+
+def test_any_well_formed_host_is_served_on_the_network() -> None:
+    """``isles serve --host``: any name reaches it, but a malformed Host header does not."""
+    with TestClient(create_app()) as anyone:
+        for host in ["192.168.1.20:8000", "table.local", "[fe80::1]:8000"]:
+            assert anyone.get("/api/health", headers={"host": host}).status_code == 200, host
+        for host in ["[::1]evil.com", "localhost:abc", "a b"]:
+            assert refused(anyone.get("/api/health", headers={"host": host}))["field"] is None
 
 
 def test_a_crash_is_a_json_500_without_a_trace(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -273,6 +311,55 @@ def test_plunder_bad_input_names_the_field(client: TestClient) -> None:
     assert error["message"].startswith("advice: unknown key 'advice'")
     error = refused(client.post("/api/solve/plunder", json={"record": {"players": 3}, "advise": 1}))
     assert error["field"] == "advise"
+
+
+def _variants() -> list[dict[str, Any]]:
+    """Records near the example: two cards of a clue changed, names as text, bad ones."""
+    base = plunder.example_record().to_dict()
+    out = [base]
+    two = plunder.example_record().to_dict()
+    two["observations"][-1]["clue"] = {"island": 0, "marker": 0, "trap": 1}
+    named = plunder.example_record().to_dict()
+    named["observations"][0]["clue"] = {"island": "Volcano", "marker": "Cross", "trap": "Powder"}
+    mine_wrong = plunder.example_record().to_dict()
+    mine_wrong["observations"][1]["answers"]["0"] = True
+    missing = plunder.example_record().to_dict()
+    del missing["observations"][0]["answers"]["2"]
+    return [*out, two, named, mine_wrong, missing, {"players": 3}, {"players": 7}]
+
+
+@pytest.mark.parametrize("record", _variants())
+def test_a_record_the_notepad_accepts_advice_accepts(
+    client: TestClient, record: dict[str, Any]
+) -> None:
+    """One reader (the declaration) for the record check, the analysis and the advice."""
+    checked = client.post("/api/plunder/record", json={"record": record})
+    advised = client.post("/api/solve/plunder", json={"record": record, "advise": True})
+    assert (checked.status_code == 200) == (advised.status_code == 202), advised.text
+    if checked.status_code == 200:
+        job = finish(client, advised.json())
+        assert job["state"] == "done", job
+        if job["result"]["status"] == "exact" and record.get("observations"):
+            assert job["result"]["advice"]["flip"] is not None
+    else:
+        assert refused(checked) == refused(advised)
+
+
+def test_failed_dig_advice_leaves_flip_and_guess_advice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from isles.models.errors import InvalidInput
+    from isles.web.tasks import plunder as notepad
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise InvalidInput("samples", 0, "an integer in 1..100_000")
+
+    monkeypatch.setattr(plunder, "dig_advice", refuse)
+    record = plunder.example_record()
+    out = notepad.TASKS["plunder"].run(
+        notepad.TASKS["plunder"].read({"record": record.to_dict(), "advise": True})
+    )
+    assert out["advice"]["flip"] is not None and out["advice"]["guesses"]
+    assert out["advice"]["dig_error"]["field"] == "samples"
+    assert "dig" not in out["advice"]
 
 
 def test_lighthouse_jobs_answer_as_the_library(client: TestClient) -> None:
@@ -393,25 +480,93 @@ def test_unknown_jobs(client: TestClient) -> None:
     assert refused(client.post("/api/jobs/0123/cancel", json={}), 404)["field"] == "job"
 
 
-def test_a_job_can_be_cancelled_and_the_slots_are_capped() -> None:
-    with TestClient(create_app(max_running=1)) as one:
-        job = one.post("/api/solve/lighthouse", json=SLOW).json()
+def test_a_job_can_be_cancelled() -> None:
+    with TestClient(create_app(tasks={"nap": NAP})) as app:
+        job = app.post("/api/solve/nap", json={"seconds": 60}).json()
         assert job["state"] == "running"
-        error = refused(one.post("/api/solve/lighthouse", json=SLOW), 503)
-        assert "1 jobs are running" in error["message"]
         started = time.monotonic()
-        cancelled = one.post(f"/api/jobs/{job['job']}/cancel", json={}).json()
+        cancelled = app.post(f"/api/jobs/{job['job']}/cancel", json={}).json()
         assert cancelled["state"] == "cancelled"
+        assert cancelled["error"] is None  # a cancel is no error of the request
         assert time.monotonic() - started < 5
-        assert one.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
-        again = one.post("/api/solve/lighthouse", json=SLOW)  # the slot is free again
-        assert again.status_code == 202
-        one.post(f"/api/jobs/{again.json()['job']}/cancel", json={})
+        assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
+
+
+def test_busy_is_waiting_not_bad_input() -> None:
+    """Past the running slots jobs wait in a bounded queue; past it: 503 and Retry-After."""
+    with TestClient(create_app(max_running=1, max_queued=2, tasks={"nap": NAP})) as one:
+        first = one.post("/api/solve/nap", json={"seconds": 1.0}).json()
+        assert first["state"] == "running"
+        waiting = [one.post("/api/solve/nap", json={"seconds": 0.1}) for _ in range(2)]
+        assert [r.status_code for r in waiting] == [202, 202]
+        assert [(r.json()["state"], r.json()["ahead"]) for r in waiting] == [
+            ("queued", 0),
+            ("queued", 1),
+        ]
+        full = one.post("/api/solve/nap", json={"seconds": 0.1})
+        error = refused(full, 503)
+        assert full.headers["retry-after"].isdigit()
+        assert error["message"].startswith("the server is busy: 1 jobs are running and 2 waiting")
+        # A waiting job can be cancelled; the one after it moves up.
+        gone = one.post(f"/api/jobs/{waiting[0].json()['job']}/cancel", json={}).json()
+        assert gone["state"] == "cancelled"
+        last = one.get(f"/api/jobs/{waiting[1].json()['job']}").json()
+        assert (last["state"], last["ahead"]) == ("queued", 0)
+        assert finish(one, first)["state"] == "done"
+        assert finish(one, last)["result"] == {"slept": 0.1}
+
+
+def test_a_job_nobody_polls_ends_and_its_process_with_it(tmp_path: Path) -> None:
+    """A closed page's job: its lease lapses, it is cancelled, its process is gone."""
+    pidfile = tmp_path / "pid"
+    with TestClient(create_app(lease=0.6, tasks={"nap": NAP})) as app:
+        body = {"seconds": 60, "pidfile": str(pidfile)}
+        kept = app.post("/api/solve/nap", json={"seconds": 60}).json()
+        job = app.post("/api/solve/nap", json=body).json()
+        deadline = time.monotonic() + 20
+        while not pidfile.exists():
+            assert time.monotonic() < deadline
+            app.get(f"/api/jobs/{kept['job']}")  # this one is still being polled
+            time.sleep(0.05)
+        pid = int(pidfile.read_text())
+        while app.get(f"/api/jobs/{kept['job']}").json()["state"] == "running":
+            assert time.monotonic() < deadline, "the abandoned job was not ended"
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break  # the abandoned job's process is gone
+            time.sleep(0.1)
+        else:
+            pytest.fail("the polled job ended")
+        assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
+        assert app.get(f"/api/jobs/{kept['job']}").json()["state"] == "running"
+        app.post(f"/api/jobs/{kept['job']}/cancel", json={})
+
+
+def test_a_job_draws_no_progress_bar_on_the_servers_console() -> None:
+    with TestClient(create_app(tasks={"nap": NAP})) as app:
+        job = finish(app, app.post("/api/solve/nap", json={"seconds": 0, "bar": True}).json())
+        assert job["result"] == {"bar_disabled": True}
+
+
+def test_a_job_that_cannot_start_fails_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process for it (a bug, or the machine out of them): an error, not a job queued forever."""
+    from isles.web.jobs import JobRunner
+
+    def broken(self: JobRunner, job: object) -> None:
+        raise RuntimeError("no process")
+
+    monkeypatch.setattr(JobRunner, "_launch", broken)
+    with TestClient(create_app(tasks={"nap": NAP})) as app:
+        job = app.post("/api/solve/nap", json={"seconds": 0}).json()
+        assert job["state"] == "error"
+        assert job["error"]["message"] == "internal error (see the server's log)"
+        assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "error"
 
 
 def test_a_job_stops_at_its_time_limit() -> None:
-    with TestClient(create_app(time_limits={"lighthouse": 0.5})) as quick:
-        job = finish(quick, quick.post("/api/solve/lighthouse", json=SLOW).json())
+    with TestClient(create_app(time_limits={"nap": 0.5}, tasks={"nap": NAP})) as quick:
+        job = finish(quick, quick.post("/api/solve/nap", json={"seconds": 60}).json())
         assert job["state"] == "timed_out"
         assert job["error"]["message"] == "time limit reached: no answer within 0.5 s"
         assert job["result"] is None

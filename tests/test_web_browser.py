@@ -8,6 +8,8 @@ reload keeps the state, and a phone-sized screen needs no sideways scrolling.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
 import socket
 import threading
@@ -15,6 +17,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
@@ -23,19 +26,21 @@ from isles import lighthouse, plunder, rally
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
+from tests.web_nap import NAP
 
 pytestmark = pytest.mark.browser
 
+CATEGORIES = ("island", "marker", "trap")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port in a thread: its address."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
-    app = create_app(allowed_hosts=("127.0.0.1",))
     uv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -47,6 +52,12 @@ def server() -> Iterator[str]:
     uv.should_exit = True
     thread.join(10)
     sock.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with serving(create_app(allowed_hosts=("127.0.0.1",))) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +81,8 @@ def page(browser: Browser) -> Iterator[Page]:
     assert errors == []
 
 
-def enter_turn(page: Page, index: int, turn: plunder.Observation) -> None:
+def enter_turn(page: Page, index: int, turn: plunder.Observation, me: int | None = None) -> None:
+    """Tap a turn in; my own answer (``me``) the page fills in from my code."""
     page.click("#add-turn")
     box = page.locator(f'.turn[data-turn="{index}"]')
     box.locator("select.active").select_option(str(turn.active))
@@ -79,6 +91,9 @@ def enter_turn(page: Page, index: int, turn: plunder.Observation) -> None:
         box.locator(f'[data-testid="clue-{index}-{category}"] button[data-value="{value}"]').click()
     for player, said in sorted(turn.answers.items()):
         button = f'.turn[data-turn="{index}"] button[data-player="{player}"]'
+        if player == me:
+            expect(page.locator(button)).to_have_text(f"P{me} (me): {'yes' if said else 'no'}")
+            continue
         page.click(button)  # ? -> yes
         if not said:
             page.click(button)  # yes -> no
@@ -111,7 +126,7 @@ def test_plunder_turn_by_turn_reaches_the_librarys_posterior(server: str, page: 
         value = getattr(record.me.code, category)
         page.click(f'[data-testid="me-{category}"] button[data-value="{value}"]')
     for index, turn in enumerate(record.observations):
-        enter_turn(page, index, turn)
+        enter_turn(page, index, turn, me=record.me.player)
     expected = plunder.analyse(record).to_dict()
     expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
     assert grid(page) == library_grid(expected)
@@ -220,6 +235,9 @@ def test_names_are_shown_as_text_never_as_html(server: str, page: Page) -> None:
     assert page.locator("img").count() == 0
     assert page.evaluate("window.owned === undefined")
     expect(page.get_by_text(names["island"][2]).first).to_be_visible()
+    # Long names wrap or scroll inside their table: the page itself never scrolls sideways.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 1200
 
 
 @pytest.mark.parametrize("path", ["/plunder", "/lighthouse", "/rally", "/setup"])
@@ -232,3 +250,234 @@ def test_phone_screen_needs_no_sideways_scrolling(server: str, browser: Browser,
     width = tab.evaluate("document.documentElement.scrollWidth")
     context.close()
     assert width <= PHONE["width"]
+
+
+# At the table: undo, drafts, cancel, busy, a closed tab (issue 20) --------------------
+
+
+def answers_shown(page: Page, turn: int) -> list[str]:
+    return page.locator(f'.turn[data-turn="{turn}"] .answers button').all_inner_texts()
+
+
+def test_plunder_loses_nothing_and_every_change_can_be_undone(server: str, page: Page) -> None:
+    record = plunder.example_record()
+    page.goto(f"{server}/plunder")
+    page.click("#example")
+    expected = plunder.analyse(record).to_dict()
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    before = answers_shown(page, 0)
+    # 4 -> 3 -> 4 players: P3's answers are hidden, then shown again, never deleted.
+    page.select_option("#players", "3")
+    expect(page.locator("#hidden-answers")).to_contain_text("kept, hidden")
+    assert all("P3" not in text for text in answers_shown(page, 0))
+    page.select_option("#players", "4")
+    assert answers_shown(page, 0) == before
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    # Delete turn asks first; "Keep" keeps it, "Delete" deletes it, Undo brings it back.
+    turns = len(record.observations)
+    page.locator('.turn[data-turn="2"] button.delete-turn').click()
+    page.click("dialog .confirm-no")
+    expect(page.locator(".turn")).to_have_count(turns)
+    page.locator('.turn[data-turn="2"] button.delete-turn').click()
+    page.click("dialog .confirm-yes")
+    expect(page.locator(".turn")).to_have_count(turns - 1)
+    expect(page.locator("#undo")).to_have_attribute("title", "Undo: delete turn 3")
+    page.click("#undo")
+    expect(page.locator(".turn")).to_have_count(turns)
+    page.click("#redo")
+    expect(page.locator(".turn")).to_have_count(turns - 1)
+    page.click("#undo")
+    # A reload keeps the game and its undo steps.
+    page.reload()
+    expect(page.locator(".turn")).to_have_count(turns)
+    expect(page.locator("#redo")).to_be_enabled()
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+
+    # Whose turn it is, plainly (P3 was the last active player; I am P0).
+    assert record.me is not None and record.observations[-1].active == 3
+    expect(page.locator("#whose-turn")).to_have_text("It is my turn (P0).")
+    # My own answers come from my code, not from taps.
+    mine = page.locator('.turn[data-turn="6"] button[data-mine="1"]')
+    expect(mine).to_be_disabled()
+    expect(mine).to_have_text(f"P0 (me): {'yes' if record.observations[6].answers[0] else 'no'}")
+
+    # A turn being entered is a draft: the grid stays, "incomplete", nothing red.
+    page.click("#add-turn")
+    expect(page.locator("#counted")).to_contain_text(f"turn {turns + 1} incomplete")
+    expect(page.locator(f'.turn[data-turn="{turns}"] .draft-note')).to_contain_text("waiting for")
+    expect(page.locator("#grid")).to_be_visible()
+    expect(page.locator(".status.bad")).to_have_count(0)
+    assert grid(page) == library_grid(expected)
+    expect(page.locator("#whose-turn")).to_have_text(
+        "It is P1's turn; mine (P0) comes after 3 more turns."
+    )
+
+    # The whole game travels in a link, opened elsewhere with no server state.
+    page.click("#share")
+    link = page.locator("#share-link").input_value()
+    other = page.context.browser
+    assert other is not None
+    fresh = other.new_context()
+    tab = fresh.new_page()
+    tab.goto(link)
+    expect(tab.locator(".turn")).to_have_count(turns + 1)
+    expect(tab.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    expect(tab.locator("#undo")).to_have_attribute("title", "Undo: open a shared link")
+    fresh.close()
+
+
+@pytest.fixture(scope="module")
+def busy_server() -> Iterator[str]:
+    """One job slot and one waiting place, filled by the tests' own sleeping jobs."""
+    app = create_app(allowed_hosts=("127.0.0.1",), max_running=1, max_queued=1, tasks={"nap": NAP})
+    with serving(app) as address:
+        yield address
+
+
+def nap(client: httpx.Client) -> str:
+    response = client.post("/api/solve/nap", json={"seconds": 60})
+    assert response.status_code == 202, response.text
+    job: str = response.json()["job"]
+    return job
+
+
+def test_busy_is_waiting_and_cancel_is_no_error(busy_server: str, page: Page) -> None:
+    """Busy: "waiting", asked again; Cancel: "cancelled", neutral; the grid stays."""
+    record = plunder.example_record()
+    expected = plunder.analyse(record).to_dict()
+    page.goto(f"{busy_server}/plunder")
+    page.click("#example")
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+    with httpx.Client(base_url=busy_server) as client:
+        running, waiting = nap(client), nap(client)  # the slot and the queue are full
+        page.click('.turn[data-turn="1"] button[data-player="1"]')  # yes -> no
+        status = page.locator(".job .job-text")
+        expect(status).to_contain_text("waiting: the server is busy", timeout=10_000)
+        expect(page.locator(".status.bad")).to_have_count(0)
+        client.post(f"/api/jobs/{waiting}/cancel", json={})  # a waiting place frees up
+        expect(status).to_have_text("waiting, next in line", timeout=10_000)
+        page.click(".job button.cancel")
+        expect(status).to_have_text("cancelled")
+        expect(page.locator(".job")).to_have_attribute("data-state", "cancelled")
+        expect(page.locator(".field-error:not(:empty)")).to_have_count(0)
+        expect(page.locator(".status.bad")).to_have_count(0)
+        expect(page.locator("#grid")).to_be_visible()  # the last complete result stays
+        client.post(f"/api/jobs/{running}/cancel", json={})
+    page.click('.turn[data-turn="1"] button[data-player="1"]')  # no -> ?: a draft
+    page.click('.turn[data-turn="1"] button[data-player="1"]')  # ? -> yes
+    expect(page.locator("#deals")).to_have_text(str(expected["deals"]), timeout=20_000)
+
+
+def test_a_closed_tab_ends_its_job(busy_server: str, browser: Browser) -> None:
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto(f"{busy_server}/plunder")
+    with httpx.Client(base_url=busy_server) as client:
+        running = nap(client)
+        with tab.expect_response(lambda r: r.url.endswith("/api/solve/plunder")) as started:
+            tab.click("#example")
+        assert started.value.status == 202
+        job = json.loads(started.value.body())["job"]
+        expect(tab.locator(".job .job-text")).to_have_text("waiting, next in line", timeout=10_000)
+        tab.close()  # the page goes: its job is cancelled, not left to hold a place
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/jobs/{job}").json()["state"] != "cancelled":
+            assert time.monotonic() < deadline, "the closed tab's job still waits"
+            time.sleep(0.1)
+        client.post(f"/api/jobs/{running}/cancel", json={})
+    context.close()
+
+
+def test_tied_flips_are_all_best_and_the_advice_says_whose_turn(server: str, page: Page) -> None:
+    turn: dict[str, Any] = {"active": 1, "clue": {"island": 0, "marker": 0, "trap": 0}}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    record = {"players": 3, "me": me, "observations": [{**turn, "answers": {"2": True}}]}
+    # The library reads the whole record: my answer (no) filled in, as the page does.
+    full = {**record, "observations": [{**turn, "answers": {"0": False, "2": True}}]}
+    analysis = plunder.analyse(plunder.Record.from_dict(full), advise=True).to_dict()
+    flip = analysis["advice"]["flip"]
+    top = flip["options"][0]["expected_bits"]
+    tied = [o for o in flip["options"] if abs(o["expected_bits"] - top) <= 1e-12 * max(1, top)]
+    assert len(tied) == 3  # island, marker and trap flips are worth the same here
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+    expect(page.locator("#deals")).to_have_text(str(analysis["deals"]), timeout=20_000)
+    page.click("#advise")
+    title = page.locator("#flip-title")
+    expect(title).to_have_text("Flip advice for my next turn (P0)", timeout=20_000)
+    expect(page.locator("#flip tr.best")).to_have_count(len(tied))
+    whose = "It is P2's turn; mine (P0) comes after 1 more turn."
+    expect(page.locator("#whose-turn")).to_have_text(whose)
+
+
+def test_long_card_names_fit_a_phone(server: str, browser: Browser) -> None:
+    names = {c: [f"Averyveryverylongname{c}number{k}" for k in range(6)] for c in CATEGORIES}
+    record = {**plunder.example_record().to_dict(), "names": names}
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.goto(f"{server}/plunder")
+    tab.evaluate(
+        "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))", record
+    )
+    tab.reload()
+    tab.click("#advise")
+    expect(tab.locator("#flip")).to_be_visible(timeout=20_000)
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= PHONE["width"]
+
+
+def test_a_time_limit_is_no_answer_not_a_bad_record(browser: Browser) -> None:
+    app = create_app(allowed_hosts=("127.0.0.1",), time_limits={"plunder": 0.001})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        tab.click("#example")
+        status = tab.locator("#status")
+        expect(status).to_have_text("No answer: time limit reached: no answer within 0.001 s")
+        expect(tab.locator(".field-error:not(:empty)")).to_have_count(0)
+        expect(tab.locator("#grid")).to_have_count(0)
+        context.close()
+
+
+def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> None:
+    """A page asleep in the background misses its polls: its job is ended, then asked again."""
+    app = create_app(allowed_hosts=("127.0.0.1",), max_running=1, lease=1.0, tasks={"nap": NAP})
+    with serving(app) as address, httpx.Client(base_url=address) as client:
+        holder = nap(client)  # the one slot: the page's job waits in the queue
+        stop = threading.Event()
+
+        def keep_alive() -> None:
+            with httpx.Client(base_url=address) as mine:
+                while not stop.is_set():
+                    mine.get(f"/api/jobs/{holder}")
+                    time.sleep(0.2)
+
+        threading.Thread(target=keep_alive, daemon=True).start()
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        late: list[int] = []
+
+        def asleep(route: Any) -> None:
+            if not late:  # the page's first poll comes 2.5 s late: its lease (1 s) lapses
+                late.append(1)
+                time.sleep(2.5)
+            route.continue_()
+
+        tab.route("**/api/jobs/*", asleep)
+        solve = "**/api/solve/plunder"
+        with tab.expect_response(solve) as first:
+            tab.click("#example")
+        job = json.loads(first.value.body())["job"]
+        with tab.expect_response(solve, timeout=15_000):
+            pass  # the page asks again by itself
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+        stop.set()
+        client.post(f"/api/jobs/{holder}/cancel", json={})
+        expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
+        expect(tab.locator(".job")).to_be_hidden()
+        context.close()

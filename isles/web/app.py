@@ -8,8 +8,11 @@ bodies are capped, JSON only, every error is the library's message and field
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import ipaddress
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,9 +28,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import parse_json
-from isles.web.jobs import MAX_RUNNING, Busy, JobRunner, UnknownJob, error_json
+from isles.web.jobs import (
+    LEASE,
+    MAX_QUEUED,
+    MAX_RUNNING,
+    Busy,
+    JobRunner,
+    UnknownJob,
+    error_json,
+)
 from isles.web.tasks import (
     TASKS,
+    Task,
     check_board,
     check_position,
     check_record,
@@ -69,12 +81,43 @@ def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"error": {"field": field, "message": message}}, status_code=status)
 
 
-def _host_name(host: bytes) -> str:
-    """The host of a Host header, without its port: ``[::1]:8000`` -> ``[::1]``."""
-    text = host.decode("latin-1").strip().lower()
+_NAME = re.compile(
+    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?"
+)
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+def _host_name(host: bytes) -> str | None:
+    """The host of a Host header without its port, or None when the header is malformed.
+
+    A name (letters, digits, hyphens, dots), an IPv4 address, or an IPv6 address in
+    brackets, then at most a port ``:1``..``:65535``; nothing else.
+
+    Examples
+    --------
+    >>> _host_name(b"[::1]:8000"), _host_name(b"LocalHost"), _host_name(b"127.0.0.1:80")
+    ('[::1]', 'localhost', '127.0.0.1')
+    >>> _host_name(b"[::1]evil.com"), _host_name(b"localhost:abc"), _host_name(b"")
+    (None, None, None)
+    """
+    text = host.decode("latin-1").lower()
     if text.startswith("["):
-        return text.split("]")[0] + "]"
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+        close = text.find("]")
+        name, rest = text[: close + 1], text[close + 1 :]
+        try:
+            ipaddress.IPv6Address(name[1:-1])
+        except ValueError:
+            return None
+    else:
+        name, colon, port = text.partition(":")
+        rest = colon + port
+        if _NAME.fullmatch(name) is None or len(name) > 253:
+            return None
+    if rest:
+        port = rest[1:]
+        if not rest.startswith(":") or _PORT.fullmatch(port) is None or not 0 < int(port) < 65536:
+            return None
+    return name
 
 
 class _TooLarge(Exception):
@@ -94,9 +137,11 @@ class _Guard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers", []))
-        if self.hosts is not None and _host_name(headers.get(b"host", b"")) not in self.hosts:
+        name = _host_name(headers.get(b"host", b""))
+        if name is None or (self.hosts is not None and name not in self.hosts):
             # A page of another site cannot reach this server through a name of its own
-            # (DNS rebinding): only the loopback names are answered.
+            # (DNS rebinding): only the loopback names are answered, and a malformed
+            # Host header is never read as one of them.
             await _error(400, "request: unknown Host header")(scope, receive, send)
             return
         length = headers.get(b"content-length")
@@ -163,7 +208,10 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         except UnknownJob as exc:
             return _error(404, str(exc), "job")
         except Busy as exc:
-            return _error(503, str(exc))
+            # Not bad input: the same request succeeds later (the page waits and asks again).
+            response = _error(503, str(exc))
+            response.headers["retry-after"] = str(exc.retry_after)
+            return response
         except IslesError as exc:
             return JSONResponse({"error": error_json(exc)}, status_code=400)
         if isinstance(value, Response):
@@ -179,6 +227,9 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     time_limits: Mapping[str, float] | None = None,
     max_running: int = MAX_RUNNING,
+    max_queued: int = MAX_QUEUED,
+    lease: float = LEASE,
+    tasks: Mapping[str, Task] | None = None,
 ) -> Starlette:
     """The web app of ``isles serve``.
 
@@ -193,8 +244,17 @@ def create_app(
     time_limits : mapping job kind -> seconds, optional
         Overrides of the jobs' time limits (``TASKS[kind].seconds``).
     max_running : int
-        Jobs running at once (:data:`~isles.web.jobs.MAX_RUNNING`); one more is
-        refused with status 503.
+        Jobs running at once (:data:`~isles.web.jobs.MAX_RUNNING`); more wait in
+        a queue.
+    max_queued : int
+        Jobs waiting (:data:`~isles.web.jobs.MAX_QUEUED`); one more is refused
+        with status 503 and a ``Retry-After`` header (busy, not bad input).
+    lease : float
+        Seconds a job lives without a poll (:data:`~isles.web.jobs.LEASE`): the
+        job of a closed page is then cancelled and its process ended.
+    tasks : mapping name -> Task, optional
+        More kinds of job than :data:`~isles.web.tasks.TASKS` (tests add a slow
+        one); their functions must be importable by the jobs' processes.
 
     Returns
     -------
@@ -214,17 +274,32 @@ def create_app(
     ...     client.get("/api/health").json()["ok"]
     True
     """
+    kinds = {**TASKS, **(tasks or {})}
     for kind, seconds in (time_limits or {}).items():
-        if kind not in TASKS or not seconds > 0:
+        if kind not in kinds or not seconds > 0:
             raise InvalidInput("time_limits", {kind: seconds}, "job kinds and seconds > 0")
-    limits = {kind: task.seconds for kind, task in TASKS.items()} | dict(time_limits or {})
-    runner = JobRunner(max_running)
+    limits = {kind: task.seconds for kind, task in kinds.items()} | dict(time_limits or {})
+    runner = JobRunner(max_running, max_queued, lease)
+
+    async def reap() -> None:
+        # Ends the jobs nobody polls any more, and those past their time limit,
+        # and starts waiting ones, when no request comes to do it.
+        while True:
+            await asyncio.sleep(min(1.0, lease / 4))
+            try:
+                runner.poll_all()
+            except Exception:  # a bug: logged, and the reaper goes on
+                _log.exception("polling the jobs failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        reaper = asyncio.create_task(reap())
         try:
             yield
         finally:
+            reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reaper
             runner.shutdown()
 
     async def health(request: Request) -> dict[str, Any]:
@@ -234,12 +309,13 @@ def create_app(
 
     async def start_job(request: Request) -> Response:
         kind = request.path_params["kind"]
-        task = TASKS.get(kind)
+        task = kinds.get(kind)
         if task is None:
-            return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(TASKS)}")
+            return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(kinds)}")
         body = await _body(request)
         task.read(body)  # bad input answers at once, in the library's words
-        job = runner.start(kind, body, limits[kind], resident=task.resident is not None)
+        own = None if TASKS.get(kind) is task else task
+        job = runner.start(kind, body, limits[kind], task.resident is not None, own)
         return JSONResponse(job.to_dict(), status_code=202)
 
     async def job_state(request: Request) -> dict[str, Any]:
@@ -251,6 +327,11 @@ def create_app(
     async def board(request: Request) -> dict[str, Any]:
         return check_board(await _body(request))
 
+    async def goals(request: Request) -> dict[str, Any]:
+        from isles.web.tasks.rally import rally_goals
+
+        return rally_goals(await _body(request))
+
     async def record(request: Request) -> dict[str, Any]:
         return check_record(await _body(request))
 
@@ -259,6 +340,11 @@ def create_app(
 
     async def kit(request: Request) -> dict[str, Any]:
         return lighthouse_kit(await _body(request))
+
+    async def play(request: Request) -> dict[str, Any]:
+        from isles.web.tasks.lighthouse_play import play_move
+
+        return play_move(await _body(request))
 
     async def rules(request: Request) -> dict[str, Any]:
         return layout_rules()
@@ -291,9 +377,11 @@ def create_app(
         Route("/api/jobs/{job_id}", _answers(job_state), methods=["GET"]),
         Route("/api/jobs/{job_id}/cancel", _answers(cancel_job), methods=["POST"]),
         Route("/api/board", _answers(board), methods=["POST"]),
+        Route("/api/rally/goals", _answers(goals), methods=["POST"]),
         Route("/api/plunder/record", _answers(record), methods=["POST"]),
         Route("/api/lighthouse/kit", _answers(kit), methods=["POST"]),
         Route("/api/lighthouse/position", _answers(position), methods=["POST"]),
+        Route("/api/lighthouse/play", _answers(play), methods=["POST"]),
         Route("/api/layout/rules", _answers(rules), methods=["GET"]),
         Route("/api/examples/{name}", _answers(example), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

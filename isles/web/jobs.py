@@ -22,11 +22,28 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from isles.models.errors import IslesError
+from isles.web.tasks.base import Task
 
-__all__ = ["MAX_KEPT", "MAX_RUNNING", "Busy", "Job", "JobRunner", "UnknownJob"]
+__all__ = [
+    "LEASE",
+    "MAX_KEPT",
+    "MAX_QUEUED",
+    "MAX_RUNNING",
+    "Busy",
+    "Job",
+    "JobRunner",
+    "UnknownJob",
+]
 
-#: Jobs running at once (the machine's cores; a new one past that is refused, "busy").
+#: Jobs running at once (the machine's cores; a new one past that waits in the queue).
 MAX_RUNNING = 2
+#: Jobs waiting for a free slot; one more is refused, "busy" (HTTP 503, Retry-After).
+MAX_QUEUED = 8
+#: Seconds a job lives without being asked about: each poll renews it; a job whose
+#: page was closed (nobody polls) is cancelled then, and its process and memory freed.
+LEASE = 15.0
+#: Seconds a refused ("busy") request is told to wait before it asks again.
+RETRY_AFTER = 2
 #: Finished jobs kept for their result; the oldest is forgotten past this.
 MAX_KEPT = 64
 #: Seconds a job's process gets to exit after its answer or a cancel before it is killed.
@@ -36,7 +53,14 @@ _log = logging.getLogger("isles.web")
 
 
 class Busy(IslesError):
-    """Every job slot is taken (:data:`MAX_RUNNING`)."""
+    """Every job slot is taken and the queue is full (:data:`MAX_RUNNING`, :data:`MAX_QUEUED`).
+
+    Not bad input: the same request succeeds later; ``retry_after`` says when to ask again.
+    """
+
+    def __init__(self, message: str, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class UnknownJob(IslesError):
@@ -56,10 +80,13 @@ class Job:
     seconds : float
         Its time limit.
     started : float
-        ``time.monotonic()`` at the start.
+        ``time.monotonic()`` when it started running (when it was queued, until then).
     state : str
+        ``queued`` (waiting for a slot; ``ahead`` jobs wait before it),
         ``running``, ``done`` (``result`` is the answer), ``error`` (``error``
         is the library's message and field), ``timed_out`` or ``cancelled``.
+    lease : float
+        ``time.monotonic()`` past which a job nobody asks about is cancelled.
     """
 
     id: str
@@ -74,6 +101,11 @@ class Job:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     ended: float | None = field(default=None)
+    lease: float = 0.0
+    body: object = None
+    wants_resident: bool = False
+    task: Task | None = None
+    ahead: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """What ``GET /api/jobs/<id>`` answers (docs/serve.md, "Jobs")."""
@@ -82,8 +114,9 @@ class Job:
             "job": self.id,
             "kind": self.kind,
             "state": self.state,
-            "elapsed": round(now - self.started, 3),
+            "elapsed": 0.0 if self.state == "queued" else round(now - self.started, 3),
             "time_limit": self.seconds,
+            "ahead": self.ahead if self.state == "queued" else 0,
             "progress": self.progress,
             "result": self.result,
             "error": self.error,
@@ -103,14 +136,38 @@ def _answer(kind: str, call: Callable[[], dict[str, Any]]) -> tuple[str, dict[st
         return ("error", {"field": None, "message": "internal error (see the server's log)"})
 
 
-def _child(kind: str, body: object, connection: Connection) -> None:
+def _quiet() -> None:
+    """No progress bars from a job's process: the server's console is not the player's.
+
+    The library draws tqdm bars on a terminal unasked; a job reports its progress
+    to its page, so every bar in this process is made disabled.
+    """
+    try:
+        import tqdm.std
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return
+    cls: Any = tqdm.std.tqdm
+    if getattr(cls, "_isles_quiet", False):
+        return
+    original = cls.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["disable"] = True
+        original(self, *args, **kwargs)
+
+    cls.__init__ = init
+    cls._isles_quiet = True
+
+
+def _child(kind: str, body: object, connection: Connection, own: Task | None = None) -> None:
     """The job's process: read the request, call the library, send the answer once."""
     from isles.web.tasks import TASKS  # loaded once by the fork server (preload)
 
     # Ctrl-C in the server's terminal reaches every process of the group: the server
     # stops its jobs itself, so a job ignores it rather than print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    task = TASKS[kind]
+    _quiet()
+    task = own if own is not None else TASKS[kind]
     connection.send(_answer(kind, lambda: task.run(task.read(body))))
     connection.close()
 
@@ -120,6 +177,7 @@ def _resident_child(kind: str, connection: Connection) -> None:
     from isles.web.tasks import TASKS
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _quiet()
     factory = TASKS[kind].resident
     assert factory is not None
     serve = factory(lambda fraction: connection.send(("progress", fraction)))
@@ -164,16 +222,28 @@ class JobRunner:
     """Start, poll and cancel jobs; each job runs in a fresh process of a fork server.
 
     The fork server imports the library once (``isles.web.tasks``), so a job's
-    process starts in milliseconds with every solver library loaded.
+    process starts in milliseconds with every solver library loaded. At most
+    ``max_running`` jobs run (a process each); up to ``max_queued`` more wait
+    their turn, holding only their request; one more is refused (:class:`Busy`).
+    A job is leased: every :meth:`get` renews it for ``lease`` seconds, and a job
+    whose lease lapses (its page was closed) is cancelled by :meth:`poll_all`.
 
     Parameters
     ----------
     max_running : int
         Jobs running at once.
+    max_queued : int
+        Jobs waiting for a slot.
+    lease : float
+        Seconds a job lives without being asked about.
     """
 
-    def __init__(self, max_running: int = MAX_RUNNING) -> None:
+    def __init__(
+        self, max_running: int = MAX_RUNNING, max_queued: int = MAX_QUEUED, lease: float = LEASE
+    ) -> None:
         self.max_running = max_running
+        self.max_queued = max_queued
+        self.lease = lease
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._residents: dict[str, _Resident] = {}
         ctx = multiprocessing.get_context("forkserver")
@@ -181,29 +251,67 @@ class JobRunner:
         ctx.set_forkserver_preload(["isles.web.tasks"])
         self._ctx = ctx
 
-    def start(self, kind: str, body: object, seconds: float, resident: bool = False) -> Job:
-        """Start a job (the request already checked by the task's reader).
+    def counts(self) -> tuple[int, int]:
+        """Jobs running, and waiting."""
+        running = sum(job.state == "running" for job in self._jobs.values())
+        queued = sum(job.state == "queued" for job in self._jobs.values())
+        return running, queued
+
+    def start(
+        self,
+        kind: str,
+        body: object,
+        seconds: float,
+        resident: bool = False,
+        task: Task | None = None,
+    ) -> Job:
+        """Start a job (the request already checked by the task's reader), or queue it.
 
         Parameters
         ----------
         kind, body, seconds
-            The task's name, the request, the time limit.
+            The task's name, the request, the time limit (counted from when it runs).
         resident : bool
             The task keeps a cache between jobs (``Task.resident``): the job goes
             to its kind's resident process when that one is idle (started on
             first use), else to a fresh process of its own.
+        task : Task, optional
+            A task of the caller's, not in ``isles.web.tasks.TASKS`` (sent to the
+            job's process by reference: its functions must be importable there).
+
+        Returns
+        -------
+        Job
+            ``running``, or ``queued`` when every slot is taken.
 
         Raises
         ------
         Busy
-            :attr:`max_running` jobs are running.
+            :attr:`max_running` jobs run and :attr:`max_queued` wait.
         """
         self.poll_all()
-        if sum(job.state == "running" for job in self._jobs.values()) >= self.max_running:
-            raise Busy(f"{self.max_running} jobs are running; cancel one or wait")
-        job_id = secrets.token_hex(12)
+        running, queued = self.counts()
+        if running >= self.max_running and queued >= self.max_queued:
+            raise Busy(
+                f"the server is busy: {running} jobs are running and {queued} waiting; "
+                f"try again in a few seconds"
+            )
+        now = time.monotonic()
+        job = Job(secrets.token_hex(12), kind, seconds, now, None, None, state="queued")
+        job.body, job.wants_resident, job.lease = body, resident, now + self.lease
+        job.task = task
+        self._jobs[job.id] = job
+        self._advance()
+        # Counted from the answer to its starter (starting the first process can take
+        # a second or more while the fork server loads the library).
+        job.lease = time.monotonic() + self.lease
+        self._forget_old()
+        return job
+
+    def _launch(self, job: Job) -> None:
+        kind, body = job.kind, job.body
         worker = self._residents.get(kind)
-        if resident and (worker is None or not worker.busy):
+        if job.wants_resident and (worker is None or not worker.busy):
             if worker is None or not worker.process.is_alive():
                 near, far = self._ctx.Pipe(duplex=True)
                 process = self._ctx.Process(target=_resident_child, args=(kind, far), daemon=True)
@@ -213,20 +321,38 @@ class JobRunner:
                 self._residents[kind] = worker
             worker.busy = True
             worker.connection.send(body)
-            job = Job(job_id, kind, seconds, time.monotonic(), worker.process, worker.connection)
-            job.resident = True
+            job.process, job.connection, job.resident = worker.process, worker.connection, True
         else:
             receiver, sender = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_child, args=(kind, body, sender), daemon=True)
+            args = (kind, body, sender, job.task)
+            process = self._ctx.Process(target=_child, args=args, daemon=True)
             process.start()
             sender.close()
-            job = Job(job_id, kind, seconds, time.monotonic(), process, receiver)
-        self._jobs[job.id] = job
-        self._forget_old()
-        return job
+            job.process, job.connection = process, receiver
+        job.state, job.body, job.started = "running", None, time.monotonic()
+
+    def _advance(self) -> None:
+        """Start waiting jobs, oldest first, while a slot is free; number the rest."""
+        running, _ = self.counts()
+        ahead = 0
+        for job in list(self._jobs.values()):
+            if job.state != "queued":
+                continue
+            if running < self.max_running:
+                try:
+                    self._launch(job)
+                except Exception:  # a bug or no more processes: this job fails, once
+                    _log.exception("job %s %s could not start", job.kind, job.id)
+                    job.state, job.body, job.ended = "error", None, time.monotonic()
+                    job.error = {"field": None, "message": "internal error (see the server's log)"}
+                    continue
+                running += 1
+            else:
+                job.ahead = ahead
+                ahead += 1
 
     def get(self, job_id: str) -> Job:
-        """The job, polled.
+        """The job, polled; asking renews its lease.
 
         Raises
         ------
@@ -235,25 +361,36 @@ class JobRunner:
         job = self._jobs.get(job_id)
         if job is None:
             raise UnknownJob(f"job: no job {job_id[:40]!r} (finished long ago, or never started)")
-        self._poll(job)
+        self.poll_all()  # first: a lease that lapsed is not renewed by a late poll
+        if job.state in ("running", "queued"):
+            job.lease = time.monotonic() + self.lease
         return job
 
     def cancel(self, job_id: str) -> Job:
-        """Stop a running job (a finished one is left as it is)."""
+        """Stop a running or waiting job (a finished one is left as it is)."""
         job = self.get(job_id)
-        if job.state == "running":
+        if job.state in ("running", "queued"):
             self._stop(job, "cancelled")
+            self._advance()
         return job
 
     def poll_all(self) -> None:
-        """Collect answers and stop jobs past their time limit."""
+        """Collect answers, stop jobs past their time limit or lease, start waiting ones."""
+        now = time.monotonic()
         for job in list(self._jobs.values()):
-            self._poll(job)
+            if job.state in ("running", "queued") and now > job.lease:
+                _log.info(
+                    "job %s %s: nobody asked for %g s, cancelled", job.kind, job.id, self.lease
+                )
+                self._stop(job, "cancelled")
+            else:
+                self._poll(job)
+        self._advance()
 
     def shutdown(self) -> None:
-        """Stop every running job and resident process (the server is stopping)."""
+        """Stop every running or waiting job and resident process (the server is stopping)."""
         for job in self._jobs.values():
-            if job.state == "running":
+            if job.state in ("running", "queued"):
                 self._stop(job, "cancelled")
         for kind in list(self._residents):
             self._end_resident(kind)
@@ -288,6 +425,10 @@ class JobRunner:
             self._stop(job, "timed_out")
 
     def _stop(self, job: Job, state: str) -> None:
+        if job.state == "queued":
+            job.state, job.body, job.ended = state, None, time.monotonic()
+            job.started = job.ended
+            return
         if job.resident:
             # Its cache goes with it: the next job of its kind starts a fresh one.
             job.process = job.connection = None

@@ -65,8 +65,12 @@ export function clearErrors(root = document) {
   for (const node of root.querySelectorAll(".conflict")) node.classList.remove("conflict");
 }
 
-/** Show {field, message} next to the longest matching field (else the page's own place). */
+/**
+ * Show {field, message} next to the longest matching field (else the page's own place).
+ * A cancel is no error: the job panel says "cancelled" itself, nothing turns red.
+ */
 export function showError(error, root = document) {
+  if (error && error.cancelled) return;
   const field = error && error.field ? String(error.field) : "";
   let best = null;
   let bestLength = -1;
@@ -85,10 +89,19 @@ export function showError(error, root = document) {
 
 // The server -----------------------------------------------------------------------
 
+/**
+ * An answer that is not a result: ``field`` and ``message`` as the library words them;
+ * ``cancelled`` (the player cancelled: not an error), ``busy`` (the server is full:
+ * wait, the same request succeeds later) and ``status`` (the HTTP status) say which.
+ */
 export class RequestError extends Error {
-  constructor(error) {
+  constructor(error, extra = {}) {
     super(error.message);
     this.field = error.field;
+    this.cancelled = Boolean(extra.cancelled || error.cancelled);
+    this.busy = Boolean(extra.busy);
+    this.status = extra.status ?? null;
+    this.retryAfter = extra.retryAfter ?? null;
   }
 }
 
@@ -97,19 +110,32 @@ async function answer(response) {
   try {
     data = await response.json();
   } catch {
-    throw new RequestError({ field: null, message: `the server answered ${response.status}` });
+    throw new RequestError({ field: null, message: `the server answered ${response.status}` }, { status: response.status });
   }
-  if (!response.ok) throw new RequestError(data.error || { field: null, message: String(response.status) });
+  if (!response.ok) {
+    const busy = response.status === 503 || response.status === 429;
+    const retryAfter = Number(response.headers.get("retry-after")) || null;
+    throw new RequestError(data.error || { field: null, message: String(response.status) }, { status: response.status, busy, retryAfter });
+  }
   return data;
 }
 
+/** fetch, a lost connection said in isles' words (status 0), not the browser's "Failed to fetch". */
+async function request(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch {
+    throw new RequestError({ field: null, message: "the server does not answer (is isles serve still running?)" }, { status: 0 });
+  }
+}
+
 export async function getJSON(url) {
-  return answer(await fetch(url, { headers: { accept: "application/json" } }));
+  return answer(await request(url, { headers: { accept: "application/json" } }));
 }
 
 export async function postJSON(url, body) {
   return answer(
-    await fetch(url, {
+    await request(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(body),
@@ -117,49 +143,115 @@ export async function postJSON(url, body) {
   );
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The jobs this page runs: a closed or reloaded page cancels them at once (the
+// server also ends a job nobody polls, docs/serve.md "Jobs").
+const openJobs = new Set();
+window.addEventListener("pagehide", () => {
+  for (const id of openJobs) {
+    try {
+      navigator.sendBeacon(`/api/jobs/${id}/cancel`, new Blob(["{}"], { type: "application/json" }));
+    } catch {
+      // the server's lease ends it
+    }
+  }
+});
+
 /**
  * A job panel: a progress bar of the time used, the elapsed seconds and a Cancel
  * button. ``panel.run(kind, body)`` resolves with the result's to_dict() or
- * rejects with a RequestError (bad input, time limit, cancelled).
+ * rejects with a RequestError: bad input or a time limit (shown with showError),
+ * or ``cancelled`` (the panel says so, neutral; showError shows nothing). A busy
+ * server is waited for: the panel says "waiting" (and how many jobs are ahead)
+ * and asks again, until the job runs or the player cancels.
  */
 export function jobPanel() {
   const bar = el("progress", { max: "1", value: "0" });
-  const text = el("span", { class: "muted" });
-  const cancel = el("button", { type: "button" }, "Cancel");
+  const text = el("span", { class: "muted job-text" });
+  const cancel = el("button", { type: "button", class: "cancel" }, "Cancel");
   const node = el("div", { class: "job", hidden: true, "aria-live": "polite" }, bar, text, cancel);
   let current = null;
   cancel.addEventListener("click", () => {
     if (current) current.cancelled = true;
   });
+  const show = (how, message) => {
+    node.dataset.state = how;
+    text.textContent = message;
+  };
+  const cancelled = () => new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
+  // Start the job, waiting while the server is busy (503): the job's first state.
+  const submit = async (kind, body, mine) => {
+    for (let wait = 1; ; wait = Math.min(wait * 1.5, 10)) {
+      if (mine.cancelled) throw cancelled();
+      try {
+        return await postJSON(`/api/solve/${kind}`, body);
+      } catch (error) {
+        if (!error.busy) throw error;
+        const seconds = Math.max(wait, error.retryAfter || 0);
+        const why = error.message.replace(/^the server is busy: /, "").replace(/; try again in a few seconds$/, "");
+        show("waiting", `waiting: the server is busy (${why}); asking again in ${Math.round(seconds)} s`);
+        bar.removeAttribute("value"); // indeterminate
+        for (let t = 0; t < seconds * 5 && !mine.cancelled; t++) await sleep(200);
+      }
+    }
+  };
+  // Poll the job (each poll renews its lease) until it ends, or cancel it: its last state.
+  const follow = async (job, mine) => {
+    const id = job.job;
+    openJobs.add(id);
+    try {
+      while (job.state === "running" || job.state === "queued") {
+        if (mine.cancelled) return await postJSON(`/api/jobs/${id}/cancel`, {});
+        if (job.state === "queued") {
+          bar.removeAttribute("value");
+          show("waiting", job.ahead > 0 ? `waiting, ${job.ahead} ahead` : "waiting, next in line");
+        } else if (typeof job.progress === "number") {
+          // The solve's own progress (a lighthouse table: the fraction of its classes valued).
+          bar.max = 1;
+          bar.value = job.progress;
+          show("running", `solving: ${Math.round(100 * job.progress)}% done, ${job.elapsed.toFixed(1)} s`);
+        } else {
+          bar.max = job.time_limit;
+          bar.value = job.elapsed;
+          show("running", `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`);
+        }
+        await sleep(200);
+        job = await getJSON(`/api/jobs/${id}`);
+      }
+      return job;
+    } finally {
+      openJobs.delete(id);
+    }
+  };
   node.run = async (kind, body) => {
     if (current) current.cancelled = true;
     const mine = { cancelled: false };
     current = mine;
     node.hidden = false;
+    bar.hidden = false;
+    cancel.hidden = false;
     bar.value = 0;
-    text.textContent = "starting…";
+    show("starting", "starting…");
     try {
-      let job = await postJSON(`/api/solve/${kind}`, body);
-      while (job.state === "running") {
-        if (mine.cancelled) {
-          job = await postJSON(`/api/jobs/${job.job}/cancel`, {});
-          break;
-        }
-        if (typeof job.progress === "number") {
-          bar.max = 1;
-          bar.value = job.progress;
-          text.textContent = `solving: ${Math.round(100 * job.progress)}% done, ${job.elapsed.toFixed(1)} s`;
-        } else {
-          bar.max = job.time_limit;
-          bar.value = job.elapsed;
-          text.textContent = `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        job = await getJSON(`/api/jobs/${job.job}`);
+      let job = await follow(await submit(kind, body, mine), mine);
+      // Cancelled though nobody here asked: the server ended it while this page slept
+      // in the background (its lease lapsed). Asked again, a few times.
+      for (let again = 0; job.state === "cancelled" && !mine.cancelled && again < 3; again++) {
+        job = await follow(await submit(kind, body, mine), mine);
       }
       if (job.state === "done") return job.result;
-      if (job.state === "cancelled") throw new RequestError({ field: null, message: "cancelled", cancelled: true });
+      if (job.state === "cancelled") throw cancelled();
       throw new RequestError(job.error || { field: null, message: job.state });
+    } catch (error) {
+      if (error instanceof RequestError && error.cancelled && current === mine) {
+        // Said once, neutral, where the work was: nothing is wrong with the request.
+        bar.hidden = true;
+        cancel.hidden = true;
+        show("cancelled", "cancelled");
+        current = null;
+      }
+      throw error;
     } finally {
       if (current === mine) {
         current = null;

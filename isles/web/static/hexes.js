@@ -49,9 +49,56 @@ export function adjacent(a, b) {
   return Math.max(Math.abs(dq), Math.abs(dr), Math.abs(dq + dr)) === 1;
 }
 
+/** The board's entry at ``hex`` (``{hex, terrain, number}``), or null. */
+export function entryAt(board, hex) {
+  if (!board || !hex) return null;
+  if (!board._index) {
+    // A lookup kept beside the board, not in it (never saved nor sent).
+    Object.defineProperty(board, "_index", { value: new Map((board.hexes || []).map((e) => [`${e.hex[0]},${e.hex[1]}`, e])), enumerable: false });
+  }
+  return board._index.get(`${hex[0]},${hex[1]}`) || null;
+}
+
+/** A hex as players see it: its terrain and number ("fields 5", "sea"). */
+export function hexName(board, hex) {
+  const entry = entryAt(board, hex);
+  if (!entry) return "off the board";
+  return entry.number === null || entry.number === undefined ? entry.terrain : `${entry.terrain} ${entry.number}`;
+}
+
+/** A hex's name with its axial position as a detail: "fields 5 (0,-2)". */
+export function hexLabel(board, hex) {
+  return `${hexName(board, hex)} (${hex[0]},${hex[1]})`;
+}
+
+/** The same, as an element whose position is set apart (class "at"). */
+export function hexTag(board, hex) {
+  return el("span", { class: "hex-name", dataset: { hex: `${hex[0]},${hex[1]}` } }, hexName(board, hex), " ", el("span", { class: "at muted" }, `(${hex[0]},${hex[1]})`));
+}
+
+// How a marked hex is outlined, drawn above every hex (a neighbour never hides it).
+const MARKS = {
+  start: { stroke: "#ffd400", strokeWidth: "4" },
+  goal: { stroke: "#ff3d7f", strokeWidth: "4" },
+  "default-goal": { stroke: "#ff3d7f", strokeWidth: "3.5", strokeDasharray: "6 3" },
+  picked: { stroke: "#111", strokeWidth: "4" },
+  placed: { stroke: "#ff3d7f", strokeWidth: "4" },
+  end: { stroke: "#111", strokeWidth: "3", strokeDasharray: "2 3" },
+};
+
+function markOf(points, classes, hex) {
+  const node = svg("polygon", { points: points.map((p) => p.join(",")).join(" "), class: `mark ${classes}`, fill: "none", "data-mark": `${hex[0]},${hex[1]}` });
+  const look = MARKS[classes.split(" ")[0]] || MARKS.picked;
+  Object.assign(node.style, look, { pointerEvents: "none", fill: "none" }); // CSSOM: allowed by the CSP
+  return node;
+}
+
 /**
  * Draw a board: ``board`` in the board format, ``options``: ``onhex(hex)``,
- * ``classes(hex)`` (extra classes of a hex), ``roads`` (edges), ``route`` (hexes).
+ * ``classes(hex)`` (extra classes of a hex: start, goal, default-goal, picked,
+ * placed), ``roads`` (edges), ``route`` (hexes). The layers, bottom to top: the
+ * hexes, harbours and roads, the route, the outlines of marked hexes, the number
+ * tokens (so the route line never hides a number).
  */
 export function boardSvg(board, options = {}) {
   const hexes = board.hexes || [];
@@ -72,6 +119,8 @@ export function boardSvg(board, options = {}) {
   const minX = Math.min(...xs) - pad;
   const minY = Math.min(...ys) - pad;
   root.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) + pad - minX} ${Math.max(...ys) + pad - minY}`);
+  const marks = svg("g", { class: "marks" });
+  const tokens = svg("g", { class: "tokens" });
   for (const entry of hexes) {
     const c = centre(entry.hex);
     const extra = options.classes ? options.classes(entry.hex) : "";
@@ -81,16 +130,17 @@ export function boardSvg(board, options = {}) {
       fill: TERRAIN_COLOURS[entry.terrain] || "#bbb",
       class: extra,
     });
-    polygon.append(svg("title", {}, `${entry.hex[0]},${entry.hex[1]} ${entry.terrain}${entry.number ? " " + entry.number : ""}`));
+    polygon.append(svg("title", {}, `${hexName(board, entry.hex)} (${entry.hex[0]},${entry.hex[1]})`));
     if (options.onhex) polygon.addEventListener("click", () => options.onhex(entry.hex));
     group.append(polygon);
+    root.append(group);
+    if (extra) marks.append(markOf(corners(c), extra, entry.hex));
     if (entry.number !== null && entry.number !== undefined) {
-      group.append(svg("circle", { cx: c[0], cy: c[1], r: 10, class: "token" }));
-      group.append(
+      tokens.append(svg("circle", { cx: c[0], cy: c[1], r: 10, class: "token" }));
+      tokens.append(
         svg("text", { x: c[0], y: c[1] + 0.5, fill: entry.number === 6 || entry.number === 8 ? "#b3261e" : "#222" }, entry.number),
       );
     }
-    root.append(group);
   }
   for (const harbour of board.harbours || []) {
     const [x1, y1, x2, y2] = sideOf(harbour.edge);
@@ -106,7 +156,22 @@ export function boardSvg(board, options = {}) {
     const points = options.route.map((h) => centre(h).join(",")).join(" ");
     root.append(svg("polyline", { points, class: "route" }));
   }
+  root.append(marks, tokens);
   return root;
+}
+
+/** What the outlines of ``kinds`` (keys of the marks: start, goal, ...) mean, as a legend. */
+export function marksLegend(kinds) {
+  return el(
+    "div",
+    { class: "legend marks-legend" },
+    ...Object.entries(kinds).map(([kind, words]) => {
+      const box = el("span", { class: "swatch" });
+      const look = MARKS[kind] || MARKS.picked;
+      Object.assign(box.style, { border: `2px ${look.strokeDasharray ? "dashed" : "solid"} ${look.stroke}`, background: "transparent" });
+      return el("span", {}, box, words);
+    }),
+  );
 }
 
 /** The terrains' colours, named. */

@@ -17,6 +17,11 @@ document.body.prepend(
     ...pages.map(([href, title, text]) =>
       el("section", { class: "card" }, el("h2", {}, el("a", { href }, title)), el("p", { class: "muted" }, text)),
     ),
-    el("p", { class: "muted" }, "Everything you enter stays in this browser; nothing leaves this computer."),
+    el(
+      "p",
+      { class: "muted" },
+      "Everything you enter stays in this browser and can be undone; nothing leaves this computer. " +
+        "“Share link” carries a whole game to another browser in the link itself.",
+    ),
   ),
 );

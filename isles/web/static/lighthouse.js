@@ -1,17 +1,22 @@
 // The lighthouse advisor (docs/serve.md, docs/lighthouse.md): the kit, the position
-// and the roll are tapped in; isles.lighthouse.best_move ranks every decision.
+// and the roll are tapped in; isles.lighthouse.best_move ranks every decision, and
+// "Play this move" plays it on the position (isles.lighthouse.play_turn), so a whole
+// game can be followed. Every change is one undo step (history.js).
 import {
-  clearErrors, download, el, fieldError, fill, header, jobPanel, load, postJSON,
-  probabilityText, save, select, showError, uploadButton,
+  clearErrors, download, el, fieldError, fill, header, jobPanel, postJSON,
+  probabilityText, select, showError, uploadButton,
 } from "./common.js";
+import { History, confirmThen, historyButtons } from "./history.js";
 
 const KEY = "lighthouse";
 const COLOURS = { red: "#c62828", blue: "#1565c0", green: "#2e7d32", orange: "#ef6c00", purple: "#6a1b9a" };
+const WRAP = { overflowWrap: "anywhere", minWidth: "0" }; // a long colour name wraps, never overflows
 const job = jobPanel();
 const kitBox = el("div");
 const positionBox = el("div");
 const rollBox = el("div");
 const resultBox = el("div", { id: "result" });
+const playedBox = el("div", { id: "played", "aria-live": "polite" });
 
 // A fresh page asks for the kit a request that chooses none gets (isles.lighthouse.DEFAULT_KIT:
 // the real game for 2 players, 8 islands).
@@ -23,9 +28,36 @@ const FRESH = {
   kit: null,
   position: null,
   roll: [null, null],
+  advice: null, // the advice of this position and roll (an answer, kept for a reload)
+  played: null, // what the last "Play this move" did, in words
 };
-let state = load(KEY, null) || structuredClone(FRESH);
+const history = new History(KEY, FRESH);
+let state = history.state;
 let kit = null; // the kit the server read (Kit.to_dict())
+let kitAsked = null; // the request that kit answers
+history.onchange = (next, how) => {
+  state = next;
+  if (JSON.stringify(kitRequest()) !== kitAsked) loadKit();
+  else {
+    render();
+    if (how !== "replace") checkPosition();
+  }
+};
+
+/** One undo step: ``edit`` changes a copy of the state; the old advice goes. */
+function commit(label, edit) {
+  const next = history.state;
+  edit(next);
+  next.advice = null;
+  next.played = null;
+  history.change(label, next);
+}
+
+function quietly(edit) {
+  const next = history.state;
+  edit(next);
+  history.replace(next);
+}
 
 function kitRequest() {
   if (state.mode === "kit") return { kit: state.kit };
@@ -38,82 +70,83 @@ function colour(name) {
 }
 
 function swatch(name) {
-  return el("span", {}, el("span", { class: "swatch", style: { background: colour(name) } }), name);
-}
-
-function changed() {
-  save(KEY, state);
-  render();
+  return el("span", { style: WRAP }, el("span", { class: "swatch", style: { background: colour(name) } }), name);
 }
 
 async function loadKit() {
   clearErrors();
+  let refused = null;
   try {
     kit = await postJSON("/api/lighthouse/kit", kitRequest());
   } catch (error) {
     kit = null;
-    if (state.mode === "kit") {
-      // A kit the server refuses (a stored one of an older version): back to players.
-      state.mode = "players";
-      render();
-    }
-    showError(error);
+    refused = error;
   }
-  const islands = kit ? kit.islands.length : 0;
+  kitAsked = JSON.stringify(kitRequest());
+  if (!kit) {
+    // Nothing entered is dropped for a kit the server refused: the error says why.
+    render();
+    showError(refused, kitBox);
+    return;
+  }
+  const islands = kit.islands.length;
   const position = state.position;
   const fits = position && Array.isArray(position.discs) && position.discs.every(Array.isArray);
-  if (!fits || position.discs.length !== islands || !(position.boat <= (kit ? kit.sea_cards : 0))) {
-    state.position = { discs: Array.from({ length: islands }, () => []), boat: 0, maurice: 0 };
+  const next = history.state;
+  if (!fits || position.discs.length !== islands || !(position.boat <= kit.sea_cards)) {
+    next.position = { discs: Array.from({ length: islands }, () => []), boat: 0, maurice: 0 };
+    next.advice = null;
   }
-  if (!Array.isArray(state.roll) || state.roll.length !== 2) state.roll = [null, null];
-  if (kit && !state.roll.every((face, d) => face === null || kit.dice[d].includes(face))) state.roll = [null, null];
-  changed();
+  if (!Array.isArray(next.roll) || next.roll.length !== 2) next.roll = [null, null];
+  if (!next.roll.every((face, d) => face === null || kit.dice[d].includes(face))) next.roll = [null, null];
+  history.replace(next);
+  render();
+  checkPosition();
+}
+
+/** Check the position with the library as it is entered: an error shows under its island. */
+async function checkPosition() {
+  if (!kit || !state.position) return;
+  const asked = JSON.stringify(state.position);
+  try {
+    await postJSON("/api/lighthouse/position", { ...kitRequest(), position: state.position });
+  } catch (error) {
+    if (JSON.stringify(state.position) === asked && !error.cancelled) showError(error, positionBox);
+  }
+}
+
+function kitChange(label, edit) {
+  commit(label, edit); // onchange reloads the kit
 }
 
 function renderKit() {
   const mode = select(
     [["players", "by players"], ["islands", "by islands"], ["kit", "a kit file"]],
     state.mode,
-    (value) => {
-      state.mode = value;
-      loadKit();
-    },
+    (value) => kitChange(`kit ${value === "kit" ? "from a file" : `by ${value}`}`, (s) => { s.mode = value; }),
     { id: "mode", "aria-label": "kit" },
   );
   const parts = [el("label", { for: "mode" }, "Kit"), mode];
   if (state.mode === "players") {
     parts.push(
-      select([2, 3, 4].map((n) => [n, `${n} players`]), state.players, (value) => {
-        state.players = Number(value);
-        loadKit();
-      }, { id: "players" }),
+      select([2, 3, 4].map((n) => [n, `${n} players`]), state.players, (value) => kitChange(`${value} players`, (s) => { s.players = Number(value); }), { id: "players" }),
     );
   } else if (state.mode === "islands") {
     parts.push(
-      select([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, `${n} islands`]), state.islands, (value) => {
-        state.islands = Number(value);
-        loadKit();
-      }, { id: "islands" }),
+      select([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, `${n} islands`]), state.islands, (value) => kitChange(`${value} islands`, (s) => { s.islands = Number(value); }), { id: "islands" }),
     );
   }
   if (state.mode !== "kit") {
     parts.push(
-      select(Array.from({ length: 12 }, (_, k) => [k + 1, `${k + 1} sea cards`]), state.sea_cards, (value) => {
-        state.sea_cards = Number(value);
-        loadKit();
-      }, { id: "sea-cards" }),
+      select(Array.from({ length: 12 }, (_, k) => [k + 1, `${k + 1} sea cards`]), state.sea_cards, (value) => kitChange(`${value} sea cards`, (s) => { s.sea_cards = Number(value); }), { id: "sea-cards" }),
     );
   }
-  parts.push(
-    uploadButton("Load kit file", "kit", (value) => {
-      state.mode = "kit";
-      state.kit = value;
-      loadKit();
-    }),
-  );
+  parts.push(uploadButton("Load kit file", "kit", (value) => kitChange("load a kit file", (s) => { s.mode = "kit"; s.kit = value; })));
   if (kit) parts.push(el("button", { type: "button", onclick: () => download("kit.json", kit) }, "Download kit"));
   fill(
     kitBox,
+    el("div", { class: "row" }, historyButtons(history), el("button", { type: "button", id: "share", onclick: share }, "Share link")),
+    el("div", { class: "row", id: "share-box" }),
     el("div", { class: "row" }, ...parts),
     fieldError("players"),
     fieldError("islands"),
@@ -122,11 +155,19 @@ function renderKit() {
     kit
       ? el(
           "p",
-          { class: "muted" },
-          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Advice is exact: the first for a kit solves its whole table once (the real game's 8 islands: about 10 s on a fresh machine) and keeps it; later ones are instant.`,
+          { class: "muted", id: "kit-note" },
+          `${kit.islands.length} islands, ${kit.sea_cards} sea cards. Advice is exact. The first advice for a kit solves its whole game once (the bar shows how far); every later roll is answered from it at once.`,
         )
       : null,
   );
+}
+
+function share() {
+  const link = history.toLink();
+  const input = el("input", { type: "text", readonly: true, value: link, id: "share-link", "aria-label": "link to this game", class: "link", style: { maxWidth: "100%" } });
+  fill(document.getElementById("share-box"), input, el("span", { class: "muted" }, "copied: open it on another phone"));
+  input.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
 }
 
 function renderPosition() {
@@ -139,13 +180,13 @@ function renderPosition() {
     const discs = position.discs[k];
     return el(
       "div",
-      { class: "lighthouse", dataset: { island: String(k) } },
+      { class: "lighthouse", dataset: { island: String(k) }, style: WRAP },
       el("div", {}, k === 0 ? `Island ${k} (Maurice's)` : `Island ${k}`),
       el("div", { class: "legend" }, swatch(island[0]), swatch(island[1])),
       el(
         "div",
         { class: "stack" },
-        ...discs.map((disc) => el("div", { class: "disc", style: { background: colour(disc) } }, disc)),
+        ...discs.map((disc) => el("div", { class: "disc", style: { background: colour(disc), ...WRAP } }, disc)),
       ),
       el(
         "div",
@@ -156,26 +197,25 @@ function renderPosition() {
             {
               type: "button",
               class: "chip",
+              style: WRAP,
               disabled: discs.length >= 4,
               dataset: { add: name },
               "aria-label": `add a ${name} disc to island ${k}`,
-              onclick: () => {
-                discs.push(name);
-                changed();
-              },
+              onclick: () => commit(`${name} disc on island ${k}`, (s) => { s.position.discs[k].push(name); }),
             },
             `+ ${name}`,
           ),
         ),
-        el("button", { type: "button", class: "chip", disabled: discs.length === 0, "aria-label": `remove the top disc of island ${k}`, onclick: () => { discs.pop(); changed(); } }, "−"),
+        el("button", { type: "button", class: "chip", disabled: discs.length === 0, dataset: { remove: String(k) }, "aria-label": `remove the top disc of island ${k}`, onclick: () => commit(`take the top disc off island ${k}`, (s) => { s.position.discs[k].pop(); }) }, "−"),
       ),
+      fieldError(`position.discs[${k}]`),
     );
   });
   const boat = Array.from({ length: kit.sea_cards + 1 }, (_, k) =>
-    el("button", { type: "button", class: "chip", "aria-pressed": position.boat === k ? "true" : "false", dataset: { boat: String(k) }, onclick: () => { position.boat = k; changed(); } }, k === 0 ? "shore" : String(k)),
+    el("button", { type: "button", class: "chip", "aria-pressed": position.boat === k ? "true" : "false", dataset: { boat: String(k) }, onclick: () => commit(k === 0 ? "boat on the shore" : `boat on sea card ${k}`, (s) => { s.position.boat = k; }) }, k === 0 ? "shore" : String(k)),
   );
   const maurice = kit.islands.map((_, k) =>
-    el("button", { type: "button", class: "chip", "aria-pressed": position.maurice === k ? "true" : "false", dataset: { maurice: String(k) }, onclick: () => { position.maurice = k; changed(); } }, String(k)),
+    el("button", { type: "button", class: "chip", "aria-pressed": position.maurice === k ? "true" : "false", dataset: { maurice: String(k) }, onclick: () => commit(`Maurice past his island by ${k}`, (s) => { s.position.maurice = k; }) }, String(k)),
   );
   fill(
     positionBox,
@@ -190,11 +230,12 @@ function renderPosition() {
       "div",
       { class: "row" },
       el("button", { type: "button", onclick: () => download("position.json", state.position) }, "Download position"),
+      el("button", { type: "button", id: "new-game", onclick: () => confirmThen("Start a new game? The discs, the boat and Maurice go back to the start (Undo brings them back).", () => commit("a new game", (s) => { s.position = { discs: kit.islands.map(() => []), boat: 0, maurice: 0 }; s.roll = [null, null]; }), "New game") }, "New game"),
       uploadButton("Load position", "position", async (value) => {
         clearErrors();
         try {
-          state.position = await postJSON("/api/lighthouse/position", { ...kitRequest(), position: value });
-          changed();
+          const position = await postJSON("/api/lighthouse/position", { ...kitRequest(), position: value });
+          commit("load a position", (s) => { s.position = position; });
         } catch (error) {
           showError(error);
         }
@@ -214,16 +255,18 @@ function renderRoll() {
       { class: "row", dataset: { die: String(d) } },
       el("label", {}, `Die ${d + 1}`),
       ...faces.map((face) =>
-        el("button", { type: "button", class: "chip", "aria-pressed": state.roll[d] === face ? "true" : "false", dataset: { face }, onclick: () => { state.roll[d] = face; changed(); } }, face),
+        el("button", { type: "button", class: "chip", style: WRAP, "aria-pressed": state.roll[d] === face ? "true" : "false", dataset: { face }, onclick: () => commit(`die ${d + 1}: ${face}`, (s) => { s.roll[d] = face; }) }, face),
       ),
     ),
   );
   fill(
     rollBox,
+    playedBox,
     ...dice,
     fieldError("roll"),
     el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "advise", onclick: advise }, "Best move")),
   );
+  fill(playedBox, state.played ? el("p", { class: "status" }, state.played) : null);
 }
 
 function decisionText(decision) {
@@ -248,22 +291,35 @@ function renderLost(advice) {
   );
 }
 
-function renderAdvice(advice) {
+function sameValue(a, b) {
+  if (a.win_probability_exact && b.win_probability_exact) return a.win_probability_exact === b.win_probability_exact;
+  return a.win_probability === b.win_probability;
+}
+
+function renderAdvice() {
+  const advice = state.advice;
+  if (!advice) {
+    fill(resultBox);
+    return;
+  }
   if (advice.outcome === "lost") {
     renderLost(advice);
     return;
   }
-  const rows = advice.alternatives.map((alt, k) =>
+  const top = advice.alternatives[0];
+  const rows = advice.alternatives.map((alt) =>
     el(
       "tr",
-      { class: k === 0 ? "best" : "" },
-      el("td", {}, decisionText(alt)),
+      { class: top && sameValue(alt, top) ? "best" : "" }, // every decision tied with the best is marked
+      el("td", { style: WRAP }, decisionText(alt)),
       el("td", { class: "p" }, probabilityText(alt.win_probability, alt.win_probability_exact)),
+      el("td", {}, el("button", { type: "button", class: "play", onclick: () => play(alt) }, "Play")),
     ),
   );
   fill(
     resultBox,
     el("p", { class: "status good", id: "status" }, `${advice.status}: `, el("span", { id: "best" }, decisionText(advice.best))),
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "play", onclick: () => play(advice.best) }, "Play this move")),
     el(
       "p",
       {},
@@ -271,16 +327,40 @@ function renderAdvice(advice) {
       el("strong", { id: "win" }, probabilityText(advice.win_probability, advice.win_probability_exact)),
       ` (the position before the roll: ${probabilityText(advice.position_win_probability, advice.position_win_probability_exact)}; error at most ${advice.error_bound === null ? 0 : advice.error_bound.toExponential(1)})`,
     ),
-    el("div", { class: "scroll" }, el("table", { id: "alternatives" }, el("tr", {}, el("th", {}, "decision"), el("th", {}, "win probability")), ...rows)),
+    el("div", { class: "scroll" }, el("table", { id: "alternatives" }, el("tr", {}, el("th", {}, "decision"), el("th", {}, "win probability"), el("th", {}, "")), ...rows)),
   );
+}
+
+/** Play ``decision`` on the position with the library's own turn; the dice are cleared. */
+async function play(decision) {
+  clearErrors();
+  const body = { ...kitRequest(), position: state.position, roll: state.roll, decision: { placements: decision.placements, bonus: decision.bonus } };
+  try {
+    const after = await postJSON("/api/lighthouse/play", body);
+    const words = decisionText(decision);
+    const outcome = after.outcome === "won" ? " Every lighthouse is finished: the game is won!" : after.outcome === "lost" ? " The boat reached Maurice's island: the game is lost." : " Roll again.";
+    commit(`play ${words}`, (s) => {
+      s.position = after.position;
+      s.roll = [null, null];
+    });
+    quietly((s) => { s.played = `Played: ${words}.${outcome}`; });
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function advise() {
   clearErrors();
-  fill(resultBox);
+  const unset = state.roll.findIndex((face) => face === null);
+  if (unset >= 0) {
+    showError({ field: "roll", message: `roll: tap the face each die shows (die ${unset + 1} is not set yet)` }, rollBox);
+    return;
+  }
+  const asked = JSON.stringify([state.position, state.roll, kitRequest()]);
   try {
-    const body = { ...kitRequest(), position: state.position, roll: state.roll.map((f) => f ?? "") };
-    renderAdvice(await job.run("lighthouse", body));
+    const body = { ...kitRequest(), position: state.position, roll: state.roll };
+    const advice = await job.run("lighthouse", body);
+    if (JSON.stringify([state.position, state.roll, kitRequest()]) === asked) quietly((s) => { s.advice = advice; s.played = null; });
   } catch (error) {
     if (!error.cancelled) showError(error);
   }
@@ -290,6 +370,7 @@ function render() {
   renderKit();
   renderPosition();
   renderRoll();
+  renderAdvice();
 }
 
 document.body.prepend(
@@ -307,4 +388,8 @@ document.body.prepend(
     ),
   ),
 );
-loadKit();
+const shared = History.fromLink(window.location.hash, KEY);
+if (shared) {
+  history.change("open a shared link", { ...FRESH, ...shared });
+  window.history.replaceState(null, "", window.location.pathname);
+} else loadKit();

@@ -1,46 +1,136 @@
 // The Plunder notepad (docs/serve.md, docs/plunder.md): the record is the page's
-// state, in the record format; every change is analysed by isles.plunder.analyse.
+// state, in the record format; every change is one undo step (history.js) and is
+// analysed by isles.plunder.analyse. Nothing entered is ever lost: fewer players
+// hide the answers of the others (more players show them again), a deletion asks
+// first and can be undone, and a turn still being entered is a draft, not counted
+// and not an error, while the grid keeps the result of the complete turns.
 import {
-  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load,
-  postJSON, probabilityText, save, select, showError, uploadButton,
+  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel,
+  postJSON, probabilityText, select, showError, uploadButton,
 } from "./common.js";
+import { History, confirmThen, historyButtons } from "./history.js";
 
 const CATEGORIES = ["island", "marker", "trap"];
 const VALUES = [0, 1, 2, 3, 4, 5];
 const KEY = "plunder";
-
 const FRESH = { record: { players: 4, observations: [] }, open: null };
-let state = load(KEY, null) || structuredClone(FRESH);
+
+function drawable(s) {
+  const rec = s && s.record;
+  const code = (c) => c && CATEGORIES.every((k) => Number.isInteger(c[k]));
+  return Boolean(
+    rec &&
+      Number.isInteger(rec.players) &&
+      Array.isArray(rec.observations) &&
+      rec.observations.every((t) => t && Number.isInteger(t.active) && code(t.clue) && t.answers && typeof t.answers === "object") &&
+      (rec.me === undefined || (rec.me && Number.isInteger(rec.me.player) && code(rec.me.code))),
+  );
+}
+
+const store = new History(KEY, FRESH);
+if (!drawable(store.state)) store.replace(structuredClone(FRESH)); // a stored game this page cannot draw
 const job = jobPanel();
+const undoButtons = historyButtons(store); // made once: it listens to the store
 const setupBox = el("div");
 const turnsBox = el("div");
 const resultBox = el("div", { id: "result" });
 const adviceBox = el("div", { id: "advice" });
-let lastAnalysis = null;
+let lastAnalysis = null; // {analysis, sent}: the result of the complete turns last analysed
+let lastSent = null; // the JSON of the request it answers
 
-function record() {
-  return state.record;
+function state() {
+  return store.state;
 }
 
-function label(category, value) {
-  const names = record().names;
+/** One change: ``fn`` edits a copy of the state; the copy becomes one undo step. */
+function edit(labelText, fn) {
+  const s = state();
+  fn(s);
+  store.change(labelText, s);
+}
+
+function label(rec, category, value) {
+  const names = rec.names;
   return names && names[category] ? String(names[category][value]) : String(value);
 }
 
-function playerLabel(player) {
-  const me = record().me;
-  return me && me.player === player ? `P${player} (me)` : `P${player}`;
+function playerLabel(rec, player) {
+  return rec.me && rec.me.player === player ? `P${player} (me)` : `P${player}`;
 }
 
-function changed() {
-  save(KEY, state);
-  render();
-  analyseSoon();
+function mine(rec) {
+  return rec.me && rec.me.player < rec.players ? rec.me : null;
+}
+
+/** My truthful answer to a clue: yes when one card of my code is shown (docs/plunder.md). */
+function myAnswer(me, clue) {
+  return CATEGORIES.some((c) => me.code[c] === clue[c]);
+}
+
+/** Why a turn is not counted yet (a draft), or null when it is complete. */
+function draftReason(rec, turn) {
+  const n = rec.players;
+  if (turn.active >= n) return `P${turn.active} is not in a ${n}-player game: pick the active player`;
+  const me = mine(rec);
+  const missing = [];
+  for (let p = 0; p < n; p++) {
+    if (p === turn.active || (me && me.player === p)) continue;
+    if (turn.answers[String(p)] === undefined) missing.push(`P${p}`);
+  }
+  if (missing.length === 0) return null;
+  return `waiting for ${missing.join(", ")}'s answer${missing.length > 1 ? "s" : ""}`;
+}
+
+/**
+ * The record the library reads: the complete turns only, answers of players in the
+ * game only, my answers from my code. ``sent[k]`` is the turn of observation k.
+ */
+function view(s) {
+  const rec = s.record;
+  const n = rec.players;
+  const me = mine(rec);
+  const out = { ...rec, players: n, observations: [] };
+  delete out.me;
+  if (me) out.me = { player: me.player, code: { ...me.code } };
+  const sent = [];
+  const drafts = [];
+  rec.observations.forEach((turn, index) => {
+    const reason = draftReason(rec, turn);
+    if (reason) {
+      drafts.push({ index, reason });
+      return;
+    }
+    const answers = {};
+    for (let p = 0; p < n; p++) {
+      if (p === turn.active) continue;
+      answers[String(p)] = me && me.player === p ? myAnswer(me, turn.clue) : turn.answers[String(p)];
+    }
+    out.observations.push({ active: turn.active, clue: { ...turn.clue }, answers });
+    sent.push(index);
+  });
+  return { record: out, sent, drafts };
+}
+
+/** The library's wording of a field, in the page's words: turn 3, my code, players. */
+function pageWords(error, sent) {
+  const turnOf = (k) => (sent[k] === undefined ? k : sent[k]);
+  const field = error.field ? String(error.field).replace(/observations\[(\d+)\]/, (_, k) => `observations[${turnOf(Number(k))}]`) : error.field;
+  let message = String(error.message || "");
+  message = message
+    .replace(/^record\.observations\[(\d+)\]\.?/, (_, k) => `Turn ${turnOf(Number(k)) + 1} `)
+    .replace(/^record\.me\.code\.?/, "My code ")
+    .replace(/^record\.me\.player/, "I am")
+    .replace(/^record\.me/, "I am")
+    .replace(/^record\.players/, "Players")
+    .replace(/^record\.names\.?/, "Card names ")
+    .replace(/^record:/, "The record:")
+    .replace(/ +:/, ":");
+  return { ...error, field, message };
 }
 
 // Entering the game -----------------------------------------------------------------
 
-function chips(category, current, onpick, testid) {
+function chips(rec, category, current, onpick, testid, disabled = false) {
   return el(
     "div",
     { class: "row", dataset: { category, testid } },
@@ -51,67 +141,87 @@ function chips(category, current, onpick, testid) {
         {
           type: "button",
           class: "chip",
+          disabled,
           "aria-pressed": current === value ? "true" : "false",
           dataset: { value: String(value) },
           onclick: () => onpick(value),
         },
-        label(category, value),
+        label(rec, category, value),
       ),
     ),
   );
 }
 
+function hiddenCount(rec) {
+  let count = 0;
+  for (const turn of rec.observations) for (const key of Object.keys(turn.answers)) if (Number(key) >= rec.players) count++;
+  return count;
+}
+
 function renderSetup() {
-  const rec = record();
+  const rec = state().record;
   const players = select(
     [2, 3, 4, 5, 6].map((n) => [n, `${n} players`]),
     rec.players,
-    (value) => {
-      rec.players = Number(value);
-      if (rec.me && rec.me.player >= rec.players) delete rec.me;
-      for (const turn of rec.observations) {
-        if (turn.active >= rec.players) turn.active = 0;
-        for (const key of Object.keys(turn.answers)) if (Number(key) >= rec.players || Number(key) === turn.active) delete turn.answers[key];
-      }
-      changed();
-    },
+    (value) => edit(`${value} players`, (s) => { s.record.players = Number(value); }),
     { id: "players" },
   );
   const meOptions = [["", "not known"], ...Array.from({ length: rec.players }, (_, p) => [p, `P${p}`])];
+  if (rec.me && rec.me.player >= rec.players) meOptions.push([rec.me.player, `P${rec.me.player} (not in this game)`]);
   const me = select(
     meOptions,
     rec.me ? rec.me.player : "",
-    (value) => {
-      if (value === "") delete rec.me;
-      else rec.me = { player: Number(value), code: rec.me ? rec.me.code : { island: 0, marker: 0, trap: 0 } };
-      changed();
-    },
+    (value) =>
+      edit(value === "" ? "I am not known" : `I am P${value}`, (s) => {
+        if (value === "") delete s.record.me;
+        else s.record.me = { player: Number(value), code: s.record.me ? s.record.me.code : { island: 0, marker: 0, trap: 0 } };
+      }),
     { id: "me" },
   );
   const code = rec.me
     ? el(
         "div",
         { id: "my-code" },
+        el("div", { class: "muted" }, "My code (my own answers are filled in from it):"),
         ...CATEGORIES.map((category) =>
-          chips(category, rec.me.code[category], (value) => {
-            rec.me.code[category] = value;
-            changed();
-          }, `me-${category}`),
+          chips(rec, category, rec.me.code[category], (value) =>
+            edit(`my ${category}: ${label(rec, category, value)}`, (s) => { s.record.me.code[category] = value; }), `me-${category}`),
         ),
       )
     : null;
+  const hidden = hiddenCount(rec);
   fill(
     setupBox,
+    el("div", { class: "row" }, undoButtons),
     el("div", { class: "row" }, el("label", { for: "players" }, "Players"), players, el("label", { for: "me" }, "I am"), me),
+    hidden
+      ? el("p", { class: "muted", id: "hidden-answers" }, `${hidden} answer${hidden > 1 ? "s" : ""} of players past P${rec.players - 1} kept, hidden: more players shows them again.`)
+      : null,
     fieldError("record.players"),
     code,
     fieldError("record.me"),
   );
 }
 
-function answerButton(turn, index, player) {
+function answerButton(rec, turn, index, player) {
+  const me = mine(rec);
+  if (me && me.player === player) {
+    const said = myAnswer(me, turn.clue);
+    return el(
+      "button",
+      {
+        type: "button",
+        class: `chip mine ${said ? "yes" : "no"}`,
+        disabled: true,
+        dataset: { turn: String(index), player: String(player), mine: "1" },
+        title: "my answer, from my code",
+      },
+      `${playerLabel(rec, player)}: ${said ? "yes" : "no"}`,
+    );
+  }
   const given = turn.answers[String(player)];
   const text = given === true ? "yes" : given === false ? "no" : "?";
+  const next = given === undefined ? true : given === true ? false : undefined;
   return el(
     "button",
     {
@@ -119,62 +229,91 @@ function answerButton(turn, index, player) {
       class: `chip ${given === true ? "yes" : given === false ? "no" : ""}`,
       dataset: { turn: String(index), player: String(player) },
       title: "tap: yes, no, not yet",
-      onclick: () => {
-        if (given === undefined) turn.answers[String(player)] = true;
-        else if (given === true) turn.answers[String(player)] = false;
-        else delete turn.answers[String(player)];
-        changed();
-      },
+      onclick: () =>
+        edit(`turn ${index + 1}: P${player} ${next === undefined ? "not yet" : next ? "yes" : "no"}`, (s) => {
+          const answers = s.record.observations[index].answers;
+          if (next === undefined) delete answers[String(player)];
+          else answers[String(player)] = next;
+        }),
     },
-    `${playerLabel(player)}: ${text}`,
+    `${playerLabel(rec, player)}: ${text}`,
   );
 }
 
+/** Whose turn it is now: the player after the last turn's active player. */
+function nextActive(rec) {
+  const last = rec.observations[rec.observations.length - 1];
+  return last ? (last.active + 1) % rec.players : 0;
+}
+
+function whoseTurn(rec) {
+  const p = nextActive(rec);
+  const me = mine(rec);
+  if (me && me.player === p) return `It is my turn (P${p}).`;
+  if (!me) return `It is P${p}'s turn.`;
+  const wait = (me.player - p + rec.players) % rec.players;
+  return `It is P${p}'s turn; mine (P${me.player}) comes after ${wait} more turn${wait === 1 ? "" : "s"}.`;
+}
+
 function renderTurns() {
-  const rec = record();
+  const s = state();
+  const rec = s.record;
   const last = rec.observations.length - 1;
-  const open = state.open === undefined || state.open === null || state.open > last ? last : state.open;
+  const open = s.open === undefined || s.open === null || s.open > last ? last : s.open;
   const turns = rec.observations.map((turn, index) => {
     const others = Array.from({ length: rec.players }, (_, p) => p).filter((p) => p !== turn.active);
+    const actives = Array.from({ length: rec.players }, (_, p) => [p, playerLabel(rec, p)]);
+    if (turn.active >= rec.players) actives.push([turn.active, `P${turn.active} (not in this game)`]);
+    const reason = draftReason(rec, turn);
     return el(
       "div",
-      { class: "turn", dataset: { turn: String(index) } },
+      { class: `turn${reason ? " draft" : ""}`, dataset: { turn: String(index) } },
       el(
         "div",
         { class: "row" },
         el("h3", {}, `Turn ${index + 1}`),
         el("label", {}, "active"),
         select(
-          Array.from({ length: rec.players }, (_, p) => [p, playerLabel(p)]),
+          actives,
           turn.active,
-          (value) => {
-            turn.active = Number(value);
-            delete turn.answers[value];
-            changed();
-          },
+          (value) => edit(`turn ${index + 1}: P${value} active`, (t) => { t.record.observations[index].active = Number(value); }),
           { class: "active", "aria-label": `turn ${index + 1} active player` },
         ),
-        el("button", { type: "button", onclick: () => { rec.observations.splice(index, 1); state.open = null; changed(); } }, "Delete turn"),
+        el(
+          "button",
+          {
+            type: "button",
+            class: "delete-turn",
+            onclick: () =>
+              confirmThen(`Delete turn ${index + 1}? (Undo brings it back.)`, () =>
+                edit(`delete turn ${index + 1}`, (t) => {
+                  t.record.observations.splice(index, 1);
+                  t.open = null;
+                })),
+          },
+          "Delete turn",
+        ),
       ),
       ...(open === index
         ? [
             el("div", { class: "muted" }, "Clue on the table (tap a card to flip it):"),
             ...CATEGORIES.map((category) =>
-              chips(category, turn.clue[category], (value) => {
-                turn.clue[category] = value;
-                changed();
-              }, `clue-${index}-${category}`),
+              chips(rec, category, turn.clue[category], (value) =>
+                edit(`turn ${index + 1}: ${category} ${label(rec, category, value)}`, (t) => {
+                  t.record.observations[index].clue[category] = value;
+                }), `clue-${index}-${category}`),
             ),
           ]
         : [
             el(
               "div",
               { class: "row" },
-              el("span", { class: "clue" }, "clue: ", CATEGORIES.map((c) => label(c, turn.clue[c])).join(" · ")),
-              el("button", { type: "button", class: "edit", onclick: () => { state.open = index; changed(); } }, "Edit clue"),
+              el("span", { class: "clue" }, "clue: ", CATEGORIES.map((c) => label(rec, c, turn.clue[c])).join(" · ")),
+              el("button", { type: "button", class: "edit", onclick: () => store.replace({ ...state(), open: index }) }, "Edit clue"), // a view, not a change: no undo step
             ),
           ]),
-      el("div", { class: "row answers" }, el("label", {}, "answers"), ...others.map((p) => answerButton(turn, index, p))),
+      el("div", { class: "row answers" }, el("label", {}, "answers"), ...others.map((p) => answerButton(rec, turn, index, p))),
+      reason ? el("p", { class: "draft-note muted" }, `Incomplete: ${reason} (not counted yet).`) : null,
       fieldError(`record.observations[${index}]`),
     );
   });
@@ -184,105 +323,145 @@ function renderTurns() {
       type: "button",
       class: "primary",
       id: "add-turn",
-      onclick: () => {
-        const last = rec.observations[rec.observations.length - 1];
-        rec.observations.push({
-          active: last ? (last.active + 1) % rec.players : 0,
-          clue: last ? { ...last.clue } : { island: 0, marker: 0, trap: 0 },
-          answers: {},
-        });
-        state.open = null; // the new turn is the one being entered
-        changed();
-      },
+      onclick: () =>
+        edit(`add turn ${rec.observations.length + 1}`, (t) => {
+          const r = t.record;
+          const prev = r.observations[r.observations.length - 1];
+          r.observations.push({ active: nextActive(r), clue: prev ? { ...prev.clue } : { island: 0, marker: 0, trap: 0 }, answers: {} });
+          t.open = null; // the new turn is the one being entered
+        }),
     },
-    "Add turn",
+    `Add turn (P${nextActive(rec)} active)`,
   );
-  fill(turnsBox, ...turns, fieldError("record.observations"), el("div", { class: "row" }, add));
+  fill(
+    turnsBox,
+    ...turns,
+    fieldError("record.observations"),
+    el("p", { id: "whose-turn", class: "status" }, whoseTurn(rec)),
+    el("div", { class: "row" }, add),
+  );
 }
 
 // The answer ------------------------------------------------------------------------
 
-function renderResult(analysis) {
-  lastAnalysis = analysis;
-  if (!analysis) {
-    fill(resultBox, el("p", { class: "muted" }, "Add a turn to start."));
+function countedNote(sent, drafts) {
+  if (drafts.length === 0) return null;
+  const list = drafts.map((d) => `turn ${d.index + 1}`).join(", ");
+  return el(
+    "p",
+    { class: "muted", id: "counted" },
+    `Counted: ${sent.length} turn${sent.length === 1 ? "" : "s"}; ${list} incomplete, not counted yet.`,
+  );
+}
+
+function renderResult() {
+  const s = state();
+  const rec = s.record;
+  const { sent, drafts } = view(s);
+  if (!lastAnalysis) {
+    fill(resultBox, el("p", { class: "muted" }, rec.observations.length ? "Complete a turn to start." : "Add a turn to start."), countedNote(sent, drafts));
     return;
   }
+  const { analysis } = lastAnalysis;
+  const turnOf = (k) => lastAnalysis.sent[k];
   if (analysis.status === "inconsistent") {
     const items = analysis.conflict.map((a) => {
-      const turn = record().observations[a.observation];
-      const said = turn ? turn.answers[String(a.player)] : undefined;
-      const button = turnsBox.querySelector(`button[data-turn="${a.observation}"][data-player="${a.player}"]`);
+      const index = turnOf(a.observation);
+      const turn = rec.observations[index];
+      const me = mine(rec);
+      const said = turn ? (me && me.player === a.player ? myAnswer(me, turn.clue) : turn.answers[String(a.player)]) : undefined;
+      const button = turnsBox.querySelector(`button[data-turn="${index}"][data-player="${a.player}"]`);
       if (button) button.classList.add("conflict");
-      return el("li", {}, `Turn ${a.observation + 1}: ${playerLabel(a.player)} said ${said ? "yes" : "no"}`);
+      return el("li", {}, `Turn ${index + 1}: ${playerLabel(rec, a.player)} said ${said ? "yes" : "no"}`);
     });
     fill(
       resultBox,
       el("p", { class: "status bad", id: "status" }, "Inconsistent: these answers cannot all be true"),
       el("ul", { class: "plain", id: "conflict" }, ...items),
       el("p", { class: "muted" }, "Tap one of the marked answers to correct it."),
+      countedNote(sent, drafts),
     );
     return;
   }
   const forced = new Set(analysis.forced.map((f) => `${f.player}.${f.category}.${f.value}`));
-  const head = el("tr", {}, el("th", {}, "player"), el("th", {}, "card"), ...VALUES.map((v) => el("th", {}, String(v))));
   const rows = [];
-  for (const player of analysis.players) {
-    CATEGORIES.forEach((category, k) => {
+  // One block per category, its cards by the record's names, a row per player.
+  CATEGORIES.forEach((category) => {
+    rows.push(el("tr", {}, el("th", {}, category), ...VALUES.map((v) => el("th", { class: "card" }, label(rec, category, v)))));
+    for (const player of analysis.players) {
       const cells = player[category].map((entry) => {
         const isForced = forced.has(`${player.player}.${category}.${entry.value}`);
         return el(
           "td",
           {
             class: `p${isForced ? " forced" : ""}`,
-            title: label(category, entry.value),
+            title: `${playerLabel(rec, player.player)} ${category} ${label(rec, category, entry.value)}`,
             style: { background: `rgba(11, 107, 203, ${(0.55 * entry.p).toFixed(3)})` },
             dataset: { player: String(player.player), category, value: String(entry.value), exact: entry.p_exact },
           },
           probabilityText(entry.p, entry.p_exact),
         );
       });
-      rows.push(el("tr", {}, k === 0 ? el("th", { rowspan: "3" }, playerLabel(player.player)) : null, el("th", {}, category), ...cells));
-    });
-  }
+      rows.push(el("tr", {}, el("th", {}, playerLabel(rec, player.player)), ...cells));
+    }
+  });
   const forcedItems = analysis.forced.map((f) =>
     el(
       "li",
       {},
-      `${playerLabel(f.player)} holds ${f.category} ${label(f.category, f.value)}; proof (${f.proof_kind}): `,
-      f.proof.map((a) => `turn ${a.observation + 1} ${playerLabel(a.player)}`).join(", ") || "the cards in my hand",
+      `${playerLabel(rec, f.player)} holds ${f.category} ${label(rec, f.category, f.value)}; proof (${f.proof_kind}): `,
+      f.proof.map((a) => `turn ${turnOf(a.observation) + 1} ${playerLabel(rec, a.player)}`).join(", ") || "the cards in my hand",
     ),
   );
   fill(
     resultBox,
     el("p", { class: "status good", id: "status" }, `${analysis.status}: `, el("span", { id: "deals" }, String(analysis.deals)), " deals remain"),
-    el("div", { class: "scroll" }, el("table", { id: "grid" }, head, ...rows)),
+    countedNote(sent, drafts),
+    el("div", { class: "scroll" }, el("table", { id: "grid" }, ...rows)),
     el("h2", {}, "Forced values"),
     forcedItems.length ? el("ul", { class: "plain", id: "forced" }, ...forcedItems) : el("p", { class: "muted" }, "none yet"),
   );
 }
 
+/** Indices of the best entries: every one tied with the first (exact text when known). */
+function tiedBest(items, exact, value) {
+  if (items.length === 0) return new Set();
+  const first = items[0];
+  const tied = (item) =>
+    exact(item) && exact(first) ? exact(item) === exact(first) : Math.abs(value(item) - value(first)) <= 1e-12 * Math.max(1, Math.abs(value(first)));
+  return new Set(items.map((item, k) => (tied(item) ? k : -1)).filter((k) => k >= 0));
+}
+
 function renderAdvice(advice) {
   if (!advice) {
-    fill(adviceBox);
+    fill(adviceBox, el("p", { class: "muted" }, "Advice: tap “Advice: flip and dig” (it is for the record as it is then)."));
     return;
   }
+  const rec = state().record;
+  const me = mine(rec);
   const flip = advice.flip;
-  const flipPart = flip
-    ? el(
-        "div",
-        {},
-        el("h2", {}, `Flip advice for ${playerLabel(flip.active)}`),
-        el(
-          "table",
-          { id: "flip" },
-          el("tr", {}, el("th", {}, "flip"), el("th", {}, "expected information (bits)")),
-          ...flip.options.map((option, k) =>
-            el("tr", { class: k === 0 ? "best" : "" }, el("td", {}, option.deck || "no flip"), el("td", {}, option.expected_bits.toFixed(3))),
-          ),
+  let flipPart;
+  if (flip) {
+    const best = tiedBest(flip.options, () => null, (o) => o.expected_bits);
+    const forMe = me && me.player === flip.active;
+    flipPart = el(
+      "div",
+      {},
+      el("h2", { id: "flip-title" }, forMe ? `Flip advice for my next turn (P${flip.active})` : `Flip advice for ${playerLabel(rec, flip.active)}'s turn`),
+      el("p", { class: "muted" }, `With the clue ${CATEGORIES.map((c) => label(rec, c, flip.clue[c])).join(" · ")} on the table.`),
+      el("div", { class: "scroll" }, el(
+        "table",
+        { id: "flip" },
+        el("tr", {}, el("th", {}, "flip"), el("th", {}, "expected information (bits)")),
+        ...flip.options.map((option, k) =>
+          el("tr", { class: best.has(k) ? "best" : "" }, el("td", {}, option.deck || "no flip"), el("td", {}, option.expected_bits.toFixed(3))),
         ),
-      )
-    : el("p", { class: "muted" }, "No flip advice: no clue on the table yet.");
+      )),
+    );
+  } else {
+    flipPart = el("p", { class: "muted" }, "No flip advice: no clue on the table yet.");
+  }
+  const bestGuess = tiedBest(advice.guesses, (g) => g.expected_points_exact, (g) => g.expected_points);
   const guesses = el(
     "table",
     { id: "guesses" },
@@ -290,52 +469,57 @@ function renderAdvice(advice) {
     ...advice.guesses.map((g, k) =>
       el(
         "tr",
-        { class: k === 0 ? "best" : "" },
-        el("td", {}, playerLabel(g.target)),
-        el("td", {}, CATEGORIES.map((c) => label(c, g.code[c])).join(" · ")),
+        { class: bestGuess.has(k) ? "best" : "" },
+        el("td", {}, playerLabel(rec, g.target)),
+        el("td", {}, CATEGORIES.map((c) => label(rec, c, g.code[c])).join(" · ")),
         el("td", {}, probabilityText(g.p, g.p_exact)),
         el("td", {}, probabilityText(g.expected_points, g.expected_points_exact)),
       ),
     ),
   );
   // Dig now or wait (isles.plunder.dig_advice): expected points with 95% intervals.
-  const dig = advice.dig
-    ? el(
+  let dig;
+  if (advice.dig) {
+    dig = el(
+      "div",
+      {},
+      el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, others ${advice.dig.policy})`),
+      el(
         "div",
-        {},
-        el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, others ${advice.dig.policy})`),
+        { class: "scroll" },
         el(
-          "div",
-          { class: "scroll" },
+          "table",
+          { id: "dig" },
           el(
-            "table",
-            { id: "dig" },
+            "tr",
+            {},
+            el("th", {}, "dig on"),
+            el("th", {}, "code"),
+            ...advice.dig.targets[0].options.map((o) => el("th", {}, o.wait === 0 ? "now" : `wait ${o.wait}`)),
+          ),
+          ...advice.dig.targets.map((t) =>
             el(
               "tr",
               {},
-              el("th", {}, "dig on"),
-              el("th", {}, "code"),
-              ...advice.dig.targets[0].options.map((o) => el("th", {}, o.wait === 0 ? "now" : `wait ${o.wait}`)),
-            ),
-            ...advice.dig.targets.map((t) =>
-              el(
-                "tr",
-                {},
-                el("td", {}, playerLabel(t.target)),
-                el("td", {}, CATEGORIES.map((c) => label(c, t.code[c])).join(" · ")),
-                ...t.options.map((o) =>
-                  el(
-                    "td",
-                    { class: o.wait === t.best_wait ? "best" : "" },
-                    `${o.expected_points.toFixed(2)} [${o.ci95[0].toFixed(2)}, ${o.ci95[1].toFixed(2)}]`,
-                  ),
+              el("td", {}, playerLabel(rec, t.target)),
+              el("td", {}, CATEGORIES.map((c) => label(rec, c, t.code[c])).join(" · ")),
+              ...t.options.map((o) =>
+                el(
+                  "td",
+                  { class: o.wait === t.best_wait ? "best" : "" },
+                  `${o.expected_points.toFixed(2)} [${o.ci95[0].toFixed(2)}, ${o.ci95[1].toFixed(2)}]`,
                 ),
               ),
             ),
           ),
         ),
-      )
-    : el("p", { class: "muted" }, "Dig advice needs my code (set who I am and my code).");
+      ),
+    );
+  } else if (advice.dig_error) {
+    dig = el("p", { class: "field-error", id: "dig-error" }, `Dig advice: ${advice.dig_error.message}`);
+  } else {
+    dig = el("p", { class: "muted" }, "Dig advice needs my code (set who I am and my code).");
+  }
   fill(adviceBox, flipPart, el("h2", {}, "Guess (crew card) advice"), el("div", { class: "scroll" }, guesses), dig);
 }
 
@@ -347,42 +531,86 @@ function analyseSoon() {
 }
 
 async function analyse(advise) {
-  clearErrors();
-  if (record().observations.length === 0 && !advise) {
-    renderResult(null);
+  clearTimeout(timer); // an analysis due for an earlier change would cancel this one
+  const { record, sent } = view(state());
+  const request = { record, advise };
+  const text = JSON.stringify(request);
+  if (!advise && text === lastSent && lastAnalysis) {
+    clearErrors();
+    renderResult(); // the complete turns are those already analysed: the grid stays
+    return;
+  }
+  if (record.observations.length === 0 && !advise) {
+    clearErrors();
+    lastAnalysis = null;
+    lastSent = null;
+    renderResult();
     renderAdvice(null);
     return;
   }
   try {
-    const analysis = await job.run("plunder", { record: record(), advise });
-    renderResult(analysis);
+    const analysis = await job.run("plunder", request);
+    clearErrors();
+    lastAnalysis = { analysis, sent };
+    lastSent = JSON.stringify({ record, advise: false });
+    renderResult();
     renderAdvice(advise ? analysis.advice : null);
   } catch (error) {
-    if (error.cancelled) return;
+    if (error.cancelled) return; // the grid stays; the job panel says "cancelled"
+    clearErrors();
+    // An error replaces the result beside it: a stale grid never stands next to it.
+    lastAnalysis = null;
+    lastSent = null;
+    renderAdvice(null);
+    if (error.field === null || error.field === undefined) {
+      // No field to correct (a time limit, a lost server): said as what it is.
+      fill(resultBox, el("p", { class: "status bad", id: "status" }, `No answer: ${error.message}`));
+      return;
+    }
     fill(resultBox, el("p", { class: "status bad", id: "status" }, "The record needs a correction (see the marked field)."));
-    showError(error);
+    showError(pageWords(error, sent));
   }
 }
 
 function render() {
   renderSetup();
   renderTurns();
-  if (lastAnalysis) renderResult(lastAnalysis);
+  renderResult();
+}
+
+store.onchange = (_, how) => {
+  render();
+  if (how !== "replace") renderAdvice(null);
+  analyseSoon();
+};
+
+const shareBox = el("div", { class: "row", id: "share-box", hidden: true });
+
+function share() {
+  const link = store.toLink();
+  const input = el("input", { type: "text", readonly: true, value: link, id: "share-link", "aria-label": "link to this game" });
+  fill(shareBox, input, el("span", { class: "muted" }, "This link carries the whole game: open it on another phone."));
+  shareBox.hidden = false;
+  input.select();
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
 }
 
 const tools = el(
   "div",
   { class: "row" },
   el("button", { type: "button", class: "primary", id: "advise", onclick: () => analyse(true) }, "Advice: flip and dig"),
-  el("button", { type: "button", onclick: () => download("plunder-record.json", record()) }, "Download record"),
+  el("button", { type: "button", onclick: () => download("plunder-record.json", view(state()).record) }, "Download record"),
   uploadButton("Load record", "record", async (value) => {
     clearErrors();
     try {
-      state.record = await postJSON("/api/plunder/record", { record: value });
-      state.open = null;
-      changed();
+      const checked = await postJSON("/api/plunder/record", { record: value });
+      edit("load a record", (s) => {
+        s.record = checked;
+        s.open = null;
+      });
     } catch (error) {
-      showError(error);
+      // The file's own turns, not the ones on the page: said beside "Load record".
+      showError({ field: "record", message: `The file: ${pageWords(error, []).message}` });
     }
   }),
   el(
@@ -391,24 +619,27 @@ const tools = el(
       type: "button",
       id: "example",
       onclick: async () => {
-        state.record = await getJSON("/api/examples/plunder");
-        state.open = null;
-        changed();
+        const example = await getJSON("/api/examples/plunder");
+        edit("the example game", (s) => {
+          s.record = example;
+          s.open = null;
+        });
       },
     },
     "Example",
   ),
+  el("button", { type: "button", id: "share", onclick: share }, "Share link"),
   el(
     "button",
     {
       type: "button",
       id: "new-game",
-      onclick: () => {
-        if (window.confirm("Start a new game? The turns entered are forgotten.")) {
-          state.record = { players: record().players, observations: [] };
-          changed();
-        }
-      },
+      onclick: () =>
+        confirmThen("Start a new game? (Undo brings this one back.)", () =>
+          edit("new game", (s) => {
+            s.record = { players: s.record.players, observations: [] };
+            s.open = null;
+          }), "New game"),
     },
     "New game",
   ),
@@ -423,16 +654,24 @@ document.body.prepend(
     el(
       "div",
       { class: "columns" },
-      el("div", {}, el("section", { class: "card" }, el("h2", {}, "Game"), setupBox, tools, fieldError("record"), fieldError("")),
+      el("div", {}, el("section", { class: "card" }, el("h2", {}, "Game"), setupBox, tools, shareBox, fieldError("record"), fieldError("")),
         el("section", { class: "card" }, el("h2", {}, "Turns"), turnsBox)),
       el("div", {}, el("section", { class: "card" }, el("h2", {}, "Who holds what"), job, resultBox), el("section", { class: "card" }, adviceBox)),
     ),
   ),
 );
+
+// A shared link opens its game: one undo step, so the game it replaced comes back.
+const linked = History.fromLink(window.location.hash, KEY);
+if (linked !== null) {
+  window.history.replaceState(null, "", window.location.pathname);
+  if (drawable(linked)) store.change("open a shared link", linked);
+}
 try {
   render();
 } catch {
-  state = structuredClone(FRESH); // a stored game this page cannot draw: start afresh
+  store.replace(structuredClone(FRESH)); // a stored game this page cannot draw: start afresh
   render();
 }
+renderAdvice(null);
 analyseSoon();

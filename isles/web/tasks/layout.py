@@ -7,25 +7,66 @@ from typing import Any
 
 from isles import layout
 from isles.models.errors import InvalidInput
+from isles.solvers import layout as solver
 from isles.web.tasks.base import Task
 
-__all__ = ["LAYOUT_SECONDS", "TASKS", "layout_rules"]
+__all__ = ["LAYOUT_SECONDS", "REQUIREMENTS", "TASKS", "layout_rules"]
+
+#: The requirements a conflict may name besides the rules (docs/layout.md, "Rule
+#: decisions"), in players' words; ``fixed Q,R`` is the tile already down at Q,R.
+REQUIREMENTS = {
+    solver.LAND_COUNT: "the number of land hexes",
+    solver.LAND_INVENTORY: "the land tiles in the box",
+    solver.LAND_TOKENS: "the number tokens in the box",
+    solver.SEA_NUMBERS: "the numbers sea tokens may show",
+    solver.HARBOUR_KINDS: "the game's harbours",
+    solver.SPIRAL: "the rulebook's spiral of lettered tokens",
+    solver.BOARD_SHAPE: "the board's shape",
+}
 
 #: Seconds each CP-SAT solve of a board may take (docs/layout.md); a job's own
 #: limit (docs/serve.md) is larger.
 LAYOUT_SECONDS = 20.0
 
 
+def _radius_facts(radius: int) -> dict[str, Any]:
+    """What the ships set-up of ``radius`` asks with the defaults: hexes, land, tiles."""
+    request = layout.setup_request(radius=radius)
+    return {
+        "radius": radius,
+        "positions": request.board_size,
+        "land": request.land,
+        "land_tiles": sum(request.inventory.values()),
+    }
+
+
 def layout_rules() -> dict[str, Any]:
-    """The rules a board set-up may switch, and each game's defaults (docs/layout.md).
+    """The rules a board set-up may switch, in words, and each game's defaults (docs/layout.md).
+
+    Returns
+    -------
+    dict
+        ``rules`` (the switchable rules' names), ``titles`` (every rule kind's
+        title, :attr:`BoardRule.title`), ``requirements`` (the other names a
+        conflict may hold, in words), ``defaults`` (each game's rules on),
+        ``games``, ``max_radius`` and ``radii``: for each ships radius, its
+        positions, the land hexes the defaults ask (``land``) and the land
+        tiles of the box (``land_tiles``): a radius whose ``land`` exceeds
+        ``land_tiles`` cannot be laid with the defaults.
 
     Examples
     --------
-    >>> layout_rules()["defaults"]["base"]
-    ['six-eight-apart']
+    >>> catalogue = layout_rules()
+    >>> catalogue["defaults"]["base"], catalogue["titles"]["six-eight-apart"]
+    (['six-eight-apart'], '6s and 8s never side by side')
+    >>> catalogue["radii"][4]
+    {'radius': 4, 'positions': 61, 'land': 20, 'land_tiles': 19}
     """
     return {
         "rules": [rule.value for rule in layout.Rule],
+        "titles": {kind: rule.title for kind, rule in layout.RULE_KINDS.items()},
+        "requirements": REQUIREMENTS,
+        "radii": [_radius_facts(radius) for radius in range(layout.MAX_RADIUS + 1)],
         "defaults": {
             "ships": sorted(rule.value for rule in layout.DEFAULT_RULES),
             "base": sorted(rule.value for rule in layout.GAME_RULES),

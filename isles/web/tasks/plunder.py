@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from isles import plunder
+from isles.models.errors import IslesError
 from isles.models.jsonio import read_object
 from isles.web.tasks.base import Task
 
@@ -29,7 +30,10 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
     out = answer.to_dict()
     advice = out.get("advice")
     if isinstance(advice, dict) and record.me is not None and answer.status == "exact":
-        advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+        try:
+            advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+        except IslesError as exc:  # flip and guess advice stand without it
+            advice["dig_error"] = {"field": getattr(exc, "field", None), "message": str(exc)}
     return out
 
 
@@ -68,7 +72,10 @@ def check_record(body: object) -> dict[str, Any]:
     {'players': 3, 'observations': []}
     """
     raw = read_object(body, "request", ["record"])
-    return plunder.Record.from_dict(raw["record"]).to_dict()
+    # The reader of the notepad's analysis (one declaration): a record this check
+    # accepts is one the analysis and its advice accept.
+    question: plunder.RecordAnalysis = _read_plunder({"record": raw["record"]})["question"]
+    return question.record.to_dict()
 
 
 TASKS = {"plunder": Task(_read_plunder, _run_plunder, 60.0)}

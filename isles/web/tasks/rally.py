@@ -6,10 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from isles import rally
+from isles.models.hexgrid import as_hex
 from isles.models.jsonio import read_object
+from isles.models.rally import Rim
 from isles.web.tasks.base import Task
 
-__all__ = ["BOARD_SOURCES", "ROUTE_SECONDS", "TASKS", "check_board", "rally_beginner"]
+__all__ = [
+    "BOARD_SOURCES",
+    "ROUTE_SECONDS",
+    "TASKS",
+    "check_board",
+    "rally_beginner",
+    "rally_goals",
+]
 
 #: Where the rally planner's board comes from: the beginner board, or a board laid
 #: by the base or extension rules (docs/layout.md, "Games").
@@ -52,6 +61,52 @@ def check_board(body: object) -> dict[str, Any]:
     """
     raw = read_object(body, "request", ["board"])
     return rally.Board.from_dict(raw["board"]).to_dict()
+
+
+def rally_goals(body: object) -> dict[str, Any]:
+    """The goals a route from ``start`` takes when the player names none (docs/rally.md).
+
+    The planner marks them on the board as soon as the start is tapped: the
+    library's own start group of a rim start and its default goals
+    (:func:`isles.rally.default_goals`), the ones :func:`isles.rally.plan_route`
+    then uses.
+
+    Parameters
+    ----------
+    body : object
+        ``{"board": BOARD, "start": [q, r]}``.
+
+    Returns
+    -------
+    dict
+        ``{"start": [q, r], "group": [[q, r], ...], "goals": [[q, r], ...]}``.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``board``'s entry, or ``start`` when it is no rim start (an inland
+        hex has no start group: the goals must be tapped).
+
+    Examples
+    --------
+    >>> board = rally_beginner()
+    >>> rally_goals({"board": board, "start": [0, -3]})["goals"]
+    [[2, 0], [1, 1], [0, 2]]
+    >>> rally_goals({"board": board, "start": [1, -1]})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: start: '1,-1' is invalid; expected a rim start: ...
+    """
+    raw = read_object(body, "request", ["board", "start"])
+    board = rally.Board.from_dict(raw["board"])
+    start = as_hex(raw["start"], "start")
+    rim = Rim(board)
+    group = rim.start_group(start)
+    return {
+        "start": list(start),
+        "group": [list(h) for h in group],
+        "goals": [list(h) for h in rim.goals(group)],
+    }
 
 
 #: Seconds a route's budget search may take from the web app, when the request

@@ -1,0 +1,288 @@
+// isles serve: undo and redo of a page's whole state, kept in this browser and
+// shareable as a link (docs/serve.md, "Undo, reload and sharing").
+//
+// API (every page codes against exactly this):
+//
+//   import { History, confirmThen, historyButtons } from "./history.js";
+//
+//   const h = new History(key, initial);
+//       The state last saved under ``key`` in localStorage (``isles.<key>``, the
+//       same place as common.js load/save), else ``initial``. With its undo and
+//       redo steps, so a reload keeps them too.
+//   h.state              the current state: a fresh copy of a plain JSON value each
+//                        time it is read (change the copy, then h.change(...)).
+//   h.change(label, s)   make ``s`` the state: one undo step named ``label``
+//                        ("delete turn 3"); clears the redo steps; saves. Returns
+//                        false (and does nothing) when ``s`` equals the state.
+//   h.replace(s)         make ``s`` the state without an undo step (a result or
+//                        a form's draft that is not the player's change); saves.
+//   h.undo(), h.redo()   step back / forward; true when there was a step.
+//   h.canUndo, h.canRedo booleans.
+//   h.undoLabel, h.redoLabel   the step's label, or null.
+//   h.onchange = fn      called as fn(state, how) after change/replace/undo/redo,
+//                        how one of "change", "replace", "undo", "redo".
+//   h.subscribe(fn)      one more such listener (historyButtons uses it).
+//   h.toLink()           this page's URL with the whole state in its fragment
+//                        ("#<key>=<base64url of the JSON>"): share it by message or
+//                        QR code; nothing goes through a server.
+//   History.fromLink(hash, key?)   the state a link carries (``location.hash``),
+//                        or null when the fragment is no such link (or, with
+//                        ``key``, a link of another page). The page then takes
+//                        it with h.change("open a shared link", state), so
+//                        opening a link can itself be undone.
+//   History.DEPTH        undo steps kept (200); the oldest go first.
+//
+//   confirmThen(message, fn, confirmLabel = "Delete")
+//       Ask in the page (a <dialog>, not window.confirm) and call fn() only on
+//       yes. Returns a Promise of the answer. Buttons: .confirm-yes, .confirm-no.
+//   historyButtons(h)   an element with Undo and Redo buttons (#undo, #redo,
+//                        titled with the step's label), kept up to date; Ctrl-Z
+//                        and Ctrl-Shift-Z / Ctrl-Y outside text fields.
+
+const DEPTH = 200;
+
+function storageGet(name) {
+  try {
+    return window.localStorage.getItem(name);
+  } catch {
+    return null;
+  }
+}
+
+function storageSet(name, text) {
+  try {
+    window.localStorage.setItem(name, text);
+    return true;
+  } catch {
+    return false; // private browsing or a full store: the page works, it only forgets
+  }
+}
+
+function parseOr(text, fallback) {
+  if (text === null || text === undefined) return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(code) {
+  const padded = code.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((code.length + 3) % 4);
+  const binary = atob(padded);
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
+
+export class History {
+  static DEPTH = DEPTH;
+
+  constructor(key, initial) {
+    this.key = String(key);
+    this.onchange = null;
+    this._listeners = [];
+    const initialText = JSON.stringify(initial === undefined ? null : initial);
+    const saved = storageGet(`isles.${this.key}`);
+    this._text = saved !== null && parseOr(saved, undefined) !== undefined ? saved : initialText;
+    const steps = parseOr(storageGet(`isles.${this.key}.history`), null);
+    const valid = (list) =>
+      Array.isArray(list) && list.every((s) => s && typeof s.label === "string" && typeof s.text === "string");
+    // Steps saved with another state (an older page, another tab) are dropped, never applied.
+    if (steps && steps.now === this._text && valid(steps.undo) && valid(steps.redo)) {
+      this._undo = steps.undo.slice(-DEPTH);
+      this._redo = steps.redo.slice(-DEPTH);
+    } else {
+      this._undo = [];
+      this._redo = [];
+    }
+  }
+
+  get state() {
+    return JSON.parse(this._text);
+  }
+
+  get canUndo() {
+    return this._undo.length > 0;
+  }
+
+  get canRedo() {
+    return this._redo.length > 0;
+  }
+
+  get undoLabel() {
+    return this.canUndo ? this._undo[this._undo.length - 1].label : null;
+  }
+
+  get redoLabel() {
+    return this.canRedo ? this._redo[this._redo.length - 1].label : null;
+  }
+
+  change(label, state) {
+    const text = JSON.stringify(state);
+    if (text === this._text) return false;
+    this._undo.push({ label: String(label), text: this._text });
+    if (this._undo.length > DEPTH) this._undo.splice(0, this._undo.length - DEPTH);
+    this._redo = [];
+    this._text = text;
+    this._done("change");
+    return true;
+  }
+
+  replace(state) {
+    const text = JSON.stringify(state);
+    if (text === this._text) return;
+    this._text = text;
+    // The undo steps stay: each is a whole state, so undo still returns to it.
+    this._done("replace");
+  }
+
+  undo() {
+    const step = this._undo.pop();
+    if (!step) return false;
+    this._redo.push({ label: step.label, text: this._text });
+    this._text = step.text;
+    this._done("undo");
+    return true;
+  }
+
+  redo() {
+    const step = this._redo.pop();
+    if (!step) return false;
+    this._undo.push({ label: step.label, text: this._text });
+    this._text = step.text;
+    this._done("redo");
+    return true;
+  }
+
+  subscribe(fn) {
+    this._listeners.push(fn);
+  }
+
+  toLink() {
+    const base = `${window.location.origin}${window.location.pathname}${window.location.search}`;
+    return `${base}#${encodeURIComponent(this.key)}=${toBase64Url(this._text)}`;
+  }
+
+  static fromLink(hash, key = null) {
+    const text = String(hash || "").replace(/^#/, "");
+    const at = text.indexOf("=");
+    if (at <= 0) return null;
+    let name;
+    try {
+      name = decodeURIComponent(text.slice(0, at));
+    } catch {
+      return null;
+    }
+    if (key !== null && name !== String(key)) return null;
+    try {
+      return JSON.parse(fromBase64Url(text.slice(at + 1)));
+    } catch {
+      return null;
+    }
+  }
+
+  _save() {
+    if (!storageSet(`isles.${this.key}`, this._text)) return;
+    const steps = JSON.stringify({ now: this._text, undo: this._undo, redo: this._redo });
+    if (!storageSet(`isles.${this.key}.history`, steps)) {
+      // The steps do not fit: keep the state, drop the oldest half of the steps.
+      this._undo.splice(0, Math.ceil(this._undo.length / 2));
+      storageSet(`isles.${this.key}.history`, JSON.stringify({ now: this._text, undo: this._undo, redo: [] }));
+    }
+  }
+
+  _done(how) {
+    this._save();
+    const state = this.state;
+    if (typeof this.onchange === "function") this.onchange(state, how);
+    for (const fn of this._listeners) fn(state, how);
+  }
+}
+
+/** Ask in the page before ``fn`` deletes something; resolves with the answer. */
+export function confirmThen(message, fn, confirmLabel = "Delete") {
+  return new Promise((resolve) => {
+    const dialog = document.createElement("dialog");
+    dialog.className = "confirm";
+    dialog.setAttribute("role", "alertdialog");
+    const text = document.createElement("p");
+    text.textContent = String(message);
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "confirm-yes primary";
+    yes.textContent = confirmLabel;
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "confirm-no";
+    no.textContent = "Keep";
+    const row = document.createElement("div");
+    row.className = "row";
+    row.append(no, yes);
+    dialog.append(text, row);
+    let answered = false;
+    const finish = (answer) => {
+      if (answered) return;
+      answered = true;
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+      if (answer) fn();
+    };
+    yes.addEventListener("click", () => finish(true));
+    no.addEventListener("click", () => finish(false));
+    dialog.addEventListener("cancel", () => finish(false)); // Escape
+    document.body.append(dialog);
+    if (typeof dialog.showModal === "function") {
+      dialog.showModal();
+      no.focus();
+    } else {
+      finish(window.confirm(String(message)));
+    }
+  });
+}
+
+/** Undo and Redo buttons for ``h`` (and their keys), labelled with the step. */
+export function historyButtons(h) {
+  const undo = document.createElement("button");
+  undo.type = "button";
+  undo.id = "undo";
+  const redo = document.createElement("button");
+  redo.type = "button";
+  redo.id = "redo";
+  const update = () => {
+    undo.disabled = !h.canUndo;
+    redo.disabled = !h.canRedo;
+    undo.textContent = "↶ Undo";
+    redo.textContent = "Redo ↷";
+    undo.title = h.canUndo ? `Undo: ${h.undoLabel}` : "Nothing to undo";
+    redo.title = h.canRedo ? `Redo: ${h.redoLabel}` : "Nothing to redo";
+    undo.setAttribute("aria-label", undo.title);
+    redo.setAttribute("aria-label", redo.title);
+  };
+  undo.addEventListener("click", () => h.undo());
+  redo.addEventListener("click", () => h.redo());
+  h.subscribe(update);
+  update();
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+    if (typing || !(event.ctrlKey || event.metaKey)) return;
+    const key = event.key.toLowerCase();
+    if (key === "z" && !event.shiftKey) {
+      if (h.undo()) event.preventDefault();
+    } else if ((key === "z" && event.shiftKey) || key === "y") {
+      if (h.redo()) event.preventDefault();
+    }
+  });
+  const box = document.createElement("span");
+  box.className = "history";
+  box.append(undo, redo);
+  return box;
+}

@@ -1,0 +1,43 @@
+"""A job kind for the tests of ``isles serve``'s jobs: it sleeps, so it runs as long as asked.
+
+Its functions are imported by the jobs' processes (``create_app(tasks=...)``),
+so they live in a module of their own, not in a test file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from isles.models.errors import InvalidInput
+from isles.web.tasks import Task
+
+__all__ = ["NAP"]
+
+
+def _read(body: object) -> dict[str, Any]:
+    if not isinstance(body, dict) or not isinstance(body.get("seconds"), int | float):
+        raise InvalidInput("seconds", body, "a number of seconds")
+    return dict(body)
+
+
+def _run(args: dict[str, Any]) -> dict[str, Any]:
+    if args.get("bar"):  # would a progress bar of the library draw on the server's console?
+        from tqdm import tqdm
+
+        bar = tqdm(total=1, file=sys.stderr, disable=False)
+        disabled = bool(bar.disable)  # read before close(), which disables any bar
+        bar.close()
+        return {"bar_disabled": disabled}
+    if "pidfile" in args:
+        Path(args["pidfile"]).write_text(str(os.getpid()))
+    time.sleep(float(args["seconds"]))
+    return {"slept": args["seconds"]}
+
+
+#: ``POST /api/solve/nap`` with ``{"seconds": S, "pidfile": PATH?}``: sleeps S seconds
+#: (``"bar": true``: answers whether a tqdm bar would be drawn).
+NAP = Task(_read, _run, 60.0)
