@@ -37,6 +37,7 @@ from isles.solvers.plunder_policies import (
     BuiltinPolicy,
     ThresholdPolicy,
     _belief,
+    _SolverPolicy,
     _SolverSeat,
     best_flip,
     register,
@@ -47,9 +48,11 @@ __all__ = [
     "MAX_BUDGET",
     "RULES",
     "SEARCH_DEALS",
+    "Replay",
     "SearchPolicy",
     "draws",
     "plan_values",
+    "seen_after",
 ]
 
 DEFAULT_BUDGET = 16
@@ -79,6 +82,9 @@ win equally often)."""
 FLIP_RULES: tuple[float, ...] = (0.5, 0.7, 1.0)
 """The flips are weighed by the games played on with every card sent by the best of
 these rules."""
+
+UTILITY = "win"
+FLIP_SEARCH_BUDGET = 0
 
 OTHERS = ThresholdPolicy(0.5)
 """How the search plays the others in its games played on."""
@@ -144,12 +150,41 @@ def draws(
     return out
 
 
+def seen_after(view: PlayerView) -> list[tuple[tuple[int, ...], ...]]:
+    """The cards out of each deck after each turn of ``view`` (the table and the flips).
+
+    Examples
+    --------
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 1, 1), (), (), (), (), ((0,) * 6,) * 3)
+    >>> seen_after(v)
+    []
+    """
+    table = _table(view)
+    counts = [[0] * VALUES for _ in CATEGORIES]
+    for k, v in enumerate(table.values):
+        counts[k][v] += 1
+    out = []
+    for obs, flip in zip(view.observations, view.flips, strict=True):
+        if flip is not None:
+            k = CATEGORIES.index(flip)
+            counts[k][obs.clue.values[k]] += 1
+        out.append(tuple(tuple(r) for r in counts))
+    return out
+
+
 class _Model:
     """One opponent with one code, as the search plays them: a ``threshold:0.5`` seat
     driven along the public record, and the crew cards it would have sent per turn."""
 
-    def __init__(self, players: int, player: int, code: Code, turn_limit: int) -> None:
-        self.seat = _SolverSeat(OTHERS, players, player, code)
+    def __init__(
+        self,
+        players: int,
+        player: int,
+        code: Code,
+        turn_limit: int,
+        policy: _SolverPolicy = OTHERS,
+    ) -> None:
+        self.seat = _SolverSeat(policy, players, player, code)
         self.player = player
         self.code = code
         self.turn_limit = turn_limit
@@ -176,6 +211,77 @@ class _Model:
             for target, code in self.seat.crew(pv):
                 self.cards.append((i, CrewCard(self.player, target, code)))
         self.upto = view.turn
+
+
+class Replay:
+    """The others' seats along a public record, for deals drawn: each other player
+    played by a solver policy from the first turn, their crew cards of the turns so
+    far found again (hidden in the chest, fixed by the policy and their code).
+
+    One model per player and code, shared by every deal that gives them that code
+    (``models``, kept between decisions: a later turn replays only the new turns).
+
+    Parameters
+    ----------
+    view : PlayerView
+        The position (the public record; ``view.player`` is the seat replaying).
+    policy : solver policy, default ``threshold:0.5``
+        How the others play.
+    models : dict, optional
+        The models kept so far.
+    table : Code, optional
+        The first cards turned up (default: found from ``view.seen`` and the flips).
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Observation
+    >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
+    ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+    >>> game, seats = Replay(v).game((Code(0, 0, 0), Code(1, 1, 1)), None, {})
+    >>> len(game.turns), len(seats)
+    (1, 2)
+    """
+
+    def __init__(
+        self,
+        view: PlayerView,
+        policy: _SolverPolicy = OTHERS,
+        models: dict[tuple[int, Code], _Model] | None = None,
+        table: Code | None = None,
+    ) -> None:
+        self.view = view
+        self.policy = policy
+        self.models = {} if models is None else models
+        self.seen_at = seen_after(view)
+        self.table = _table(view) if table is None else table
+
+    def game(
+        self, deal: tuple[Code, ...], me: Seat | None, mine: dict[int, list[CrewCard]]
+    ) -> tuple[GameRecord, list[Seat]]:
+        """The game so far under ``deal`` (my cards ``mine`` by turn, the others' as
+        replayed) and the seats to play it on (``me`` in my place)."""
+        view, n = self.view, self.view.players
+        per_turn: dict[int, list[CrewCard]] = {i: list(c) for i, c in mine.items()}
+        seats: list[Seat] = []
+        for p in range(n):
+            if p == view.player:
+                seats.append(me)  # type: ignore[arg-type]
+                continue
+            key = (p, deal[p])
+            if key not in self.models:
+                self.models[key] = _Model(n, p, deal[p], view.turn_limit, self.policy)
+            model = self.models[key]
+            model.advance(view, self.seen_at)
+            seats.append(copy.copy(model.seat))
+            for i, card in model.cards:
+                per_turn.setdefault(i, []).append(card)
+        turns = []
+        for i, obs in enumerate(view.observations):
+            order = {(obs.active + j) % n: j for j in range(n)}
+            crew = sorted(per_turn.get(i, []), key=lambda c: order[c.proposer])
+            turns.append(GameTurn(obs, view.flips[i], tuple(crew)))
+        return _start_game(view, deal, self.table, turns), seats
 
 
 class _Planner:
@@ -245,6 +351,10 @@ def _score(
         tied = [min(diggers, key=lambda p: first[p] or 0)]
     win = 1.0 if me in tied else 0.0
     other = max(total[p] for p in range(n) if p != me)
+    if UTILITY == "score":
+        return float(total[me]), total
+    if UTILITY == "margin":
+        return float(total[me] - other), total
     return win + MARGIN_WEIGHT * (total[me] - other), total
 
 
@@ -377,20 +487,6 @@ class _SearchSeat:
             self.belief = b
         return self.belief
 
-    def _seen_at(self, view: PlayerView) -> list[tuple[tuple[int, ...], ...]]:
-        """The cards out of the decks after each turn so far."""
-        table = _table(view)
-        counts = [[0] * VALUES for _ in CATEGORIES]
-        for k, v in enumerate(table.values):
-            counts[k][v] += 1
-        out = []
-        for obs, flip in zip(view.observations, view.flips, strict=True):
-            if flip is not None:
-                k = CATEGORIES.index(flip)
-                counts[k][obs.clue.values[k]] += 1
-            out.append(tuple(tuple(r) for r in counts))
-        return out
-
     def _my_cards_by_turn(self, view: PlayerView) -> dict[int, list[CrewCard]]:
         out: dict[int, list[CrewCard]] = {}
         mine = iter(view.my_cards)
@@ -399,12 +495,6 @@ class _SearchSeat:
                 if p == view.player:
                     out.setdefault(i, []).append(next(mine))
         return out
-
-    def _model(self, p: int, code: Code, view: PlayerView) -> _Model:
-        key = (p, code)
-        if key not in self.models:
-            self.models[key] = _Model(view.players, p, code, view.turn_limit)
-        return self.models[key]
 
     def _prune(self, belief: Belief) -> None:
         """Forget opponent models whose code my belief rules out (bounded memory)."""
@@ -421,12 +511,9 @@ class _SearchSeat:
         """``games`` games played on from the position (deals drawn from my belief);
         ``flip``: on my turn before the flip (``first`` is the flip to play), else
         after the turn's answers (my guesses now are the first noted)."""
-        n = view.players
         belief = self._update(view)
         self._prune(belief)
         ss = np.random.SeedSequence(int(self.rng.integers(2**63)))
-        seen_at = self._seen_at(view)
-        table = _table(view)
         mine = self._my_cards_by_turn(view)
         targets = view.targets_left()
         now: list[tuple[int, dict[int, tuple[Code, float]]]] = []
@@ -436,26 +523,11 @@ class _SearchSeat:
                 code, count = belief.best_code(q)
                 guesses[q] = (code, count / belief.deals)
             now = [(view.turn - 1, guesses)]
+        replay = Replay(view, OTHERS, self.models)
         out = []
         for deal, decks in draws(belief, view.seen, ss, games):
-            seats: list[Seat] = []
-            per_turn: dict[int, list[CrewCard]] = {i: list(c) for i, c in mine.items()}
-            for p in range(n):
-                if p == view.player:
-                    planner = _Planner(belief, targets, first, flip, now)
-                    seats.append(planner)
-                    continue
-                model = self._model(p, deal[p], view)
-                model.advance(view, seen_at)
-                seats.append(copy.copy(model.seat))
-                for i, card in model.cards:
-                    per_turn.setdefault(i, []).append(card)
-            turns = []
-            for i, obs in enumerate(view.observations):
-                order = {(obs.active + j) % n: j for j in range(n)}
-                crew = sorted(per_turn.get(i, []), key=lambda c: order[c.proposer])
-                turns.append(GameTurn(obs, view.flips[i], tuple(crew)))
-            start = _start_game(view, deal, table, turns)
+            planner = _Planner(belief, targets, first, flip, now)
+            start, seats = replay.game(deal, planner, mine)
             played = play_turns(start, decks, seats)
             out.append(_Played(deal, played, planner.guesses))
         return out
@@ -467,7 +539,7 @@ class _SearchSeat:
 
     def flip(self, view: PlayerView) -> Category | None:
         belief = self._update(view)
-        if not self._searching(view):
+        if not self._searching(view) or self.policy.budget < FLIP_SEARCH_BUDGET:
             return best_flip(belief, view)
         options: list[Category | None] = [None]
         options += [c for k, c in enumerate(CATEGORIES) if sum(view.seen[k]) < COPIES * VALUES]
