@@ -385,7 +385,7 @@ def _start(question: DigQuestion) -> _Start:
             (),
             seen,
         )
-        replay = Replay(view, pol, table=template.table)
+        replay = Replay(view, pol, table=template.table, public=False)
     waits = min(question.waits, turn_limit - t0)
     return _Start(record, belief, seen, waits, targets, now, replay)
 

@@ -84,7 +84,14 @@ FLIP_RULES: tuple[float, ...] = (0.5, 0.7, 1.0)
 these rules."""
 
 UTILITY = "win"
-FLIP_SEARCH_BUDGET = 0
+"""What a game played on is worth: ``win`` (a win plus MARGIN_WEIGHT a point of
+margin), ``score`` (my points) or ``margin`` (my points less the best other's)."""
+
+FLIP_SEARCH_BUDGET = 64
+"""The smallest budget at which flips are searched too (each option on
+``budget // options`` games): with fewer games a flip chosen on a handful of games
+played worse than the most informative one (docs/plunder.md, measured); below it
+the search flips for the most information, as the built-in policies do."""
 
 OTHERS = ThresholdPolicy(0.5)
 """How the search plays the others in its games played on."""
@@ -173,8 +180,13 @@ def seen_after(view: PlayerView) -> list[tuple[tuple[int, ...], ...]]:
 
 
 class _Model:
-    """One opponent with one code, as the search plays them: a ``threshold:0.5`` seat
-    driven along the public record, and the crew cards it would have sent per turn."""
+    """One opponent with one code, as the search plays them: a solver seat
+    (``threshold:0.5``) driven along the public record, and its crew cards per turn.
+
+    With the public senders known (``public``), a turn on which the player sent
+    ``k`` cards gets ``k`` cards: the policy's own choice, cut to its ``k`` most
+    likely guesses or filled up with them (and a turn on which they sent none gets
+    none, and costs no guess); else the policy alone decides."""
 
     def __init__(
         self,
@@ -191,26 +203,51 @@ class _Model:
         self.cards: list[tuple[int, CrewCard]] = []
         self.upto = 0
 
-    def advance(self, view: PlayerView, seen_at: list[tuple[tuple[int, ...], ...]]) -> None:
-        """Replay the turns up to ``view.turn`` (the public record is the same for all)."""
-        n = view.players
-        for i in range(self.upto, view.turn):
-            mine = tuple(c for _, c in self.cards)
-            pv = PlayerView(
-                n,
-                self.player,
-                self.code,
-                self.turn_limit,
-                view.observations[i].clue,
-                view.observations[: i + 1],
-                view.flips[: i + 1],
-                view.senders[: i + 1],
-                mine,
-                seen_at[i],
-            )
-            for target, code in self.seat.crew(pv):
+    def view_at(
+        self, view: PlayerView, i: int, seen_at: list[tuple[tuple[int, ...], ...]]
+    ) -> PlayerView:
+        """What this player saw in turn ``i``'s crew round."""
+        return PlayerView(
+            view.players,
+            self.player,
+            self.code,
+            self.turn_limit,
+            view.observations[i].clue,
+            view.observations[: i + 1],
+            view.flips[: i + 1],
+            view.senders[: i + 1],
+            tuple(c for _, c in self.cards),
+            seen_at[i],
+        )
+
+    def advance(
+        self, view: PlayerView, seen_at: list[tuple[tuple[int, ...], ...]], upto: int, public: bool
+    ) -> None:
+        """Replay the turns before ``upto`` (their crew rounds are over)."""
+        for i in range(self.upto, upto):
+            k = view.senders[i].count(self.player) if public else -1
+            if k == 0:
+                b = self.seat.belief
+                for obs in view.observations[b.turns : i + 1]:
+                    b = b.observe(obs)
+                self.seat.belief = b
+                continue
+            chosen = list(self.seat.crew(self.view_at(view, i, seen_at)))
+            if k > 0 and len(chosen) != k:
+                b = self.seat.belief
+                done = {c.target for _, c in self.cards}
+                left = [q for q in range(view.players) if q != self.player and q not in done]
+                guesses = {q: b.best_code(q) for q in left}
+                rank = sorted(left, key=lambda q: (-guesses[q][1], q))
+                picked = [t for t, _ in chosen]
+                if len(chosen) > k:
+                    picked = sorted(picked, key=rank.index)[:k]
+                else:
+                    picked += [q for q in rank if q not in picked][: k - len(picked)]
+                chosen = [(q, guesses[q][0]) for q in sorted(picked, key=rank.index)]
+            for target, code in chosen:
                 self.cards.append((i, CrewCard(self.player, target, code)))
-        self.upto = view.turn
+        self.upto = max(self.upto, upto)
 
 
 class Replay:
@@ -231,6 +268,12 @@ class Replay:
         The models kept so far.
     table : Code, optional
         The first cards turned up (default: found from ``view.seen`` and the flips).
+    crew_round : bool, default False
+        Whether ``view`` is in the crew round of its last turn (the players after
+        ``view.player`` in that round still choose, by the policy), or after it.
+    public : bool, default True
+        Whether ``view.senders`` are the real senders: each other player then gets
+        as many cards per turn as they sent (else the policy alone decides).
 
     Examples
     --------
@@ -249,8 +292,13 @@ class Replay:
         policy: _SolverPolicy = OTHERS,
         models: dict[tuple[int, Code], _Model] | None = None,
         table: Code | None = None,
+        *,
+        crew_round: bool = False,
+        public: bool = True,
     ) -> None:
         self.view = view
+        self.crew_round = crew_round
+        self.public = public
         self.policy = policy
         self.models = {} if models is None else models
         self.seen_at = seen_after(view)
@@ -261,9 +309,12 @@ class Replay:
     ) -> tuple[GameRecord, list[Seat]]:
         """The game so far under ``deal`` (my cards ``mine`` by turn, the others' as
         replayed) and the seats to play it on (``me`` in my place)."""
-        view, n = self.view, self.view.players
+        view, n, t = self.view, self.view.players, self.view.turn
         per_turn: dict[int, list[CrewCard]] = {i: list(c) for i, c in mine.items()}
         seats: list[Seat] = []
+        if self.crew_round and t:
+            active = view.observations[-1].active
+            place = {(active + j) % n: j for j in range(n)}
         for p in range(n):
             if p == view.player:
                 seats.append(me)  # type: ignore[arg-type]
@@ -272,10 +323,15 @@ class Replay:
             if key not in self.models:
                 self.models[key] = _Model(n, p, deal[p], view.turn_limit, self.policy)
             model = self.models[key]
-            model.advance(view, self.seen_at)
-            seats.append(copy.copy(model.seat))
+            later = self.crew_round and t and place[p] > place[view.player]
+            model.advance(view, self.seen_at, t - 1 if later else t, self.public)
+            seat = copy.copy(model.seat)
             for i, card in model.cards:
                 per_turn.setdefault(i, []).append(card)
+            if later:  # still to choose in this turn's crew round: the policy does
+                for target, code in seat.crew(model.view_at(view, t - 1, self.seen_at)):
+                    per_turn.setdefault(t - 1, []).append(CrewCard(p, target, code))
+            seats.append(seat)
         turns = []
         for i, obs in enumerate(view.observations):
             order = {(obs.active + j) % n: j for j in range(n)}
@@ -523,7 +579,7 @@ class _SearchSeat:
                 code, count = belief.best_code(q)
                 guesses[q] = (code, count / belief.deals)
             now = [(view.turn - 1, guesses)]
-        replay = Replay(view, OTHERS, self.models)
+        replay = Replay(view, OTHERS, self.models, crew_round=not flip)
         out = []
         for deal, decks in draws(belief, view.seen, ss, games):
             planner = _Planner(belief, targets, first, flip, now)

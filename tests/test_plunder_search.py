@@ -104,7 +104,8 @@ class _Scripted:
 
 
 class _Forced:
-    """The opponent in the test's replay: the record's flips, then ``threshold:0.5``."""
+    """The opponent in the test's replay: the record's flips and no card in the turns
+    of the record (it sent none there), then ``threshold:0.5``."""
 
     def __init__(self, inner: Seat, record_turns: int) -> None:
         self.inner, self.record_turns = inner, record_turns
@@ -113,7 +114,8 @@ class _Forced:
         return None if view.turn < self.record_turns else self.inner.flip(view)
 
     def crew(self, view: PlayerView) -> Sequence[tuple[int, Code]]:
-        return self.inner.crew(view)
+        out = self.inner.crew(view)  # keeps its belief up to date
+        return [] if view.turn <= self.record_turns else out
 
 
 def _utility(game: GameRecord) -> float:
