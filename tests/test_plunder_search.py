@@ -205,3 +205,25 @@ def test_same_seed_same_tournament_on_1_and_2_workers() -> None:
     two = tournament(*args, games=4, seed=3, workers=2, time_limit=None)
     assert here.results == one.results == two.results
     assert here.to_dict() == one.to_dict() == two.to_dict()
+
+
+def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clock that moves one second a reading: one reading sets the deadline, one
+    comes before each game, so 2.5 seconds play two games and say so."""
+    from isles.solvers import plunder_tournament
+
+    class Clock:
+        now = 0.0
+
+        def __call__(self) -> float:
+            self.now += 1.0
+            return self.now - 1.0
+
+    args = (3, ["search:2", "threshold"])
+    monkeypatch.setattr(plunder_tournament, "_clock", Clock())
+    short = tournament(*args, games=6, seed=1, workers=0, time_limit=2.5)
+    assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
+    monkeypatch.undo()
+    assert short.results == tournament(*args, games=2, seed=1, workers=0).results
