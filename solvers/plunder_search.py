@@ -55,9 +55,10 @@ __all__ = [
     "seen_after",
 ]
 
-DEFAULT_BUDGET = 16
-"""Games played on per decision by default (``search``): a decision in well under
-a second at 6 players (docs/plunder.md, "The search policy", measured)."""
+DEFAULT_BUDGET = 32
+"""Games played on per decision by default (``search``). Measured at 6 players
+(benchmarks/bench_search.py, a shared 2-core machine): median 54 ms, at most 0.86 s
+of CPU a decision; 16 won less often at 4 players (docs/plunder.md, "How strong")."""
 
 MAX_BUDGET = 10_000
 """The largest budget ``search:BUDGET`` takes."""
