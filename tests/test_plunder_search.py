@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder import Category, Code
+from isles.models.plunder import CATEGORIES, Category, Code
 from isles.models.plunder_game import GameRecord, PlayerView, Seat, play_game, play_turns
 from isles.solvers import plunder_search
 from isles.solvers.plunder_belief import Belief
@@ -82,13 +82,28 @@ def test_the_name_and_budget_are_read_and_bad_ones_refused() -> None:
         SearchPolicy(0)
 
 
+class _Flipper:
+    """Flips island, marker, trap in turn; never digs (a policy and its seat)."""
+
+    name = "flipper"
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> _Flipper:
+        return self
+
+    def flip(self, view: PlayerView) -> Category | None:
+        return CATEGORIES[view.turn % 3]
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        return []
+
+
 class _Scripted:
     """My seat in the test's own replay: the record's flips, then the most informative
     one; my card on ``target`` at turn ``at`` naming my best guess then."""
 
-    def __init__(self, code: Code, target: int, at: int, record_turns: int) -> None:
+    def __init__(self, code: Code, target: int, at: int, flips: Sequence[Category | None]) -> None:
         self.belief = Belief.start(2, 0, code)
-        self.target, self.at, self.record_turns = target, at, record_turns
+        self.target, self.at, self.flips = target, at, flips
 
     def _update(self, view: PlayerView) -> Belief:
         for obs in view.observations[self.belief.turns :]:
@@ -96,7 +111,9 @@ class _Scripted:
         return self.belief
 
     def flip(self, view: PlayerView) -> Category | None:
-        return None if view.turn < self.record_turns else best_flip(self._update(view), view)
+        if view.turn < len(self.flips):
+            return self.flips[view.turn]
+        return best_flip(self._update(view), view)
 
     def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
         b = self._update(view)
@@ -107,15 +124,15 @@ class _Forced:
     """The opponent in the test's replay: the record's flips and no card in the turns
     of the record (it sent none there), then ``threshold:0.5``."""
 
-    def __init__(self, inner: Seat, record_turns: int) -> None:
-        self.inner, self.record_turns = inner, record_turns
+    def __init__(self, inner: Seat, flips: Sequence[Category | None]) -> None:
+        self.inner, self.flips = inner, flips
 
     def flip(self, view: PlayerView) -> Category | None:
-        return None if view.turn < self.record_turns else self.inner.flip(view)
+        return self.flips[view.turn] if view.turn < len(self.flips) else self.inner.flip(view)
 
     def crew(self, view: PlayerView) -> Sequence[tuple[int, Code]]:
         out = self.inner.crew(view)  # keeps its belief up to date
-        return [] if view.turn <= self.record_turns else out
+        return [] if view.turn <= len(self.flips) else out
 
 
 def _utility(game: GameRecord) -> float:
@@ -124,40 +141,45 @@ def _utility(game: GameRecord) -> float:
     return (0 in score.winners) + 0.05 * (score.total[0] - score.total[1])
 
 
-@pytest.mark.parametrize("seed", [3, 8])
+@pytest.mark.parametrize("seed", [0, 2, 3, 10])
 def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two players, five turns, the decision after turn 3's answers: dig now, or on the
+    """Two players, nine turns, the decision after turn 7's answers: dig now, or on the
     last turn (every way of waiting is that). The test plays each sampled game again
     whole, from the first turn, each of my two plans for real, and scores it."""
     monkeypatch.setattr(plunder_search, "FLOOR", 0.0)
-    limit, t = 5, 4  # the decision after turn index 3: 4 observations
-    base = play_game([_Patient(), _Patient()], seed, turn_limit=limit)
-    obs = base.observations[:t]
-    view = PlayerView(
-        2, 0, base.deal[0], limit, obs[-1].clue, obs, (None,) * t, ((),) * t, (), base.seen()
-    )
+    limit, t, games = 9, 8, 12  # the decision after turn index 7: 8 observations
+    base = play_game([_Flipper(), _Flipper()], seed, turn_limit=limit)
+    so_far = GameRecord(2, base.deal, base.table, base.turns[:t], limit)
+    obs, flips, seen = so_far.observations, tuple(x.flip for x in so_far.turns), so_far.seen()
+    view = PlayerView(2, 0, base.deal[0], limit, obs[-1].clue, obs, flips, ((),) * t, (), seen)
     belief = Belief.from_record(view.record())
     p = belief.best_code(1)[1] / belief.deals
     assert 0 < p < 1, "a position with a choice"
-    seat = SearchPolicy(3).seat(2, 0, base.deal[0], np.random.default_rng(11))
+    seat = SearchPolicy(games).seat(2, 0, base.deal[0], np.random.default_rng(11))
     decision = seat.crew(view)
     values = seat.last_values  # type: ignore[attr-defined]
     # The same sampled games: the seat's first draw from its generator seeds them.
     ss = np.random.SeedSequence(int(np.random.default_rng(11).integers(2**63)))
+    out = {k: [c.observation.clue.values[k] for c in so_far.turns if c.flip is cat]
+           for k, cat in enumerate(CATEGORIES)}  # fmt: skip
+    sampled = draws(belief, seen, ss, games)  # (a SeedSequence spawns new children each call)
     mean = {}
     for at in (t - 1, t):
         total = 0.0
-        for deal, decks in draws(belief, base.seen(), ss, 3):
+        for deal, decks in sampled:
             start = GameRecord(2, deal, base.table, (), limit)
+            full = tuple((*out[k], *decks[k]) for k in range(3))
             seats = [
-                _Scripted(base.deal[0], 1, at, t),
-                _Forced(ThresholdPolicy(0.5).seat(2, 1, deal[1], np.random.default_rng()), t),
+                _Scripted(base.deal[0], 1, at, flips),
+                _Forced(ThresholdPolicy(0.5).seat(2, 1, deal[1], np.random.default_rng()), flips),
             ]
-            turns = play_turns(start, decks, seats)  # type: ignore[arg-type]
+            turns = play_turns(start, full, seats)  # type: ignore[arg-type]
+            assert [(x.observation, x.flip) for x in turns[:t]] == list(zip(obs, flips))
             total += _utility(GameRecord(2, deal, base.table, turns, limit))
-        mean[at] = total / 3
+        mean[at] = total / games
+    assert mean[t - 1] != mean[t], "the two plans differ on these games"
     assert values[1, None] == pytest.approx(mean[t - 1])
     for rule in RULES:
         assert values[1, rule] == pytest.approx(mean[t])
