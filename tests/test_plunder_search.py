@@ -176,7 +176,9 @@ def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
                 _Forced(ThresholdPolicy(0.5).seat(2, 1, deal[1], np.random.default_rng()), flips),
             ]
             turns = play_turns(start, full, seats)  # type: ignore[arg-type]
-            assert [(x.observation, x.flip) for x in turns[:t]] == list(zip(obs, flips))
+            assert [(x.observation, x.flip) for x in turns[:t]] == list(
+                zip(obs, flips, strict=True)
+            )
             total += _utility(GameRecord(2, deal, base.table, turns, limit))
         mean[at] = total / games
     assert mean[t - 1] != mean[t], "the two plans differ on these games"
