@@ -34,7 +34,8 @@ from isles.models.plunder_game import (
 from isles.models.questions.plunder import DIG_SAMPLES, DigQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
-from isles.solvers.plunder_policies import policy_by_name
+from isles.solvers.plunder_policies import _SolverPolicy, policy_by_name
+from isles.solvers.plunder_search import Replay
 
 __all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
 
@@ -304,9 +305,15 @@ def dig_advice(
     card on target ``q`` sent after ``w`` turns names my most likely code for
     ``q`` at that time and scores 3, 2, 1 or 0 by the others' correct first
     cards on ``q`` ahead of it in the chest (waiting ``w`` turns puts it in my
-    seat's place in that turn's crew round). Assumptions: no crew card is in
-    the chest yet (a deduction record does not hold them), and the others do
-    not see that my card went in. docs/plunder.md, "Dig now or wait".
+    seat's place in that turn's crew round). The crew cards already in the
+    chest count: a deduction record does not hold them, but with an exact-solver
+    ``policy`` (``threshold``, ``certain``, ``expected``) the others' cards of
+    the turns so far are fixed by their code and the record, and each game
+    played on replays them (:class:`isles.solvers.plunder_search.Replay`),
+    ahead of mine in the chest; with another policy (``random``, ``search``, a
+    user's) the chest is taken as empty. ``policy="search"`` plays the others
+    and my flips by the search policy (slow: a search a turn a seat). The others
+    do not see that my card went in. docs/plunder.md, "Dig now or wait".
 
     Examples
     --------
@@ -340,6 +347,7 @@ class _Start:
     waits: int
     targets: tuple[int, ...]
     now: dict[int, tuple[Code, int]]
+    replay: Replay | None = None
 
 
 def _start(question: DigQuestion) -> _Start:
@@ -359,7 +367,27 @@ def _start(question: DigQuestion) -> _Start:
         seen = template.seen() if not any(map(any, record.seen)) else record.seen
     targets = tuple(q for q in range(record.players) if q != record.me.player)
     now = {q: belief.best_code(q) for q in targets}
-    return _Start(record, belief, seen, min(question.waits, turn_limit - t0), targets, now)
+    replay = None
+    policy = question.policy
+    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
+    if t0 and isinstance(pol, _SolverPolicy):
+        # The others' crew cards of the turns so far: replayed by their policy per deal.
+        n, me = record.players, record.me.player
+        view = PlayerView(
+            n,
+            me,
+            record.me.code,
+            turn_limit,
+            record.observations[-1].clue,
+            record.observations,
+            tuple(t.flip for t in template.turns),
+            ((),) * t0,
+            (),
+            seen,
+        )
+        replay = Replay(view, pol, table=template.table, public=False)
+    waits = min(question.waits, turn_limit - t0)
+    return _Start(record, belief, seen, waits, targets, now, replay)
 
 
 def _play_on(
@@ -377,17 +405,22 @@ def _play_on(
     seats: list[Seat] = [policy.seat(n, p, deal[p], seat_rngs[p]) for p in range(n)]
     watcher = _Watcher(seats[me], start.belief, start.targets)
     seats[me] = watcher
-    if t0:
+    if start.replay is not None:
+        game, replayed = start.replay.game(deal, watcher, {})
+        seats = [watcher if p == me else replayed[p] for p in range(n)]
+    elif t0:
         game = GameRecord.from_record(record, deal, turn_limit)
     else:
         game = GameRecord(n, deal, Code(*(d[0] for d in decks)), (), turn_limit)
         decks = tuple(d[1:] for d in decks)
     turns = play_turns(game, decks, seats, until=t0 + start.waits)
     chest = []  # (slot, turn, card): my slot after w turns sits in turn t0+w-1
-    for i, turn in enumerate(turns[t0:]):
+    for i, turn in enumerate(turns):
+        # the cards of the turns so far (the others', replayed) come before any of mine
         order = [(turn.observation.active + j) % n for j in range(n)]
         for card in turn.crew:
-            chest.append(((i + 1) * (n + 1) + order.index(card.proposer), i, card))
+            slot = (i - t0 + (i >= t0)) * (n + 1) + order.index(card.proposer)
+            chest.append((slot, i - t0, card))
     return deal, chest, list(turns), watcher
 
 

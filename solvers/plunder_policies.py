@@ -341,10 +341,6 @@ class RandomPolicy(BuiltinPolicy):
         return _RandomSeat(players, player, code, rng)
 
 
-POLICY_NAMES = tuple(POLICIES)
-"""The built-in policies' keys, in the registry's order (``threshold:P`` sets the threshold)."""
-
-
 def play_game(
     policies: Sequence[Policy | str],
     seed: int | np.random.SeedSequence,
@@ -389,7 +385,7 @@ def policies_text() -> str:
     """The built-in policies as ``--help`` and errors list them.
 
     >>> policies_text()
-    'threshold (threshold:P), certain, expected or random'
+    'threshold (threshold:P), certain, expected, random or search (search:BUDGET)'
     """
     names = [k if c.argument is None else f"{k} ({k}:{c.argument})" for k, c in POLICIES.items()]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -432,3 +428,10 @@ def policy_by_name(text: str, where: str = "policy") -> Policy:
     if kind is None:
         raise InvalidInput(where, text, "one of " + policies_text())
     return kind.from_argument(argument if sep else None, text, where)
+
+
+# The search policy registers itself here (it plays the others as the policies above).
+from isles.solvers import plunder_search  # noqa: E402, F401
+
+POLICY_NAMES = tuple(POLICIES)
+"""The built-in policies' keys, in the registry's order (``threshold:P`` sets the threshold)."""

@@ -141,3 +141,22 @@ def test_a_time_limit_ends_dig_advice_with_the_games_played_so_far(
     assert dig_advice(record, samples=30, seed=5, time_limit=1e-9).samples == 1
     with pytest.raises(InvalidInput, match="time_limit: -1 is invalid"):
         dig_advice(record, samples=5, time_limit=-1)
+
+
+def test_dig_advice_counts_the_cards_already_in_the_chest() -> None:
+    """Seed 2, three threshold players: after turn 10 player 2 has dug player 1 right.
+    The others' cards of the turns so far are replayed by their policy per deal drawn,
+    so my card on player 1 now is worth 2 points when right, not 3 (as it was when the
+    chest was taken to be empty)."""
+    from isles.models.plunder import Record
+    from isles.solvers.plunder_policies import play_game
+
+    game = play_game(["threshold"] * 3, 2)
+    assert any(c.proposer == 2 and c.target == 1 for c in game.turns[10].crew)
+    full = game.record_for(0)
+    record = Record(3, full.observations[:11], full.me, None, full.seen)
+    adv = dig_advice(record, waits=1, samples=30, seed=1)
+    now = {t.target: t.options[0] for t in adv.targets}
+    assert now[1].right > 0
+    assert now[1].expected_points < 3 * now[1].right - 1e-9
+    assert now[1].expected_points <= 2 * now[1].right + 1e-9

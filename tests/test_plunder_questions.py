@@ -83,7 +83,7 @@ def test_a_flag_condition_reads_as_the_flag() -> None:
 
 
 def test_every_builtin_policy_is_found_by_name_in_the_registry() -> None:
-    assert list(POLICIES) == ["threshold", "certain", "expected", "random"]
+    assert list(POLICIES) == ["threshold", "certain", "expected", "random", "search"]
     for key, kind in POLICIES.items():
         assert policy_by_name(key).name.split(":")[0] == key
         assert kind.summary

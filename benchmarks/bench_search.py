@@ -1,0 +1,148 @@
+"""Benchmark: how strong the Plunder search policy is, and how long it thinks.
+
+Tournaments with rotating seats (``isles.solvers.plunder_tournament``, on Dask):
+one ``search`` seat against ``players - 1`` seats of one built-in policy. Game
+``g`` turns the seats by ``g`` places, so the search sits in every seat in turn.
+For each match: the search's win rate with its 95% Wilson interval beside parity
+(``1 / players``), its mean score, and its mean score margin over the others (its
+score minus the mean of the others' in the same game, and minus the best of them),
+with 95% normal intervals. Then the time of one decision of the search.
+
+Run: ``python benchmarks/bench_search.py [--games N] [--budget B] [--workers W]
+[--match PLAYERS:POLICY ...] [--decisions N]``. Defaults: the four matches of
+docs/plunder.md ("The search policy", "How strong"). Wall-clock times on a shared
+machine are noisy: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+# Run as a script from anywhere: import this checkout, not an installed isles.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from isles.models.plunder_game import PlayerView, play_game
+from isles.solvers.plunder_policies import policy_by_name
+from isles.solvers.plunder_search import DEFAULT_BUDGET, SearchPolicy
+from isles.solvers.plunder_tournament import tournament
+
+MATCHES = ("6:threshold:0.5", "4:threshold:0.5", "4:expected", "4:certain")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _mean_ci(xs: list[float]) -> str:
+    a = np.array(xs, dtype=np.float64)
+    half = 1.959963984540054 * float(a.std(ddof=1)) / math.sqrt(len(a)) if len(a) > 1 else 0.0
+    return f"{a.mean():+.2f} [{a.mean() - half:+.2f}, {a.mean() + half:+.2f}]"
+
+
+def match(players: int, other: str, games: int, budget: int, workers: int, seed: int) -> None:
+    """One search seat against ``players - 1`` of ``other``: win rate, score, margins."""
+    search = SearchPolicy(budget)
+    lineup = [search.name] + [other] * (players - 1)
+    t = time.monotonic()
+    result = tournament(players, lineup, games=games, seed=seed, workers=workers, time_limit=None)
+    wall = time.monotonic() - t
+    mean_margin: list[float] = []
+    best_margin: list[float] = []
+    for r in result.results:
+        s = r.seats.index(search.name)
+        others = [x for p, x in enumerate(r.totals) if p != s]
+        mean_margin.append(r.totals[s] - sum(others) / len(others))
+        best_margin.append(r.totals[s] - max(others))
+    stats = {p.name: p for p in result.policies}
+    me, them = stats[search.name], stats[policy_by_name(other).name]
+    lo, hi = me.win_ci95
+    print(
+        f"{players} players, {search.name} vs {players - 1} x {them.name}, {result.games} games "
+        f"(seed {seed}, {wall:.0f} s wall on {workers} worker(s), load {_load()}):"
+    )
+    print(
+        f"  search wins {me.win_rate:.3f} [{lo:.3f}, {hi:.3f}] (parity {1 / players:.3f}; "
+        f"lower end {'above' if lo > 1 / players else 'NOT above'} parity); "
+        f"each {them.name} seat {them.win_rate:.3f}"
+    )
+    print(f"  mean score: search {me.mean_score:.2f}, {them.name} {them.mean_score:.2f}")
+    print(f"  margin over the others' mean {_mean_ci(mean_margin)}")
+    print(f"  margin over the best other {_mean_ci(best_margin)}")
+    sys.stdout.flush()
+
+
+class _Timed:
+    """A search seat whose decisions are timed."""
+
+    def __init__(self, inner: object, times: list[tuple[float, float]]) -> None:
+        self.inner, self.times = inner, times
+
+    def flip(self, view: PlayerView) -> object:
+        t, c = time.perf_counter(), time.process_time()
+        out = self.inner.flip(view)  # type: ignore[attr-defined]
+        self.times.append((time.perf_counter() - t, time.process_time() - c))
+        return out
+
+    def crew(self, view: PlayerView) -> object:
+        t, c = time.perf_counter(), time.process_time()
+        out = self.inner.crew(view)  # type: ignore[attr-defined]
+        self.times.append((time.perf_counter() - t, time.process_time() - c))
+        return out
+
+
+class _TimedPolicy:
+    def __init__(self, inner: SearchPolicy, times: list[tuple[float, float]]) -> None:
+        self.inner, self.times, self.name = inner, times, inner.name
+
+    def seat(self, players: int, player: int, code: object, rng: np.random.Generator) -> object:
+        return _Timed(self.inner.seat(players, player, code, rng), self.times)  # type: ignore[arg-type]
+
+
+def decisions(players: int, budget: int, games: int) -> None:
+    """The time of every decision of one search seat among ``threshold:0.5`` ones."""
+    times: list[tuple[float, float]] = []
+    other = policy_by_name("threshold:0.5")
+    t = time.process_time()
+    for g in range(games):
+        seats = [_TimedPolicy(SearchPolicy(budget), times) if p == g % players else other
+                 for p in range(players)]  # fmt: skip
+        play_game(seats, seed=500 + g)  # type: ignore[arg-type]
+    cpu = time.process_time() - t
+    print(
+        f"decision time, search:{budget}, {players} players, {len(times)} decisions of {games} "
+        f"games (load {_load()}); {cpu / games:.1f} s CPU a game (the others included):"
+    )
+    for k, what in enumerate(("wall clock", "CPU (this process)")):
+        a = np.array([x[k] for x in times])
+        print(
+            f"  {what}: median {1e3 * np.median(a):.0f} ms, 90% {1e3 * np.quantile(a, 0.9):.0f}"
+            f" ms, max {1e3 * a.max():.0f} ms"
+        )
+    sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--match", action="append", help="PLAYERS:POLICY, e.g. 6:threshold:0.5")
+    parser.add_argument("--decisions", type=int, default=4, help="games timed (0: none)")
+    args = parser.parse_args()
+    if args.decisions:
+        decisions(6, args.budget, args.decisions)
+    for m in args.match or MATCHES:
+        players, _, other = m.partition(":")
+        match(int(players), other, args.games, args.budget, args.workers, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,693 @@
+"""Plunder: a policy that plans, by determinized rollouts from the seat's exact belief.
+
+Implements docs/plunder.md ("The search policy"; seed
+``seeds/003_cfc377110defcf34.txt``): ``search[:BUDGET]``, registered with the
+built-in policies. At each decision the seat draws ``BUDGET`` deals exactly
+from its own belief (its code and the public record only), shuffles the cards
+left in each deck, plays the rest of the game on with the others following
+``threshold:0.5`` (their past crew cards replayed the same way), and chooses,
+by the seed's scoring and tie-break, the flip and the crew cards whose games
+end best for it. Flat Monte Carlo with common random numbers: every option is
+scored on the same sampled games.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from isles.models.errors import InvalidInput
+from isles.models.plunder import (
+    CATEGORIES,
+    COPIES,
+    VALUES,
+    Category,
+    Code,
+    CrewCard,
+    dig_points,
+    treasure_left,
+)
+from isles.models.plunder_game import GameRecord, GameTurn, PlayerView, Policy, Seat, play_turns
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_policies import (
+    BuiltinPolicy,
+    ThresholdPolicy,
+    _belief,
+    _SolverPolicy,
+    _SolverSeat,
+    best_flip,
+    register,
+)
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_BUDGET",
+    "RULES",
+    "SEARCH_DEALS",
+    "Replay",
+    "SearchPolicy",
+    "draws",
+    "plan_values",
+    "seen_after",
+]
+
+DEFAULT_BUDGET = 32
+"""Games played on per decision by default (``search``). Measured at 6 players
+(benchmarks/bench_search.py, a shared 2-core machine): median 54 ms, at most 0.86 s
+of CPU a decision; 16 won less often at 4 players (docs/plunder.md, "How strong")."""
+
+MAX_BUDGET = 10_000
+"""The largest budget ``search:BUDGET`` takes."""
+
+SEARCH_DEALS = 5_000
+"""The search plans once its belief holds at most this many deals; before, it plays
+as ``threshold:0.5`` does (early on no guess is near a dig, and the others' beliefs
+would be costly to rebuild per game played on)."""
+
+FLOOR = 0.1
+"""A dig now is weighed only for a guess with at least this probability."""
+
+RULES: tuple[float, ...] = (0.3, 0.5, 0.7, 0.9, 1.0)
+"""The ways of waiting weighed: send the card at the first later turn on which my
+best guess reaches this probability (on the last turn in any case)."""
+
+MARGIN_WEIGHT = 0.05
+"""Utility of a game played on: 1 for a win (the seed's tie-break), plus this much
+per point of margin over the best of the others (breaks ties between options that
+win equally often)."""
+
+FLIP_RULES: tuple[float, ...] = (0.5, 0.7, 1.0)
+"""The flips are weighed by the games played on with every card sent by the best of
+these rules."""
+
+UTILITY = "win"
+"""What a game played on is worth: ``win`` (a win plus MARGIN_WEIGHT a point of
+margin), ``score`` (my points) or ``margin`` (my points less the best other's)."""
+
+FLIP_SEARCH_BUDGET = 64
+"""The smallest budget at which flips are searched too (each option on
+``budget // options`` games): with fewer games a flip chosen on a handful of games
+played worse than the most informative one (docs/plunder.md, measured); below it
+the search flips for the most information, as the built-in policies do."""
+
+OTHERS = ThresholdPolicy(0.5)
+"""How the search plays the others in its games played on."""
+
+
+def _table(view: PlayerView) -> Code:
+    """The first three cards turned up: per deck, the card out that no flip brought."""
+    if not view.observations:
+        return view.clue
+    first = view.observations[0].clue
+    values = []
+    for k, cat in enumerate(CATEGORIES):
+        counts = list(view.seen[k])
+        for obs, flip in zip(view.observations, view.flips, strict=True):
+            if flip is cat:
+                counts[obs.clue.values[k]] -= 1
+        left = [v for v in range(VALUES) if counts[v] > 0]
+        values.append(left[0] if left else first.values[k])
+    return Code(*values)
+
+
+def _decks(seen: Sequence[Sequence[int]], rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
+    """The cards left in each deck, shuffled (an exact draw of their order)."""
+    out = []
+    for k in range(len(CATEGORIES)):
+        cards = np.repeat(np.arange(VALUES), [COPIES - seen[k][v] for v in range(VALUES)])
+        out.append(tuple(int(v) for v in rng.permutation(cards)))
+    return tuple(out)
+
+
+def draws(
+    belief: Belief, seen: Sequence[Sequence[int]], seed: np.random.SeedSequence, games: int
+) -> list[tuple[tuple[Code, ...], tuple[tuple[int, ...], ...]]]:
+    """The determinizations of one decision: ``games`` deals drawn exactly from
+    ``belief`` (:meth:`Belief.sample`), each with the cards left in the decks shuffled.
+
+    Parameters
+    ----------
+    belief : Belief
+        The deciding seat's belief.
+    seen : three sequences of six ints
+        Cards of each value out of each deck.
+    seed : numpy.random.SeedSequence
+        Draw ``g`` comes from its child ``g``.
+    games : int
+
+    Returns
+    -------
+    list of (deal, decks)
+
+    Examples
+    --------
+    >>> b = Belief.start(2, 0, Code(0, 0, 0))
+    >>> (deal, decks), = draws(b, ((1,) + (0,) * 5,) * 3, np.random.SeedSequence(1), 1)
+    >>> deal[0], [len(d) for d in decks]
+    (Code(island=0, marker=0, trap=0), [17, 17, 17])
+    """
+    out = []
+    for child in seed.spawn(games):
+        rng = np.random.default_rng(child)
+        deal = belief.sample(rng, 1)[0]
+        out.append((deal, _decks(seen, rng)))
+    return out
+
+
+def seen_after(view: PlayerView) -> list[tuple[tuple[int, ...], ...]]:
+    """The cards out of each deck after each turn of ``view`` (the table and the flips).
+
+    Examples
+    --------
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 1, 1), (), (), (), (), ((0,) * 6,) * 3)
+    >>> seen_after(v)
+    []
+    """
+    table = _table(view)
+    counts = [[0] * VALUES for _ in CATEGORIES]
+    for k, v in enumerate(table.values):
+        counts[k][v] += 1
+    out = []
+    for obs, flip in zip(view.observations, view.flips, strict=True):
+        if flip is not None:
+            k = CATEGORIES.index(flip)
+            counts[k][obs.clue.values[k]] += 1
+        out.append(tuple(tuple(r) for r in counts))
+    return out
+
+
+class _Model:
+    """One opponent with one code, as the search plays them: a solver seat
+    (``threshold:0.5``) driven along the public record, and its crew cards per turn.
+
+    With the public senders known (``public``), a turn on which the player sent
+    ``k`` cards gets ``k`` cards: the policy's own choice, cut to its ``k`` most
+    likely guesses or filled up with them (and a turn on which they sent none gets
+    none, and costs no guess); else the policy alone decides."""
+
+    def __init__(
+        self,
+        players: int,
+        player: int,
+        code: Code,
+        turn_limit: int,
+        policy: _SolverPolicy = OTHERS,
+    ) -> None:
+        self.seat = _SolverSeat(policy, players, player, code)
+        self.player = player
+        self.code = code
+        self.turn_limit = turn_limit
+        self.cards: list[tuple[int, CrewCard]] = []
+        self.upto = 0
+
+    def view_at(
+        self, view: PlayerView, i: int, seen_at: list[tuple[tuple[int, ...], ...]]
+    ) -> PlayerView:
+        """What this player saw in turn ``i``'s crew round."""
+        return PlayerView(
+            view.players,
+            self.player,
+            self.code,
+            self.turn_limit,
+            view.observations[i].clue,
+            view.observations[: i + 1],
+            view.flips[: i + 1],
+            view.senders[: i + 1],
+            tuple(c for _, c in self.cards),
+            seen_at[i],
+        )
+
+    def advance(
+        self, view: PlayerView, seen_at: list[tuple[tuple[int, ...], ...]], upto: int, public: bool
+    ) -> None:
+        """Replay the turns before ``upto`` (their crew rounds are over)."""
+        for i in range(self.upto, upto):
+            k = view.senders[i].count(self.player) if public else -1
+            if k == 0:
+                b = self.seat.belief
+                for obs in view.observations[b.turns : i + 1]:
+                    b = b.observe(obs)
+                self.seat.belief = b
+                continue
+            chosen = list(self.seat.crew(self.view_at(view, i, seen_at)))
+            if k > 0 and len(chosen) != k:
+                b = self.seat.belief
+                done = {c.target for _, c in self.cards}
+                left = [q for q in range(view.players) if q != self.player and q not in done]
+                guesses = {q: b.best_code(q) for q in left}
+                rank = sorted(left, key=lambda q: (-guesses[q][1], q))
+                picked = [t for t, _ in chosen]
+                if len(chosen) > k:
+                    picked = sorted(picked, key=rank.index)[:k]
+                else:
+                    picked += [q for q in rank if q not in picked][: k - len(picked)]
+                chosen = [(q, guesses[q][0]) for q in sorted(picked, key=rank.index)]
+            for target, code in chosen:
+                self.cards.append((i, CrewCard(self.player, target, code)))
+        self.upto = max(self.upto, upto)
+
+
+class Replay:
+    """The others' seats along a public record, for deals drawn: each other player
+    played by a solver policy from the first turn, their crew cards of the turns so
+    far found again (hidden in the chest, fixed by the policy and their code).
+
+    One model per player and code, shared by every deal that gives them that code
+    (``models``, kept between decisions: a later turn replays only the new turns).
+
+    Parameters
+    ----------
+    view : PlayerView
+        The position (the public record; ``view.player`` is the seat replaying).
+    policy : solver policy, default ``threshold:0.5``
+        How the others play.
+    models : dict, optional
+        The models kept so far.
+    table : Code, optional
+        The first cards turned up (default: found from ``view.seen`` and the flips).
+    crew_round : bool, default False
+        Whether ``view`` is in the crew round of its last turn (the players after
+        ``view.player`` in that round still choose, by the policy), or after it.
+    public : bool, default True
+        Whether ``view.senders`` are the real senders: each other player then gets
+        as many cards per turn as they sent (else the policy alone decides).
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Observation
+    >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
+    ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+    >>> game, seats = Replay(v).game((Code(0, 0, 0), Code(1, 1, 1)), None, {})
+    >>> len(game.turns), len(seats)
+    (1, 2)
+    """
+
+    def __init__(
+        self,
+        view: PlayerView,
+        policy: _SolverPolicy = OTHERS,
+        models: dict[tuple[int, Code], _Model] | None = None,
+        table: Code | None = None,
+        *,
+        crew_round: bool = False,
+        public: bool = True,
+    ) -> None:
+        self.view = view
+        self.crew_round = crew_round
+        self.public = public
+        self.policy = policy
+        self.models = {} if models is None else models
+        self.seen_at = seen_after(view)
+        self.table = _table(view) if table is None else table
+
+    def game(
+        self, deal: tuple[Code, ...], me: Seat | None, mine: dict[int, list[CrewCard]]
+    ) -> tuple[GameRecord, list[Seat]]:
+        """The game so far under ``deal`` (my cards ``mine`` by turn, the others' as
+        replayed) and the seats to play it on (``me`` in my place)."""
+        view, n, t = self.view, self.view.players, self.view.turn
+        per_turn: dict[int, list[CrewCard]] = {i: list(c) for i, c in mine.items()}
+        seats: list[Seat] = []
+        if self.crew_round and t:
+            active = view.observations[-1].active
+            place = {(active + j) % n: j for j in range(n)}
+        for p in range(n):
+            if p == view.player:
+                seats.append(me)  # type: ignore[arg-type]
+                continue
+            key = (p, deal[p])
+            if key not in self.models:
+                self.models[key] = _Model(n, p, deal[p], view.turn_limit, self.policy)
+            model = self.models[key]
+            later = self.crew_round and t and place[p] > place[view.player]
+            model.advance(view, self.seen_at, t - 1 if later else t, self.public)
+            seat = copy.copy(model.seat)
+            for i, card in model.cards:
+                per_turn.setdefault(i, []).append(card)
+            if later:  # still to choose in this turn's crew round: the policy does
+                for target, code in seat.crew(model.view_at(view, t - 1, self.seen_at)):
+                    per_turn.setdefault(t - 1, []).append(CrewCard(p, target, code))
+            seats.append(seat)
+        turns = []
+        for i, obs in enumerate(view.observations):
+            order = {(obs.active + j) % n: j for j in range(n)}
+            crew = sorted(per_turn.get(i, []), key=lambda c: order[c.proposer])
+            turns.append(GameTurn(obs, view.flips[i], tuple(crew)))
+        return _start_game(view, deal, self.table, turns), seats
+
+
+class _Planner:
+    """My seat in a game played on: a set first flip, then the most informative ones;
+    it sends nothing and notes my best guess and its probability after every turn."""
+
+    def __init__(
+        self,
+        belief: Belief,
+        targets: tuple[int, ...],
+        first: Category | None,
+        set_first: bool,
+        guesses: list[tuple[int, dict[int, tuple[Code, float]]]],
+    ) -> None:
+        self.belief = belief
+        self.targets = targets
+        self.first = first
+        self.set_first = set_first
+        self.guesses = list(guesses)
+
+    def _update(self, view: PlayerView) -> Belief:
+        for obs in view.observations[self.belief.turns :]:
+            self.belief = self.belief.observe(obs)
+        return self.belief
+
+    def flip(self, view: PlayerView) -> Category | None:
+        if self.set_first:
+            self.set_first = False
+            return self.first
+        return best_flip(self._update(view), view)
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        b = self._update(view)
+        guesses = {}
+        for q in self.targets:
+            code, count = b.best_code(q)
+            guesses[q] = (code, count / b.deals)
+        self.guesses.append((view.turn - 1, guesses))
+        return []
+
+
+def _score(
+    deal: Sequence[Code], chest: Sequence[CrewCard], me: int
+) -> tuple[float, tuple[int, ...]]:
+    """The utility of a finished game to ``me`` (a win, plus a little per point of margin)
+    and the totals, by the seed's scoring: as :func:`isles.models.plunder.score_game`."""
+    n = len(deal)
+    digs = [0] * n
+    dug = [0] * n
+    first: list[int | None] = [None] * n
+    played: set[tuple[int, int]] = set()
+    for k, card in enumerate(chest):
+        key = (card.proposer, card.target)
+        if key in played:
+            continue
+        played.add(key)
+        if deal[card.target] == card.code:
+            dug[card.proposer] += dig_points(digs[card.target])
+            digs[card.target] += 1
+            if first[card.proposer] is None:
+                first[card.proposer] = k
+    total = tuple(treasure_left(digs[p]) + dug[p] for p in range(n))
+    best = max(total)
+    tied = [p for p in range(n) if total[p] == best]
+    diggers = [p for p in tied if first[p] is not None]
+    if len(tied) > 1 and diggers:
+        tied = [min(diggers, key=lambda p: first[p] or 0)]
+    win = 1.0 if me in tied else 0.0
+    other = max(total[p] for p in range(n) if p != me)
+    if UTILITY == "score":
+        return float(total[me]), total
+    if UTILITY == "margin":
+        return float(total[me] - other), total
+    return win + MARGIN_WEIGHT * (total[me] - other), total
+
+
+@dataclass
+class _Played:
+    """One game played on: the deal, the turns (others' cards in), my guesses per turn."""
+
+    deal: tuple[Code, ...]
+    turns: tuple[GameTurn, ...]
+    guesses: list[tuple[int, dict[int, tuple[Code, float]]]]
+
+
+def _plan_turn(played: _Played, q: int, start: int, rule: float | None) -> int | None:
+    """The turn at which the plan sends my card on ``q``: ``rule`` None, at ``start``;
+    else the first turn from ``start`` on with my guess at ``rule`` or more, else the
+    last turn played (None: the game ended before ``start``)."""
+    last = None
+    for turn, guesses in played.guesses:
+        if turn < start:
+            continue
+        if rule is None or guesses[q][1] >= rule:
+            return turn
+        last = turn
+    return last
+
+
+def _chest(played: _Played, me: int, plan: dict[int, int | None], n: int) -> list[CrewCard]:
+    """The chest of a game played on with my cards sent at the plan's turns."""
+    guess_at = dict(played.guesses)
+    chest: list[CrewCard] = []
+    for i, turn in enumerate(played.turns):
+        mine = [
+            CrewCard(me, q, guess_at[i][q][0])
+            for q, at in plan.items()
+            if at == i and i in guess_at
+        ]
+        if not mine:
+            chest.extend(turn.crew)
+            continue
+        order = {(turn.observation.active + j) % n: j for j in range(n)}
+        cards = sorted(turn.crew, key=lambda c: order[c.proposer])
+        before = [c for c in cards if order[c.proposer] < order[me]]
+        after = [c for c in cards if order[c.proposer] >= order[me]]
+        chest.extend(before + mine + after)
+    return chest
+
+
+def plan_values(
+    played: Sequence[_Played],
+    me: int,
+    targets: Sequence[int],
+    start: int,
+    options: dict[int, Sequence[float | None]],
+    default: float = 0.5,
+) -> dict[tuple[int, float | None], float]:
+    """The mean utility of each option per target over games played on.
+
+    Option ``(q, rule)``: my card on ``q`` sent by ``rule`` (None: at turn ``start``;
+    a probability: the first turn from ``start + 1`` on with my guess there),
+    every other target by ``default`` from ``start`` on. Common random numbers:
+    every option is scored on the same games.
+
+    Parameters
+    ----------
+    played : sequence of games played on
+    me : int
+    targets : sequence of int
+        My targets left.
+    start : int
+        The turn of the decision (my cards can go in its crew round).
+    options : dict
+        Per target, the rules weighed.
+    default : float, default 0.5
+
+    Returns
+    -------
+    dict
+        ``(q, rule) -> mean utility``.
+    """
+    out: dict[tuple[int, float | None], float] = {}
+    for q, rules in options.items():
+        for rule in rules:
+            total = 0.0
+            for game in played:
+                n = len(game.deal)
+                plan = {r: _plan_turn(game, r, start, default) for r in targets if r != q}
+                plan[q] = _plan_turn(game, q, start if rule is None else start + 1, rule)
+                total += _score(game.deal, _chest(game, me, plan, n), me)[0]
+            out[q, rule] = total / max(1, len(played))
+    return out
+
+
+def _uniform_value(
+    played: Sequence[_Played], me: int, targets: Sequence[int], start: int, rule: float
+) -> float:
+    """The mean utility of sending every card by one rule from turn ``start`` on."""
+    total = 0.0
+    for game in played:
+        plan = {q: _plan_turn(game, q, start, rule) for q in targets}
+        total += _score(game.deal, _chest(game, me, plan, len(game.deal)), me)[0]
+    return total / max(1, len(played))
+
+
+class _SearchSeat:
+    """A seat that plans: exact belief, opponent models, games played on per decision."""
+
+    def __init__(
+        self, policy: SearchPolicy, players: int, player: int, code: Code, rng: np.random.Generator
+    ) -> None:
+        self.policy = policy
+        self.players = players
+        self.player = player
+        self.code = code
+        self.rng = rng
+        self.belief = Belief.start(players, player, code)
+        self.models: dict[tuple[int, Code], _Model] = {}
+        self.last_values: dict[tuple[int, float | None], float] = {}
+        """The option values of the last crew decision searched (for tests and study)."""
+
+    # -- the position ------------------------------------------------------------
+
+    def _update(self, view: PlayerView) -> Belief:
+        if self.belief.turns != view.turn:
+            b = self.belief
+            if b.turns == 0 and view.turn > 1:
+                b = _belief(view.players, view.player, view.code, view.observations)
+            else:
+                for obs in view.observations[b.turns :]:
+                    b = b.observe(obs)
+            self.belief = b
+        return self.belief
+
+    def _my_cards_by_turn(self, view: PlayerView) -> dict[int, list[CrewCard]]:
+        out: dict[int, list[CrewCard]] = {}
+        mine = iter(view.my_cards)
+        for i, senders in enumerate(view.senders):
+            for p in senders:
+                if p == view.player:
+                    out.setdefault(i, []).append(next(mine))
+        return out
+
+    def _prune(self, belief: Belief) -> None:
+        """Forget opponent models whose code my belief rules out (bounded memory)."""
+        counts = {p: belief.code_counts(p) for p in belief.opponents}
+        self.models = {
+            (p, code): model
+            for (p, code), model in self.models.items()
+            if counts[p][code.index] > 0
+        }
+
+    def _play_on(
+        self, view: PlayerView, first: Category | None, games: int, flip: bool
+    ) -> list[_Played]:
+        """``games`` games played on from the position (deals drawn from my belief);
+        ``flip``: on my turn before the flip (``first`` is the flip to play), else
+        after the turn's answers (my guesses now are the first noted)."""
+        belief = self._update(view)
+        self._prune(belief)
+        ss = np.random.SeedSequence(int(self.rng.integers(2**63)))
+        mine = self._my_cards_by_turn(view)
+        targets = view.targets_left()
+        now: list[tuple[int, dict[int, tuple[Code, float]]]] = []
+        if not flip:
+            guesses = {}
+            for q in targets:
+                code, count = belief.best_code(q)
+                guesses[q] = (code, count / belief.deals)
+            now = [(view.turn - 1, guesses)]
+        replay = Replay(view, OTHERS, self.models, crew_round=not flip)
+        out = []
+        for deal, decks in draws(belief, view.seen, ss, games):
+            planner = _Planner(belief, targets, first, flip, now)
+            start, seats = replay.game(deal, planner, mine)
+            played = play_turns(start, decks, seats)
+            out.append(_Played(deal, played, planner.guesses))
+        return out
+
+    # -- decisions ---------------------------------------------------------------
+
+    def _searching(self, view: PlayerView) -> bool:
+        return self._update(view).deals <= SEARCH_DEALS
+
+    def flip(self, view: PlayerView) -> Category | None:
+        belief = self._update(view)
+        if not self._searching(view) or self.policy.budget < FLIP_SEARCH_BUDGET:
+            return best_flip(belief, view)
+        options: list[Category | None] = [None]
+        options += [c for k, c in enumerate(CATEGORIES) if sum(view.seen[k]) < COPIES * VALUES]
+        games = max(1, self.policy.budget // len(options))
+        best, value = None, -np.inf
+        ss = int(self.rng.integers(2**63))
+        targets = view.targets_left()
+        for option in options:
+            # the same games (deals, decks) for every option: common random numbers
+            self.rng = np.random.default_rng(ss)
+            played = self._play_on(view, option, games, True)
+            v = max(_uniform_value(played, view.player, targets, view.turn, r) for r in FLIP_RULES)
+            if v > value + 1e-12:
+                best, value = option, v
+        self.rng = np.random.default_rng(ss + 1)
+        return best
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        belief = self._update(view)
+        targets = view.targets_left()
+        now = {q: belief.best_code(q) for q in targets}
+        prob = {q: count / belief.deals for q, (_, count) in now.items()}
+        if view.turns_left == 0:
+            return [(q, now[q][0]) for q in targets]
+        out = [(q, now[q][0]) for q in targets if prob[q] >= 1]
+        weigh = [q for q in targets if FLOOR <= prob[q] < 1]
+        if not weigh:
+            return out
+        if not self._searching(view):
+            return out + [(q, now[q][0]) for q in weigh if prob[q] >= OTHERS.threshold]
+        played = self._play_on(view, None, self.policy.budget, False)
+        start = view.turn - 1
+        rules: dict[int, Sequence[float | None]] = {q: (None, *RULES) for q in weigh}
+        vals = plan_values(played, view.player, targets, start, rules)
+        self.last_values = vals
+        for q in weigh:
+            wait = max(vals[q, r] for r in RULES)
+            if vals[q, None] >= wait:
+                out.append((q, now[q][0]))
+        return out
+
+
+def _start_game(
+    view: PlayerView, deal: tuple[Code, ...], table: Code, turns: list[GameTurn]
+) -> GameRecord:
+    first = view.observations[0].active if view.observations else view.player
+    return GameRecord(view.players, deal, table, tuple(turns), view.turn_limit, None, first)
+
+
+@register
+@dataclass(frozen=True)
+class SearchPolicy(BuiltinPolicy):
+    """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
+    drawn exactly from its belief, the others as ``threshold:0.5``.
+
+    Examples
+    --------
+    >>> SearchPolicy().name, SearchPolicy(4).name
+    ('search', 'search:4')
+    """
+
+    key: ClassVar[str] = "search"
+    summary: ClassVar[str] = (
+        "plans: plays the game on from deals drawn from its belief, the others as "
+        f"threshold:0.5, BUDGET games a decision (default {DEFAULT_BUDGET})"
+    )
+    argument: ClassVar[str | None] = "BUDGET"
+
+    budget: int = DEFAULT_BUDGET
+
+    @classmethod
+    def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
+        """``search`` (DEFAULT_BUDGET) or ``search:BUDGET``, ``BUDGET`` in 1..MAX_BUDGET."""
+        if not argument:
+            return cls()
+        if not argument.isdigit() or not 1 <= int(argument) <= MAX_BUDGET:
+            raise InvalidInput(
+                where, text, f"search:BUDGET with BUDGET an integer in 1..{MAX_BUDGET}"
+            )
+        return cls(int(argument))
+
+    def __post_init__(self) -> None:
+        b = self.budget
+        if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= MAX_BUDGET:
+            raise InvalidInput("budget", b, f"an integer in 1..{MAX_BUDGET}")
+
+    @property
+    def name(self) -> str:
+        """``search`` or ``search:BUDGET``."""
+        return "search" if self.budget == DEFAULT_BUDGET else f"search:{self.budget}"
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
+        """A new seat for one game, its games played on drawn from ``rng``."""
+        return _SearchSeat(self, players, player, code, rng)

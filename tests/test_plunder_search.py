@@ -1,0 +1,253 @@
+"""The Plunder search policy: it keeps the rules, it sees only its own information, its
+choice is the expectimax of the games it samples, and its tournaments are reproducible."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from isles.models.errors import InvalidInput
+from isles.models.plunder import CATEGORIES, Category, Code
+from isles.models.plunder_game import GameRecord, PlayerView, Seat, play_game, play_turns
+from isles.solvers import plunder_search
+from isles.solvers.plunder_belief import Belief
+from isles.solvers.plunder_policies import ThresholdPolicy, best_flip, policy_by_name
+from isles.solvers.plunder_search import RULES, SearchPolicy, draws
+from isles.solvers.plunder_tournament import tournament
+
+
+class _Patient:
+    """Never flips, never digs (a policy and its seat)."""
+
+    name = "patient"
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> _Patient:
+        return self
+
+    def flip(self, view: PlayerView) -> Category | None:
+        return None
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        return []
+
+
+class _Log:
+    """A seat that notes every decision of the seat it wraps."""
+
+    def __init__(self, inner: Seat) -> None:
+        self.inner = inner
+        self.log: list[object] = []
+
+    def flip(self, view: PlayerView) -> Category | None:
+        out = self.inner.flip(view)
+        self.log.append(("flip", view.turn, out))
+        return out
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        out = list(self.inner.crew(view))
+        self.log.append(("crew", view.turn, out, dict(getattr(self.inner, "last_values", {}))))
+        return out
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["threshold", "certain", "expected", "random"]), min_size=1, max_size=5
+    ),
+    st.integers(0, 2**31 - 1),
+    st.integers(1, 3),
+)
+def test_search_never_breaks_a_rule(others: list[str], seed: int, budget: int) -> None:
+    names = [f"search:{budget}", *others]
+    game = play_game([policy_by_name(n) for n in names], seed)
+    assert GameRecord.from_dict(game.to_dict()) == game  # every rule re-checked
+    assert game.finished
+    targets = [c.target for c in game.chest if c.proposer == 0]
+    assert len(set(targets)) == len(targets), "search never wastes a card"
+    if len(game.turns) == game.turn_limit:
+        assert set(targets) == set(range(game.players)) - {0}
+
+
+def test_the_name_and_budget_are_read_and_bad_ones_refused() -> None:
+    assert policy_by_name("search").name == "search"
+    assert policy_by_name("search:7") == SearchPolicy(7)
+    for bad in ("search:0", "search:x", "search:-1", "search:10001"):
+        with pytest.raises(InvalidInput, match=f"policy: '{bad}' is invalid; expected search:"):
+            policy_by_name(bad)
+    with pytest.raises(InvalidInput, match="budget: 0 is invalid"):
+        SearchPolicy(0)
+
+
+class _Flipper:
+    """Flips island, marker, trap in turn; never digs (a policy and its seat)."""
+
+    name = "flipper"
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> _Flipper:
+        return self
+
+    def flip(self, view: PlayerView) -> Category | None:
+        return CATEGORIES[view.turn % 3]
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        return []
+
+
+class _Scripted:
+    """My seat in the test's own replay: the record's flips, then the most informative
+    one; my card on ``target`` at turn ``at`` naming my best guess then."""
+
+    def __init__(self, code: Code, target: int, at: int, flips: Sequence[Category | None]) -> None:
+        self.belief = Belief.start(2, 0, code)
+        self.target, self.at, self.flips = target, at, flips
+
+    def _update(self, view: PlayerView) -> Belief:
+        for obs in view.observations[self.belief.turns :]:
+            self.belief = self.belief.observe(obs)
+        return self.belief
+
+    def flip(self, view: PlayerView) -> Category | None:
+        if view.turn < len(self.flips):
+            return self.flips[view.turn]
+        return best_flip(self._update(view), view)
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        b = self._update(view)
+        return [(self.target, b.best_code(self.target)[0])] if view.turn - 1 == self.at else []
+
+
+class _Forced:
+    """The opponent in the test's replay: the record's flips and no card in the turns
+    of the record (it sent none there), then ``threshold:0.5``."""
+
+    def __init__(self, inner: Seat, flips: Sequence[Category | None]) -> None:
+        self.inner, self.flips = inner, flips
+
+    def flip(self, view: PlayerView) -> Category | None:
+        return self.flips[view.turn] if view.turn < len(self.flips) else self.inner.flip(view)
+
+    def crew(self, view: PlayerView) -> Sequence[tuple[int, Code]]:
+        out = self.inner.crew(view)  # keeps its belief up to date
+        return [] if view.turn <= len(self.flips) else out
+
+
+def _utility(game: GameRecord) -> float:
+    """A win (the seed's tie-break), plus 0.05 a point of margin over the other."""
+    score = game.score()
+    return (0 in score.winners) + 0.05 * (score.total[0] - score.total[1])
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3, 10])
+def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two players, nine turns, the decision after turn 7's answers: dig now, or on the
+    last turn (every way of waiting is that). The test plays each sampled game again
+    whole, from the first turn, each of my two plans for real, and scores it."""
+    monkeypatch.setattr(plunder_search, "FLOOR", 0.0)
+    limit, t, games = 9, 8, 12  # the decision after turn index 7: 8 observations
+    base = play_game([_Flipper(), _Flipper()], seed, turn_limit=limit)
+    so_far = GameRecord(2, base.deal, base.table, base.turns[:t], limit)
+    obs, flips, seen = so_far.observations, tuple(x.flip for x in so_far.turns), so_far.seen()
+    view = PlayerView(2, 0, base.deal[0], limit, obs[-1].clue, obs, flips, ((),) * t, (), seen)
+    belief = Belief.from_record(view.record())
+    p = belief.best_code(1)[1] / belief.deals
+    assert 0 < p < 1, "a position with a choice"
+    seat = SearchPolicy(games).seat(2, 0, base.deal[0], np.random.default_rng(11))
+    decision = seat.crew(view)
+    values = seat.last_values  # type: ignore[attr-defined]
+    # The same sampled games: the seat's first draw from its generator seeds them.
+    ss = np.random.SeedSequence(int(np.random.default_rng(11).integers(2**63)))
+    out = {k: [c.observation.clue.values[k] for c in so_far.turns if c.flip is cat]
+           for k, cat in enumerate(CATEGORIES)}  # fmt: skip
+    sampled = draws(belief, seen, ss, games)  # (a SeedSequence spawns new children each call)
+    mean = {}
+    for at in (t - 1, t):
+        total = 0.0
+        for deal, decks in sampled:
+            start = GameRecord(2, deal, base.table, (), limit)
+            full = tuple((*out[k], *decks[k]) for k in range(3))
+            seats = [
+                _Scripted(base.deal[0], 1, at, flips),
+                _Forced(ThresholdPolicy(0.5).seat(2, 1, deal[1], np.random.default_rng()), flips),
+            ]
+            turns = play_turns(start, full, seats)  # type: ignore[arg-type]
+            assert [(x.observation, x.flip) for x in turns[:t]] == list(
+                zip(obs, flips, strict=True)
+            )
+            total += _utility(GameRecord(2, deal, base.table, turns, limit))
+        mean[at] = total / games
+    assert mean[t - 1] != mean[t], "the two plans differ on these games"
+    assert values[1, None] == pytest.approx(mean[t - 1])
+    for rule in RULES:
+        assert values[1, rule] == pytest.approx(mean[t])
+    assert bool(decision) == (mean[t - 1] >= mean[t])
+
+
+def test_it_sees_only_its_own_information(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games with the same public record and my code, the others' codes different:
+    the same decisions, the same option values, turn after turn."""
+    monkeypatch.setattr(plunder_search, "FLOOR", 0.0)  # weigh every dig: search each turn
+    n, seed, until = 3, 5, 9
+    start = play_game([_Patient()] * n, seed)
+    logs = []
+    deals = [start.deal]
+    for run in range(2):
+        deal = deals[run]
+        game = GameRecord(n, deal, start.table, (), start.turn_limit)
+        seat = _Log(SearchPolicy(4).seat(n, 0, deal[0], np.random.default_rng(2)))
+        rest = tuple(tuple(d) for d in _decks_of(start))
+        seats: list[Seat] = [seat, _Patient(), _Patient()]
+        turns = play_turns(game, rest, seats, until=until)
+        logs.append(seat.log)
+        if run == 0:
+            played = GameRecord(n, deal, start.table, turns, start.turn_limit)
+            b = Belief.from_record(played.record_for(0))
+            other = [d for d in b.sample(np.random.default_rng(0), 50) if d != deal]
+            assert other, "another deal fits the record"
+            deals.append(other[0])
+    assert deals[0] != deals[1] and deals[0][0] == deals[1][0]
+    assert any(entry[0] == "crew" and entry[3] for entry in logs[0]), "it searched"  # type: ignore[index]
+    assert logs[0] == logs[1]
+
+
+def _decks_of(game: GameRecord) -> tuple[tuple[int, ...], ...]:
+    """Some deck order after the table (patient seats never flip: any order will do)."""
+    rng = np.random.default_rng(1)
+    seen = game.seen()
+    return plunder_search._decks(seen, rng)
+
+
+def test_same_seed_same_tournament_on_1_and_2_workers() -> None:
+    args = (3, ["search:2", "threshold"])
+    here = tournament(*args, games=4, seed=3, workers=0, time_limit=None)
+    one = tournament(*args, games=4, seed=3, workers=1, time_limit=None)
+    two = tournament(*args, games=4, seed=3, workers=2, time_limit=None)
+    assert here.results == one.results == two.results
+    assert here.to_dict() == one.to_dict() == two.to_dict()
+
+
+def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clock that moves one second a reading: one reading sets the deadline, one
+    comes before each game, so 2.5 seconds play two games and say so."""
+    from isles.solvers import plunder_tournament
+
+    class Clock:
+        now = 0.0
+
+        def __call__(self) -> float:
+            self.now += 1.0
+            return self.now - 1.0
+
+    args = (3, ["search:2", "threshold"])
+    monkeypatch.setattr(plunder_tournament, "_clock", Clock())
+    short = tournament(*args, games=6, seed=1, workers=0, time_limit=2.5)
+    assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
+    monkeypatch.undo()
+    assert short.results == tournament(*args, games=2, seed=1, workers=0).results
