@@ -1070,11 +1070,8 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
         return lambda: None
     kernel = _greedy_kernel if policy == "greedy" else _class_kernel
     if big and _cached_on_disk(kernel) is False and _core_to_spare():
-        import isles
-
-        root = str(Path(isles.__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+        env = dict(os.environ)  # the child imports isles from where this process did
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, sys.path))
         code = f"from isles.solvers.lighthouse.kernel import warm_up; warm_up({policy!r})"
         try:
             process = subprocess.Popen(
