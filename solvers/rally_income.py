@@ -66,6 +66,8 @@ RESTRICTIONS = {
     "ratio of one resource is held",
     "discard_rule": "on a 7 the cards discarded come from the largest pile in hand",
     "gold_choice": "a gold card's resource is chosen at the player's next turn",
+    "card_cap": "cards beyond what the routes can burn are kept up to one trade's ratio "
+    "plus one roll's income of each resource (more are lost: this errs towards more turns)",
     "committed_route": "the car commits at the start to one shortest route in moves (the best "
     "of them): the card states of every route at once are too many",
 }
@@ -610,12 +612,20 @@ def solve_income(
         restrictions.add("discard_rule")
     if any(inc.gold):
         restrictions.add("gold_choice")
-    fodder = (
-        np.array(ratios, np.int64) - 1 if ratios is not None else np.zeros(_NR, np.int64)
-    )
     per_roll = np.array(inc.per_roll_max(), np.int64)
     hand_v, reserve_v = _card_vector(hand), _card_vector(reserve)
-    excess = fodder + players * per_roll if ratios is not None else np.zeros(_NR, np.int64)
+    # Cards beyond need exist only in resources with income (or in the starting hand).
+    earns = (per_roll > 0) | (hand_v > 0)
+    fodder = (
+        np.where(earns, np.array(ratios, np.int64) - 1, 0)
+        if ratios is not None
+        else np.zeros(_NR, np.int64)
+    )
+    # Cards beyond need are kept up to one full ratio plus one roll's income (restriction
+    # card_cap): beyond that they are lost, which only errs towards more turns.
+    excess = np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
+    if ratios is not None:
+        restrictions.add("card_cap")
     for pos in positions:
         pos.cap = pos.need + np.where(pos.need > 0, 0, 0) + excess
     game = _Game(
