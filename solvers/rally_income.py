@@ -14,6 +14,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import deque
@@ -44,7 +45,7 @@ from isles.models.rally import (
 )
 from isles.models.status import Status
 
-__all__ = ["IncomePlan", "TurnAdvice", "solve_income"]
+__all__ = ["IncomePlan", "TurnAdvice", "plan_drive", "plan_income", "solve_income"]
 
 RESOURCES: tuple[Resource, ...] = tuple(Resource)
 _NR = len(RESOURCES)
@@ -888,3 +889,109 @@ def _best_committed(
         if plan.expected_turns is not None and plan.expected_turns < best_value:
             best, best_value = path, plan.expected_turns
     return solve_income(board, player, start, goals, route=best, **kwargs)
+
+
+def plan_income(
+    board: Board,
+    player: str,
+    start: object,
+    goals: Iterable[object] | None = None,
+    *,
+    players: int = 4,
+    hand: Mapping[Any, int] | None = None,
+    reserve: Mapping[Any, int] | None = None,
+    trade: str = "bank",
+    discard: str = "on",
+    within: int = 20,
+) -> IncomePlan:
+    """Fewest expected turns to a goal, when the cards come in roll by roll (docs/rally.md).
+
+    Parameters
+    ----------
+    board : Board
+        With the player's ``buildings`` (and roads, harbours) from the board file.
+    player : str
+        One of ``board.players()``.
+    start : (q, r)
+        The car's hex.
+    goals : iterable of (q, r), optional
+        Default: the land opposite the start group (a rim start).
+    players : int
+        3..6: the rolls between two of the player's moves.
+    hand, reserve : mapping of resource to int, optional
+        Cards at the start.
+    trade : {"none", "bank", "harbours"}
+    discard : {"on", "off"}
+        The 7-card rule.
+    within : int
+        1..200: ``within[t - 1]`` = P(arrived within t turns).
+
+    Returns
+    -------
+    IncomePlan
+        With the cheapest-cards route of :func:`isles.rally.plan_route` and its
+        expected turns when the car commits to it (``cheapest_cards_route``).
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter; the checks are those of the declaration
+        :class:`isles.models.questions.rally.Drive`.
+
+    Notes
+    -----
+    Value iteration over (hex, cards) in vectorised NumPy, in a restricted
+    policy space whose restrictions the answer lists (docs/rally.md, "What is
+    solved exactly"): its status is ``feasible``, not ``optimal``.
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
+    >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
+    ('feasible', 8.044, ['0,0', '1,0', '2,0'])
+    """
+    from isles.models.questions.rally import Drive
+
+    question = Drive.ask(
+        board=board, player=player, start=start, goals=None if goals is None else list(goals),
+        players=players, hand=hand, reserve=reserve, trade=trade, discard=discard, within=within,
+    )
+    return plan_drive(question)
+
+
+def plan_drive(question: Any) -> IncomePlan:
+    """The answer to a validated :class:`isles.models.questions.rally.Drive` (:func:`plan_income`)."""
+    from isles.solvers.rally import plan_route
+
+    board = question.board
+    player = board.check_player(question.player, "player")
+    kwargs: dict[str, Any] = {
+        "players": question.players,
+        "hand": question.hand,
+        "reserve": question.reserve,
+        "trade": question.trade,
+        "discard": question.discard == "on",
+        "within": question.within,
+    }
+    plan = solve_income(board, player, question.start, question.goals, **kwargs)
+    cheapest = plan_route(
+        board, question.start, goals=list(plan.goals), roads=player_roads(board, player)
+    )
+    compared: dict[str, Any] | None = None
+    if cheapest.path is not None:
+        committed = solve_income(
+            board, player, question.start, plan.goals, route=tuple(cheapest.path),
+            value_only=True, **kwargs,
+        )
+        compared = {
+            "path": [hex_json(h) for h in cheapest.path],
+            "total_cards": cheapest.total_cards,
+            "expected_turns": float_or_none(committed.expected_turns),
+        }
+    return dataclasses.replace(plan, cheapest=compared)
