@@ -23,31 +23,31 @@ __all__ = [
     "BANK_RATIO",
     "GROUP_SIZE",
     "HAND_LIMIT",
-    "ROLLS",
-    "TRADE_MODES",
-    "Income",
-    "TradeMode",
-    "discard_count",
-    "roll_income",
-    "trade_ratios",
     "MAX_CARD_VALUE",
     "OBJECTIVES",
+    "ROLLS",
+    "TRADE_MODES",
     "EntryCost",
+    "Income",
     "Objective",
     "Rim",
+    "TradeMode",
     "board_centre_doubled",
     "card_values",
     "default_goals",
     "desert_exit_probability",
+    "discard_count",
     "entry_cost",
     "is_rim_start",
     "opposite_starts",
     "player_roads",
     "rim_sea",
     "rim_starts",
+    "roll_income",
     "spending_budget",
     "start_group",
     "start_groups",
+    "trade_ratios",
 ]
 
 #: Cars in a start group: the seed puts four cars on four adjacent rim sea hexes.
@@ -782,7 +782,8 @@ def roll_income(board: Board, player: str) -> Income:
     --------
     >>> from isles.models.catan import beginner_board, Building
     >>> from isles.models.hexgrid import vertex
-    >>> board = beginner_board().replace(buildings={vertex((0, -2), (0, -1), (1, -2)): Building("red")})
+    >>> corner = vertex((0, -2), (0, -1), (1, -2))
+    >>> board = beginner_board().replace(buildings={corner: Building("red")})
     >>> sum(map(sum, roll_income(board, "red").cards))  # three hexes, one card each
     3
     """
@@ -820,8 +821,8 @@ def trade_ratios(board: Board, player: str, mode: str) -> tuple[int, ...] | None
     >>> from isles.models.catan import beginner_board, Building, HarbourKind
     >>> from isles.models.hexgrid import edge, vertex
     >>> side = edge((0, -3), (0, -2))
-    >>> board = beginner_board().replace(harbours={side: HarbourKind.ORE},
-    ...                                  buildings={vertex((0, -3), (0, -2), (1, -3)): Building("red")})
+    >>> town = {vertex((0, -3), (0, -2), (1, -3)): Building("red")}
+    >>> board = beginner_board().replace(harbours={side: HarbourKind.ORE}, buildings=town)
     >>> trade_ratios(board, "red", "harbours"), trade_ratios(board, "red", "bank")
     ((4, 4, 4, 4, 2), (4, 4, 4, 4, 4))
     """

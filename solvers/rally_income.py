@@ -1,4 +1,4 @@
-"""How many turns until a car arrives, with cards that come in roll by roll, and what to do each turn?
+"""How many turns until a car arrives, its cards coming in roll by roll; what to do each turn?
 
 Implements docs/rally.md ("The rally as it is played"; seed 002_8684547a41c0941c.txt):
 a Markov decision process over (car's hex, cards), solved by value iteration in
@@ -111,7 +111,8 @@ class _Pos:
     def flat(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Flat grid index of card vectors (last axis), clamped to the grid."""
         clipped = np.minimum(np.maximum(cards, 0), self.cap)
-        return np.ravel_multi_index(np.moveaxis(clipped, -1, 0), self.shape)
+        flat = np.ravel_multi_index(tuple(np.moveaxis(clipped, -1, 0)), self.shape)
+        return np.asarray(flat, dtype=np.int64)
 
     def grid(self) -> npt.NDArray[np.int64]:
         return np.stack(np.unravel_index(np.arange(self.size), self.shape), axis=-1).astype(
@@ -298,7 +299,11 @@ class _Game:
 
 
 def _positions(
-    board: Board, start: Hex, goals: Sequence[Hex], roads: frozenset[Any], route: Sequence[Hex] | None
+    board: Board,
+    start: Hex,
+    goals: Sequence[Hex],
+    roads: frozenset[Any],
+    route: Sequence[Hex] | None,
 ) -> tuple[list[_Pos], int]:
     """The hexes the car may stand on (forward moves only), nearest the goals first."""
     goal_set = set(goals)
@@ -357,7 +362,7 @@ def _positions(
                 paid[:] = cost.cards
             need = np.maximum(need, after + paid)
         positions.append(_Pos(v, dist[v], desert, need, moves=moves))
-    return positions, index[start] if start in index else -1
+    return positions, index.get(start, -1)
 
 
 def _card_vector(cards: Mapping[Resource, int] | None) -> npt.NDArray[np.int64]:
@@ -396,7 +401,9 @@ def _window_values(
     return out
 
 
-def _wild_values(game: _Game, pos: _Pos, values: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
+def _wild_values(
+    game: _Game, pos: _Pos, values: npt.NDArray[np.float64]
+) -> list[npt.NDArray[np.float64]]:
     """``out[k][x]``: the value at grid state x with k gold cards still to name (best choice)."""
     most = int(max(game.gold)) * game.players if any(game.gold) else 0
     out = [values]
@@ -435,7 +442,11 @@ def _solve_position(game: _Game, v: int) -> None:
     options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
     labels: list[tuple[int, int]] = [(-1, -1)]  # (move index, resource paid)
     for m, move in enumerate(pos.moves):
-        payers = [move.resource] if move.resource >= 0 else ([-1] if move.resource == _FREE else list(range(_NR)))
+        payers = (
+            [move.resource]
+            if move.resource >= 0
+            else ([-1] if move.resource == _FREE else list(range(_NR)))
+        )
         for payer in payers:
             base = np.full(n, np.inf)
             if payer >= 0:
@@ -540,7 +551,7 @@ def _can_arrive(
     comp_ok: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.bool_]:
     """Which decision states reach a goal with a positive chance (the least fixed point)."""
-    can = np.zeros(n, bool)
+    can: npt.NDArray[np.bool_] = np.zeros(n, bool)
     direct = np.zeros(n, bool)
     for base, _ in options:
         direct |= np.isfinite(base) & (base < np.inf)
@@ -549,7 +560,7 @@ def _can_arrive(
         for rows, idx, _, _ in stay_parts:
             stay[rows] = can[idx].any(axis=1)
         post = direct | stay
-        new = (post[comp_idx] & comp_ok).any(axis=1)
+        new: npt.NDArray[np.bool_] = np.asarray((post[comp_idx] & comp_ok).any(axis=1))
         if np.array_equal(new, can):
             return can
         can = new
@@ -559,7 +570,9 @@ def _read_goals(board: Board, start: Hex, goals: Iterable[object] | None) -> tup
     if goals is None:
         if not is_rim_start(board, start):
             raise InvalidInput(
-                "goals", None, "goal hexes: the start is not a rim start, so it has no default goals"
+                "goals",
+                None,
+                "goal hexes: the start is not a rim start, so it has no default goals",
             )
         return tuple(default_goals(board, start_group(board, start)))
     out = []
@@ -589,8 +602,12 @@ def solve_income(
     value_only: bool = False,
 ) -> IncomePlan:
     kwargs: dict[str, Any] = {
-        "players": players, "hand": hand, "reserve": reserve, "trade": trade,
-        "discard": discard, "within": within,
+        "players": players,
+        "hand": hand,
+        "reserve": reserve,
+        "trade": trade,
+        "discard": discard,
+        "within": within,
     }
     """The fewest expected turns to a goal with cards from income (docs/rally.md).
 
@@ -624,13 +641,24 @@ def solve_income(
     )
     # Cards beyond need are kept up to one full ratio plus one roll's income (restriction
     # card_cap): beyond that they are lost, which only errs towards more turns.
-    excess = np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
+    excess = (
+        np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
+    )
     if ratios is not None:
         restrictions.add("card_cap")
     for pos in positions:
         pos.cap = pos.need + np.where(pos.need > 0, 0, 0) + excess
     game = _Game(
-        board, positions, s0, goal_hexes, inc.cards, inc.gold, players, discard, ratios, fodder,
+        board,
+        positions,
+        s0,
+        goal_hexes,
+        inc.cards,
+        inc.gold,
+        players,
+        discard,
+        ratios,
+        fodder,
         restrictions,
     )
     order = [p.hex for p in positions]
@@ -638,7 +666,8 @@ def solve_income(
     if any(p.size > MAX_STATES for p in positions):
         biggest = max(p.size for p in positions)
         raise InvalidInput(
-            "board", f"{biggest:,} card states on one hex",
+            "board",
+            f"{biggest:,} card states on one hex",
             f"at most {MAX_STATES:,} (fewer --players, --trade none, or nearer goals)",
         )
     if start_hex in goal_hexes:
@@ -647,8 +676,20 @@ def solve_income(
         return _best_committed(board, player, start_hex, goal_hexes, positions, s0, kwargs)
     if s0 < 0:
         return IncomePlan(
-            Status.UNREACHABLE, start_hex, goal_hexes, player, players, trade, discard, None,
-            tuple(0.0 for _ in range(within)), (), (), tuple(sorted(restrictions)), 0, TOLERANCE,
+            Status.UNREACHABLE,
+            start_hex,
+            goal_hexes,
+            player,
+            players,
+            trade,
+            discard,
+            None,
+            tuple(0.0 for _ in range(within)),
+            (),
+            (),
+            tuple(sorted(restrictions)),
+            0,
+            TOLERANCE,
         )
     for v in range(len(positions)):
         _solve_position(game, v)
@@ -659,25 +700,60 @@ def solve_income(
     value = float(_window_values(game, pos, 1, r0, h0, tgt_wild(game, pos))[0])
     if value_only:
         return IncomePlan(
-            Status.FEASIBLE, start_hex, goal_hexes, player, players, trade, discard,
-            value if np.isfinite(value) else None, (), tuple(route or ()), (),
-            tuple(sorted(restrictions)), total, TOLERANCE,
+            Status.FEASIBLE,
+            start_hex,
+            goal_hexes,
+            player,
+            players,
+            trade,
+            discard,
+            value if np.isfinite(value) else None,
+            (),
+            tuple(route or ()),
+            (),
+            tuple(sorted(restrictions)),
+            total,
+            TOLERANCE,
         )
     flow: dict[tuple[int, Hex], float] = {}
     arrive = _within(game, r0[0], hand_v, within, flow)
     advice = _first_turn(game, r0[0], hand_v)
     status = Status.FEASIBLE if np.isfinite(value) else Status.UNREACHABLE
     return IncomePlan(
-        status, start_hex, goal_hexes, player, players, trade, discard,
-        value if np.isfinite(value) else None, arrive, _route(game, flow),
-        advice, tuple(sorted(restrictions)), total, TOLERANCE,
+        status,
+        start_hex,
+        goal_hexes,
+        player,
+        players,
+        trade,
+        discard,
+        value if np.isfinite(value) else None,
+        arrive,
+        _route(game, flow),
+        advice,
+        tuple(sorted(restrictions)),
+        total,
+        TOLERANCE,
     )
 
 
-def _arrived(game: _Game, start: Hex, player: str, trade: str, discard: bool, within: int) -> IncomePlan:
+def _arrived(
+    game: _Game, start: Hex, player: str, trade: str, discard: bool, within: int
+) -> IncomePlan:
     return IncomePlan(
-        Status.FEASIBLE, start, game.goals, player, game.players, trade, discard, 0.0,
-        tuple(1.0 for _ in range(within)), (start,), (), tuple(sorted(game.restrictions)), 0,
+        Status.FEASIBLE,
+        start,
+        game.goals,
+        player,
+        game.players,
+        trade,
+        discard,
+        0.0,
+        tuple(1.0 for _ in range(within)),
+        (start,),
+        (),
+        tuple(sorted(game.restrictions)),
+        0,
         TOLERANCE,
     )
 
@@ -822,7 +898,9 @@ def _names(vec: npt.NDArray[np.int64]) -> dict[str, int]:
     return {RESOURCES[j].value: int(vec[j]) for j in range(_NR) if vec[j]}
 
 
-def _first_turn(game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]) -> tuple[TurnAdvice, ...]:
+def _first_turn(
+    game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]
+) -> tuple[TurnAdvice, ...]:
     """Turn 1's advice for each roll of the player."""
     pos = game.positions[game.start]
     grid = pos.grid()
@@ -843,7 +921,11 @@ def _first_turn(game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[n
             batches = np.maximum(cards - pos.need, 0) // ratio
             gained = np.maximum(x - (cards - batches * ratio), 0)
             takes = [RESOURCES[j].value for j in range(_NR) for _ in range(int(gained[j]))]
-            gives = [(RESOURCES[j].value, int(ratio[j])) for j in range(_NR) for _ in range(int(batches[j]))]
+            gives = [
+                (RESOURCES[j].value, int(ratio[j]))
+                for j in range(_NR)
+                for _ in range(int(batches[j]))
+            ]
             for (give, k), take in zip(gives, takes, strict=False):
                 trades.append({"give": give, "cards": k, "take": take})
         m, payer = pos._labels[int(pos.option[post])]  # type: ignore[attr-defined]
@@ -863,7 +945,7 @@ def _forward_paths(positions: list[_Pos], s0: int) -> list[tuple[Hex, ...]]:
     while stack and len(out) < 4 * MAX_ROUTES:
         v, path, cost = stack.pop()
         for move in positions[v].moves:
-            step = path + (move.hex,)
+            step = (*path, move.hex)
             if move.target < 0:
                 out.append((cost + move.cards, step))
             else:
@@ -959,14 +1041,25 @@ def plan_income(
     from isles.models.questions.rally import Drive
 
     question = Drive.ask(
-        board=board, player=player, start=start, goals=None if goals is None else list(goals),
-        players=players, hand=hand, reserve=reserve, trade=trade, discard=discard, within=within,
+        board=board,
+        player=player,
+        start=start,
+        goals=None if goals is None else list(goals),
+        players=players,
+        hand=hand,
+        reserve=reserve,
+        trade=trade,
+        discard=discard,
+        within=within,
     )
     return plan_drive(question)
 
 
 def plan_drive(question: Any) -> IncomePlan:
-    """The answer to a validated :class:`isles.models.questions.rally.Drive` (:func:`plan_income`)."""
+    """The answer to a validated :class:`~isles.models.questions.rally.Drive`.
+
+    See :func:`plan_income`.
+    """
     from isles.solvers.rally import plan_route
 
     board = question.board
@@ -986,8 +1079,13 @@ def plan_drive(question: Any) -> IncomePlan:
     compared: dict[str, Any] | None = None
     if cheapest.path is not None:
         committed = solve_income(
-            board, player, question.start, plan.goals, route=tuple(cheapest.path),
-            value_only=True, **kwargs,
+            board,
+            player,
+            question.start,
+            plan.goals,
+            route=tuple(cheapest.path),
+            value_only=True,
+            **kwargs,
         )
         compared = {
             "path": [hex_json(h) for h in cheapest.path],

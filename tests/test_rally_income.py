@@ -42,7 +42,7 @@ def plain_value(costs: list[tuple[int, int]], board: Board, players: int, discar
         need[i][costs[i][0]] += costs[i][1]
 
     def window(reserve: tuple[int, ...], rolls: int, i: int) -> dict[tuple[int, ...], float]:
-        dist = {(0,) * 5: 1.0}
+        dist: dict[tuple[int, ...], float] = {(0,) * 5: 1.0}
         for _ in range(rolls):
             nxt: dict[tuple[int, ...], float] = {}
             for hand, m in dist.items():
@@ -83,7 +83,10 @@ def plain_value(costs: list[tuple[int, int]], board: Board, players: int, discar
                         after = tuple(min(a, c) for a, c in zip(paid, need[i + 1], strict=True))
                         best = min(
                             best,
-                            sum(m * value[(i + 1, t)] for t, m in window(after, players, i + 1).items()),
+                            sum(
+                                m * value[(i + 1, t)]
+                                for t, m in window(after, players, i + 1).items()
+                            ),
                         )
                 new = 1.0 + best
                 change = max(change, abs(new - value[(i, s)]))
@@ -100,7 +103,9 @@ BRICK, GRAIN = list(Resource).index(Resource.BRICK), list(Resource).index(Resour
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_corridor_matches_plain_value_iteration(players: int) -> None:
     board = corridor()
-    plan = solve_income(board, "red", (0, 0), [(2, 0)], players=players, trade="none", discard=False)
+    plan = solve_income(
+        board, "red", (0, 0), [(2, 0)], players=players, trade="none", discard=False
+    )
     expected = plain_value([(BRICK, 4), (GRAIN, 3)], board, players, False)
     assert plan.expected_turns == pytest.approx(expected, abs=1e-7)
 
@@ -134,7 +139,9 @@ def test_the_7_rule_slows_a_city_at_a_table_of_six() -> None:
 
 
 def test_within_is_the_arrival_distribution_of_the_policy() -> None:
-    plan = solve_income(corridor(), "red", (0, 0), [(2, 0)], trade="none", discard=False, within=200)
+    plan = solve_income(
+        corridor(), "red", (0, 0), [(2, 0)], trade="none", discard=False, within=200
+    )
     assert plan.within[0] == 0.0  # two moves take two turns at least
     assert all(a <= b + 1e-15 for a, b in itertools.pairwise(plan.within))
     tail = sum(1 - p for p in plan.within)  # E[T] = sum over t >= 0 of P(T > t)

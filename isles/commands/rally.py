@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
+from isles.models.contract import Question
 from isles.models.questions.rally import Drive, Trip
 from isles.models.status import Status
 from isles.options import add_questions, read_mode
@@ -26,7 +27,7 @@ ORDER = 10
 #: The command's questions, by what asks each (the route planner; --income).
 ROUTE_MODE = "a route (without --income)"
 INCOME_MODE = "--income"
-MODES = {ROUTE_MODE: Trip, INCOME_MODE: Drive}
+MODES: dict[str, type[Question]] = {ROUTE_MODE: Trip, INCOME_MODE: Drive}
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -89,8 +90,7 @@ def format_income(data: dict[str, Any]) -> str:
     cheap = data["cheapest_cards_route"]
     lines.append(f"{'':28}{'this plan':<30}cheapest in cards")
     lines.append(
-        f"{'route':28}{path(data['route']):<30}"
-        + ("-" if cheap is None else path(cheap["path"]))
+        f"{'route':28}{path(data['route']):<30}" + ("-" if cheap is None else path(cheap["path"]))
     )
     if cheap is not None:
         other = cheap["expected_turns"]
@@ -109,7 +109,9 @@ def format_income(data: dict[str, Any]) -> str:
         move = "wait" if a["move"] is None else f"move to {a['move'][0]},{a['move'][1]}"
         trades = ", ".join(f"{t['cards']} {t['give']} -> {t['take']}" for t in a["trades"])
         reserve = ",".join(f"{k}={v}" for k, v in a["reserve"].items()) or "-"
-        lines.append(f"  roll {a['roll']:>2}: {move}; reserve {reserve}" + (f"; {trades}" if trades else ""))
+        lines.append(
+            f"  roll {a['roll']:>2}: {move}; reserve {reserve}" + (f"; {trades}" if trades else "")
+        )
     for r in data["restrictions"]:
         lines.append(f"restricted: {r['text']}")
     return "\n".join(lines)
