@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from isles.models.catan import Board, Building, BuildingKind, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex, edge, vertex
@@ -167,3 +169,41 @@ def test_no_income_of_a_needed_resource_is_unreachable() -> None:
     # the bank's 4:1 trade turns spare brick into grain
     traded = solve_income(board, "red", (0, 0), [(2, 0)], trade="bank", discard=False)
     assert str(traded.status) == "feasible" and traded.expected_turns is not None
+
+
+def _tokens_board(a: int, b: int, c: int, d: int, kind: BuildingKind) -> Board:
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.HILLS, a),
+        Hex(2, 0): Tile(Terrain.FIELDS, b),
+        Hex(1, -1): Tile(Terrain.HILLS, c),
+        Hex(2, -1): Tile(Terrain.FIELDS, d),
+    }
+    return Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red", kind)})
+
+
+TOKENS = st.sampled_from([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])
+
+
+@settings(max_examples=6, deadline=None)
+@given(a=TOKENS, b=TOKENS, c=TOKENS, d=TOKENS, players=st.integers(3, 6))
+def test_a_city_never_slower_and_more_players_never_slower(
+    a: int, b: int, c: int, d: int, players: int
+) -> None:
+    def turns(kind: BuildingKind, p: int) -> float:
+        plan = solve_income(
+            _tokens_board(a, b, c, d, kind),
+            "red",
+            (0, 0),
+            [(2, 0)],
+            players=p,
+            trade="none",
+            discard=False,
+        )
+        assert plan.expected_turns is not None  # both resources come in
+        return plan.expected_turns
+
+    town = turns(BuildingKind.SETTLEMENT, players)
+    assert turns(BuildingKind.CITY, players) <= town + 1e-9
+    if players < 6:  # one more player at the table: one more roll of income per turn
+        assert turns(BuildingKind.SETTLEMENT, players + 1) <= town + 1e-9
