@@ -296,6 +296,7 @@ class _Game:
     ratios: tuple[int, ...] | None
     fodder: npt.NDArray[np.int64]
     restrictions: set[str]
+    offsets: list[int] = field(default_factory=list)
 
 
 def _positions(
@@ -693,6 +694,7 @@ def solve_income(
         )
     for v in range(len(positions)):
         _solve_position(game, v)
+    game.offsets = [0, *itertools.accumulate(p.size for p in positions)]
     del order
     pos = positions[s0]
     r0 = np.minimum(reserve_v, pos.need)[None, :]
@@ -781,11 +783,13 @@ def _spread(
     reserve: npt.NDArray[np.int64],
     hand: npt.NDArray[np.int64],
     mass: npt.NDArray[np.float64],
-    into: list[npt.NDArray[np.float64]],
+    source: npt.NDArray[np.int64],
+    into: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]],
 ) -> None:
-    """Add the decision states at ``v`` after ``rolls`` rolls from rows (reserve, hand)."""
+    """Triplets (source row, decision state at ``v``, chance) after ``rolls`` rolls."""
     pos = game.positions[v]
     best = _wild_best(game, pos)
+    offset = game.offsets[v]
     keys, inverse = np.unique(hand, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     for g, h0 in enumerate(keys):
@@ -796,22 +800,30 @@ def _spread(
         idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
         for k in np.unique(wild):
             sel = wild == k
-            target = best[int(k)][idx[:, sel]]
+            target = best[int(k)][idx[:, sel]] + offset
             weights = mass[rows][:, None] * probs[sel][None, :]
-            into[v] += np.bincount(target.ravel(), weights.ravel(), minlength=pos.size)
+            src = np.broadcast_to(source[rows][:, None], target.shape)
+            into.append((src.ravel(), target.ravel(), weights.ravel()))
 
 
-def _turn(
-    game: _Game, masses: list[npt.NDArray[np.float64]], flow: dict[tuple[int, Hex], float] | None
-) -> tuple[list[npt.NDArray[np.float64]], float]:
-    """One turn of the policy from the decision states' masses: the next masses, and arrivals."""
-    nxt = [np.zeros(p.size) for p in game.positions]
-    arrived = 0.0
+def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
+    """One turn of the policy as a sparse matrix over all decision states (built once).
+
+    Returns (A, arrive, flows): ``A[i, j]`` the chance that state i's turn leads to
+    state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
+    ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
+    """
+    from scipy.sparse import coo_matrix
+
+    total = game.offsets[-1]
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+    arrive = np.zeros(total)
+    flows: dict[tuple[int, Hex], Any] = {}
     for v, pos in enumerate(game.positions):
-        mass = masses[v]
-        rows = np.flatnonzero(mass > 0)
-        if len(rows) == 0:
-            continue
+        rows = np.arange(pos.size)
+        source = rows + game.offsets[v]
+        ok = np.isfinite(pos.value)
+        rows, source = rows[ok], source[ok]
         grid = pos.grid()
         post = pos._post[rows]  # type: ignore[attr-defined]
         options = pos.option[post]
@@ -822,34 +834,65 @@ def _turn(
         for o in np.unique(options):
             sel = options == o
             m, payer = labels[int(o)]
-            w = mass[rows][sel]
+            ones = np.ones(int(sel.sum()))
             if m < 0:
-                _spread(game, v, game.players, reserve[sel], hand[sel], w, nxt)
+                _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
                 continue
             move = pos.moves[m]
             paid = np.zeros(_NR, np.int64)
             if payer >= 0:
                 paid[payer] = move.cards
             p = float(move.p_exit)
-            if flow is not None:
-                flow[(v, move.hex)] = flow.get((v, move.hex), 0.0) + float(w.sum()) * p
+            flow = flows.setdefault((v, move.hex), np.zeros(total))
+            flow[source[sel]] += p
             if move.target < 0:
-                arrived += float(w.sum()) * p
+                arrive[source[sel]] += p
             else:
                 tgt = game.positions[move.target]
                 r2 = np.minimum(reserve[sel] - paid, tgt.need)
-                _spread(game, move.target, game.players, r2, hand[sel], w * p, nxt)
+                _spread(
+                    game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts
+                )
             if p < 1:
-                _spread(game, v, game.players, reserve[sel], hand[sel], w * (1 - p), nxt)
-    return nxt, arrived
+                _spread(
+                    game,
+                    v,
+                    game.players,
+                    reserve[sel],
+                    hand[sel],
+                    ones * (1 - p),
+                    source[sel],
+                    parts,
+                )
+    if parts:
+        src = np.concatenate([a for a, _, _ in parts])
+        dst = np.concatenate([b for _, b, _ in parts])
+        wts = np.concatenate([c for _, _, c in parts])
+    else:
+        src = dst = np.zeros(0, np.int64)
+        wts = np.zeros(0)
+    matrix = coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
+    return matrix, arrive, flows
 
 
 def _first_masses(
     game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]
-) -> list[npt.NDArray[np.float64]]:
-    masses = [np.zeros(p.size) for p in game.positions]
-    _spread(game, game.start, 1, reserve[None, :], hand[None, :], np.ones(1), masses)
-    return masses
+) -> npt.NDArray[np.float64]:
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+    _spread(
+        game,
+        game.start,
+        1,
+        reserve[None, :],
+        hand[None, :],
+        np.ones(1),
+        np.zeros(1, np.int64),
+        parts,
+    )
+    mass = np.zeros(game.offsets[-1])
+    for _, dst, wts in parts:
+        np.add.at(mass, dst, wts)
+    return mass
 
 
 def _within(
@@ -864,13 +907,16 @@ def _within(
     ``flow`` gathers the chance of each move made on the way (for the route shown):
     over at least 20 turns, or until 99.9% of the cars have arrived.
     """
-    masses = _first_masses(game, reserve, hand)
+    matrix, arrive, flows = _transition(game)
+    mass = _first_masses(game, reserve, hand)
     arrived = 0.0
     out = []
     t = 0
     while t < turns or (t < 20 and arrived < 0.999):
-        masses, got = _turn(game, masses, flow)
-        arrived += got
+        for key, vec in flows.items():
+            flow[key] = flow.get(key, 0.0) + float(vec @ mass)
+        arrived += float(arrive @ mass)
+        mass = matrix.T @ mass
         t += 1
         if t <= turns:
             out.append(min(arrived, 1.0))
