@@ -73,7 +73,7 @@ RESTRICTIONS = {
     "of them): the card states of every route at once are too many",
 }
 #: Card states over all hexes above which the car commits to one route.
-FULL_STATES = 400_000
+FULL_STATES = 60_000
 #: Routes tried, at most, when the car commits to one.
 MAX_ROUTES = 8
 

@@ -207,3 +207,27 @@ def test_a_city_never_slower_and_more_players_never_slower(
     assert turns(BuildingKind.CITY, players) <= town + 1e-9
     if players < 6:  # one more player at the table: one more roll of income per turn
         assert turns(BuildingKind.SETTLEMENT, players + 1) <= town + 1e-9
+
+
+def test_two_routes_the_choice_depends_on_what_was_rolled() -> None:
+    """Hills 5 or forest 9 to a desert goal: going where the cards came first beats committing."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.HILLS, 5),
+        Hex(1, -1): Tile(Terrain.FOREST, 9),
+        Hex(2, -1): Tile(Terrain.DESERT),
+        Hex(2, 0): Tile(Terrain.FIELDS, 6),
+    }
+    board = Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+
+    def turns(route: list[Hex] | None) -> float:
+        plan = solve_income(
+            board, "red", (0, 0), [(2, -1)], trade="none", discard=False, route=route
+        )
+        assert plan.expected_turns is not None
+        return plan.expected_turns
+
+    free = turns(None)
+    by_hills, by_forest = turns([Hex(0, 0), Hex(1, 0)]), turns([Hex(0, 0), Hex(1, -1)])
+    assert free < min(by_hills, by_forest) - 0.5
+    assert by_hills < by_forest  # the hills cost 5 brick, the forest 9 lumber
