@@ -524,9 +524,10 @@ def _solve_position(game: _Game, v: int) -> None:
     picked = np.where(comp_ok, q[comp_idx], np.inf)
     best_comp = picked.argmin(axis=1)
     post = comp_idx[np.arange(n), best_comp]
-    opt_values = [stay] + [
-        base + np.where(weight > 0, weight * stay, 0.0) for base, weight in options
-    ]
+    with np.errstate(invalid="ignore"):  # 0 * inf where a move cannot fail: not taken
+        opt_values = [stay] + [
+            base + np.where(weight > 0, weight * stay, 0.0) for base, weight in options
+        ]
     stacked = np.stack(opt_values, axis=1)
     choice = stacked.argmin(axis=1)  # first best: waiting wins ties (no card spent)
     pos.value = values
