@@ -13,6 +13,11 @@ Routes
     each start group's best car, and the best of all) returning a
     :class:`StartChoice` of :class:`GroupPlan`; :func:`cost_field` (the
     cheapest cost of every hex at once) returning a :class:`CostField`.
+The rally as it is played
+    :func:`plan_income` (fewest expected turns when the cards come in roll by
+    roll from the player's buildings; P(arrived within t); the turn's advice)
+    returning an :class:`IncomePlan` of :class:`TurnAdvice`; its declaration
+    :class:`Drive`, answered by :func:`plan_drive`.
 The question
     :class:`Trip`, the one declaration of a route's or a start's parameters
     (docs/json.md, "Questions"), answered by :func:`plan_trip` and
@@ -48,7 +53,7 @@ from isles.models.catan import (
     beginner_board,
 )
 from isles.models.hexgrid import Edge, Hex
-from isles.models.questions.rally import Trip
+from isles.models.questions.rally import Drive, Trip
 from isles.models.rally import OBJECTIVES, default_goals, player_roads, start_groups
 from isles.solvers.rally import (
     CostField,
@@ -62,6 +67,7 @@ from isles.solvers.rally import (
     plan_route,
     plan_trip,
 )
+from isles.solvers.rally_income import IncomePlan, TurnAdvice, plan_drive, plan_income
 
 __all__ = [
     "OBJECTIVES",
@@ -69,10 +75,12 @@ __all__ = [
     "Building",
     "BuildingKind",
     "CostField",
+    "Drive",
     "Edge",
     "GroupPlan",
     "HarbourKind",
     "Hex",
+    "IncomePlan",
     "Resource",
     "Route",
     "StartChoice",
@@ -80,11 +88,14 @@ __all__ = [
     "Terrain",
     "Tile",
     "Trip",
+    "TurnAdvice",
     "beginner_board",
     "choose_start",
     "choose_trip",
     "cost_field",
     "default_goals",
+    "plan_drive",
+    "plan_income",
     "plan_route",
     "plan_trip",
     "player_roads",

@@ -20,25 +20,34 @@ from isles.models.errors import InvalidInput
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, distance, neighbours, to_pixel
 
 __all__ = [
+    "BANK_RATIO",
     "GROUP_SIZE",
+    "HAND_LIMIT",
     "MAX_CARD_VALUE",
     "OBJECTIVES",
+    "ROLLS",
+    "TRADE_MODES",
     "EntryCost",
+    "Income",
     "Objective",
     "Rim",
+    "TradeMode",
     "board_centre_doubled",
     "card_values",
     "default_goals",
     "desert_exit_probability",
+    "discard_count",
     "entry_cost",
     "is_rim_start",
     "opposite_starts",
     "player_roads",
     "rim_sea",
     "rim_starts",
+    "roll_income",
     "spending_budget",
     "start_group",
     "start_groups",
+    "trade_ratios",
 ]
 
 #: Cars in a start group: the seed puts four cars on four adjacent rim sea hexes.
@@ -697,3 +706,149 @@ def spending_budget(budget: Mapping[Any, int], field: str = "budget") -> dict[Re
             raise InvalidInput(f"{field}.{r.value}", v, "a whole number of cards >= 0")
         out[r] = v
     return out
+
+
+# -- the rally as it is played: income, trades, the 7-card rule ----------------------
+
+#: The 2d6 rolls, 2..12.
+ROLLS: tuple[int, ...] = tuple(range(2, 13))
+#: Cards a hand may hold when a 7 is rolled without discarding (the base rules).
+HAND_LIMIT = 7
+#: The bank's ratio: 4 cards of one resource for 1 of any.
+BANK_RATIO = 4
+#: How a player may trade in ``isles rally --income`` (docs/rally.md, "The rally as it is played").
+TradeMode = Literal["none", "bank", "harbours"]
+TRADE_MODES: tuple[str, ...] = get_args(TradeMode)
+
+
+@dataclass(frozen=True, slots=True)
+class Income:
+    """What one roll of 2d6 gives a player: cards per resource, and gold cards of their choice.
+
+    Attributes
+    ----------
+    cards : tuple of tuple of int
+        ``cards[i][j]``: cards of ``list(Resource)[j]`` on roll ``ROLLS[i]``.
+    gold : tuple of int
+        ``gold[i]``: cards of the owner's choice (gold hexes) on roll ``ROLLS[i]``.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board, Building, BuildingKind
+    >>> from isles.models.hexgrid import vertex
+    >>> corner = vertex((0, -2), (0, -1), (1, -2))  # mountains 10, hills 6, pasture 2
+    >>> board = beginner_board().replace(buildings={corner: Building("red", BuildingKind.CITY)})
+    >>> inc = roll_income(board, "red")
+    >>> inc.cards[ROLLS.index(10)], inc.cards[ROLLS.index(6)]
+    ((0, 0, 0, 0, 2), (0, 0, 0, 2, 0))
+    """
+
+    cards: tuple[tuple[int, ...], ...]
+    gold: tuple[int, ...]
+
+    def per_roll_max(self) -> tuple[int, ...]:
+        """The most cards of each resource one roll can give (gold counted for every resource)."""
+        return tuple(
+            max(row[j] + g for row, g in zip(self.cards, self.gold, strict=True))
+            for j in range(len(Resource))
+        )
+
+
+def roll_income(board: Board, player: str) -> Income:
+    """The cards each roll gives ``player`` from their buildings (seed 002, "Les règles de base").
+
+    Every roll at the table (every player's turn) gives each of the player's
+    buildings next to a land hex carrying the rolled number 1 card (settlement)
+    or 2 (city) of that hex's resource; a gold hex gives cards of the owner's
+    choice; a 7 gives nothing. docs/rally.md, "The rally as it is played".
+
+    Parameters
+    ----------
+    board : Board
+        With the players' ``buildings`` (docs/boards.md).
+    player : str
+        One of ``board.players()``.
+
+    Returns
+    -------
+    Income
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``player``: a name the board does not give (with those it gives).
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board, Building
+    >>> from isles.models.hexgrid import vertex
+    >>> corner = vertex((0, -2), (0, -1), (1, -2))
+    >>> board = beginner_board().replace(buildings={corner: Building("red")})
+    >>> sum(map(sum, roll_income(board, "red").cards))  # three hexes, one card each
+    3
+    """
+    board.check_player(player)
+    resources = list(Resource)
+    cards = [[0] * len(resources) for _ in ROLLS]
+    gold = [0] * len(ROLLS)
+    for corner, building in board.buildings.items():
+        if building.player != player:
+            continue
+        amount = 2 if building.kind.value == "city" else 1
+        for h in corner:
+            tile = board.tiles[h]
+            if not tile.terrain.produces or tile.number is None:
+                continue
+            i = ROLLS.index(tile.number)
+            resource = tile.terrain.resource
+            if resource is None:  # gold: the owner's choice
+                gold[i] += amount
+            else:
+                cards[i][resources.index(resource)] += amount
+    return Income(tuple(tuple(row) for row in cards), tuple(gold))
+
+
+def trade_ratios(board: Board, player: str, mode: str) -> tuple[int, ...] | None:
+    """The cards of each resource ``player`` gives for one card of any (None: no trades).
+
+    ``bank``: 4 of anything. ``harbours``: also 3 at a generic harbour and 2 of
+    a 2:1 harbour's resource, where the player has a building on one of the
+    two corners of the harbour's side (the base rules). docs/rally.md, "The
+    rally as it is played".
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board, Building, HarbourKind
+    >>> from isles.models.hexgrid import edge, vertex
+    >>> side = edge((0, -3), (0, -2))
+    >>> town = {vertex((0, -3), (0, -2), (1, -3)): Building("red")}
+    >>> board = beginner_board().replace(harbours={side: HarbourKind.ORE}, buildings=town)
+    >>> trade_ratios(board, "red", "harbours"), trade_ratios(board, "red", "bank")
+    ((4, 4, 4, 4, 2), (4, 4, 4, 4, 4))
+    """
+    if mode == "none":
+        return None
+    ratios = [BANK_RATIO] * len(Resource)
+    if mode == "harbours":
+        mine = {v for v, b in board.buildings.items() if b.player == player}
+        for side, kind in board.harbours.items():
+            a, b = side
+            ends = [h for h in neighbours(a) if h in neighbours(b)]
+            corners = {tuple(sorted((a, b, c))) for c in ends}
+            if not any(tuple(v) in corners for v in mine):
+                continue
+            for j, resource in enumerate(Resource):
+                if kind.resource is None or kind.resource is resource:
+                    ratios[j] = min(ratios[j], kind.ratio)
+    return tuple(ratios)
+
+
+def discard_count(hand: int, limit: int = HAND_LIMIT) -> int:
+    """Cards a player holding ``hand`` cards discards on a 7: half, rounded down, above the limit.
+
+    Examples
+    --------
+    >>> [discard_count(n) for n in (7, 8, 9, 12)]
+    [0, 4, 4, 6]
+    """
+    return hand // 2 if hand > limit else 0

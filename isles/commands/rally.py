@@ -14,14 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
-from isles.models.questions.rally import Trip
+from isles.models.contract import Question
+from isles.models.questions.rally import Drive, Trip
 from isles.models.status import Status
-from isles.options import add_question, read_question
+from isles.options import add_questions, read_mode
 
 if TYPE_CHECKING:
     from isles.rally import Board, Route, StartChoice
 
 ORDER = 10
+
+#: The command's questions, by what asks each (the route planner; --income).
+ROUTE_MODE = "a route (without --income)"
+INCOME_MODE = "--income"
+MODES: dict[str, type[Question]] = {ROUTE_MODE: Trip, INCOME_MODE: Drive}
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -33,7 +39,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "Exit status: 0 route found, 1 no route, nothing affordable or time limit reached, "
         "2 bad input.",
     )
-    add_question(p, Trip)
+    add_questions(p, MODES)
+    p.add_argument(
+        "--income",
+        action="store_true",
+        help="the rally as it is played: cards come in roll by roll from --player's buildings; "
+        "fewest expected turns, P(arrived within t), this turn's advice (docs/rally.md)",
+    )
     board = Trip.model_fields["board"]
     p.add_argument("--board", action=StoreOnce, metavar="FILE", help=board.description)
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
@@ -44,6 +56,65 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="draw the board and the route (.png or .svg)",
     )
     p.set_defaults(func=run)
+
+
+def run_income(args: argparse.Namespace, board: Board, typed: dict[str, str]) -> int:
+    """``isles rally --income``: plan the drive, print it (text or JSON)."""
+    from isles.rally import plan_drive
+
+    if args.png is not None:
+        from isles.models.errors import InvalidInput
+
+        raise InvalidInput("--png", args.png, "--png only without --income")
+    drive = read_mode(MODES, INCOME_MODE, args, {"board": board}, typed)
+    plan = plan_drive(drive)
+    if args.json:
+        emit_json(plan.to_dict())
+    else:
+        print(format_income(plan.to_dict()))
+    return 0 if plan.status.answered else 1
+
+
+def format_income(data: dict[str, Any]) -> str:
+    """The text answer of ``--income``: turns, arrival chances, the route beside the cheapest."""
+
+    def path(hexes: list[list[int]]) -> str:
+        return " -> ".join(f"{q},{r}" for q, r in hexes)
+
+    turns = data["expected_turns"]
+    lines = [
+        f"status: {data['status']} ({data['players']} players, trade {data['trade']}, "
+        f"7-card rule {'on' if data['discard'] else 'off'})",
+        "expected turns: " + ("never arrives" if turns is None else f"{turns:.3f}"),
+    ]
+    cheap = data["cheapest_cards_route"]
+    lines.append(f"{'':28}{'this plan':<30}cheapest in cards")
+    lines.append(
+        f"{'route':28}{path(data['route']):<30}" + ("-" if cheap is None else path(cheap["path"]))
+    )
+    if cheap is not None:
+        other = cheap["expected_turns"]
+        lines.append(
+            f"{'expected turns':28}{'-' if turns is None else f'{turns:.3f}':<30}"
+            + ("never arrives" if other is None else f"{other:.3f}")
+            + f" ({cheap['total_cards']} cards)"
+        )
+    shown = [w for w in data["within"] if w["turns"] in (1, 5, 10, 15, 20, 30, 50, 100, 200)]
+    lines.append(
+        "P(arrived within t): "
+        + ", ".join(f"t={w['turns']}: {w['probability']:.3f}" for w in shown)
+    )
+    lines.append("turn 1, by the roll: move / reserve / trades")
+    for a in data["first_turn"]:
+        move = "wait" if a["move"] is None else f"move to {a['move'][0]},{a['move'][1]}"
+        trades = ", ".join(f"{t['cards']} {t['give']} -> {t['take']}" for t in a["trades"])
+        reserve = ",".join(f"{k}={v}" for k, v in a["reserve"].items()) or "-"
+        lines.append(
+            f"  roll {a['roll']:>2}: {move}; reserve {reserve}" + (f"; {trades}" if trades else "")
+        )
+    for r in data["restrictions"]:
+        lines.append(f"restricted: {r['text']}")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
 
         check_drawable(board, "--png", args.png)
     typed = {} if args.board is None else {"board": args.board}
-    trip = read_question(Trip, args, {"board": board}, typed)
+    if args.income:
+        return run_income(args, board, typed)
+    trip = read_mode(MODES, ROUTE_MODE, args, {"board": board}, typed)
+    assert isinstance(trip, Trip)
     if trip.start is None:
         choice = choose_trip(trip, progress=sys.stderr.isatty())
         if picture is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import PlainValidator
 
@@ -27,9 +27,15 @@ from isles.models.contract import (
     param,
 )
 from isles.models.errors import InvalidInput
-from isles.models.rally import MAX_CARD_VALUE, Objective, card_values, spending_budget
+from isles.models.rally import (
+    MAX_CARD_VALUE,
+    Objective,
+    TradeMode,
+    card_values,
+    spending_budget,
+)
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Trip"]
+__all__ = ["DEFAULT_TIME_LIMIT", "Drive", "Trip"]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds a budget search, or the search for the best start, may take by default."""
@@ -161,7 +167,66 @@ class Trip(Question):
     )
 
 
+Switch = Literal["on", "off"]
+
+
+class Drive(Question):
+    """A car driven on the cards its owner's buildings bring in, roll by roll (``--income``).
+
+    docs/rally.md, "The rally as it is played". Answered by
+    :func:`isles.rally.plan_income`.
+
+    Examples
+    --------
+    >>> Drive.read({"board": {"hexes": []}, "player": "red", "start": (0, -3),
+    ...             "players": 7}, spelling="option")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --players: 7 is invalid; expected ...
+    """
+
+    board: BoardValue = param(
+        help="board JSON file with the player's buildings, - for standard input",
+        metavar="FILE",
+        cli=False,
+        expected="a Board (Board.load reads a board file), or a board's JSON",
+    )
+    player: str = param(
+        help="the car's owner: their buildings bring the cards, their roads halve costs",
+        metavar="NAME",
+    )
+    start: HexValue = param(help="the car's hex (axial)", metavar="Q,R")
+    goals: list[HexValue] | None = param(
+        None,
+        help="a goal hex (repeat); default: the land opposite the start group",
+        option="--goal",
+        metavar="Q,R",
+        repeat=True,
+    )
+    players: int = param(4, help="players at the table: rolls between two turns", ge=3, le=6)
+    hand: Budget | None = param(
+        None,
+        help="cards in hand at the start, e.g. ore=2",
+        metavar="RES=N",
+        repeat=True,
+        text="counts",
+        item="a whole number of cards >= 0",
+    )
+    reserve: Budget | None = param(
+        None,
+        help="cards in the fuel reserve at the start",
+        metavar="RES=N",
+        repeat=True,
+        text="counts",
+        item="a whole number of cards >= 0",
+    )
+    trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
+    discard: Switch = param("on", help="the 7-card rule on a 7")
+    within: int = param(20, help="turns of the arrival chances P(arrived within t)", ge=1, le=200)
+
+
 #: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
 QUESTIONS: dict[str, type[Question]] = {
     "trip": Trip,
+    "drive": Drive,
 }

@@ -1,0 +1,1142 @@
+"""How many turns until a car arrives, its cards coming in roll by roll; what to do each turn?
+
+Implements docs/rally.md ("The rally as it is played"; seed 002_8684547a41c0941c.txt):
+a Markov decision process over (car's hex, cards), solved by value iteration in
+vectorised NumPy, minimising the expected turns to a goal.
+
+References
+----------
+.. [1] R. Bellman, "A Markovian decision process", Journal of Mathematics and
+   Mechanics 6(5), 679-684, 1957 (value iteration).
+.. [2] D. P. Bertsekas, J. N. Tsitsiklis, "An analysis of stochastic shortest
+   path problems", Mathematics of Operations Research 16(3), 580-595, 1991.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from isles.models.catan import Board, Resource, Terrain
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, as_hex, edge
+from isles.models.jsonio import float_or_none, hex_json
+from isles.models.rally import (
+    HAND_LIMIT,
+    ROLLS,
+    default_goals,
+    desert_exit_probability,
+    discard_count,
+    entry_cost,
+    is_rim_start,
+    player_roads,
+    roll_income,
+    start_group,
+    trade_ratios,
+)
+from isles.models.status import Status
+
+__all__ = ["IncomePlan", "TurnAdvice", "plan_drive", "plan_income", "solve_income"]
+
+RESOURCES: tuple[Resource, ...] = tuple(Resource)
+_NR = len(RESOURCES)
+_GOLD = -1  # a move paid in any single resource (a gold hex)
+_FREE = -2  # a move that costs nothing (a desert)
+_ROLL_P = np.array([(6 - abs(7 - n)) / 36 for n in ROLLS])
+#: Value iteration stops when no expected value changes by more than this (turns).
+TOLERANCE = 1e-9
+MAX_SWEEPS = 2_000
+#: States of one hex's card grid above which the solver refuses before any work.
+MAX_STATES = 3_000_000
+
+#: The restrictions of the policy space (docs/rally.md, "What is solved exactly").
+RESTRICTIONS = {
+    "forward": "the car only moves to a hex one step nearer a goal (the shortest routes in moves)",
+    "reserve": "every card the remaining routes can burn goes into the reserve at once; "
+    "only cards beyond that stay in hand",
+    "trade_at_once": "cards beyond what the routes can burn are traded as soon as a full "
+    "ratio of one resource is held",
+    "discard_rule": "on a 7 the cards discarded come from the largest pile in hand",
+    "gold_choice": "a gold card's resource is chosen at the player's next turn",
+    "card_cap": "cards beyond what the routes can burn are kept up to one trade's ratio "
+    "plus one roll's income of each resource (more are lost: this errs towards more turns)",
+    "committed_route": "the car commits at the start to one shortest route in moves (the best "
+    "of them): the card states of every route at once are too many",
+}
+#: Card states over all hexes above which the car commits to one route.
+FULL_STATES = 60_000
+#: Routes tried, at most, when the car commits to one.
+MAX_ROUTES = 8
+
+
+@dataclass(frozen=True)
+class _Move:
+    target: int  # position index; -1: a goal
+    hex: Hex
+    cards: int
+    resource: int  # index into RESOURCES, _GOLD or _FREE
+    p_exit: Fraction  # chance one try succeeds (leaving a desert), else 1
+
+
+@dataclass
+class _Pos:
+    hex: Hex
+    dist: int
+    desert: bool
+    need: npt.NDArray[np.int64]
+    cap: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(_NR, np.int64))
+    moves: list[_Move] = field(default_factory=list)
+    value: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    # The decision of each state of the grid: option index, and the trade's cards gained.
+    option: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    gained: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros((0, _NR), np.int64))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(int(c) + 1 for c in self.cap)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    def flat(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Flat grid index of card vectors (last axis), clamped to the grid."""
+        clipped = np.minimum(np.maximum(cards, 0), self.cap)
+        flat = np.ravel_multi_index(tuple(np.moveaxis(clipped, -1, 0)), self.shape)
+        return np.asarray(flat, dtype=np.int64)
+
+    def grid(self) -> npt.NDArray[np.int64]:
+        return np.stack(np.unravel_index(np.arange(self.size), self.shape), axis=-1).astype(
+            np.int64
+        )
+
+
+@dataclass(frozen=True)
+class TurnAdvice:
+    """What to do on a turn for one hand: trade, reserve, move.
+
+    Attributes
+    ----------
+    roll : int or None
+        The roll of turn 1 this advice answers (None: the hand as given).
+    cards : dict of str to int
+        Cards held (hand plus reserve) when the player decides.
+    trades : list of dict
+        ``{"give": resource, "cards": n, "take": resource}`` each.
+    reserve : dict of str to int
+        What the reserve holds after the turn.
+    move : Hex or None
+        The hex entered (or tried, leaving a desert); None: wait.
+    expected_turns : float
+        From this decision on, this turn included.
+    """
+
+    roll: int | None
+    cards: dict[str, int]
+    trades: list[dict[str, Any]]
+    reserve: dict[str, int]
+    move: Hex | None
+    expected_turns: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """``roll``, ``cards``, ``trades``, ``reserve``, ``move`` (``[q, r]`` or null),
+        ``expected_turns``."""
+        return {
+            "roll": self.roll,
+            "cards": self.cards,
+            "trades": self.trades,
+            "reserve": self.reserve,
+            "move": None if self.move is None else hex_json(self.move),
+            "expected_turns": float_or_none(self.expected_turns),
+        }
+
+
+@dataclass(frozen=True)
+class IncomePlan:
+    """The answer of :func:`isles.rally.plan_income`: turns to a goal with cards from income.
+
+    Attributes
+    ----------
+    status : Status
+        ``feasible`` (the best policy of the restricted space, see
+        ``restrictions``), ``optimal`` (no restriction binds: docs/rally.md),
+        or ``unreachable`` (the goals cannot be reached with this income).
+    expected_turns : float or None
+        Fewest expected turns to a goal (value iteration, stopped at
+        ``tolerance``).
+    within : tuple of float
+        ``within[t - 1]`` = chance of having arrived within ``t`` turns under
+        the returned policy (float, error below 1e-12 from summation).
+    route : tuple of Hex
+        The route the policy heads for (its most likely hexes).
+    first_turn : tuple of TurnAdvice
+        The advice of turn 1 for each roll of the player (2..12 without 7,
+        and 7).
+    restrictions : tuple of str
+        Keys of ``RESTRICTIONS`` the answer is restricted by.
+    states : int
+        Card states solved, over all hexes.
+    """
+
+    status: Status
+    start: Hex
+    goals: tuple[Hex, ...]
+    player: str
+    players: int
+    trade: str
+    discard: bool
+    expected_turns: float | None
+    within: tuple[float, ...]
+    route: tuple[Hex, ...]
+    first_turn: tuple[TurnAdvice, ...]
+    restrictions: tuple[str, ...]
+    states: int
+    tolerance: float
+    cheapest: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``isles rally --income --json`` prints (docs/rally.md, "Answers of --income")."""
+        return {
+            "status": self.status.value,
+            "start": hex_json(self.start),
+            "goals": [hex_json(g) for g in self.goals],
+            "player": self.player,
+            "players": self.players,
+            "trade": self.trade,
+            "discard": self.discard,
+            "expected_turns": float_or_none(self.expected_turns),
+            "tolerance": self.tolerance,
+            "within": [{"turns": t + 1, "probability": p} for t, p in enumerate(self.within)],
+            "route": [hex_json(h) for h in self.route],
+            "first_turn": [a.to_dict() for a in self.first_turn],
+            "restrictions": [{"name": r, "text": RESTRICTIONS[r]} for r in self.restrictions],
+            "states": self.states,
+            "cheapest_cards_route": self.cheapest,
+        }
+
+
+# -- the window between two decisions ------------------------------------------------
+
+
+def _discard(hand: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """The hand after discarding ``count`` cards, each from the largest pile (ties: first)."""
+    piles = list(hand)
+    for _ in range(count):
+        j = max(range(len(piles)), key=lambda i: (piles[i], -i))
+        piles[j] -= 1
+    return tuple(piles)
+
+
+@functools.cache
+def _window(
+    income: tuple[tuple[int, ...], ...],
+    gold: tuple[int, ...],
+    rolls: int,
+    discard: bool,
+    hand: tuple[int, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The hand after ``rolls`` rolls from ``hand``: (cards (M, 5), gold cards (M,), prob (M,)).
+
+    The hand has a sixth pile: gold cards whose resource is still to choose.
+    """
+    dist: dict[tuple[int, ...], float] = {(*hand, 0): 1.0}
+    for _ in range(rolls):
+        nxt: dict[tuple[int, ...], float] = {}
+        for h, m in dist.items():
+            for i, n in enumerate(ROLLS):
+                w = m * float(_ROLL_P[i])
+                if n == 7:
+                    d = discard_count(sum(h), HAND_LIMIT) if discard else 0
+                    out = _discard(h, d) if d else h
+                else:
+                    row = income[i]
+                    out = (*(h[j] + row[j] for j in range(_NR)), h[_NR] + gold[i])
+                nxt[out] = nxt.get(out, 0.0) + w
+        dist = nxt
+    keys = np.array(list(dist), dtype=np.int64).reshape(-1, _NR + 1)
+    probs = np.fromiter(dist.values(), dtype=np.float64, count=len(dist))
+    return keys[:, :_NR], keys[:, _NR], probs
+
+
+def _compositions(k: int, targets: Sequence[int]) -> npt.NDArray[np.int64]:
+    """All ways of adding ``k`` cards to the ``targets`` resources: (C, 5)."""
+    if k == 0 or not targets:
+        return np.zeros((1, _NR), np.int64)
+    rows = []
+    for combo in itertools.combinations_with_replacement(targets, k):
+        row = [0] * _NR
+        for j in combo:
+            row[j] += 1
+        rows.append(row)
+    return np.array(rows, dtype=np.int64)
+
+
+# -- the solver ----------------------------------------------------------------------
+
+
+@dataclass
+class _Game:
+    board: Board
+    positions: list[_Pos]
+    start: int
+    goals: tuple[Hex, ...]
+    income: tuple[tuple[int, ...], ...]
+    gold: tuple[int, ...]
+    players: int
+    discard: bool
+    ratios: tuple[int, ...] | None
+    fodder: npt.NDArray[np.int64]
+    restrictions: set[str]
+    offsets: list[int] = field(default_factory=list)
+
+
+def _positions(
+    board: Board,
+    start: Hex,
+    goals: Sequence[Hex],
+    roads: frozenset[Any],
+    route: Sequence[Hex] | None,
+) -> tuple[list[_Pos], int]:
+    """The hexes the car may stand on (forward moves only), nearest the goals first."""
+    goal_set = set(goals)
+    dist: dict[Hex, int] = {g: 0 for g in goal_set}
+    queue = deque(goal_set)
+    while queue:  # breadth first, backwards: a car enters land hexes only
+        w = queue.popleft()
+        for u in board.neighbours(w):
+            if u in dist or (not board.tiles[u].terrain.is_land and u != start):
+                continue
+            dist[u] = dist[w] + 1
+            queue.append(u)
+    if start not in dist:
+        return [], -1
+    allowed = None if route is None else set(route)
+    reach: dict[Hex, list[Hex]] = {}
+    stack = [start]
+    while stack:
+        v = stack.pop()
+        if v in reach or v in goal_set:
+            continue
+        nxt = [
+            w
+            for w in board.neighbours(v)
+            if w in dist
+            and dist[w] == dist[v] - 1
+            and board.tiles[w].terrain.is_land
+            and (allowed is None or w in allowed or w in goal_set)
+        ]
+        reach[v] = nxt
+        stack.extend(nxt)
+    order = sorted(reach, key=lambda h: (dist[h], h[1], h[0]))
+    index = {h: i for i, h in enumerate(order)}
+    positions: list[_Pos] = []
+    for v in order:
+        tile_v = board.tiles[v]
+        desert = tile_v.terrain is Terrain.DESERT
+        need = np.zeros(_NR, np.int64)
+        moves = []
+        for w in reach[v]:
+            cost = entry_cost(board.tiles[w], edge(v, w) in roads)
+            if cost.cards == 0:
+                res = _FREE
+            elif cost.resource is None:
+                res = _GOLD
+            else:
+                res = RESOURCES.index(cost.resource)
+            p = desert_exit_probability(board.tiles[w]) if desert else Fraction(1)
+            target = -1 if w in goal_set else index[w]
+            moves.append(_Move(target, w, cost.cards, res, p))
+            after = np.zeros(_NR, np.int64) if target < 0 else positions[target].need
+            paid = np.zeros(_NR, np.int64)
+            if res >= 0:
+                paid[res] = cost.cards
+            elif res == _GOLD:
+                paid[:] = cost.cards
+            need = np.maximum(need, after + paid)
+        positions.append(_Pos(v, dist[v], desert, need, moves=moves))
+    return positions, index.get(start, -1)
+
+
+def _card_vector(cards: Mapping[Resource, int] | None) -> npt.NDArray[np.int64]:
+    out = np.zeros(_NR, np.int64)
+    for r, n in (cards or {}).items():
+        out[RESOURCES.index(r)] = n
+    return out
+
+
+def _window_values(
+    game: _Game,
+    pos: _Pos,
+    rolls: int,
+    reserve: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
+    wild_values: list[npt.NDArray[np.float64]],
+) -> npt.NDArray[np.float64]:
+    """Expected value at the next decision at ``pos`` for end-of-turn (reserve, hand) rows."""
+    out = np.zeros(len(reserve))
+    if len(reserve) == 0:
+        return out
+    keys, inverse = np.unique(hand, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    for g, h0 in enumerate(keys):
+        rows = np.flatnonzero(inverse == g)
+        cards, wild, probs = _window(
+            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
+        )
+        total = reserve[rows][:, None, :] + cards[None, :, :]
+        idx = pos.flat(total)
+        acc = np.zeros(len(rows))
+        for k in np.unique(wild):
+            sel = wild == k
+            acc += (wild_values[int(k)][idx[:, sel]] * probs[sel]).sum(axis=1)
+        out[rows] = acc
+    return out
+
+
+def _wild_values(
+    game: _Game, pos: _Pos, values: npt.NDArray[np.float64]
+) -> list[npt.NDArray[np.float64]]:
+    """``out[k][x]``: the value at grid state x with k gold cards still to name (best choice)."""
+    most = int(max(game.gold)) * game.players if any(game.gold) else 0
+    out = [values]
+    if most == 0:
+        return out
+    grid = pos.grid()
+    for k in range(1, most + 1):
+        comps = _compositions(k, range(_NR))
+        idx = pos.flat(grid[:, None, :] + comps[None, :, :])
+        out.append(values[idx].min(axis=1))
+    return out
+
+
+def _solve_position(game: _Game, v: int) -> None:
+    """Value iteration over the card grid of position ``v`` (later positions solved)."""
+    pos = game.positions[v]
+    grid = pos.grid()
+    n = len(grid)
+    need = pos.need
+    # The trade at once (restriction trade_at_once): full ratios of cards beyond need.
+    if game.ratios is None:
+        after_trade = grid.copy()
+        gains = np.zeros(n, np.int64)
+    else:
+        ratio = np.array(game.ratios, np.int64)
+        batches = np.maximum(grid - need, 0) // ratio
+        after_trade = grid - batches * ratio
+        gains = batches.sum(axis=1)
+    targets = [j for j in range(_NR) if need[j] > 0]
+    # End of turn: fuel up to need in the reserve (restriction reserve), the rest in hand.
+    reserve = np.minimum(grid, need)
+    hand = np.minimum(grid - reserve, game.fodder)
+    rolls = game.players
+    # The options from each post-trade grid state x: their value is
+    # base[o][x] + stay_weight[o][x] * W_stay[x] (inf where not affordable).
+    options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
+    labels: list[tuple[int, int]] = [(-1, -1)]  # (move index, resource paid)
+    for m, move in enumerate(pos.moves):
+        payers = (
+            [move.resource]
+            if move.resource >= 0
+            else ([-1] if move.resource == _FREE else list(range(_NR)))
+        )
+        for payer in payers:
+            base = np.full(n, np.inf)
+            if payer >= 0:
+                ok = grid[:, payer] >= move.cards
+                paid = np.zeros(_NR, np.int64)
+                paid[payer] = move.cards
+            else:
+                ok = np.ones(n, bool)
+                paid = np.zeros(_NR, np.int64)
+            rows = np.flatnonzero(ok)
+            if move.target < 0:
+                after = np.zeros(len(rows))
+            else:
+                tgt = game.positions[move.target]
+                r2 = np.minimum(reserve[rows] - paid, tgt.need)
+                after = _window_values(game, tgt, rolls, r2, hand[rows], tgt_wild(game, tgt))
+            p = float(move.p_exit)
+            base[rows] = p * after
+            weight = np.where(ok, 1 - p, 0.0)
+            options.append((base, weight))
+            labels.append((m, payer))
+    # The stay window's transition, fixed: indices into this position's own grid.
+    stay_keys, stay_inv = np.unique(hand, axis=0, return_inverse=True)
+    stay_inv = stay_inv.reshape(-1)
+    stay_parts = []
+    for g, h0 in enumerate(stay_keys):
+        rows = np.flatnonzero(stay_inv == g)
+        cards, wild, probs = _window(
+            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
+        )
+        idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
+        stay_parts.append((rows, idx, wild, probs))
+    # The decisions: each grid state s trades into post-trade states x = after_trade + comp.
+    comp_idx = np.zeros((n, 1), np.int64)
+    comp_of: list[npt.NDArray[np.int64]] = []
+    kmax = int(gains.max()) if n else 0
+    comp_tables = [_compositions(k, targets) for k in range(kmax + 1)]
+    width = max(len(c) for c in comp_tables)
+    comp_idx = np.zeros((n, width), np.int64)
+    comp_ok = np.zeros((n, width), bool)
+    for k, table in enumerate(comp_tables):
+        rows = np.flatnonzero(gains == k)
+        if len(rows) == 0:
+            continue
+        idx = pos.flat(after_trade[rows][:, None, :] + table[None, :, :])
+        comp_idx[rows, : len(table)] = idx
+        comp_ok[rows, : len(table)] = True
+        comp_of.append(table)
+    values = np.where(_can_arrive(n, stay_parts, options, comp_idx, comp_ok), 0.0, np.inf)
+    stay = np.zeros(n)
+    for _ in range(MAX_SWEEPS):
+        wild_vals = _wild_values(game, pos, values)
+        stay[:] = 0.0
+        for rows, idx, wild, probs in stay_parts:
+            acc = np.zeros(len(rows))
+            for k in np.unique(wild):
+                sel = wild == k
+                acc += (wild_vals[int(k)][idx[:, sel]] * probs[sel]).sum(axis=1)
+            stay[rows] = acc
+        q = stay.copy()
+        for base, weight in options:
+            with np.errstate(invalid="ignore"):
+                cand = base + np.where(weight > 0, weight * stay, 0.0)
+            np.minimum(q, cand, out=q)
+        picked = np.where(comp_ok, q[comp_idx], np.inf)
+        new = 1.0 + picked.min(axis=1)
+        finite = np.isfinite(new) & np.isfinite(values)
+        delta = np.abs(new[finite] - values[finite]).max() if finite.any() else 0.0
+        done = delta <= TOLERANCE and np.array_equal(np.isinf(new), np.isinf(values))
+        values = new
+        if done:
+            break
+    # Read back the policy: for each state, the post-trade choice and the option.
+    picked = np.where(comp_ok, q[comp_idx], np.inf)
+    best_comp = picked.argmin(axis=1)
+    post = comp_idx[np.arange(n), best_comp]
+    with np.errstate(invalid="ignore"):  # 0 * inf where a move cannot fail: not taken
+        opt_values = [stay] + [
+            base + np.where(weight > 0, weight * stay, 0.0) for base, weight in options
+        ]
+    stacked = np.stack(opt_values, axis=1)
+    choice = stacked.argmin(axis=1)  # first best: waiting wins ties (no card spent)
+    pos.value = values
+    pos.option = choice[post]
+    pos.gained = (grid[post] - after_trade) if game.ratios is not None else np.zeros_like(grid)
+    pos._post = post  # type: ignore[attr-defined]
+    pos._labels = labels  # type: ignore[attr-defined]
+
+
+def tgt_wild(game: _Game, pos: _Pos) -> list[npt.NDArray[np.float64]]:
+    cached = getattr(pos, "_wild", None)
+    if cached is None:
+        cached = _wild_values(game, pos, pos.value)
+        pos._wild = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _can_arrive(
+    n: int,
+    stay_parts: list[Any],
+    options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]],
+    comp_idx: npt.NDArray[np.int64],
+    comp_ok: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """Which decision states reach a goal with a positive chance (the least fixed point)."""
+    can: npt.NDArray[np.bool_] = np.zeros(n, bool)
+    direct = np.zeros(n, bool)
+    for base, _ in options:
+        direct |= np.isfinite(base) & (base < np.inf)
+    while True:
+        stay = np.zeros(n, bool)
+        for rows, idx, _, _ in stay_parts:
+            stay[rows] = can[idx].any(axis=1)
+        post = direct | stay
+        new: npt.NDArray[np.bool_] = np.asarray((post[comp_idx] & comp_ok).any(axis=1))
+        if np.array_equal(new, can):
+            return can
+        can = new
+
+
+def _read_goals(board: Board, start: Hex, goals: Iterable[object] | None) -> tuple[Hex, ...]:
+    if goals is None:
+        if not is_rim_start(board, start):
+            raise InvalidInput(
+                "goals",
+                None,
+                "goal hexes: the start is not a rim start, so it has no default goals",
+            )
+        return tuple(default_goals(board, start_group(board, start)))
+    out = []
+    for i, g in enumerate(goals):
+        h = as_hex(g, f"goals[{i}]")
+        if h not in board or not board.tiles[h].terrain.is_land:
+            raise InvalidInput(f"goals[{i}]", str(h), "a land hex of the board")
+        out.append(h)
+    if not out:
+        raise InvalidInput("goals", [], "at least one goal hex")
+    return tuple(sorted(set(out)))
+
+
+def solve_income(
+    board: Board,
+    player: str,
+    start: object,
+    goals: Iterable[object] | None = None,
+    *,
+    players: int = 4,
+    hand: Mapping[Resource, int] | None = None,
+    reserve: Mapping[Resource, int] | None = None,
+    trade: str = "bank",
+    discard: bool = True,
+    within: int = 20,
+    route: Sequence[Hex] | None = None,
+    value_only: bool = False,
+) -> IncomePlan:
+    kwargs: dict[str, Any] = {
+        "players": players,
+        "hand": hand,
+        "reserve": reserve,
+        "trade": trade,
+        "discard": discard,
+        "within": within,
+    }
+    """The fewest expected turns to a goal with cards from income (docs/rally.md).
+
+    The engine behind :func:`isles.rally.plan_income`, which validates its
+    parameters from the declaration :class:`isles.models.questions.rally.Income`.
+    ``route`` restricts the car to these hexes (a committed route).
+    """
+    start_hex = as_hex(start, "start")
+    if start_hex not in board:
+        raise InvalidInput("start", str(start_hex), "a hex of the board")
+    goal_hexes = _read_goals(board, start_hex, goals)
+    roads = frozenset(player_roads(board, player))
+    inc = roll_income(board, player)
+    ratios = trade_ratios(board, player, trade)
+    positions, s0 = _positions(board, start_hex, goal_hexes, roads, route)
+    restrictions = {"forward", "reserve"} | ({"committed_route"} if route is not None else set())
+    if ratios is not None:
+        restrictions.add("trade_at_once")
+    if discard:
+        restrictions.add("discard_rule")
+    if any(inc.gold):
+        restrictions.add("gold_choice")
+    per_roll = np.array(inc.per_roll_max(), np.int64)
+    hand_v, reserve_v = _card_vector(hand), _card_vector(reserve)
+    # Cards beyond need exist only in resources with income (or in the starting hand).
+    earns = (per_roll > 0) | (hand_v > 0)
+    fodder = (
+        np.where(earns, np.array(ratios, np.int64) - 1, 0)
+        if ratios is not None
+        else np.zeros(_NR, np.int64)
+    )
+    # Cards beyond need are kept up to one full ratio plus one roll's income (restriction
+    # card_cap): beyond that they are lost, which only errs towards more turns.
+    excess = (
+        np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
+    )
+    if ratios is not None:
+        restrictions.add("card_cap")
+    for pos in positions:
+        pos.cap = pos.need + np.where(pos.need > 0, 0, 0) + excess
+    game = _Game(
+        board,
+        positions,
+        s0,
+        goal_hexes,
+        inc.cards,
+        inc.gold,
+        players,
+        discard,
+        ratios,
+        fodder,
+        restrictions,
+    )
+    order = [p.hex for p in positions]
+    total = sum(p.size for p in positions)
+    if any(p.size > MAX_STATES for p in positions):
+        biggest = max(p.size for p in positions)
+        raise InvalidInput(
+            "board",
+            f"{biggest:,} card states on one hex",
+            f"at most {MAX_STATES:,} (fewer --players, --trade none, or nearer goals)",
+        )
+    if start_hex in goal_hexes:
+        return _arrived(game, start_hex, player, trade, discard, within)
+    if route is None and s0 >= 0 and total > FULL_STATES:
+        return _best_committed(board, player, start_hex, goal_hexes, positions, s0, kwargs)
+    if s0 < 0:
+        return IncomePlan(
+            Status.UNREACHABLE,
+            start_hex,
+            goal_hexes,
+            player,
+            players,
+            trade,
+            discard,
+            None,
+            tuple(0.0 for _ in range(within)),
+            (),
+            (),
+            tuple(sorted(restrictions)),
+            0,
+            TOLERANCE,
+        )
+    for v in range(len(positions)):
+        _solve_position(game, v)
+    game.offsets = [0, *itertools.accumulate(p.size for p in positions)]
+    del order
+    pos = positions[s0]
+    r0 = np.minimum(reserve_v, pos.need)[None, :]
+    h0 = hand_v[None, :]
+    value = float(_window_values(game, pos, 1, r0, h0, tgt_wild(game, pos))[0])
+    if value_only:
+        return IncomePlan(
+            Status.FEASIBLE,
+            start_hex,
+            goal_hexes,
+            player,
+            players,
+            trade,
+            discard,
+            value if np.isfinite(value) else None,
+            (),
+            tuple(route or ()),
+            (),
+            tuple(sorted(restrictions)),
+            total,
+            TOLERANCE,
+        )
+    flow: dict[tuple[int, Hex], float] = {}
+    arrive = _within(game, r0[0], hand_v, within, flow)
+    advice = _first_turn(game, r0[0], hand_v)
+    status = Status.FEASIBLE if np.isfinite(value) else Status.UNREACHABLE
+    return IncomePlan(
+        status,
+        start_hex,
+        goal_hexes,
+        player,
+        players,
+        trade,
+        discard,
+        value if np.isfinite(value) else None,
+        arrive,
+        _route(game, flow),
+        advice,
+        tuple(sorted(restrictions)),
+        total,
+        TOLERANCE,
+    )
+
+
+def _arrived(
+    game: _Game, start: Hex, player: str, trade: str, discard: bool, within: int
+) -> IncomePlan:
+    return IncomePlan(
+        Status.FEASIBLE,
+        start,
+        game.goals,
+        player,
+        game.players,
+        trade,
+        discard,
+        0.0,
+        tuple(1.0 for _ in range(within)),
+        (start,),
+        (),
+        tuple(sorted(game.restrictions)),
+        0,
+        TOLERANCE,
+    )
+
+
+def _wild_best(game: _Game, pos: _Pos) -> list[npt.NDArray[np.int64]]:
+    """``out[k][x]``: the grid state the best choice of k gold cards' resources leads to."""
+    cached = getattr(pos, "_wild_best", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    most = int(max(game.gold)) * game.players if any(game.gold) else 0
+    out = [np.arange(pos.size)]
+    grid = pos.grid()
+    for k in range(1, most + 1):
+        comps = _compositions(k, range(_NR))
+        idx = pos.flat(grid[:, None, :] + comps[None, :, :])
+        out.append(idx[np.arange(pos.size), pos.value[idx].argmin(axis=1)])
+    pos._wild_best = out  # type: ignore[attr-defined]
+    return out
+
+
+def _spread(
+    game: _Game,
+    v: int,
+    rolls: int,
+    reserve: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
+    mass: npt.NDArray[np.float64],
+    source: npt.NDArray[np.int64],
+    into: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]],
+) -> None:
+    """Triplets (source row, decision state at ``v``, chance) after ``rolls`` rolls."""
+    pos = game.positions[v]
+    best = _wild_best(game, pos)
+    offset = game.offsets[v]
+    keys, inverse = np.unique(hand, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    for g, h0 in enumerate(keys):
+        rows = np.flatnonzero(inverse == g)
+        cards, wild, probs = _window(
+            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
+        )
+        idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
+        for k in np.unique(wild):
+            sel = wild == k
+            target = best[int(k)][idx[:, sel]] + offset
+            weights = mass[rows][:, None] * probs[sel][None, :]
+            src = np.broadcast_to(source[rows][:, None], target.shape)
+            into.append((src.ravel(), target.ravel(), weights.ravel()))
+
+
+def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
+    """One turn of the policy as a sparse matrix over all decision states (built once).
+
+    Returns (A, arrive, flows): ``A[i, j]`` the chance that state i's turn leads to
+    state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
+    ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
+    """
+    from scipy.sparse import coo_matrix
+
+    total = game.offsets[-1]
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+    arrive = np.zeros(total)
+    flows: dict[tuple[int, Hex], Any] = {}
+    for v, pos in enumerate(game.positions):
+        rows = np.arange(pos.size)
+        source = rows + game.offsets[v]
+        ok = np.isfinite(pos.value)
+        rows, source = rows[ok], source[ok]
+        grid = pos.grid()
+        post = pos._post[rows]  # type: ignore[attr-defined]
+        options = pos.option[post]
+        x = grid[post]
+        reserve = np.minimum(x, pos.need)
+        hand = np.minimum(x - reserve, game.fodder)
+        labels = pos._labels  # type: ignore[attr-defined]
+        for o in np.unique(options):
+            sel = options == o
+            m, payer = labels[int(o)]
+            ones = np.ones(int(sel.sum()))
+            if m < 0:
+                _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
+                continue
+            move = pos.moves[m]
+            paid = np.zeros(_NR, np.int64)
+            if payer >= 0:
+                paid[payer] = move.cards
+            p = float(move.p_exit)
+            flow = flows.setdefault((v, move.hex), np.zeros(total))
+            flow[source[sel]] += p
+            if move.target < 0:
+                arrive[source[sel]] += p
+            else:
+                tgt = game.positions[move.target]
+                r2 = np.minimum(reserve[sel] - paid, tgt.need)
+                _spread(
+                    game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts
+                )
+            if p < 1:
+                _spread(
+                    game,
+                    v,
+                    game.players,
+                    reserve[sel],
+                    hand[sel],
+                    ones * (1 - p),
+                    source[sel],
+                    parts,
+                )
+    if parts:
+        src = np.concatenate([a for a, _, _ in parts])
+        dst = np.concatenate([b for _, b, _ in parts])
+        wts = np.concatenate([c for _, _, c in parts])
+    else:
+        src = dst = np.zeros(0, np.int64)
+        wts = np.zeros(0)
+    matrix = coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
+    return matrix, arrive, flows
+
+
+def _first_masses(
+    game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+    _spread(
+        game,
+        game.start,
+        1,
+        reserve[None, :],
+        hand[None, :],
+        np.ones(1),
+        np.zeros(1, np.int64),
+        parts,
+    )
+    mass = np.zeros(game.offsets[-1])
+    for _, dst, wts in parts:
+        np.add.at(mass, dst, wts)
+    return mass
+
+
+def _within(
+    game: _Game,
+    reserve: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
+    turns: int,
+    flow: dict[tuple[int, Hex], float],
+) -> tuple[float, ...]:
+    """P(arrived within t turns), t = 1..turns, following the policy (forward propagation).
+
+    ``flow`` gathers the chance of each move made on the way (for the route shown):
+    over at least 20 turns, or until 99.9% of the cars have arrived.
+    """
+    matrix, arrive, flows = _transition(game)
+    mass = _first_masses(game, reserve, hand)
+    arrived = 0.0
+    out = []
+    t = 0
+    while t < turns or (t < 20 and arrived < 0.999):
+        for key, vec in flows.items():
+            flow[key] = flow.get(key, 0.0) + float(vec @ mass)
+        arrived += float(arrive @ mass)
+        mass = matrix.T @ mass
+        t += 1
+        if t <= turns:
+            out.append(min(arrived, 1.0))
+    return tuple(out)
+
+
+def _route(game: _Game, flow: dict[tuple[int, Hex], float]) -> tuple[Hex, ...]:
+    """The hexes the policy heads for: from the start, the most likely next hex each time."""
+    index = {p.hex: i for i, p in enumerate(game.positions)}
+    path = [game.positions[game.start].hex]
+    v = game.start
+    while True:
+        options = {to: m for (u, to), m in flow.items() if u == v}
+        if not options:
+            break
+        to = max(options, key=lambda h: (options[h], -h[1], -h[0]))
+        path.append(to)
+        if to not in index:
+            break
+        v = index[to]
+    return tuple(path)
+
+
+def _names(vec: npt.NDArray[np.int64]) -> dict[str, int]:
+    return {RESOURCES[j].value: int(vec[j]) for j in range(_NR) if vec[j]}
+
+
+def _first_turn(
+    game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]
+) -> tuple[TurnAdvice, ...]:
+    """Turn 1's advice for each roll of the player."""
+    pos = game.positions[game.start]
+    grid = pos.grid()
+    out = []
+    for i, n in enumerate(ROLLS):
+        if n == 7:
+            d = discard_count(int(hand.sum())) if game.discard else 0
+            h = np.array(_discard(tuple(int(x) for x in hand), d), np.int64) if d else hand
+        else:
+            h = hand + np.array(game.income[i], np.int64)
+        flat = int(pos.flat(reserve + h))
+        cards = grid[flat]
+        post = int(pos._post[flat])  # type: ignore[attr-defined]
+        x = grid[post]
+        trades = []
+        if game.ratios is not None:
+            ratio = np.array(game.ratios, np.int64)
+            batches = np.maximum(cards - pos.need, 0) // ratio
+            gained = np.maximum(x - (cards - batches * ratio), 0)
+            takes = [RESOURCES[j].value for j in range(_NR) for _ in range(int(gained[j]))]
+            gives = [
+                (RESOURCES[j].value, int(ratio[j]))
+                for j in range(_NR)
+                for _ in range(int(batches[j]))
+            ]
+            for (give, k), take in zip(gives, takes, strict=False):
+                trades.append({"give": give, "cards": k, "take": take})
+        m, payer = pos._labels[int(pos.option[post])]  # type: ignore[attr-defined]
+        res = np.minimum(x, pos.need)
+        move = None if m < 0 else pos.moves[m].hex
+        if m >= 0 and payer >= 0:
+            res = res.copy()
+            res[payer] -= pos.moves[m].cards
+        out.append(TurnAdvice(n, _names(cards), trades, _names(res), move, float(pos.value[flat])))
+    return tuple(out)
+
+
+def _forward_paths(positions: list[_Pos], s0: int) -> list[tuple[Hex, ...]]:
+    """The shortest routes in moves from the start, at most MAX_ROUTES, cheapest first."""
+    out: list[tuple[int, tuple[Hex, ...]]] = []
+    stack: list[tuple[int, tuple[Hex, ...], int]] = [(s0, (positions[s0].hex,), 0)]
+    while stack and len(out) < 4 * MAX_ROUTES:
+        v, path, cost = stack.pop()
+        for move in positions[v].moves:
+            step = (*path, move.hex)
+            if move.target < 0:
+                out.append((cost + move.cards, step))
+            else:
+                stack.append((move.target, step, cost + move.cards))
+    out.sort()
+    return [p for _, p in out[:MAX_ROUTES]]
+
+
+def _best_committed(
+    board: Board,
+    player: str,
+    start: Hex,
+    goals: tuple[Hex, ...],
+    positions: list[_Pos],
+    s0: int,
+    kwargs: dict[str, Any],
+) -> IncomePlan:
+    """The best of the committed routes (restriction ``committed_route``)."""
+    paths = _forward_paths(positions, s0)
+    best, best_value = paths[0], float("inf")
+    for path in paths:
+        plan = solve_income(board, player, start, goals, route=path, value_only=True, **kwargs)
+        if plan.expected_turns is not None and plan.expected_turns < best_value:
+            best, best_value = path, plan.expected_turns
+    return solve_income(board, player, start, goals, route=best, **kwargs)
+
+
+def plan_income(
+    board: Board,
+    player: str,
+    start: object,
+    goals: Iterable[object] | None = None,
+    *,
+    players: int = 4,
+    hand: Mapping[Any, int] | None = None,
+    reserve: Mapping[Any, int] | None = None,
+    trade: str = "bank",
+    discard: str = "on",
+    within: int = 20,
+) -> IncomePlan:
+    """Fewest expected turns to a goal, when the cards come in roll by roll (docs/rally.md).
+
+    Parameters
+    ----------
+    board : Board
+        With the player's ``buildings`` (and roads, harbours) from the board file.
+    player : str
+        One of ``board.players()``.
+    start : (q, r)
+        The car's hex.
+    goals : iterable of (q, r), optional
+        Default: the land opposite the start group (a rim start).
+    players : int
+        3..6: the rolls between two of the player's moves.
+    hand, reserve : mapping of resource to int, optional
+        Cards at the start.
+    trade : {"none", "bank", "harbours"}
+    discard : {"on", "off"}
+        The 7-card rule.
+    within : int
+        1..200: ``within[t - 1]`` = P(arrived within t turns).
+
+    Returns
+    -------
+    IncomePlan
+        With the cheapest-cards route of :func:`isles.rally.plan_route` and its
+        expected turns when the car commits to it (``cheapest_cards_route``).
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter; the checks are those of the declaration
+        :class:`isles.models.questions.rally.Drive`.
+
+    Notes
+    -----
+    Value iteration over (hex, cards) in vectorised NumPy, in a restricted
+    policy space whose restrictions the answer lists (docs/rally.md, "What is
+    solved exactly"): its status is ``feasible``, not ``optimal``.
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
+    >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
+    ('feasible', 8.044, ['0,0', '1,0', '2,0'])
+    """
+    from isles.models.questions.rally import Drive
+
+    question = Drive.ask(
+        board=board,
+        player=player,
+        start=start,
+        goals=None if goals is None else list(goals),
+        players=players,
+        hand=hand,
+        reserve=reserve,
+        trade=trade,
+        discard=discard,
+        within=within,
+    )
+    return plan_drive(question)
+
+
+def plan_drive(question: Any) -> IncomePlan:
+    """The answer to a validated :class:`~isles.models.questions.rally.Drive`.
+
+    See :func:`plan_income`.
+    """
+    from isles.solvers.rally import plan_route
+
+    board = question.board
+    player = board.check_player(question.player, "player")
+    kwargs: dict[str, Any] = {
+        "players": question.players,
+        "hand": question.hand,
+        "reserve": question.reserve,
+        "trade": question.trade,
+        "discard": question.discard == "on",
+        "within": question.within,
+    }
+    plan = solve_income(board, player, question.start, question.goals, **kwargs)
+    cheapest = plan_route(
+        board, question.start, goals=list(plan.goals), roads=player_roads(board, player)
+    )
+    compared: dict[str, Any] | None = None
+    if cheapest.path is not None:
+        committed = solve_income(
+            board,
+            player,
+            question.start,
+            plan.goals,
+            route=tuple(cheapest.path),
+            value_only=True,
+            **kwargs,
+        )
+        compared = {
+            "path": [hex_json(h) for h in cheapest.path],
+            "total_cards": cheapest.total_cards,
+            "expected_turns": float_or_none(committed.expected_turns),
+        }
+    return dataclasses.replace(plan, cheapest=compared)

@@ -1,0 +1,85 @@
+"""``isles rally --income``: JSON, text side by side, errors in isles' words (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from isles.cli import main
+from tests.test_rally_income import corridor
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> str:
+    path = tmp_path / "corridor.json"
+    corridor().save(path)
+    return str(path)
+
+
+def base(board_file: str) -> list[str]:
+    return ["rally", "--income", "--board", board_file, "--player", "red", "--start", "0,0"]
+
+
+def test_income_json_has_within_and_the_cheapest_route(
+    capsys: pytest.CaptureFixture[str], board_file: str
+) -> None:
+    code, out, err = run(capsys, *base(board_file), "--goal", "2,0", "--within", "5", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["status"] == "feasible"
+    assert [w["turns"] for w in data["within"]] == [1, 2, 3, 4, 5]
+    assert data["within"][0]["probability"] == 0.0
+    assert data["route"] == [[0, 0], [1, 0], [2, 0]]
+    assert data["cheapest_cards_route"]["path"] == [[0, 0], [1, 0], [2, 0]]
+    assert {r["name"] for r in data["restrictions"]} >= {"forward", "reserve"}
+    assert len(data["first_turn"]) == 11
+
+
+def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board_file: str) -> None:
+    code, out, _ = run(capsys, *base(board_file), "--goal", "2,0", "--trade", "none")
+    assert code == 0
+    assert "cheapest in cards" in out and "expected turns" in out and "P(arrived within t)" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--players", "7"], "isles rally: error: --players: '7' is invalid; expected an integer"),
+        (["--trade", "sometimes"], "--trade: 'sometimes' is invalid; expected one of"),
+        (["--discard", "yes"], "--discard: 'yes' is invalid"),
+        (["--objective", "turns"], "--objective only with a route (without --income)"),
+        (["--hand", "ore=-1"], "--hand"),
+        (["--within", "0"], "--within: '0' is invalid"),
+    ],
+)
+def test_income_errors_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], board_file: str, extra: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *base(board_file), "--goal", "2,0", *extra)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_income_options_without_income_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "rally", "--start", "0,-3", "--players", "4")
+    assert code == 2 and "--players only with --income" in err
+
+
+def test_a_player_the_board_does_not_name_is_refused(
+    capsys: pytest.CaptureFixture[str], board_file: str
+) -> None:
+    argv = base(board_file)
+    argv[argv.index("red")] = "blue"
+    code, _, err = run(capsys, *argv, "--goal", "2,0")
+    assert code == 2 and "'blue' is invalid; expected a player of the board: red" in err
