@@ -17,7 +17,11 @@ The rally as it is played
     :func:`plan_income` (fewest expected turns when the cards come in roll by
     roll from the player's buildings; P(arrived within t); the turn's advice)
     returning an :class:`IncomePlan` of :class:`TurnAdvice`; its declaration
-    :class:`Drive`, answered by :func:`plan_drive`.
+    :class:`Drive`, answered by :func:`plan_drive`. :func:`race_cars` (two to
+    four cars under the same rolls: each one's chance of arriving first, Monte
+    Carlo with 95% intervals) returning a :class:`RaceResult` of
+    :class:`RaceCar`; its declaration :class:`Race` (of :class:`Car`),
+    answered by :func:`plan_race`.
 The question
     :class:`Trip`, the one declaration of a route's or a start's parameters
     (docs/json.md, "Questions"), answered by :func:`plan_trip` and
@@ -53,7 +57,7 @@ from isles.models.catan import (
     beginner_board,
 )
 from isles.models.hexgrid import Edge, Hex
-from isles.models.questions.rally import Drive, Trip
+from isles.models.questions.rally import Car, Drive, Race, Trip
 from isles.models.rally import OBJECTIVES, default_goals, player_roads, start_groups
 from isles.solvers.rally import (
     CostField,
@@ -68,12 +72,14 @@ from isles.solvers.rally import (
     plan_trip,
 )
 from isles.solvers.rally_income import IncomePlan, TurnAdvice, plan_drive, plan_income
+from isles.solvers.rally_race import RaceCar, RaceResult, plan_race, race_cars
 
 __all__ = [
     "OBJECTIVES",
     "Board",
     "Building",
     "BuildingKind",
+    "Car",
     "CostField",
     "Drive",
     "Edge",
@@ -81,6 +87,9 @@ __all__ = [
     "HarbourKind",
     "Hex",
     "IncomePlan",
+    "Race",
+    "RaceCar",
+    "RaceResult",
     "Resource",
     "Route",
     "StartChoice",
@@ -96,8 +105,10 @@ __all__ = [
     "default_goals",
     "plan_drive",
     "plan_income",
+    "plan_race",
     "plan_route",
     "plan_trip",
     "player_roads",
+    "race_cars",
     "start_groups",
 ]

@@ -202,6 +202,8 @@ class IncomePlan:
     states: int
     tolerance: float
     cheapest: dict[str, Any] | None = None
+    #: The solved policy (for :mod:`isles.solvers.rally_race`); not part of the answer.
+    policy: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """What ``isles rally --income --json`` prints (docs/rally.md, "Answers of --income")."""
@@ -737,6 +739,7 @@ def solve_income(
         tuple(sorted(restrictions)),
         total,
         TOLERANCE,
+        policy=game,
     )
 
 

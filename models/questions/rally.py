@@ -9,6 +9,7 @@ start of each start group), ``isles rally`` and the web app's planner.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
@@ -27,6 +28,7 @@ from isles.models.contract import (
     param,
 )
 from isles.models.errors import InvalidInput
+from isles.models.hexgrid import Hex, as_hex, parse_hex
 from isles.models.rally import (
     MAX_CARD_VALUE,
     Objective,
@@ -35,7 +37,7 @@ from isles.models.rally import (
     spending_budget,
 )
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Drive", "Trip"]
+__all__ = ["DEFAULT_TIME_LIMIT", "Car", "Drive", "Race", "Trip"]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds a budget search, or the search for the best start, may take by default."""
@@ -225,8 +227,111 @@ class Drive(Question):
     within: int = param(20, help="turns of the arrival chances P(arrived within t)", ge=1, le=200)
 
 
+@dataclass(frozen=True)
+class Car:
+    """One car of a race: its owner, its hex, its goals (None: the land opposite).
+
+    Examples
+    --------
+    >>> read_car("red:0,-3")
+    Car(player='red', start=Hex(q=0, r=-3), goals=None, text='red:0,-3')
+    """
+
+    player: str
+    start: Hex
+    goals: tuple[Hex, ...] | None
+    text: str
+
+
+def read_car(value: object) -> Car:
+    """A car typed ``PLAYER:Q,R``, or given ``{"player", "start", "goals"?}``."""
+    if isinstance(value, Car):
+        return value
+    if isinstance(value, str):
+        player, sep, where = value.partition(":")
+        if not sep or not player.strip():
+            raise InvalidInput("", value, "PLAYER:Q,R, e.g. red:0,-3")
+        return Car(player.strip(), parse_hex(where, ""), None, value)
+    if isinstance(value, Mapping) and set(value) <= {"player", "start", "goals"}:
+        name = value.get("player")
+        if not isinstance(name, str) or not name:
+            raise InvalidInput("player", name, "a player's name")
+        if "start" not in value:
+            raise InvalidInput("start", None, "the car's hex [q, r]")
+        start = as_hex(value["start"], "start")
+        goals = value.get("goals")
+        if goals is not None:
+            if isinstance(goals, str | bytes | Mapping) or not hasattr(goals, "__iter__"):
+                raise InvalidInput("goals", goals, "a list of goal hexes")
+            goals = tuple(as_hex(g, f"goals[{i}]") for i, g in enumerate(goals))
+        return Car(name, start, goals, f"{name}:{start.q},{start.r}")
+    raise InvalidInput("", value, 'PLAYER:Q,R, or {"player": NAME, "start": [q, r]}')
+
+
+def _cars(value: object) -> list[Car]:
+    if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
+        raise InvalidInput("", value, "2 to 4 cars")
+    out = []
+    for i, item in enumerate(value):
+        try:
+            out.append(read_car(item))
+        except InvalidInput as exc:
+            path = f"[{i}]" + (f".{exc.field}" if exc.field else "")
+            raise InvalidInput(path, exc.value, exc.expected, problem=exc.problem) from None
+    if not 2 <= len(out) <= 4:
+        raise InvalidInput("", [c.text for c in out], "2 to 4 cars (repeat --car)")
+    return out
+
+
+#: The cars of a race, in seat order.
+Cars = Annotated[list[Car], PlainValidator(_cars)]
+
+
+class Race(Question):
+    """Two to four cars under the same rolls: who arrives first (``--race``)?
+
+    docs/rally.md, "The race". Answered by :func:`isles.rally.race_cars`.
+
+    Examples
+    --------
+    >>> Race.read({"board": {"hexes": []}, "cars": ["red:0,-3"]}, spelling="option")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --car: ['red:0,-3'] is invalid; expected 2 to 4 cars ...
+    """
+
+    board: BoardValue = param(
+        help="board JSON file with the players' buildings, - for standard input",
+        metavar="FILE",
+        cli=False,
+        expected="a Board (Board.load reads a board file), or a board's JSON",
+    )
+    cars: Cars = param(
+        help="a car: its owner (a player of the board file) and its hex; repeat, 2 to 4, "
+        "in seat order; goals: the land opposite its start group",
+        option="--car",
+        metavar="PLAYER:Q,R",
+        repeat=True,
+        text="name",
+    )
+    players: int = param(4, help="players at the table: rolls between two turns", ge=3, le=6)
+    trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
+    discard: Switch = param("on", help="the 7-card rule on a 7")
+    games: int = param(10_000, help="games played (Monte Carlo)", ge=1, le=1_000_000)
+    seed: int = param(0, help="the random seed (the same seed, the same answer)", ge=0)
+    turns: int = param(200, help="rounds a game lasts at most", ge=1, le=1000)
+    time_limit: float = param(
+        DEFAULT_TIME_LIMIT,
+        help="seconds for the games: those played by then are the answer",
+        metavar="SEC",
+        gt=0,
+        finite=True,
+    )
+
+
 #: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
 QUESTIONS: dict[str, type[Question]] = {
     "trip": Trip,
     "drive": Drive,
+    "race": Race,
 }
