@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
 from isles.models.contract import Question
-from isles.models.questions.rally import Drive, Trip
+from isles.models.questions.rally import Drive, Race, Trip
 from isles.models.status import Status
 from isles.options import add_questions, read_mode
 
@@ -27,7 +27,8 @@ ORDER = 10
 #: The command's questions, by what asks each (the route planner; --income).
 ROUTE_MODE = "a route (without --income)"
 INCOME_MODE = "--income"
-MODES: dict[str, type[Question]] = {ROUTE_MODE: Trip, INCOME_MODE: Drive}
+RACE_MODE = "--race"
+MODES: dict[str, type[Question]] = {ROUTE_MODE: Trip, INCOME_MODE: Drive, RACE_MODE: Race}
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -45,6 +46,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help="the rally as it is played: cards come in roll by roll from --player's buildings; "
         "fewest expected turns, P(arrived within t), this turn's advice (docs/rally.md)",
+    )
+    p.add_argument(
+        "--race",
+        action="store_true",
+        help="2 to 4 cars (--car) under the same rolls, each driven by its own --income "
+        "policy: each car's chance of arriving first (Monte Carlo, 95%% intervals)",
     )
     board = Trip.model_fields["board"]
     p.add_argument("--board", action=StoreOnce, metavar="FILE", help=board.description)
@@ -73,6 +80,56 @@ def run_income(args: argparse.Namespace, board: Board, typed: dict[str, str]) ->
     else:
         print(format_income(plan.to_dict()))
     return 0 if plan.status.answered else 1
+
+
+def run_race(args: argparse.Namespace, board: Board, typed: dict[str, str]) -> int:
+    """``isles rally --race``: play the games, print each car's chance (text or JSON)."""
+    from isles.models.errors import InvalidInput
+    from isles.rally import plan_race
+
+    if args.png is not None:
+        raise InvalidInput("--png", args.png, "--png only without --race")
+    if args.income:
+        raise InvalidInput("--race", "given", "--race or --income, not both", problem="given")
+    race = read_mode(MODES, RACE_MODE, args, {"board": board}, typed)
+    result = plan_race(race, progress=None if sys.stderr.isatty() else False)
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        print(format_race(result.to_dict()))
+    return 0 if result.status.answered else 1
+
+
+def format_race(data: dict[str, Any]) -> str:
+    """The text answer of ``--race``: each car's chance of arriving first, its interval."""
+    lines = [
+        f"status: {data['status']} ({data['games']} games of {data['asked']}, seed "
+        f"{data['seed']}; {data['players']} players, trade {data['trade']}, 7-card rule "
+        f"{'on' if data['discard'] else 'off'})",
+        f"{'seat':<6}{'car':<20}{'first':>7}  {'95% interval':<17}{'E[turns] alone':>15}"
+        f"{'mean turns':>12}",
+    ]
+    for seat, car in enumerate(data["cars"], 1):
+        lo, hi = car["interval"]
+        alone = car["expected_turns_alone"]
+        mean = car["mean_turns"]
+        name = f"{car['player']} {car['start'][0]},{car['start'][1]}"
+        lines.append(
+            f"{seat:<6}{name:<20}{car['first']:>7.3f}  {f'{lo:.3f}..{hi:.3f}':<17}"
+            f"{'never' if alone is None else f'{alone:.2f}':>15}"
+            f"{'-' if mean is None else f'{mean:.2f}':>12}"
+        )
+    if data["no_winner"]:
+        lines.append(f"no car arrived within {data['turns']} rounds: {data['no_winner']} games")
+    if data["status"] == "timed_out":
+        lines.append(
+            f"stopped by the time limit of {data['time_limit']:g} s (--time-limit): "
+            "the figures are those of the games played"
+        )
+    lines.append(f"tie rule: {data['tie_rule']}")
+    for r in data["restrictions"]:
+        lines.append(f"restricted: {r['text']}")
+    return "\n".join(lines)
 
 
 def format_income(data: dict[str, Any]) -> str:
@@ -129,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
 
         check_drawable(board, "--png", args.png)
     typed = {} if args.board is None else {"board": args.board}
+    if args.race:
+        return run_race(args, board, typed)
     if args.income:
         return run_income(args, board, typed)
     trip = read_mode(MODES, ROUTE_MODE, args, {"board": board}, typed)
