@@ -1,0 +1,160 @@
+"""The rally race (docs/rally.md, "The race"): Monte Carlo of the cars' own policies."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from isles.cli import main
+from isles.models.catan import Board, Building, BuildingKind, Terrain, Tile
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import vertex
+from isles.rally import plan_income, race_cars
+
+
+def two_owners(kind: BuildingKind = BuildingKind.SETTLEMENT) -> Board:
+    """A corridor sea 0,0 -> hills 1,0 -> fields 2,0; red and blue each with one building."""
+    tiles = {
+        (0, 0): Tile(Terrain.SEA),
+        (1, 0): Tile(Terrain.HILLS, 4),
+        (2, 0): Tile(Terrain.FIELDS, 3),
+        (1, -1): Tile(Terrain.HILLS, 6),
+        (2, -1): Tile(Terrain.FIELDS, 8),
+        (1, 1): Tile(Terrain.HILLS, 5),
+    }
+    buildings = {
+        vertex((1, 0), (1, -1), (2, -1)): Building("red", kind),
+        vertex((1, 0), (2, 0), (1, 1)): Building("blue"),
+    }
+    return Board(tiles, buildings=buildings)
+
+
+CARS = [
+    {"player": "red", "start": (0, 0), "goals": [(2, 0)]},
+    {"player": "blue", "start": (0, 0), "goals": [(2, 0)]},
+]
+
+
+def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
+    """Seat 1's turns are those of plan_income alone: the MC mean within 4 standard errors."""
+    board = two_owners(BuildingKind.CITY)
+    race = race_cars(board, CARS, trade="bank", games=6000, seed=3)
+    plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="bank")
+    assert plan.expected_turns is not None
+    car = race.cars[0]
+    turns = car.within
+    assert turns[-1] == 1.0  # every game arrived within 200 rounds
+    # the spread of the arrival turn, from its distribution in the race
+    pmf = [turns[0]] + [b - a for a, b in zip(turns, turns[1:], strict=False)]
+    mean = sum((t + 1) * p for t, p in enumerate(pmf))
+    var = sum((t + 1 - mean) ** 2 * p for t, p in enumerate(pmf))
+    assert car.mean_turns == pytest.approx(mean)
+    assert abs(mean - plan.expected_turns) < 4 * math.sqrt(var / race.games)
+    # and its arrival distribution is plan_income's P(arrived within t), inside the noise
+    for t in (3, 6, 10):
+        p = plan.within[t - 1]
+        assert abs(turns[t - 1] - p) < 4 * math.sqrt(p * (1 - p) / race.games) + 1e-9
+
+
+def test_every_game_has_one_winner_and_the_same_seed_the_same_answer() -> None:
+    board = two_owners()
+    a = race_cars(board, CARS, trade="none", games=3000, seed=7)
+    b = race_cars(board, CARS, trade="none", games=3000, seed=7)
+    assert a.to_dict()["cars"] == b.to_dict()["cars"]
+    assert sum(c.wins for c in a.cars) + a.no_winner == 3000
+    for car in a.cars:
+        lo, hi = car.interval
+        assert lo <= car.first <= hi
+    # red earns brick on 4 and 6 and grain on 8, blue brick on 5 and 4 only: red leads
+    assert a.cars[0].first > a.cars[1].first
+    assert str(a.status) == "estimate"
+
+
+def desert_board() -> Board:
+    """Two cars one free desert step from their goal: both arrive on their first turn."""
+    tiles = {
+        (0, 0): Tile(Terrain.SEA),
+        (1, 0): Tile(Terrain.DESERT),
+        (1, -1): Tile(Terrain.HILLS, 6),
+        (2, -1): Tile(Terrain.FIELDS, 8),
+        (1, 1): Tile(Terrain.HILLS, 5),
+        (2, 0): Tile(Terrain.FIELDS, 3),
+    }
+    buildings = {
+        vertex((1, 0), (1, -1), (2, -1)): Building("red"),
+        vertex((1, 0), (2, 0), (1, 1)): Building("blue"),
+    }
+    return Board(tiles, buildings=buildings)
+
+
+@pytest.mark.parametrize("order", [("red", "blue"), ("blue", "red")])
+def test_a_tie_goes_to_the_car_seated_first(order: tuple[str, str]) -> None:
+    cars = [{"player": p, "start": (0, 0), "goals": [(1, 0)]} for p in order]
+    race = race_cars(desert_board(), cars, trade="none", games=200, seed=0)
+    assert [c.player for c in race.cars] == list(order)
+    assert [c.wins for c in race.cars] == [200, 0]
+    assert [c.within[0] for c in race.cars] == [1.0, 1.0]
+
+
+def test_a_race_refuses_two_cars_of_one_player_and_too_few_players() -> None:
+    with pytest.raises(InvalidInput, match="one car per player"):
+        race_cars(two_owners(), [CARS[0], CARS[0]], games=10)
+    with pytest.raises(InvalidInput, match="2 to 4 cars"):
+        race_cars(two_owners(), CARS[:1], games=10)
+    with pytest.raises(InvalidInput, match="not one of its goals"):
+        race_cars(desert_board(), [{"player": "red", "start": (1, 0), "goals": [(1, 0)]}, CARS[1]])
+
+
+def test_the_time_limit_stops_between_batches() -> None:
+    race = race_cars(two_owners(), CARS, trade="none", games=50_000, time_limit=1e-9)
+    assert str(race.status) == "timed_out" and race.games == 0 and race.asked == 50_000
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> str:
+    path = tmp_path / "two.json"
+    two_owners().save(path)
+    return str(path)
+
+
+def test_cli_race_json_and_text(capsys: pytest.CaptureFixture[str], board_file: str) -> None:
+    argv = ["rally", "--race", "--board", board_file, "--car", "red:0,0", "--car", "blue:0,0"]
+    code, out, err = run(capsys, *argv, "--trade", "none", "--games", "500", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["status"] == "estimate" and data["games"] == 500
+    assert [c["player"] for c in data["cars"]] == ["red", "blue"]
+    assert "turn order decides" in data["tie_rule"]
+    code, out, err = run(capsys, *argv, "--trade", "none", "--games", "200")
+    assert code == 0 and "95% interval" in out and "tie rule" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--car", "red:0,0"], "--car: 'red:0,0' is invalid; expected 2 to 4 cars"),
+        (["--car", "red", "--car", "blue:0,0"], "--car: 'red' is invalid; expected PLAYER:Q,R"),
+        (["--car", "red:0,0", "--car", "green:0,0"], "expected a player of the board"),
+        (["--car", "red:0,0", "--car", "red:0,0"], "one car per player"),
+        (["--car", "red:0,0", "--car", "blue:0,0", "--games", "0"], "--games: '0' is invalid"),
+        (["--car", "red:0,0", "--car", "blue:0,0", "--within", "3"], "--within only with"),
+    ],
+)
+def test_cli_race_errors_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], board_file: str, extra: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "rally", "--race", "--board", board_file, *extra)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
