@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -48,7 +49,7 @@ def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
     turns = car.within
     assert turns[-1] == 1.0  # every game arrived within 200 rounds
     # the spread of the arrival turn, from its distribution in the race
-    pmf = [turns[0]] + [b - a for a, b in zip(turns, turns[1:], strict=False)]
+    pmf = [turns[0]] + [b - a for a, b in itertools.pairwise(turns)]
     mean = sum((t + 1) * p for t, p in enumerate(pmf))
     var = sum((t + 1 - mean) ** 2 * p for t, p in enumerate(pmf))
     assert car.mean_turns == pytest.approx(mean)
