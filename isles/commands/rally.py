@@ -357,6 +357,92 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         out_dir / "rally-base.png",
         echo,
     )
+    echo("")
+    race_demo(out_dir / "rally-race.png", echo)
+
+
+#: The demo's race: two players' settlements on the beginner board (docs/rally.md).
+DEMO_TOWNS = {
+    "red": [((0, -2), (0, -1), (1, -2)), ((0, 1), (1, 0), (1, 1))],
+    "blue": [((0, 2), (0, 1), (-1, 2)), ((0, -1), (-1, 0), (-1, -1))],
+}
+#: The demo's cars: each from its rim start to the centre hex.
+DEMO_CARS = [
+    {"player": "red", "start": (0, -3), "goals": [(0, 0)]},
+    {"player": "blue", "start": (0, 3), "goals": [(0, 0)]},
+]
+
+
+def race_demo(picture_path: Path, echo: Callable[[str], None], games: int = 4000) -> Path:
+    """The demo's rally as it is played: red's plan alone, then red against blue.
+
+    Both on the beginner board with two settlements each (:data:`DEMO_TOWNS`),
+    4 players, no trades, to the centre hex; the picture is each car's
+    P(arrived within t), alone (exact) and in the race (Monte Carlo).
+    """
+    from isles.models.hexgrid import vertex
+    from isles.rally import Building, beginner_board, plan_income, race_cars
+
+    towns = {vertex(*c): Building(p) for p, corners in DEMO_TOWNS.items() for c in corners}
+    board = beginner_board().replace(buildings=towns)
+    horizon = 120
+    alone = [
+        plan_income(board, str(c["player"]), c["start"], c["goals"], trade="none", within=horizon)
+        for c in DEMO_CARS
+    ]
+    red = alone[0]
+    echo("== Car rally as it is played (seed 002): cards from income, beginner board ==")
+    echo(
+        "red's two settlements, 4 players, no trades, 7-card rule on, from 0,-3 to 0,0: "
+        f"{red.expected_turns or 0:.2f} expected turns ({red.status}), route "
+        + " -> ".join(str(h) for h in red.route)
+    )
+    for advice in red.first_turn:
+        if advice.roll in (6, 7, 8):
+            move = "wait" if advice.move is None else f"move to {advice.move}"
+            held = ",".join(f"{k}={v}" for k, v in advice.reserve.items()) or "-"
+            echo(f"  turn 1, roll {advice.roll:>2}: {move}; reserve {held}")
+    race = race_cars(board, DEMO_CARS, trade="none", games=games, seed=0, turns=horizon)
+    echo(f"A race to 0,0, red seated first, blue from 0,3 ({race.games} games, seed 0):")
+    for car in race.cars:
+        lo, hi = car.interval
+        echo(
+            f"  {car.player:<5} first {car.first:.3f} (95% {lo:.3f}..{hi:.3f}); "
+            f"{car.plan.expected_turns or 0:.2f} expected turns alone"
+        )
+    picture = draw_arrivals(alone, race, picture_path)
+    echo(f"P(arrived within t), alone and in the race: {picture}")
+    return picture
+
+
+def draw_arrivals(alone: list[Any], race: Any, path: str | Path) -> Path:
+    """Each car's P(arrived within t): alone (exact, solid) and in the race (Monte Carlo,
+    dashed), one colour per car."""
+    import matplotlib.pyplot as plt
+
+    from isles.draw import save_figure
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    colours = {"red": "#c62828", "blue": "#1565c0"}
+    for plan, car in zip(alone, race.cars, strict=True):
+        colour = colours.get(car.player)
+        turns = range(1, len(plan.within) + 1)
+        ax.plot(turns, plan.within, color=colour, label=f"{car.player} alone (exact)")
+        shown = car.within[: len(plan.within)]
+        ax.plot(
+            range(1, len(shown) + 1),
+            shown,
+            color=colour,
+            linestyle="--",
+            label=f"{car.player} in the race (first {car.first:.2f})",
+        )
+    ax.set_xlabel("turns t")
+    ax.set_ylabel("P(arrived within t)")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title("Car rally as it is played: arrival by turn (beginner board, no trades)")
+    return save_figure(fig, path)
 
 
 def rally_on_board(
