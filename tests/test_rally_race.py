@@ -159,3 +159,14 @@ def test_cli_race_errors_one_line_exit_2(
     code, out, err = run(capsys, "rally", "--race", "--board", board_file, *extra)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_rally_help_names_the_income_and_race_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rally", "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "--within T --income: turns T of the arrival chances" in text
+    assert "--players P --income, --race: players at the table" in text
+    assert "--car PLAYER:Q,R --race:" in text and "--games N --race:" in text
+    assert "--income and --race need a board file with the players' buildings" in text
+    assert "Exit status: 0 answered" in text

@@ -36,9 +36,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser(
         "rally",
         help="cheapest / fastest / affordable car route (Catan car rally)",
-        description="Plan a car's route on a Catan board (seed 002; docs/rally.md). "
-        "Exit status: 0 route found, 1 no route, nothing affordable or time limit reached, "
-        "2 bad input.",
+        description="Plan a car's route on a Catan board (seed 002; docs/rally.md); with "
+        "--income, drive it on the cards its owner's buildings bring in; with --race, race "
+        "2 to 4 cars. Exit status: 0 answered, 1 no route, unreachable, nothing affordable "
+        "or time limit reached, 2 bad input.",
     )
     add_questions(p, MODES)
     p.add_argument(
@@ -54,7 +55,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "policy: each car's chance of arriving first (Monte Carlo, 95%% intervals)",
     )
     board = Trip.model_fields["board"]
-    p.add_argument("--board", action=StoreOnce, metavar="FILE", help=board.description)
+    p.add_argument(
+        "--board",
+        action=StoreOnce,
+        metavar="FILE",
+        help=f"{board.description}; --income and --race need a board file with the "
+        "players' buildings",
+    )
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.add_argument(
         "--png",

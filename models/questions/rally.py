@@ -205,7 +205,9 @@ class Drive(Question):
         metavar="Q,R",
         repeat=True,
     )
-    players: int = param(4, help="players at the table: rolls between two turns", ge=3, le=6)
+    players: int = param(
+        4, help="players at the table: rolls between two turns", metavar="P", ge=3, le=6
+    )
     hand: Budget | None = param(
         None,
         help="cards in hand at the start, e.g. ore=2",
@@ -224,7 +226,13 @@ class Drive(Question):
     )
     trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
     discard: Switch = param("on", help="the 7-card rule on a 7")
-    within: int = param(20, help="turns of the arrival chances P(arrived within t)", ge=1, le=200)
+    within: int = param(
+        20,
+        help="turns T of the arrival chances P(arrived within t), t = 1..T",
+        metavar="T",
+        ge=1,
+        le=200,
+    )
 
 
 @dataclass(frozen=True)
@@ -314,12 +322,14 @@ class Race(Question):
         repeat=True,
         text="name",
     )
-    players: int = param(4, help="players at the table: rolls between two turns", ge=3, le=6)
+    players: int = param(
+        4, help="players at the table: rolls between two turns", metavar="P", ge=3, le=6
+    )
     trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
     discard: Switch = param("on", help="the 7-card rule on a 7")
-    games: int = param(10_000, help="games played (Monte Carlo)", ge=1, le=1_000_000)
-    seed: int = param(0, help="the random seed (the same seed, the same answer)", ge=0)
-    turns: int = param(200, help="rounds a game lasts at most", ge=1, le=1000)
+    games: int = param(10_000, help="games played (Monte Carlo)", metavar="N", ge=1, le=1_000_000)
+    seed: int = param(0, help="the random seed (the same seed, the same answer)", metavar="S", ge=0)
+    turns: int = param(200, help="rounds a game lasts at most", metavar="T", ge=1, le=1000)
     time_limit: float = param(
         DEFAULT_TIME_LIMIT,
         help="seconds for the games: those played by then are the answer",
