@@ -30,14 +30,29 @@ def corridor(kind: BuildingKind = BuildingKind.SETTLEMENT, road: bool = False) -
     return Board(tiles, buildings=buildings, roads=roads)
 
 
-def plain_value(costs: list[tuple[int, int]], board: Board, players: int, discard: bool) -> float:
+def plain_value(
+    costs: list[tuple[int, int]],
+    board: Board,
+    players: int,
+    discard: bool,
+    exits: list[float] | None = None,
+    gold_to: int | None = None,
+) -> float:
     """Plain value iteration over (hex of the corridor, cards held), the rules read directly.
 
-    ``costs[i]`` = (resource index, cards) of the i-th move. No trades: every card
+    ``costs[i]`` = (resource index, cards) of the i-th move; ``exits[i]`` the chance
+    the i-th move succeeds (leaving a desert; default 1). No trades: every card
     goes to the reserve at the end of a turn, so the hand holds only the cards
     rolled since; on a 7 a hand over 7 loses half, each from the largest pile.
+    ``gold_to``: a gold card is named as this resource when it is rolled (the only
+    resource the corridor burns).
     """
-    income = roll_income(board, "red").cards
+    rolled = roll_income(board, "red")
+    income = [list(row) for row in rolled.cards]
+    if gold_to is not None:
+        for k, g in enumerate(rolled.gold):
+            income[k][gold_to] += g
+    odds = exits or [1.0] * len(costs)
     need = [[0] * 5 for _ in range(len(costs) + 1)]
     for i in range(len(costs) - 1, -1, -1):
         need[i] = list(need[i + 1])
@@ -80,16 +95,14 @@ def plain_value(costs: list[tuple[int, int]], board: Board, players: int, discar
                     paid = list(s)
                     paid[res] -= cards
                     if i + 1 == len(costs):
-                        best = 0.0
+                        moved = 0.0
                     else:
                         after = tuple(min(a, c) for a, c in zip(paid, need[i + 1], strict=True))
-                        best = min(
-                            best,
-                            sum(
-                                m * value[(i + 1, t)]
-                                for t, m in window(after, players, i + 1).items()
-                            ),
+                        moved = sum(
+                            m * value[(i + 1, t)] for t, m in window(after, players, i + 1).items()
                         )
+                    # a try that fails (leaving a desert) keeps the cards: the stay window
+                    best = min(best, odds[i] * moved + (1 - odds[i]) * stay)
                 new = 1.0 + best
                 change = max(change, abs(new - value[(i, s)]))
                 value[(i, s)] = new
@@ -231,3 +244,61 @@ def test_two_routes_the_choice_depends_on_what_was_rolled() -> None:
     by_hills, by_forest = turns([Hex(0, 0), Hex(1, 0)]), turns([Hex(0, 0), Hex(1, -1)])
     assert free < min(by_hills, by_forest) - 0.5
     assert by_hills < by_forest  # the hills cost 5 brick, the forest 9 lumber
+
+
+def test_a_desert_exit_matches_plain_value_iteration() -> None:
+    """Sea -> desert (free) -> fields 3: leaving the desert takes P(2d6 <= 3) = 1/12 a try."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.DESERT),
+        Hex(2, 0): Tile(Terrain.FIELDS, 3),
+        Hex(1, -1): Tile(Terrain.HILLS, 6),
+        Hex(2, -1): Tile(Terrain.FIELDS, 8),
+    }
+    board = Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    plan = solve_income(board, "red", (0, 0), [(2, 0)], players=4, trade="none", discard=True)
+    expected = plain_value([(BRICK, 0), (GRAIN, 3)], board, 4, True, exits=[1.0, 3 / 36])
+    assert plan.expected_turns == pytest.approx(expected, abs=1e-7)
+    assert plan.route == (Hex(0, 0), Hex(1, 0), Hex(2, 0))
+
+
+def test_gold_income_matches_plain_value_iteration() -> None:
+    """A settlement on a gold hex 8 and fields 6: gold is named as grain, all the route burns."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.FIELDS, 4),
+        Hex(2, 0): Tile(Terrain.FIELDS, 3),
+        Hex(1, -1): Tile(Terrain.FIELDS, 6),
+        Hex(2, -1): Tile(Terrain.GOLD, 8),
+    }
+    board = Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    plan = solve_income(board, "red", (0, 0), [(2, 0)], players=4, trade="none", discard=True)
+    assert "gold_choice" in plan.restrictions
+    expected = plain_value([(GRAIN, 4), (GRAIN, 3)], board, 4, True, gold_to=GRAIN)
+    assert plan.expected_turns == pytest.approx(expected, abs=1e-7)
+
+
+def test_a_two_to_one_harbour_is_faster_than_the_bank() -> None:
+    """Brick income only, 4 grain to pay: the bank takes 16 brick, red's 2:1 brick harbour 8."""
+    from isles.models.catan import HarbourKind
+
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.FIELDS, 4),
+        Hex(1, -1): Tile(Terrain.HILLS, 6),
+        Hex(2, -1): Tile(Terrain.HILLS, 8),
+        Hex(2, -2): Tile(Terrain.SEA),
+    }
+    board = Board(
+        tiles,
+        buildings={vertex((1, -1), (2, -1), (2, -2)): Building("red")},
+        harbours={edge((2, -1), (2, -2)): HarbourKind.BRICK},
+    )
+    bank, port, none = (
+        solve_income(board, "red", (0, 0), [(1, 0)], trade=t, discard=False)
+        for t in ("bank", "harbours", "none")
+    )
+    assert str(none.status) == "unreachable"
+    assert bank.expected_turns is not None and port.expected_turns is not None
+    # 5/36 + 5/36 brick a roll, 4 rolls a turn: 16 brick take over 14 turns, 8 over 7
+    assert port.expected_turns < bank.expected_turns - 2
