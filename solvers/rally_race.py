@@ -411,16 +411,21 @@ def plan_race(question: Any, *, progress: bool | None = None) -> RaceResult:
         if player in seen:
             raise InvalidInput(f"cars[{i}]", car.player, "one car per player")
         seen.add(player)
-        plan = solve_income(
-            board,
-            player,
-            car.start,
-            car.goals,
-            players=question.players,
-            trade=question.trade,
-            discard=question.discard == "on",
-            within=1,
-        )
+        try:
+            plan = solve_income(
+                board,
+                player,
+                car.start,
+                car.goals,
+                players=question.players,
+                trade=question.trade,
+                discard=question.discard == "on",
+                within=1,
+            )
+        except InvalidInput as exc:  # the car's start or goals: named as the car's
+            raise InvalidInput(
+                f"cars[{i}]", car.text, f"{exc.field}: {exc.expected}", problem=exc.problem
+            ) from None
         if plan.start in plan.goals:
             raise InvalidInput(f"cars[{i}]", car.text, "a start that is not one of its goals")
         plans.append(plan)
