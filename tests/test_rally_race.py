@@ -149,6 +149,8 @@ def test_cli_race_json_and_text(capsys: pytest.CaptureFixture[str], board_file: 
         (["--car", "red", "--car", "blue:0,0"], "--car: 'red' is invalid; expected PLAYER:Q,R"),
         (["--car", "red:0,0", "--car", "green:0,0"], "expected a player of the board"),
         (["--car", "red:0,0", "--car", "red:0,0"], "one car per player"),
+        (["--car", "red:0,0", "--car", "blue:0,0", "--income"], "--race or --income, not both"),
+        (["--car", "red:0,0", "--car", "blue:0,0", "--hand", "ore=1"], "--hand only with --income"),
         (["--car", "red:9,9", "--car", "blue:0,0"], "--car: 'red:9,9' is invalid; expected start"),
         (["--car", "red:1,0", "--car", "blue:0,0"], "not a rim start, so it has no default goals"),
         (["--car", "red:0,0", "--car", "blue:0,0", "--games", "0"], "--games: '0' is invalid"),
