@@ -174,3 +174,57 @@ def test_rally_help_names_the_income_and_race_options(capsys: pytest.CaptureFixt
     assert "--car PLAYER:Q,R --race:" in text and "--games N --race:" in text
     assert "--income and --race need a board file with the players' buildings" in text
     assert "Exit status: 0 answered" in text
+
+
+def test_ctrl_c_during_the_games_exits_130_with_no_result(board_file: str) -> None:
+    """On a terminal the bar shows; Ctrl-C in the games: exit 130, no answer printed."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import signal
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    argv = ["rally", "--race", "--board", board_file, "--car", "red:0,0", "--car", "blue:0,0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "isles", *argv, "--games", "1000000", "--trade", "none"],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+    )
+    os.close(slave)
+    err = b""
+    try:
+        give_up = time.monotonic() + 60
+        while b"rally race" not in err and time.monotonic() < give_up:
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if ready:
+                try:
+                    err += os.read(master, 4096)
+                except OSError:
+                    break
+        assert b"rally race" in err, err
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+        while select.select([master], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    text = err.decode(errors="replace")
+    assert proc.returncode == 130, (out, text)
+    assert out == "" and "isles: interrupted" in text and "Traceback" not in text
