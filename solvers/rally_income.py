@@ -605,6 +605,12 @@ def solve_income(
     route: Sequence[Hex] | None = None,
     value_only: bool = False,
 ) -> IncomePlan:
+    """The fewest expected turns to a goal with cards from income (docs/rally.md).
+
+    The engine behind :func:`isles.rally.plan_income`, which validates its
+    parameters from the declaration :class:`isles.models.questions.rally.Drive`.
+    ``route`` restricts the car to these hexes (a committed route).
+    """
     kwargs: dict[str, Any] = {
         "players": players,
         "hand": hand,
@@ -613,12 +619,6 @@ def solve_income(
         "discard": discard,
         "within": within,
     }
-    """The fewest expected turns to a goal with cards from income (docs/rally.md).
-
-    The engine behind :func:`isles.rally.plan_income`, which validates its
-    parameters from the declaration :class:`isles.models.questions.rally.Income`.
-    ``route`` restricts the car to these hexes (a committed route).
-    """
     start_hex = as_hex(start, "start")
     if start_hex not in board:
         raise InvalidInput("start", str(start_hex), "a hex of the board")
@@ -651,7 +651,7 @@ def solve_income(
     if ratios is not None:
         restrictions.add("card_cap")
     for pos in positions:
-        pos.cap = pos.need + np.where(pos.need > 0, 0, 0) + excess
+        pos.cap = pos.need + excess
     game = _Game(
         board,
         positions,
