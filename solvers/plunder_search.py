@@ -51,7 +51,6 @@ __all__ = [
     "Replay",
     "SearchPolicy",
     "draws",
-    "games_for",
     "plan_values",
     "seen_after",
 ]
@@ -94,41 +93,6 @@ FLIP_SEARCH_BUDGET = 256
 ``budget // options`` games): with fewer games a flip chosen on a handful of games
 played worse than the most informative one (docs/plunder.md, measured); below it
 the search flips for the most information, as the built-in policies do."""
-
-LATE_GAMES = 4
-"""A game played on costs about as much as the turns left in it, so the crew decision
-plays ``budget * LATE_GAMES / turns_left`` games (``turns_left``: the turns after this
-one), at least half the budget and at most ``LATE_GAMES`` times it: 4x with one turn
-left, 2x with two, half the budget from eight on (the time of a decision about level,
-the first searched decisions of a game, which build the others' models, bounded)."""
-
-
-def games_for(budget: int, turns_left: int) -> int:
-    """The games played on for a crew decision with ``turns_left`` turns after this one.
-
-    Parameters
-    ----------
-    budget : int
-        The policy's budget (``search:BUDGET``).
-    turns_left : int
-        Turns after the decision's turn (``PlayerView.turns_left``).
-
-    Returns
-    -------
-    int
-        ``budget * LATE_GAMES // turns_left``, within ``[max(1, budget // 2),
-        budget * LATE_GAMES]``.
-
-    Examples
-    --------
-    >>> [games_for(64, t) for t in (1, 2, 3, 4, 8, 12)]
-    [256, 128, 85, 64, 32, 32]
-    >>> games_for(1, 12)
-    1
-    """
-    scaled = budget * LATE_GAMES // max(1, turns_left)
-    return max(max(1, budget // 2), min(budget * LATE_GAMES, scaled))
-
 
 OTHERS = ThresholdPolicy(0.5)
 """How the search plays the others in its games played on."""
@@ -663,8 +627,7 @@ class _SearchSeat:
             return out
         if not self._searching(view):
             return out + [(q, now[q][0]) for q in weigh if prob[q] >= OTHERS.threshold]
-        games = games_for(self.policy.budget, view.turns_left)
-        played = self._play_on(view, None, games, False)
+        played = self._play_on(view, None, self.policy.budget, False)
         start = view.turn - 1
         rules: dict[int, Sequence[float | None]] = {q: (None, *RULES) for q in weigh}
         vals = plan_values(played, view.player, targets, start, rules)
