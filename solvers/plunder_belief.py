@@ -72,6 +72,12 @@ def _tables(opponents: int, code: Code) -> _Tables:
     return _Tables(tuple(parts), tuple(holder))
 
 
+@cache
+def _all_codes() -> tuple[Code, ...]:
+    """Every code, by index (built once: a Code checks its values when made)."""
+    return tuple(Code.from_index(i) for i in range(CODES))
+
+
 def _entropy(counts: npt.NDArray[np.int64]) -> float:
     total = int(counts.sum())
     return sum(int(n) / total * math.log2(total / int(n)) for n in counts if n) if total else 0.0
@@ -125,6 +131,8 @@ class Belief:
     # The opponents' code indices per stored deal, (opponents, deals), once asked for:
     # a later turn filters it instead of looking every code up again.
     _codes: list[npt.NDArray[np.int16]] = field(default_factory=list, compare=False, repr=False)
+    # Their code counts, (opponents, 216), once asked for (bots ask for every target).
+    _counts: list[npt.NDArray[np.intp]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def start(cls, players: int, player: int, code: Code) -> Belief:
@@ -281,13 +289,18 @@ class Belief:
             for i in range(self.players - 1):
                 codes[i] = part[0][i].take(a) + part[1][i].take(b) + part[2][i].take(c)
             self._codes.append(codes)
-        return np.bincount(self._codes[0][j], minlength=CODES).astype(np.int64)
+        if not self._counts:
+            m = len(self.opponents)
+            flat = self._codes[0].astype(np.intp) + (np.arange(m, dtype=np.intp) * CODES)[:, None]
+            self._counts.append(np.bincount(flat.ravel(), minlength=m * CODES).reshape(m, CODES))
+        row: npt.NDArray[np.int64] = self._counts[0][j].astype(np.int64)
+        return row
 
     def best_code(self, player: int) -> tuple[Code, int]:
         """The most likely code of ``player`` (ties by code index) and its deal count."""
         counts = self.code_counts(player)
         c = int(np.argmax(counts))
-        return Code.from_index(c), int(counts[c])
+        return _all_codes()[c], int(counts[c])
 
     def posterior(self) -> Posterior:
         """The same :class:`~isles.solvers.plunder.Posterior` as ``posterior(record)``."""
@@ -348,6 +361,8 @@ class Belief:
         rule decision 6).
         """
         out: list[tuple[int | None, float, list[tuple[int, int, int, float]]]] = []
+        if self._abc is not None:
+            return self._flip_bits_stored(clue, active, seen)
         cache: dict[Code, float] = {}
 
         def bits(c: Code) -> float:
@@ -363,6 +378,38 @@ class Belief:
                 continue
             cards = [
                 (v, left[v], total, bits(clue.replace(CATEGORIES[k], v)))
+                for v in range(VALUES)
+                if left[v]
+            ]
+            out.append((k, sum(n / total * b for _, n, _, b in cards), cards))
+        return out
+
+    def _flip_bits_stored(
+        self, clue: Code, active: int, seen: Sequence[Sequence[int]]
+    ) -> list[tuple[int | None, float, list[tuple[int, int, int, float]]]]:
+        """:meth:`flip_bits` on stored deals: per deck, the answer vectors for all six
+        values at once (one gather and one count per deck, not three per value)."""
+        assert self._abc is not None
+        mask = self._mask(active)
+        size = 1 << (self.players - 1)
+        h = self._t.holder
+        cols = [h[k].take(self._abc[k], axis=1) for k in range(3)]  # (6, deals) each
+        now = [cols[k][clue.values[k]] for k in range(3)]
+        out: list[tuple[int | None, float, list[tuple[int, int, int, float]]]] = []
+        out.append(
+            (None, _entropy(np.bincount((now[0] | now[1] | now[2]) & mask, minlength=size)), [])
+        )
+        offsets = (np.arange(VALUES, dtype=np.intp) * size)[:, None]
+        for k in range(3):
+            left = [COPIES - seen[k][v] for v in range(VALUES)]
+            total = sum(left)
+            if not total:
+                continue
+            rest = now[(k + 1) % 3] | now[(k + 2) % 3]
+            vec = ((cols[k] | rest) & mask).astype(np.intp) + offsets
+            counts = np.bincount(vec.ravel(), minlength=VALUES * size).reshape(VALUES, size)
+            cards = [
+                (v, left[v], total, _entropy(counts[v].astype(np.int64)))
                 for v in range(VALUES)
                 if left[v]
             ]

@@ -88,7 +88,7 @@ UTILITY = "win"
 """What a game played on is worth: ``win`` (a win plus MARGIN_WEIGHT a point of
 margin), ``score`` (my points) or ``margin`` (my points less the best other's)."""
 
-FLIP_SEARCH_BUDGET = 64
+FLIP_SEARCH_BUDGET = 256
 """The smallest budget at which flips are searched too (each option on
 ``budget // options`` games): with fewer games a flip chosen on a handful of games
 played worse than the most informative one (docs/plunder.md, measured); below it
