@@ -98,6 +98,39 @@ def _belief(players: int, player: int, code: Code, seen: tuple[Observation, ...]
     return _belief(players, player, code, seen[:-1]).observe(seen[-1])
 
 
+def follow_belief(belief: Belief, view: PlayerView) -> Belief:
+    """``belief`` brought up to the turns ``view`` has seen (a seat's belief between turns).
+
+    A seat that joins late (no turn observed yet) reads the shared cache of
+    beliefs by position; otherwise the new turns are observed one by one.
+
+    Parameters
+    ----------
+    belief : Belief
+        The seat's belief so far.
+    view : PlayerView
+        What the seat sees now.
+
+    Returns
+    -------
+    Belief
+
+    Examples
+    --------
+    >>> from isles.models.plunder_game import PlayerView
+    >>> view = PlayerView(3, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (), ((0,) * 6,) * 3)
+    >>> follow_belief(Belief.start(3, 0, Code(0, 0, 0)), view).turns
+    0
+    """
+    if belief.turns == view.turn:
+        return belief
+    if belief.turns == 0 and view.turn > 1:
+        return _belief(view.players, view.player, view.code, view.observations)
+    for obs in view.observations[belief.turns :]:
+        belief = belief.observe(obs)
+    return belief
+
+
 def best_flip(belief: Belief, view: PlayerView) -> Category | None:
     """The flip with the most expected information about the deal (ties: none, island,
     marker, trap), as :func:`isles.solvers.plunder.flip_advice` ranks them.
@@ -134,14 +167,7 @@ class _SolverSeat:
         self.belief = Belief.start(players, player, code)
 
     def _update(self, view: PlayerView) -> Belief:
-        if self.belief.turns != view.turn:
-            b = self.belief
-            if b.turns == 0 and view.turn > 1:
-                b = _belief(view.players, view.player, view.code, view.observations)
-            else:
-                for obs in view.observations[b.turns :]:
-                    b = b.observe(obs)
-            self.belief = b
+        self.belief = follow_belief(self.belief, view)
         return self.belief
 
     def flip(self, view: PlayerView) -> Category | None:

@@ -36,10 +36,10 @@ from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import (
     BuiltinPolicy,
     ThresholdPolicy,
-    _belief,
     _SolverPolicy,
     _SolverSeat,
     best_flip,
+    follow_belief,
     register,
 )
 
@@ -534,14 +534,7 @@ class _SearchSeat:
     # -- the position ------------------------------------------------------------
 
     def _update(self, view: PlayerView) -> Belief:
-        if self.belief.turns != view.turn:
-            b = self.belief
-            if b.turns == 0 and view.turn > 1:
-                b = _belief(view.players, view.player, view.code, view.observations)
-            else:
-                for obs in view.observations[b.turns :]:
-                    b = b.observe(obs)
-            self.belief = b
+        self.belief = follow_belief(self.belief, view)
         return self.belief
 
     def _my_cards_by_turn(self, view: PlayerView) -> dict[int, list[CrewCard]]:

@@ -99,7 +99,7 @@ def test_a_cache_that_cannot_be_written_is_refused_before_the_solve(
     def no_solve(*args: object, **kwargs: object) -> None:
         raise AssertionError("solved before the cache directory was checked")
 
-    monkeypatch.setattr(cache_module, "solve", no_solve)
+    monkeypatch.setattr(cache_module, "solve_from_class", no_solve)
     with pytest.raises(InvalidInput, match=r"^ISLES_CACHE_DIR: .*a-file.* a folder isles can"):
         cache_module.solve_cached(default_kit(2, 2))
     assert main(["cache"]) == 2
