@@ -23,6 +23,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from isles import lighthouse, plunder, rally
+from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
@@ -481,3 +482,79 @@ def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> No
         expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
         expect(tab.locator(".job")).to_be_hidden()
         context.close()
+
+
+def three_player_turns() -> list[dict[str, Any]]:
+    """Three turns of a 3-player game, me P0 (code 1.2.3): one card turned up a turn."""
+    return [
+        {
+            "active": 0,
+            "clue": {"island": 0, "marker": 0, "trap": 0},
+            "answers": {"1": True, "2": False},
+        },
+        {"active": 1, "clue": {"island": 5, "marker": 0, "trap": 0}, "answers": {"2": True}},
+        {"active": 2, "clue": {"island": 5, "marker": 4, "trap": 0}, "answers": {"1": False}},
+    ]
+
+
+def store_plunder(page: Page, server: str, record: dict[str, Any]) -> None:
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+
+
+def test_dig_advice_waits_for_a_turn_not_counted_yet(server: str, page: Page) -> None:
+    # Turn 2 lacks P2's answer: the notepad counts turns 1 and 3, whose clues differ
+    # in two cards; dig advice says it waits for turn 2, flip and guess advice stand.
+    turns = three_player_turns()
+    turns[1]["answers"] = {}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    page.click("#advise")
+    expect(page.locator("#dig-error")).to_have_text(
+        "Dig advice waits for Turn 2 to be complete: it follows the turns in order.",
+        timeout=20_000,
+    )
+    expect(page.locator("#guesses tr").first).to_be_visible()
+    turns[1]["answers"] = {"2": True}  # complete: dig advice is given
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    page.click("#advise")
+    expect(page.locator("#dig tr").first).to_be_visible(timeout=20_000)
+    assert page.locator("#dig-error").count() == 0
+
+
+def test_a_clue_with_two_cards_changed_is_not_counted(server: str, page: Page) -> None:
+    turns = three_player_turns()
+    turns[2]["clue"] = {"island": 4, "marker": 4, "trap": 0}  # island and marker changed
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    expect(page.locator('.turn[data-turn="2"] .draft-note')).to_contain_text(
+        "more than one card changed since Turn 2's clue", timeout=20_000
+    )
+    page.click("#advise")
+    expect(page.locator("#dig tr").first).to_be_visible(timeout=20_000)
+    assert page.locator("#dig-error").count() == 0
+
+
+def test_dig_refusal_is_in_page_words() -> None:
+    # The library's refusal names the clue before in words, never as a Python dict.
+    record = plunder.Record.from_dict(
+        {
+            "players": 3,
+            "me": {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}},
+            "observations": [
+                {
+                    **t,
+                    "answers": {**t["answers"], "0": False} if k else t["answers"],
+                    **({"clue": {"island": 4, "marker": 4, "trap": 0}} if k == 2 else {}),
+                }
+                for k, t in enumerate(three_player_turns())
+            ],
+        }
+    )
+    with pytest.raises(InvalidInput) as caught:
+        plunder.dig_advice(record, samples=1)
+    assert caught.value.field == "record.observations[2].clue"
+    assert "{" not in str(caught.value.expected)
+    assert str(caught.value.expected).endswith("(island 5, marker 0, trap 0)")

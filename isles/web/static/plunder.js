@@ -71,6 +71,13 @@ function myAnswer(me, clue) {
 function draftReason(rec, turn) {
   const n = rec.players;
   if (turn.active >= n) return `P${turn.active} is not in a ${n}-player game: pick the active player`;
+  const index = rec.observations.indexOf(turn);
+  const before = index > 0 ? rec.observations[index - 1] : null;
+  if (before && CATEGORIES.filter((c) => turn.clue[c] !== before.clue[c]).length > 1) {
+    // A turn turns up one card at most (docs/plunder.md): the library's dig advice
+    // refuses such a clue, so the notepad does not count it either.
+    return `more than one card changed since Turn ${index}'s clue (a turn turns up one card at most): correct the clue`;
+  }
   const me = mine(rec);
   const missing = [];
   for (let p = 0; p < n; p++) {
@@ -109,6 +116,28 @@ function view(s) {
     sent.push(index);
   });
   return { record: out, sent, drafts };
+}
+
+/**
+ * The first turn not counted yet with a counted turn after it, or null. Dig advice
+ * plays the game on from the turns in order, one card turned up a turn: it waits
+ * for such a turn, while the grid and the flip and guess advice count the others.
+ */
+function digGap(sent, drafts) {
+  const last = sent.length ? sent[sent.length - 1] : -1;
+  const gap = drafts.find((d) => d.index < last);
+  return gap === undefined ? null : gap.index;
+}
+
+/** The dig advice's refusal in the page's words: "Turn N", no Python values. */
+function digWords(error, sent) {
+  const field = String(error.field || "");
+  const turn = field.match(/^record\.observations\[(\d+)\]/);
+  if (turn && error.expected) {
+    const k = Number(turn[1]);
+    return `Turn ${(sent[k] === undefined ? k : sent[k]) + 1}: expected ${error.expected}`;
+  }
+  return pageWords(error, sent).message;
 }
 
 /** The library's wording of a field, in the page's words: turn 3, my code, players. */
@@ -515,8 +544,10 @@ function renderAdvice(advice) {
         ),
       ),
     );
+  } else if (advice.dig_gap !== undefined && advice.dig_gap !== null) {
+    dig = el("p", { class: "muted", id: "dig-error" }, `Dig advice waits for Turn ${advice.dig_gap + 1} to be complete: it follows the turns in order.`);
   } else if (advice.dig_error) {
-    dig = el("p", { class: "field-error", id: "dig-error" }, `Dig advice: ${advice.dig_error.message}`);
+    dig = el("p", { class: "field-error", id: "dig-error" }, `Dig advice: ${digWords(advice.dig_error, lastAnalysis ? lastAnalysis.sent : [])}`);
   } else {
     dig = el("p", { class: "muted" }, "Dig advice needs my code (set who I am and my code).");
   }
@@ -532,7 +563,8 @@ function analyseSoon() {
 
 async function analyse(advise) {
   clearTimeout(timer); // an analysis due for an earlier change would cancel this one
-  const { record, sent } = view(state());
+  const { record, sent, drafts } = view(state());
+  const gap = digGap(sent, drafts);
   const request = { record, advise };
   const text = JSON.stringify(request);
   if (!advise && text === lastSent && lastAnalysis) {
@@ -554,7 +586,7 @@ async function analyse(advise) {
     lastAnalysis = { analysis, sent };
     lastSent = JSON.stringify({ record, advise: false });
     renderResult();
-    renderAdvice(advise ? analysis.advice : null);
+    renderAdvice(advise ? (gap === null ? analysis.advice : { ...analysis.advice, dig: undefined, dig_error: undefined, dig_gap: gap }) : null);
   } catch (error) {
     if (error.cancelled) return; // the grid stays; the job panel says "cancelled"
     clearErrors();

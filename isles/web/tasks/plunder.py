@@ -33,7 +33,11 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
         try:
             advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
         except IslesError as exc:  # flip and guess advice stand without it
-            advice["dig_error"] = {"field": getattr(exc, "field", None), "message": str(exc)}
+            advice["dig_error"] = {
+                "field": getattr(exc, "field", None),
+                "expected": getattr(exc, "expected", None),
+                "message": str(exc),
+            }
     return out
 
 
