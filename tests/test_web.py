@@ -642,3 +642,25 @@ def test_the_lighthouse_advisor_answers_exact_as_the_library(client: TestClient)
 def test_a_board_set_up_asks_for_at_most_8_workers(client: TestClient) -> None:
     error = rejected(client, "layout", {"game": "ships", "radius": 1, "workers": 1000})
     assert error["field"] == "workers" and "1..8" in error["message"], error
+
+
+def test_slow_dig_advice_stops_at_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """6 players: dig advice stops at its own time limit, flip and guess advice stand."""
+    from isles.web.tasks import plunder as notepad
+
+    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.0)  # the floor: half a second
+    first = {"1": True, "2": True, "3": True, "4": False, "5": False}
+    second = {"0": False, "2": True, "3": True, "4": False, "5": False}
+    record = {
+        "players": 6,
+        "me": {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}},
+        "observations": [
+            {"active": 0, "clue": {"island": 0, "marker": 0, "trap": 0}, "answers": first},
+            {"active": 1, "clue": {"island": 5, "marker": 0, "trap": 0}, "answers": second},
+        ],
+    }
+    task = notepad.TASKS["plunder"]
+    out = task.run(task.read({"record": record, "advise": True}))
+    assert out["advice"]["flip"] is not None and out["advice"]["guesses"]
+    dig = out["advice"]["dig"]
+    assert dig["stopped_at_time_limit"] and dig["samples"] < dig["samples_asked"] == DIG_SAMPLES

@@ -129,6 +129,16 @@ function digGap(sent, drafts) {
   return gap === undefined ? null : gap.index;
 }
 
+/** A policy of the games played on, in words: "threshold:0.5" -> "the others dig at 50% sure". */
+function policyWords(name) {
+  const [key, argument] = String(name).split(":");
+  if (key === "threshold") {
+    const p = argument === undefined ? 0.5 : Number(argument);
+    return `the others dig once a code is ${Math.round(p * 100)}% likely`;
+  }
+  return `the others play the ${key} policy${argument === undefined ? "" : ` (${argument})`}`;
+}
+
 /** The dig advice's refusal in the page's words: "Turn N", no Python values. */
 function digWords(error, sent) {
   const field = String(error.field || "");
@@ -512,7 +522,10 @@ function renderAdvice(advice) {
     dig = el(
       "div",
       {},
-      el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, others ${advice.dig.policy})`),
+      el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, ${policyWords(advice.dig.policy)})`),
+      advice.dig.stopped_at_time_limit
+        ? el("p", { class: "muted", id: "dig-stopped" }, `Dig advice stopped at its time limit after ${advice.dig.samples} of ${advice.dig.samples_asked} games: the intervals are wider.`)
+        : null,
       el(
         "div",
         { class: "scroll" },
