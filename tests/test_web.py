@@ -664,3 +664,38 @@ def test_slow_dig_advice_stops_at_its_own_budget(monkeypatch: pytest.MonkeyPatch
     assert out["advice"]["flip"] is not None and out["advice"]["guesses"]
     dig = out["advice"]["dig"]
     assert dig["stopped_at_time_limit"] and dig["samples"] < dig["samples_asked"] == DIG_SAMPLES
+
+
+def _resident_with_stderr(kind: str, connection: Any, other: Any, stderr: str) -> None:
+    other.close()  # the server's end, inherited by the fork: only the server holds it
+    fd = os.open(stderr, os.O_WRONLY | os.O_CREAT)
+    os.dup2(fd, 2)
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 - the process's own stderr
+    from isles.web.jobs import _resident_child
+
+    _resident_child(kind, connection)
+
+
+def test_a_cancelled_resident_job_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Cancel closes the pipe mid-solve: the process ends, with nothing on the console."""
+    import multiprocessing
+
+    from isles.web import tasks
+    from tests.web_nap import RESIDENT_NAP
+
+    monkeypatch.setitem(tasks.TASKS, "resident-nap", RESIDENT_NAP)
+    stderr = tmp_path / "stderr"
+    near, far = multiprocessing.get_context("fork").Pipe(duplex=True)
+    child = multiprocessing.get_context("fork").Process(
+        target=_resident_with_stderr, args=("resident-nap", far, near, str(stderr)), daemon=True
+    )
+    child.start()
+    far.close()
+    near.send({"seconds": 30})
+    assert near.recv() == ("progress", 0.5)  # mid-solve
+    near.close()  # the cancel
+    child.join(20)
+    assert child.exitcode == 0
+    assert stderr.read_text() == ""
