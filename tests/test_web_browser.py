@@ -558,3 +558,36 @@ def test_dig_refusal_is_in_page_words() -> None:
     assert caught.value.field == "record.observations[2].clue"
     assert "{" not in str(caught.value.expected)
     assert str(caught.value.expected).endswith("(island 5, marker 0, trap 0)")
+
+
+def test_a_restarted_server_is_waited_for_and_the_job_sent_again(server: str, page: Page) -> None:
+    """The server goes away mid-job, then answers without the job: the page waits, resends."""
+    posts: list[str] = []
+    polls: list[str] = []
+
+    def solve(route: Any) -> None:
+        posts.append(route.request.url)
+        if len(posts) == 1:  # the job the old server started
+            body = {"job": "feedbeef", "state": "running", "elapsed": 0, "time_limit": 60}
+            route.fulfill(status=202, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    def poll(route: Any) -> None:
+        polls.append(route.request.url)
+        if len(polls) <= 2:  # the server does not answer
+            route.abort()
+        else:  # a new server: it does not know the job
+            body = {"error": {"field": "job", "message": "no job feedbeef"}}
+            route.fulfill(status=404, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/solve/route", solve)
+    page.route("**/api/jobs/feedbeef", poll)
+    page.goto(f"{server}/rally")
+    page.click('g[data-hex="0,-3"] polygon')
+    page.click("#plan")
+    expect(page.locator(".job-text")).to_contain_text(
+        "waiting: the server does not answer", timeout=10_000
+    )
+    expect(page.locator("#status")).to_have_text("optimal", timeout=20_000)
+    assert len(posts) == 2 and len(polls) == 3, (posts, polls)
