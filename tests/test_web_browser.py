@@ -591,3 +591,29 @@ def test_a_restarted_server_is_waited_for_and_the_job_sent_again(server: str, pa
     )
     expect(page.locator("#status")).to_have_text("optimal", timeout=20_000)
     assert len(posts) == 2 and len(polls) == 3, (posts, polls)
+
+
+def test_my_code_and_the_card_names_outlive_not_known_and_a_new_game(
+    server: str, page: Page
+) -> None:
+    names = {c: [f"{c}-name-{k}" for k in range(6)] for c in CATEGORIES}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    record = {"players": 3, "me": me, "names": names, "observations": three_player_turns()}
+    store_plunder(page, server, record)
+
+    def my_code() -> None:
+        for category, value in me["code"].items():
+            chosen = f'[data-testid="me-{category}"] button[data-value="{value}"]'
+            expect(page.locator(chosen)).to_have_attribute("aria-pressed", "true")
+
+    my_code()
+    page.select_option("#me", "")  # not known
+    page.select_option("#me", "0")
+    my_code()
+    page.click("#new-game")
+    page.click(".confirm-yes")
+    expect(page.locator(".turn")).to_have_count(0)
+    expect(page.locator("#me")).to_have_value("0")
+    my_code()
+    stored = page.evaluate("JSON.parse(localStorage.getItem('isles.plunder')).record")
+    assert stored["names"] == names and stored["me"] == me

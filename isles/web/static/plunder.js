@@ -212,8 +212,14 @@ function renderSetup() {
     rec.me ? rec.me.player : "",
     (value) =>
       edit(value === "" ? "I am not known" : `I am P${value}`, (s) => {
-        if (value === "") delete s.record.me;
-        else s.record.me = { player: Number(value), code: s.record.me ? s.record.me.code : { island: 0, marker: 0, trap: 0 } };
+        // My code is kept while I am "not known" (s.kept), and comes back with me.
+        if (value === "") {
+          if (s.record.me) s.kept = { ...s.record.me.code };
+          delete s.record.me;
+        } else {
+          const code = s.record.me ? s.record.me.code : s.kept || { island: 0, marker: 0, trap: 0 };
+          s.record.me = { player: Number(value), code: { ...code } };
+        }
       }),
     { id: "me" },
   );
@@ -682,7 +688,9 @@ const tools = el(
       onclick: () =>
         confirmThen("Start a new game? (Undo brings this one back.)", () =>
           edit("new game", (s) => {
-            s.record = { players: s.record.players, observations: [] };
+            // A new game keeps the table: the players, the card names, who I am and my code.
+            const { players, names, me } = s.record;
+            s.record = { players, observations: [], ...(names ? { names } : {}), ...(me ? { me } : {}) };
             s.open = null;
           }), "New game"),
     },
