@@ -617,3 +617,26 @@ def test_my_code_and_the_card_names_outlive_not_known_and_a_new_game(
     my_code()
     stored = page.evaluate("JSON.parse(localStorage.getItem('isles.plunder')).record")
     assert stored["names"] == names and stored["me"] == me
+
+
+def test_a_link_pasted_into_an_open_tab_and_a_second_tab(server: str, page: Page) -> None:
+    import base64
+
+    record = {"players": 3, "observations": three_player_turns()}
+    text = json.dumps({"record": record, "open": None})
+    code = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    page.goto(f"{server}/plunder")
+    expect(page.locator(".turn")).to_have_count(0)
+    page.evaluate("code => { window.location.hash = 'plunder=' + code; }", code)
+    expect(page.locator(".turn")).to_have_count(3)  # opened, as one undoable change
+    page.click("#undo")
+    expect(page.locator(".turn")).to_have_count(0)
+    page.click("#redo")
+    expect(page.locator(".turn")).to_have_count(3)
+    # A second tab adds a turn: this tab takes it rather than overwrite it later.
+    other = page.context.new_page()
+    other.goto(f"{server}/plunder")
+    expect(other.locator(".turn")).to_have_count(3)
+    other.click("#add-turn")
+    expect(page.locator(".turn")).to_have_count(4)
+    other.close()

@@ -430,6 +430,7 @@ document.body.prepend(
     ),
   ),
 );
+history.onLink((link) => history.change("open a shared link", { ...FRESH, ...link }));
 const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });

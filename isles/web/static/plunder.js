@@ -720,6 +720,7 @@ if (linked !== null) {
   window.history.replaceState(null, "", window.location.pathname);
   if (drawable(linked)) store.change("open a shared link", linked);
 }
+store.onLink((shared) => { if (drawable(shared)) store.change("open a shared link", shared); });
 try {
   render();
 } catch {

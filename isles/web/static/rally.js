@@ -365,6 +365,7 @@ document.body.prepend(
     ),
   ),
 );
+history.onLink((link) => history.change("open a shared link", { ...FRESH, ...link }));
 const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });
