@@ -640,3 +640,22 @@ def test_a_link_pasted_into_an_open_tab_and_a_second_tab(server: str, page: Page
     other.click("#add-turn")
     expect(page.locator(".turn")).to_have_count(4)
     other.close()
+
+
+def test_a_refused_file_stays_said_when_an_analysis_ends(server: str, page: Page) -> None:
+    held: list[Any] = []
+    page.route("**/api/solve/plunder", lambda route: held.append(route))  # held until told
+    store_plunder(page, server, {"players": 3, "observations": three_player_turns()})
+    while not held:
+        page.wait_for_timeout(50)
+    upload = page.locator("span:has(> button:text-is('Load record')) input[type=file]")
+    bad = json.dumps({"players": 9}).encode()
+    upload.set_input_files(
+        files=[{"name": "r.json", "mimeType": "application/json", "buffer": bad}]
+    )
+    said = page.locator('.field-error[data-field="record"]')
+    expect(said).to_contain_text("The file:")
+    held[0].continue_()
+    page.unroute("**/api/solve/plunder")
+    expect(page.locator("#deals")).to_be_visible(timeout=20_000)  # the analysis ended
+    expect(said).to_contain_text("The file:")
