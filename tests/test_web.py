@@ -699,3 +699,13 @@ def test_a_cancelled_resident_job_ends_quietly(
     child.join(20)
     assert child.exitcode == 0
     assert stderr.read_text() == ""
+
+
+def test_a_route_from_a_non_rim_start_is_refused_before_its_job(client: TestClient) -> None:
+    board = rally.beginner_board().to_dict()
+    response = client.post("/api/solve/route", json={"board": board, "start": [1, -1]})
+    error = refused(response)
+    assert error["field"] == "start"
+    assert "a rim start" in error["message"]
+    with_goals = {"board": board, "start": [1, -1], "goals": [[0, 2]]}
+    assert client.post("/api/solve/route", json=with_goals).status_code == 202
