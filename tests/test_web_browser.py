@@ -20,7 +20,14 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    FilePayload,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from isles import lighthouse, plunder, rally
 from isles.models.errors import InvalidInput
@@ -597,12 +604,13 @@ def test_my_code_and_the_card_names_outlive_not_known_and_a_new_game(
     server: str, page: Page
 ) -> None:
     names = {c: [f"{c}-name-{k}" for k in range(6)] for c in CATEGORIES}
-    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    code = {"island": 1, "marker": 2, "trap": 3}
+    me: dict[str, Any] = {"player": 0, "code": code}
     record = {"players": 3, "me": me, "names": names, "observations": three_player_turns()}
     store_plunder(page, server, record)
 
     def my_code() -> None:
-        for category, value in me["code"].items():
+        for category, value in code.items():
             chosen = f'[data-testid="me-{category}"] button[data-value="{value}"]'
             expect(page.locator(chosen)).to_have_attribute("aria-pressed", "true")
 
@@ -649,10 +657,12 @@ def test_a_refused_file_stays_said_when_an_analysis_ends(server: str, page: Page
     while not held:
         page.wait_for_timeout(50)
     upload = page.locator("span:has(> button:text-is('Load record')) input[type=file]")
-    bad = json.dumps({"players": 9}).encode()
-    upload.set_input_files(
-        files=[{"name": "r.json", "mimeType": "application/json", "buffer": bad}]
-    )
+    bad: FilePayload = {
+        "name": "r.json",
+        "mimeType": "application/json",
+        "buffer": b'{"players": 9}',
+    }
+    upload.set_input_files(files=[bad])
     said = page.locator('.field-error[data-field="record"]')
     expect(said).to_contain_text("The file:")
     held[0].continue_()
