@@ -275,3 +275,12 @@ def test_pages_never_overflow(server: str, page: Page, tmp_path: Path) -> None:
         page.click(f'[data-die="0"] button[data-face="{long}"]')
         page.click("#share")
         no_sideways_scroll(page)
+
+
+def test_changing_the_rally_seed_is_an_undo_step(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    page.fill("#seed", "7")
+    page.locator("#seed").dispatch_event("change")
+    expect(page.locator("#undo")).to_be_enabled()
+    page.click("#undo")
+    expect(page.locator("#seed")).to_have_value("0")
