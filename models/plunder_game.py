@@ -289,7 +289,9 @@ class GameRecord:
                 raise InvalidInput(
                     f"record.observations[{i}].clue",
                     obs.clue.to_dict(),
-                    f"at most one card changed since the clue before ({before.to_dict()})",
+                    "at most one card changed since the clue before ("
+                    + ", ".join(f"{c.value} {before.value(c)}" for c in CATEGORIES)
+                    + ")",
                 )
             turns.append(GameTurn(obs, changed[0] if changed else None))
             before = obs.clue

@@ -288,6 +288,11 @@ def test_plunder_jobs_answer_as_the_library(client: TestClient) -> None:
     result = solve(client, "plunder", {"record": record.to_dict(), "advise": True})
     expected = plunder.analyse(record, advise=True).to_dict()
     expected["advice"]["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+    # The dig advice's own budget (DIG_SECONDS, less what the analysis took) is no
+    # limit for 4 players: every game is played, the answer is the library's.
+    budget = result["advice"]["dig"].pop("time_limit")
+    assert 0 < budget <= 15
+    expected["advice"]["dig"].pop("time_limit")
     assert result == expected
     turn = {"active": 0, "clue": {"island": 0, "marker": 0, "trap": 0}}
     contradiction = {
@@ -642,3 +647,70 @@ def test_the_lighthouse_advisor_answers_exact_as_the_library(client: TestClient)
 def test_a_board_set_up_asks_for_at_most_8_workers(client: TestClient) -> None:
     error = rejected(client, "layout", {"game": "ships", "radius": 1, "workers": 1000})
     assert error["field"] == "workers" and "1..8" in error["message"], error
+
+
+def test_slow_dig_advice_stops_at_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """6 players: dig advice stops at its own time limit, flip and guess advice stand."""
+    from isles.web.tasks import plunder as notepad
+
+    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.0)  # the floor: half a second
+    first = {"1": True, "2": True, "3": True, "4": False, "5": False}
+    second = {"0": False, "2": True, "3": True, "4": False, "5": False}
+    record = {
+        "players": 6,
+        "me": {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}},
+        "observations": [
+            {"active": 0, "clue": {"island": 0, "marker": 0, "trap": 0}, "answers": first},
+            {"active": 1, "clue": {"island": 5, "marker": 0, "trap": 0}, "answers": second},
+        ],
+    }
+    task = notepad.TASKS["plunder"]
+    out = task.run(task.read({"record": record, "advise": True}))
+    assert out["advice"]["flip"] is not None and out["advice"]["guesses"]
+    dig = out["advice"]["dig"]
+    assert dig["stopped_at_time_limit"] and dig["samples"] < dig["samples_asked"] == DIG_SAMPLES
+
+
+def _resident_with_stderr(kind: str, connection: Any, other: Any, stderr: str) -> None:
+    other.close()  # the server's end, inherited by the fork: only the server holds it
+    fd = os.open(stderr, os.O_WRONLY | os.O_CREAT)
+    os.dup2(fd, 2)
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 - the process's own stderr
+    from isles.web.jobs import _resident_child
+
+    _resident_child(kind, connection)
+
+
+def test_a_cancelled_resident_job_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Cancel closes the pipe mid-solve: the process ends, with nothing on the console."""
+    import multiprocessing
+
+    from isles.web import tasks
+    from tests.web_nap import RESIDENT_NAP
+
+    monkeypatch.setitem(tasks.TASKS, "resident-nap", RESIDENT_NAP)
+    stderr = tmp_path / "stderr"
+    near, far = multiprocessing.get_context("fork").Pipe(duplex=True)
+    child = multiprocessing.get_context("fork").Process(
+        target=_resident_with_stderr, args=("resident-nap", far, near, str(stderr)), daemon=True
+    )
+    child.start()
+    far.close()
+    near.send({"seconds": 30})
+    assert near.recv() == ("progress", 0.5)  # mid-solve
+    near.close()  # the cancel
+    child.join(20)
+    assert child.exitcode == 0
+    assert stderr.read_text() == ""
+
+
+def test_a_route_from_a_non_rim_start_is_refused_before_its_job(client: TestClient) -> None:
+    board = rally.beginner_board().to_dict()
+    response = client.post("/api/solve/route", json={"board": board, "start": [1, -1]})
+    error = refused(response)
+    assert error["field"] == "start"
+    assert "a rim start" in error["message"]
+    with_goals = {"board": board, "start": [1, -1], "goals": [[0, 2]]}
+    assert client.post("/api/solve/route", json=with_goals).status_code == 202

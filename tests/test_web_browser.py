@@ -20,9 +20,17 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    FilePayload,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from isles import lighthouse, plunder, rally
+from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
@@ -481,3 +489,183 @@ def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> No
         expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
         expect(tab.locator(".job")).to_be_hidden()
         context.close()
+
+
+def three_player_turns() -> list[dict[str, Any]]:
+    """Three turns of a 3-player game, me P0 (code 1.2.3): one card turned up a turn."""
+    return [
+        {
+            "active": 0,
+            "clue": {"island": 0, "marker": 0, "trap": 0},
+            "answers": {"1": True, "2": False},
+        },
+        {"active": 1, "clue": {"island": 5, "marker": 0, "trap": 0}, "answers": {"2": True}},
+        {"active": 2, "clue": {"island": 5, "marker": 4, "trap": 0}, "answers": {"1": False}},
+    ]
+
+
+def store_plunder(page: Page, server: str, record: dict[str, Any]) -> None:
+    page.goto(f"{server}/plunder")
+    store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+    page.evaluate(store, record)
+    page.reload()
+
+
+def test_dig_advice_waits_for_a_turn_not_counted_yet(server: str, page: Page) -> None:
+    # Turn 2 lacks P2's answer: the notepad counts turns 1 and 3, whose clues differ
+    # in two cards; dig advice says it waits for turn 2, flip and guess advice stand.
+    turns = three_player_turns()
+    turns[1]["answers"] = {}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    page.click("#advise")
+    expect(page.locator("#dig-error")).to_have_text(
+        "Dig advice waits for Turn 2 to be complete: it follows the turns in order.",
+        timeout=20_000,
+    )
+    expect(page.locator("#guesses tr").first).to_be_visible()
+    turns[1]["answers"] = {"2": True}  # complete: dig advice is given
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    page.click("#advise")
+    expect(page.locator("#dig tr").first).to_be_visible(timeout=20_000)
+    assert page.locator("#dig-error").count() == 0
+
+
+def test_a_clue_with_two_cards_changed_is_not_counted(server: str, page: Page) -> None:
+    turns = three_player_turns()
+    turns[2]["clue"] = {"island": 4, "marker": 4, "trap": 0}  # island and marker changed
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    store_plunder(page, server, {"players": 3, "me": me, "observations": turns})
+    expect(page.locator('.turn[data-turn="2"] .draft-note')).to_contain_text(
+        "more than one card changed since Turn 2's clue", timeout=20_000
+    )
+    page.click("#advise")
+    expect(page.locator("#dig tr").first).to_be_visible(timeout=20_000)
+    assert page.locator("#dig-error").count() == 0
+
+
+def test_dig_refusal_is_in_page_words() -> None:
+    # The library's refusal names the clue before in words, never as a Python dict.
+    record = plunder.Record.from_dict(
+        {
+            "players": 3,
+            "me": {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}},
+            "observations": [
+                {
+                    **t,
+                    "answers": {**t["answers"], "0": False} if k else t["answers"],
+                    **({"clue": {"island": 4, "marker": 4, "trap": 0}} if k == 2 else {}),
+                }
+                for k, t in enumerate(three_player_turns())
+            ],
+        }
+    )
+    with pytest.raises(InvalidInput) as caught:
+        plunder.dig_advice(record, samples=1)
+    assert caught.value.field == "record.observations[2].clue"
+    assert "{" not in str(caught.value.expected)
+    assert str(caught.value.expected).endswith("(island 5, marker 0, trap 0)")
+
+
+def test_a_restarted_server_is_waited_for_and_the_job_sent_again(server: str, page: Page) -> None:
+    """The server goes away mid-job, then answers without the job: the page waits, resends."""
+    posts: list[str] = []
+    polls: list[str] = []
+
+    def solve(route: Any) -> None:
+        posts.append(route.request.url)
+        if len(posts) == 1:  # the job the old server started
+            body = {"job": "feedbeef", "state": "running", "elapsed": 0, "time_limit": 60}
+            route.fulfill(status=202, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    def poll(route: Any) -> None:
+        polls.append(route.request.url)
+        if len(polls) <= 2:  # the server does not answer
+            route.abort()
+        else:  # a new server: it does not know the job
+            body = {"error": {"field": "job", "message": "no job feedbeef"}}
+            route.fulfill(status=404, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/solve/route", solve)
+    page.route("**/api/jobs/feedbeef", poll)
+    page.goto(f"{server}/rally")
+    page.click('g[data-hex="0,-3"] polygon')
+    page.click("#plan")
+    expect(page.locator(".job-text")).to_contain_text(
+        "waiting: the server does not answer", timeout=10_000
+    )
+    expect(page.locator("#status")).to_have_text("optimal", timeout=20_000)
+    assert len(posts) == 2 and len(polls) == 3, (posts, polls)
+
+
+def test_my_code_and_the_card_names_outlive_not_known_and_a_new_game(
+    server: str, page: Page
+) -> None:
+    names = {c: [f"{c}-name-{k}" for k in range(6)] for c in CATEGORIES}
+    code = {"island": 1, "marker": 2, "trap": 3}
+    me: dict[str, Any] = {"player": 0, "code": code}
+    record = {"players": 3, "me": me, "names": names, "observations": three_player_turns()}
+    store_plunder(page, server, record)
+
+    def my_code() -> None:
+        for category, value in code.items():
+            chosen = f'[data-testid="me-{category}"] button[data-value="{value}"]'
+            expect(page.locator(chosen)).to_have_attribute("aria-pressed", "true")
+
+    my_code()
+    page.select_option("#me", "")  # not known
+    page.select_option("#me", "0")
+    my_code()
+    page.click("#new-game")
+    page.click(".confirm-yes")
+    expect(page.locator(".turn")).to_have_count(0)
+    expect(page.locator("#me")).to_have_value("0")
+    my_code()
+    stored = page.evaluate("JSON.parse(localStorage.getItem('isles.plunder')).record")
+    assert stored["names"] == names and stored["me"] == me
+
+
+def test_a_link_pasted_into_an_open_tab_and_a_second_tab(server: str, page: Page) -> None:
+    import base64
+
+    record = {"players": 3, "observations": three_player_turns()}
+    text = json.dumps({"record": record, "open": None})
+    code = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    page.goto(f"{server}/plunder")
+    expect(page.locator(".turn")).to_have_count(0)
+    page.evaluate("code => { window.location.hash = 'plunder=' + code; }", code)
+    expect(page.locator(".turn")).to_have_count(3)  # opened, as one undoable change
+    page.click("#undo")
+    expect(page.locator(".turn")).to_have_count(0)
+    page.click("#redo")
+    expect(page.locator(".turn")).to_have_count(3)
+    # A second tab adds a turn: this tab takes it rather than overwrite it later.
+    other = page.context.new_page()
+    other.goto(f"{server}/plunder")
+    expect(other.locator(".turn")).to_have_count(3)
+    other.click("#add-turn")
+    expect(page.locator(".turn")).to_have_count(4)
+    other.close()
+
+
+def test_a_refused_file_stays_said_when_an_analysis_ends(server: str, page: Page) -> None:
+    held: list[Any] = []
+    page.route("**/api/solve/plunder", lambda route: held.append(route))  # held until told
+    store_plunder(page, server, {"players": 3, "observations": three_player_turns()})
+    while not held:
+        page.wait_for_timeout(50)
+    upload = page.locator("span:has(> button:text-is('Load record')) input[type=file]")
+    bad: FilePayload = {
+        "name": "r.json",
+        "mimeType": "application/json",
+        "buffer": b'{"players": 9}',
+    }
+    upload.set_input_files(files=[bad])
+    said = page.locator('.field-error[data-field="record"]')
+    expect(said).to_contain_text("The file:")
+    held[0].continue_()
+    page.unroute("**/api/solve/plunder")
+    expect(page.locator("#deals")).to_be_visible(timeout=20_000)  # the analysis ended
+    expect(said).to_contain_text("The file:")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
@@ -196,19 +197,35 @@ def test_lighthouse_error_under_its_island(server: str, page: Page) -> None:
     )
     island = page.locator('.lighthouse[data-island="2"]')
     island.locator('button[data-add="red"]').click()
-    island.locator('button[data-add="red"]').click()  # red on red: not alternating
+    # Red on red: refused at the tap (the colours alternate).
+    expect(island.locator('button[data-add="red"]')).to_be_disabled()
     kit = lighthouse.default_kit(3, 3)
+    four = {"discs": [[], [], ["red"] * 4], "boat": 0, "maurice": 0}
     with pytest.raises(InvalidInput) as refused:
-        lighthouse.Position.from_dict(
-            {"discs": [[], [], ["red", "red"]], "boat": 0, "maurice": 0}, kit
-        )
+        lighthouse.Position.from_dict(four, kit)
     assert refused.value.field == "position.discs[2]"
-    expect(island.locator(".field-error")).to_have_text(str(refused.value))
+    upload = page.locator("span:has(> button:text-is('Load position')) input[type=file]")
+    upload.set_input_files(files=[file("position.json", four)])
+    expect(island.locator(".field-error")).to_have_text(
+        "Island 2: 4 discs (red, red, red, red) do not alternate colours:"
+        " a disc never goes on one of its own colour."
+    )
     for other in ("0", "1"):
         expect(page.locator(f'.lighthouse[data-island="{other}"] .field-error')).to_be_empty()
-    page.click("#undo")  # the second red comes off, and the error with it
-    expect(island.locator(".disc")).to_have_text(["red"])
-    expect(island.locator(".field-error")).to_be_empty()
+    upload.set_input_files(
+        files=[file("position.json", {**four, "discs": [[], [], []], "boat": None})]
+    )
+    expect(page.locator('.field-error[data-field="position.boat"]')).to_have_text(
+        "The boat: tap the sea card the boat is on."
+    )
+    expect(island.locator(".field-error")).to_be_empty()  # the stale error is gone
+    island.locator('button[data-add="purple"]').click()  # a change checked anew: no error
+    expect(page.locator('.field-error[data-field="position.boat"]')).to_be_empty()
+
+
+def file(name: str, value: object) -> Any:
+    """A file for an upload input: its name, type and JSON bytes."""
+    return {"name": name, "mimeType": "application/json", "buffer": json.dumps(value).encode()}
 
 
 def test_lighthouse_play_the_move_follows_the_game(server: str, page: Page) -> None:
@@ -258,3 +275,12 @@ def test_pages_never_overflow(server: str, page: Page, tmp_path: Path) -> None:
         page.click(f'[data-die="0"] button[data-face="{long}"]')
         page.click("#share")
         no_sideways_scroll(page)
+
+
+def test_changing_the_rally_seed_is_an_undo_step(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    page.fill("#seed", "7")
+    page.locator("#seed").dispatch_event("change")
+    expect(page.locator("#undo")).to_be_enabled()
+    page.click("#undo")
+    expect(page.locator("#seed")).to_have_value("0")

@@ -15,7 +15,7 @@ from typing import Any
 from isles.models.errors import InvalidInput
 from isles.web.tasks import Task
 
-__all__ = ["NAP"]
+__all__ = ["NAP", "RESIDENT_NAP"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -41,3 +41,21 @@ def _run(args: dict[str, Any]) -> dict[str, Any]:
 #: ``POST /api/solve/nap`` with ``{"seconds": S, "pidfile": PATH?}``: sleeps S seconds
 #: (``"bar": true``: answers whether a tqdm bar would be drawn).
 NAP = Task(_read, _run, 60.0)
+
+
+def _resident(progress: Any) -> Any:
+    """A resident nap: reports its progress every 10 ms for ``seconds`` seconds."""
+
+    def serve(body: object) -> dict[str, Any]:
+        args = _read(body)
+        end = time.monotonic() + float(args["seconds"])
+        while time.monotonic() < end:
+            progress(0.5)
+            time.sleep(0.01)
+        return {"slept": args["seconds"]}
+
+    return serve
+
+
+#: NAP kept in a resident process that reports its progress (as the lighthouse's).
+RESIDENT_NAP = Task(_read, _run, 60.0, resident=_resident)

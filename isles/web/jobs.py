@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import multiprocessing
+import os
 import secrets
 import signal
 import time
@@ -168,8 +169,20 @@ def _child(kind: str, body: object, connection: Connection, own: Task | None = N
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _quiet()
     task = own if own is not None else TASKS[kind]
-    connection.send(_answer(kind, lambda: task.run(task.read(body))))
+    _send(connection, _answer(kind, lambda: task.run(task.read(body))))
     connection.close()
+
+
+def _send(connection: Connection, message: object) -> None:
+    """Send to the server; when it has gone (a cancel closed the pipe), end quietly.
+
+    A cancelled job's process is told by the closed pipe: it exits at once, with
+    no traceback on the server's console (a cancel is no error).
+    """
+    try:
+        connection.send(message)
+    except OSError:  # BrokenPipeError, ConnectionResetError: nobody is listening
+        os._exit(0)
 
 
 def _resident_child(kind: str, connection: Connection) -> None:
@@ -180,13 +193,13 @@ def _resident_child(kind: str, connection: Connection) -> None:
     _quiet()
     factory = TASKS[kind].resident
     assert factory is not None
-    serve = factory(lambda fraction: connection.send(("progress", fraction)))
+    serve = factory(lambda fraction: _send(connection, ("progress", fraction)))
     while True:
         try:
             body = connection.recv()
         except (EOFError, OSError):
             return  # the server went away
-        connection.send(_answer(kind, functools.partial(serve, body)))
+        _send(connection, _answer(kind, functools.partial(serve, body)))
 
 
 @dataclass
@@ -395,12 +408,12 @@ class JobRunner:
         for kind in list(self._residents):
             self._end_resident(kind)
 
-    def _end_resident(self, kind: str) -> None:
+    def _end_resident(self, kind: str, terminate: bool = False) -> None:
         worker = self._residents.pop(kind, None)
         if worker is None:
             return
         worker.connection.close()
-        _end(worker.process)
+        _end(worker.process, terminate=terminate)
 
     def _poll(self, job: Job) -> None:
         if job.state != "running" or job.connection is None:
@@ -432,7 +445,7 @@ class JobRunner:
         if job.resident:
             # Its cache goes with it: the next job of its kind starts a fresh one.
             job.process = job.connection = None
-            self._end_resident(job.kind)
+            self._end_resident(job.kind, terminate=True)
         elif job.process is not None:
             _end(job.process, terminate=True)
         job.state = state

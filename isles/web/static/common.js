@@ -187,6 +187,10 @@ export function jobPanel() {
       try {
         return await postJSON(`/api/solve/${kind}`, body);
       } catch (error) {
+        if (error.status === 0) {
+          await lost(wait, mine); // restarted or away: asked again, with backoff
+          continue;
+        }
         if (!error.busy) throw error;
         const seconds = Math.max(wait, error.retryAfter || 0);
         const why = error.message.replace(/^the server is busy: /, "").replace(/; try again in a few seconds$/, "");
@@ -196,13 +200,28 @@ export function jobPanel() {
       }
     }
   };
+  // The server does not answer (restarted, or the phone lost the network): said as
+  // waiting, never as an error of the request, and asked again after ``seconds``.
+  const lost = async (seconds, mine) => {
+    show("waiting", `waiting: the server does not answer (is isles serve still running?); asking again in ${Math.round(seconds)} s`);
+    bar.removeAttribute("value");
+    for (let t = 0; t < seconds * 5 && !mine.cancelled; t++) await sleep(200);
+  };
+  const restarted = () => Object.assign(new Error("the server forgot the job"), { restarted: true });
   // Poll the job (each poll renews its lease) until it ends, or cancel it: its last state.
   const follow = async (job, mine) => {
     const id = job.job;
     openJobs.add(id);
     try {
+      let wait = 1;
       while (job.state === "running" || job.state === "queued") {
-        if (mine.cancelled) return await postJSON(`/api/jobs/${id}/cancel`, {});
+        if (mine.cancelled) {
+          try {
+            return await postJSON(`/api/jobs/${id}/cancel`, {});
+          } catch {
+            return { ...job, state: "cancelled" }; // the server is gone, and its job with it
+          }
+        }
         if (job.state === "queued") {
           bar.removeAttribute("value");
           show("waiting", job.ahead > 0 ? `waiting, ${job.ahead} ahead` : "waiting, next in line");
@@ -217,7 +236,15 @@ export function jobPanel() {
           show("running", `working ${job.elapsed.toFixed(1)} s (limit ${job.time_limit} s)`);
         }
         await sleep(200);
-        job = await getJSON(`/api/jobs/${id}`);
+        try {
+          job = await getJSON(`/api/jobs/${id}`);
+          wait = 1;
+        } catch (error) {
+          if (error.status === 404) throw restarted(); // a new server: the request is sent again
+          if (error.status !== 0) throw error;
+          await lost(wait, mine);
+          wait = Math.min(wait * 1.5, 10);
+        }
       }
       return job;
     } finally {
@@ -234,11 +261,21 @@ export function jobPanel() {
     bar.value = 0;
     show("starting", "starting…");
     try {
-      let job = await follow(await submit(kind, body, mine), mine);
+      // A server restarted mid-job has forgotten it: the same request, sent again.
+      const attempt = async () => {
+        for (let again = 0; ; again++) {
+          try {
+            return await follow(await submit(kind, body, mine), mine);
+          } catch (error) {
+            if (!error.restarted || again >= 5) throw error.restarted ? new RequestError({ field: null, message: "the server was restarted several times: try again" }) : error;
+          }
+        }
+      };
+      let job = await attempt();
       // Cancelled though nobody here asked: the server ended it while this page slept
       // in the background (its lease lapsed). Asked again, a few times.
       for (let again = 0; job.state === "cancelled" && !mine.cancelled && again < 3; again++) {
-        job = await follow(await submit(kind, body, mine), mine);
+        job = await attempt();
       }
       if (job.state === "done") return job.result;
       if (job.state === "cancelled") throw cancelled();

@@ -102,6 +102,35 @@ export class History {
       this._undo = [];
       this._redo = [];
     }
+    // Another tab on the same page saved a newer state: this tab takes it (and its
+    // steps), so that neither tab overwrites the other's turns with an older state.
+    window.addEventListener("storage", (event) => {
+      if (event.key !== `isles.${this.key}` && event.key !== `isles.${this.key}.history`) return;
+      const text = storageGet(`isles.${this.key}`);
+      if (text === null || parseOr(text, undefined) === undefined) return;
+      const theirs = parseOr(storageGet(`isles.${this.key}.history`), null);
+      const same = text === this._text;
+      if (theirs && theirs.now === text && valid(theirs.undo) && valid(theirs.redo)) {
+        this._undo = theirs.undo.slice(-DEPTH);
+        this._redo = theirs.redo.slice(-DEPTH);
+      }
+      if (same) return;
+      this._text = text;
+      this._notify("replace");
+    });
+  }
+
+  /**
+   * ``fn(state)`` for a share link opened in this tab while the page is open
+   * (a pasted link changes only the hash: no reload). The hash is then cleared.
+   */
+  onLink(fn) {
+    window.addEventListener("hashchange", () => {
+      const shared = History.fromLink(window.location.hash, this.key);
+      if (shared === null) return;
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+      fn(shared);
+    });
   }
 
   get state() {
@@ -200,6 +229,10 @@ export class History {
 
   _done(how) {
     this._save();
+    this._notify(how);
+  }
+
+  _notify(how) {
     const state = this.state;
     if (typeof this.onchange === "function") this.onchange(state, how);
     for (const fn of this._listeners) fn(state, how);

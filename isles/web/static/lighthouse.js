@@ -104,14 +104,53 @@ async function loadKit() {
   checkPosition();
 }
 
+/** A Python value of the library's message in words: ['red', 'blue'] -> "red, blue". */
+function valueWords(text) {
+  const t = String(text).trim();
+  if (t === "None") return "not set";
+  const list = t.match(/^\[(.*)\]$/);
+  if (list) return list[1].split(",").map((v) => v.trim().replace(/^'(.*)'$/, "$1")).filter((v) => v).join(", ") || "none";
+  return t.replace(/^'(.*)'$/, "$1");
+}
+
+/** The library's refusal of a position, in the page's words (islands as the page numbers them). */
+function positionWords(error) {
+  const message = String(error.message || "");
+  const m = message.match(/^([\w.[\]]+): (.*) is invalid; expected (.*)$/);
+  if (!m) return error;
+  const [, field, value, expected] = m;
+  const disc = field.match(/^position\.discs\[(\d+)\](?:\[(\d+)\])?$/);
+  const oneOf = expected.match(/^one of (\[.*\])$/);
+  const wanted = oneOf ? valueWords(oneOf[1]).replace(/, ([^,]*)$/, " or $1") : expected;
+  let words = null;
+  if (disc && disc[2] === undefined) {
+    const colours = valueWords(value);
+    const count = colours.split(", ").length;
+    if (expected === "alternating colours") words = `Island ${disc[1]}: ${count} discs (${colours}) do not alternate colours: a disc never goes on one of its own colour.`;
+    else words = `Island ${disc[1]}: ${count} discs (${colours}); expected ${expected}.`;
+  } else if (disc) {
+    words = `Island ${disc[1]}, disc ${Number(disc[2]) + 1}: ${valueWords(value)} is not a colour of this island; expected ${wanted}.`;
+  } else if (field === "position.boat") {
+    words = value === "None" ? "The boat: tap the sea card the boat is on." : `The boat: ${valueWords(value)}; expected ${wanted}.`;
+  } else if (field === "position.maurice") {
+    words = `Maurice: ${valueWords(value)}; expected ${wanted}.`;
+  } else {
+    words = `${field}: ${valueWords(value)} is not valid; expected ${wanted}.`;
+  }
+  return { ...error, message: words };
+}
+
 /** Check the position with the library as it is entered: an error shows under its island. */
 async function checkPosition() {
   if (!kit || !state.position) return;
   const asked = JSON.stringify(state.position);
   try {
     await postJSON("/api/lighthouse/position", { ...kitRequest(), position: state.position });
+    if (JSON.stringify(state.position) === asked) clearErrors(positionBox); // no stale error
   } catch (error) {
-    if (JSON.stringify(state.position) === asked && !error.cancelled) showError(error, positionBox);
+    if (JSON.stringify(state.position) !== asked || error.cancelled) return;
+    clearErrors(positionBox); // the new error only, never next to an old one
+    showError(positionWords(error), positionBox);
   }
 }
 
@@ -198,7 +237,10 @@ function renderPosition() {
               type: "button",
               class: "chip",
               style: WRAP,
-              disabled: discs.length >= 4,
+              // A disc never goes on one of its own colour (the colours alternate):
+              // refused at the tap, not after it.
+              disabled: discs.length >= 4 || discs[discs.length - 1] === name,
+              title: discs[discs.length - 1] === name ? `the colours alternate: no ${name} disc on a ${name} one` : null,
               dataset: { add: name },
               "aria-label": `add a ${name} disc to island ${k}`,
               onclick: () => commit(`${name} disc on island ${k}`, (s) => { s.position.discs[k].push(name); }),
@@ -237,7 +279,7 @@ function renderPosition() {
           const position = await postJSON("/api/lighthouse/position", { ...kitRequest(), position: value });
           commit("load a position", (s) => { s.position = position; });
         } catch (error) {
-          showError(error);
+          showError(positionWords(error), positionBox);
         }
       }),
     ),
@@ -362,7 +404,7 @@ async function advise() {
     const advice = await job.run("lighthouse", body);
     if (JSON.stringify([state.position, state.roll, kitRequest()]) === asked) quietly((s) => { s.advice = advice; s.played = null; });
   } catch (error) {
-    if (!error.cancelled) showError(error);
+    if (!error.cancelled) showError(String(error.field || "").startsWith("position") ? positionWords(error) : error);
   }
 }
 
@@ -388,6 +430,7 @@ document.body.prepend(
     ),
   ),
 );
+history.onLink((link) => history.change("open a shared link", { ...FRESH, ...link }));
 const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });

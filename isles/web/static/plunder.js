@@ -71,6 +71,13 @@ function myAnswer(me, clue) {
 function draftReason(rec, turn) {
   const n = rec.players;
   if (turn.active >= n) return `P${turn.active} is not in a ${n}-player game: pick the active player`;
+  const index = rec.observations.indexOf(turn);
+  const before = index > 0 ? rec.observations[index - 1] : null;
+  if (before && CATEGORIES.filter((c) => turn.clue[c] !== before.clue[c]).length > 1) {
+    // A turn turns up one card at most (docs/plunder.md): the library's dig advice
+    // refuses such a clue, so the notepad does not count it either.
+    return `more than one card changed since Turn ${index}'s clue (a turn turns up one card at most): correct the clue`;
+  }
   const me = mine(rec);
   const missing = [];
   for (let p = 0; p < n; p++) {
@@ -109,6 +116,38 @@ function view(s) {
     sent.push(index);
   });
   return { record: out, sent, drafts };
+}
+
+/**
+ * The first turn not counted yet with a counted turn after it, or null. Dig advice
+ * plays the game on from the turns in order, one card turned up a turn: it waits
+ * for such a turn, while the grid and the flip and guess advice count the others.
+ */
+function digGap(sent, drafts) {
+  const last = sent.length ? sent[sent.length - 1] : -1;
+  const gap = drafts.find((d) => d.index < last);
+  return gap === undefined ? null : gap.index;
+}
+
+/** A policy of the games played on, in words: "threshold:0.5" -> "the others dig at 50% sure". */
+function policyWords(name) {
+  const [key, argument] = String(name).split(":");
+  if (key === "threshold") {
+    const p = argument === undefined ? 0.5 : Number(argument);
+    return `the others dig once a code is ${Math.round(p * 100)}% likely`;
+  }
+  return `the others play the ${key} policy${argument === undefined ? "" : ` (${argument})`}`;
+}
+
+/** The dig advice's refusal in the page's words: "Turn N", no Python values. */
+function digWords(error, sent) {
+  const field = String(error.field || "");
+  const turn = field.match(/^record\.observations\[(\d+)\]/);
+  if (turn && error.expected) {
+    const k = Number(turn[1]);
+    return `Turn ${(sent[k] === undefined ? k : sent[k]) + 1}: expected ${error.expected}`;
+  }
+  return pageWords(error, sent).message;
 }
 
 /** The library's wording of a field, in the page's words: turn 3, my code, players. */
@@ -173,8 +212,14 @@ function renderSetup() {
     rec.me ? rec.me.player : "",
     (value) =>
       edit(value === "" ? "I am not known" : `I am P${value}`, (s) => {
-        if (value === "") delete s.record.me;
-        else s.record.me = { player: Number(value), code: s.record.me ? s.record.me.code : { island: 0, marker: 0, trap: 0 } };
+        // My code is kept while I am "not known" (s.kept), and comes back with me.
+        if (value === "") {
+          if (s.record.me) s.kept = { ...s.record.me.code };
+          delete s.record.me;
+        } else {
+          const code = s.record.me ? s.record.me.code : s.kept || { island: 0, marker: 0, trap: 0 };
+          s.record.me = { player: Number(value), code: { ...code } };
+        }
       }),
     { id: "me" },
   );
@@ -483,7 +528,10 @@ function renderAdvice(advice) {
     dig = el(
       "div",
       {},
-      el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, others ${advice.dig.policy})`),
+      el("h2", {}, `Dig now or wait (${advice.dig.samples} simulated games, ${policyWords(advice.dig.policy)})`),
+      advice.dig.stopped_at_time_limit
+        ? el("p", { class: "muted", id: "dig-stopped" }, `Dig advice stopped at its time limit after ${advice.dig.samples} of ${advice.dig.samples_asked} games: the intervals are wider.`)
+        : null,
       el(
         "div",
         { class: "scroll" },
@@ -515,8 +563,10 @@ function renderAdvice(advice) {
         ),
       ),
     );
+  } else if (advice.dig_gap !== undefined && advice.dig_gap !== null) {
+    dig = el("p", { class: "muted", id: "dig-error" }, `Dig advice waits for Turn ${advice.dig_gap + 1} to be complete: it follows the turns in order.`);
   } else if (advice.dig_error) {
-    dig = el("p", { class: "field-error", id: "dig-error" }, `Dig advice: ${advice.dig_error.message}`);
+    dig = el("p", { class: "field-error", id: "dig-error" }, `Dig advice: ${digWords(advice.dig_error, lastAnalysis ? lastAnalysis.sent : [])}`);
   } else {
     dig = el("p", { class: "muted" }, "Dig advice needs my code (set who I am and my code).");
   }
@@ -530,18 +580,28 @@ function analyseSoon() {
   timer = setTimeout(() => analyse(false), 250);
 }
 
+// A refused record file stays said until the next file: an analysis that ends
+// meanwhile clears its own errors, not this one.
+let uploadError = null;
+
+function clearPageErrors() {
+  clearErrors();
+  if (uploadError) showError(uploadError);
+}
+
 async function analyse(advise) {
   clearTimeout(timer); // an analysis due for an earlier change would cancel this one
-  const { record, sent } = view(state());
+  const { record, sent, drafts } = view(state());
+  const gap = digGap(sent, drafts);
   const request = { record, advise };
   const text = JSON.stringify(request);
   if (!advise && text === lastSent && lastAnalysis) {
-    clearErrors();
+    clearPageErrors();
     renderResult(); // the complete turns are those already analysed: the grid stays
     return;
   }
   if (record.observations.length === 0 && !advise) {
-    clearErrors();
+    clearPageErrors();
     lastAnalysis = null;
     lastSent = null;
     renderResult();
@@ -550,14 +610,14 @@ async function analyse(advise) {
   }
   try {
     const analysis = await job.run("plunder", request);
-    clearErrors();
+    clearPageErrors();
     lastAnalysis = { analysis, sent };
     lastSent = JSON.stringify({ record, advise: false });
     renderResult();
-    renderAdvice(advise ? analysis.advice : null);
+    renderAdvice(advise ? (gap === null ? analysis.advice : { ...analysis.advice, dig: undefined, dig_error: undefined, dig_gap: gap }) : null);
   } catch (error) {
     if (error.cancelled) return; // the grid stays; the job panel says "cancelled"
-    clearErrors();
+    clearPageErrors();
     // An error replaces the result beside it: a stale grid never stands next to it.
     lastAnalysis = null;
     lastSent = null;
@@ -601,6 +661,7 @@ const tools = el(
   el("button", { type: "button", class: "primary", id: "advise", onclick: () => analyse(true) }, "Advice: flip and dig"),
   el("button", { type: "button", onclick: () => download("plunder-record.json", view(state()).record) }, "Download record"),
   uploadButton("Load record", "record", async (value) => {
+    uploadError = null;
     clearErrors();
     try {
       const checked = await postJSON("/api/plunder/record", { record: value });
@@ -610,7 +671,8 @@ const tools = el(
       });
     } catch (error) {
       // The file's own turns, not the ones on the page: said beside "Load record".
-      showError({ field: "record", message: `The file: ${pageWords(error, []).message}` });
+      uploadError = { field: "record", message: `The file: ${pageWords(error, []).message}` };
+      showError(uploadError);
     }
   }),
   el(
@@ -637,7 +699,9 @@ const tools = el(
       onclick: () =>
         confirmThen("Start a new game? (Undo brings this one back.)", () =>
           edit("new game", (s) => {
-            s.record = { players: s.record.players, observations: [] };
+            // A new game keeps the table: the players, the card names, who I am and my code.
+            const { players, names, me } = s.record;
+            s.record = { players, observations: [], ...(names ? { names } : {}), ...(me ? { me } : {}) };
             s.open = null;
           }), "New game"),
     },
@@ -667,6 +731,7 @@ if (linked !== null) {
   window.history.replaceState(null, "", window.location.pathname);
   if (drawable(linked)) store.change("open a shared link", linked);
 }
+store.onLink((shared) => { if (drawable(shared)) store.change("open a shared link", shared); });
 try {
   render();
 } catch {

@@ -157,7 +157,7 @@ function renderControls() {
     (value) => (value === "upload" ? null : loadBoard(value)),
     { id: "source", "aria-label": "board" },
   );
-  const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.replace(next); } });
+  const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.change(`seed ${seed}`, next); } }); // an undo step
   const taps = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]].map(([tap, text]) =>
     el("button", { type: "button", class: "chip", "aria-pressed": ui.tap === tap ? "true" : "false", dataset: { tap }, onclick: () => setUi({ tap, picked: null }) }, text),
   );
@@ -365,6 +365,7 @@ document.body.prepend(
     ),
   ),
 );
+history.onLink((link) => history.change("open a shared link", { ...FRESH, ...link }));
 const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });

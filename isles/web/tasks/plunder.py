@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from isles import plunder
@@ -22,18 +23,44 @@ def _read_plunder(body: object) -> dict[str, Any]:
 #: (about 2 s for 4 players, for a player waiting at a phone), docs/serve.md.
 DIG_SAMPLES = 200
 
+#: The notepad's whole budget (seconds), the Task's time limit below.
+PLUNDER_SECONDS = 60.0
+
+#: Seconds the dig advice may take at most (its own budget inside the job's): past
+#: them it stands on the games played so far, and says so (``stopped_at_time_limit``),
+#: so that the flip and guess advice always come back (5-6 players), docs/serve.md.
+DIG_SECONDS = 15.0
+
+
+def _dig_seconds(elapsed: float) -> float:
+    """The dig advice's budget after ``elapsed`` seconds of analysis: at most
+    DIG_SECONDS, and a quarter of the job's budget left to spare.
+
+    >>> _dig_seconds(0.0), _dig_seconds(40.0), _dig_seconds(59.0)
+    (15.0, 5.0, 0.5)
+    """
+    return max(0.5, min(DIG_SECONDS, PLUNDER_SECONDS * 0.75 - elapsed))
+
 
 def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
     question = args["question"]
     record = question.record
+    started = time.monotonic()
     answer = plunder.analyse_question(question)
     out = answer.to_dict()
     advice = out.get("advice")
     if isinstance(advice, dict) and record.me is not None and answer.status == "exact":
+        seconds = _dig_seconds(time.monotonic() - started)
         try:
-            advice["dig"] = plunder.dig_advice(record, samples=DIG_SAMPLES).to_dict()
+            advice["dig"] = plunder.dig_advice(
+                record, samples=DIG_SAMPLES, time_limit=seconds
+            ).to_dict()
         except IslesError as exc:  # flip and guess advice stand without it
-            advice["dig_error"] = {"field": getattr(exc, "field", None), "message": str(exc)}
+            advice["dig_error"] = {
+                "field": getattr(exc, "field", None),
+                "expected": getattr(exc, "expected", None),
+                "message": str(exc),
+            }
     return out
 
 
@@ -78,4 +105,4 @@ def check_record(body: object) -> dict[str, Any]:
     return question.record.to_dict()
 
 
-TASKS = {"plunder": Task(_read_plunder, _run_plunder, 60.0)}
+TASKS = {"plunder": Task(_read_plunder, _run_plunder, PLUNDER_SECONDS)}

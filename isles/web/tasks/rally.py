@@ -118,7 +118,14 @@ def _read_route(body: object) -> dict[str, Any]:
     """The route request, read with the library's own declaration of the question."""
     if isinstance(body, Mapping) and body.get("budget") is not None and "time_limit" not in body:
         body = {**body, "time_limit": ROUTE_SECONDS}
-    return {"trip": rally.Trip.read(body, spelling="key")}
+    trip = rally.Trip.read(body, spelling="key")
+    if trip.start is not None and trip.goals is None and trip.group is None:
+        # The default goals need a rim start: refused here (400), before any job,
+        # in the words of the planner's goals check (rally_goals).
+        board = trip.board if isinstance(trip.board, rally.Board) else None
+        if board is not None:
+            Rim(board).start_group(as_hex(trip.start, "start"))
+    return {"trip": trip}
 
 
 def _run_route(args: dict[str, Any]) -> dict[str, Any]:
