@@ -172,7 +172,26 @@ class Trip(Question):
 Switch = Literal["on", "off"]
 
 
-class Drive(Question):
+class AtTheTable(Question):
+    """The table a car is driven at: how many play, which trades, the 7-card rule.
+
+    Declared once for :class:`Drive` and :class:`Race` (docs/rally.md, "The
+    rally as it is played").
+
+    Examples
+    --------
+    >>> sorted(AtTheTable.model_fields)
+    ['discard', 'players', 'trade']
+    """
+
+    players: int = param(
+        4, help="players at the table: rolls between two turns", metavar="P", ge=3, le=6
+    )
+    trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
+    discard: Switch = param("on", help="the 7-card rule on a 7")
+
+
+class Drive(AtTheTable):
     """A car driven on the cards its owner's buildings bring in, roll by roll (``--income``).
 
     docs/rally.md, "The rally as it is played". Answered by
@@ -205,9 +224,6 @@ class Drive(Question):
         metavar="Q,R",
         repeat=True,
     )
-    players: int = param(
-        4, help="players at the table: rolls between two turns", metavar="P", ge=3, le=6
-    )
     hand: Budget | None = param(
         None,
         help="cards in hand at the start, e.g. ore=2",
@@ -224,8 +240,6 @@ class Drive(Question):
         text="counts",
         item="a whole number of cards >= 0",
     )
-    trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
-    discard: Switch = param("on", help="the 7-card rule on a 7")
     within: int = param(
         20,
         help="turns T of the arrival chances P(arrived within t), t = 1..T",
@@ -295,7 +309,7 @@ def _cars(value: object) -> list[Car]:
 Cars = Annotated[list[Car], PlainValidator(_cars)]
 
 
-class Race(Question):
+class Race(AtTheTable):
     """Two to four cars under the same rolls: who arrives first (``--race``)?
 
     docs/rally.md, "The race". Answered by :func:`isles.rally.race_cars`.
@@ -322,11 +336,6 @@ class Race(Question):
         repeat=True,
         text="name",
     )
-    players: int = param(
-        4, help="players at the table: rolls between two turns", metavar="P", ge=3, le=6
-    )
-    trade: TradeMode = param("bank", help="trades allowed: none, the bank 4:1, or harbours too")
-    discard: Switch = param("on", help="the 7-card rule on a 7")
     games: int = param(10_000, help="games played (Monte Carlo)", metavar="N", ge=1, le=1_000_000)
     seed: int = param(0, help="the random seed (the same seed, the same answer)", metavar="S", ge=0)
     turns: int = param(200, help="rounds a game lasts at most", metavar="T", ge=1, le=1000)
