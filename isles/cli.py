@@ -10,6 +10,7 @@ the result's ``to_dict()`` (docs/json.md).
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import importlib
 import io
@@ -21,6 +22,7 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -457,14 +459,46 @@ class _TerminalSafe(io.TextIOBase):
 
 class _Interrupted:
     """Ctrl-C, remembered: an interrupt that lands inside an import can surface as
-    another exception (NumPy's ImportError), which must still read as an interrupt."""
+    another exception (NumPy's ImportError), which must still read as an interrupt.
+
+    Python runs the handler wherever the main thread is; when that is a finaliser
+    (Z3's ``AstRef.__del__`` converting its ctypes arguments) the KeyboardInterrupt
+    is "ignored": printed as a traceback while the work goes on to print its answer.
+    :meth:`unraisable` (installed as ``sys.unraisablehook``) keeps that traceback
+    off the terminal and has a watchdog thread interrupt the main thread again a
+    moment later, where the raise reaches the command line. After an interrupt it
+    also keeps quiet the finalisers of objects the interrupt left half built.
+    """
 
     def __init__(self) -> None:
         self.seen = False
+        self.again = threading.Event()
+        self.previous_hook = sys.unraisablehook
 
     def __call__(self, signum: int, frame: object) -> None:
-        self.seen = True
+        if not self.seen:
+            self.seen = True
+            threading.Thread(target=self._watch, daemon=True).start()
         raise KeyboardInterrupt
+
+    def _watch(self) -> None:
+        while True:
+            self.again.wait()
+            self.again.clear()
+            time.sleep(0.01)  # out of the finaliser that swallowed the last one
+            _thread.interrupt_main()
+
+    def unraisable(self, unraisable: Any) -> None:
+        exc = unraisable.exc_value
+        swallowed = isinstance(exc, KeyboardInterrupt) or (
+            isinstance(exc, Exception) and "KeyboardInterrupt" in str(exc)
+        )
+        if self.seen and swallowed:
+            self.again.set()
+        elif not self.seen:
+            self.previous_hook(unraisable)
+        # else: a finaliser of an object the interrupt left half built (Z3's
+        # AstRef without its context), while isles stops: not the user's concern.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -473,6 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, interrupted)
+        sys.unraisablehook = interrupted.unraisable
     try:
         if sys.stdout is None or sys.stdout.closed:
             print("isles: error: standard output is closed", file=sys.stderr)
@@ -501,6 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+            if not interrupted.seen:  # else kept for the finalisers run at exit
+                sys.unraisablehook = interrupted.previous_hook
 
 
 def _main(argv: list[str]) -> int:
