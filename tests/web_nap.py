@@ -14,8 +14,9 @@ from typing import Any
 
 from isles.models.errors import InvalidInput
 from isles.web.tasks import Task
+from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
 
-__all__ = ["NAP", "RESIDENT_NAP"]
+__all__ = ["NAP", "RESIDENT_NAP", "SLOW_PLUNDER"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -59,3 +60,13 @@ def _resident(progress: Any) -> Any:
 
 #: NAP kept in a resident process that reports its progress (as the lighthouse's).
 RESIDENT_NAP = Task(_read, _run, 60.0, resident=_resident)
+
+
+def _never_in_time(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(60.0)
+    return {}
+
+
+#: The Plunder job with its real request reader whose analysis never ends within its
+#: 0.5 s limit: the time limit is reached every time, whatever the machine's speed.
+SLOW_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _never_in_time, 0.5)
