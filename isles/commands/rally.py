@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--race",
         action="store_true",
         help="2 to 4 cars (--car) under the same rolls, each driven by its own --income "
-        "policy: each car's chance of arriving first (Monte Carlo, 95%% intervals)",
+        "policy: each car's chance of arriving first (exact where the cars' joint chain "
+        "fits, else Monte Carlo with 95%% intervals)",
     )
     board = Trip.model_fields["board"]
     p.add_argument(
@@ -109,12 +110,18 @@ def run_race(args: argparse.Namespace, board: Board, typed: dict[str, str]) -> i
 
 def format_race(data: dict[str, Any]) -> str:
     """The text answer of ``--race``: each car's chance of arriving first, its interval."""
+    exact = data["method"] == "exact"
+    how = (
+        f"the cars' joint chain, {data['joint_states']:,} joint states, error below "
+        f"{data['error']:.0e}"
+        if exact
+        else f"{data['games']} games of {data['asked']}, seed {data['seed']}"
+    )
     lines = [
-        f"status: {data['status']} ({data['games']} games of {data['asked']}, seed "
-        f"{data['seed']}; {data['players']} players, trade {data['trade']}, 7-card rule "
-        f"{'on' if data['discard'] else 'off'})",
-        f"{'seat':<6}{'car':<20}{'first':>7}  {'95% interval':<17}{'E[turns] alone':>15}"
-        f"{'mean turns':>12}",
+        f"status: {data['status']} ({how}; {data['players']} players, trade "
+        f"{data['trade']}, 7-card rule {'on' if data['discard'] else 'off'})",
+        f"{'seat':<6}{'car':<20}{'first':>7}  {'exact ±' if exact else '95% interval':<17}"
+        f"{'E[turns] alone':>15}{'mean turns':>12}",
     ]
     for seat, car in enumerate(data["cars"], 1):
         lo, hi = car["interval"]
@@ -128,6 +135,10 @@ def format_race(data: dict[str, Any]) -> str:
         )
     if data["no_winner"]:
         lines.append(f"no car arrived within {data['turns']} rounds: {data['no_winner']} games")
+    if exact and data["no_winner_chance"] > data["error"]:
+        lines.append(
+            f"no car arrives within {data['turns']} rounds: {data['no_winner_chance']:.6f}"
+        )
     if data["status"] == "timed_out":
         lines.append(
             f"stopped by the time limit of {data['time_limit']:g} s (--time-limit): "

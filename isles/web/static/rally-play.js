@@ -43,9 +43,10 @@ function percent(p) {
 }
 
 function statusLine(status, id = "status") {
-  const good = status === "optimal";
+  const good = status === "optimal" || status === "exact";
   const words = {
     optimal: "optimal: the whole policy space solved",
+    exact: "exact: each car's chance from the cars' joint chain (the policies as solved)",
     feasible: "feasible: the best policy of a restricted space (see below), not called optimal",
     estimate: "estimate (Monte Carlo, 95% intervals)",
     unreachable: "unreachable: this income never reaches a goal",
@@ -164,7 +165,7 @@ const CAR_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#6a1b9a"];
 
 /** What plan_race answered: each car's chance of arriving first, with its interval. */
 export function raceBlock(board, answer) {
-  const exact = answer.status === "optimal";
+  const exact = answer.method === "exact";
   const header = el("tr", {}, el("th", {}, "seat"), el("th", {}, "car"), el("th", {}, "P(first)"),
     el("th", {}, exact ? "error" : "95% interval"), el("th", {}, "E[turns] alone"));
   const rows = answer.cars.map((car, i) => {
@@ -175,18 +176,19 @@ export function raceBlock(board, answer) {
       el("td", {}, String(i + 1)),
       el("td", {}, `${car.player} from ${hexLabel(board, car.start)}`),
       el("td", { class: "p first" }, percent(car.first)),
-      el("td", { class: "p" }, exact ? `± ${Number(answer.error || 0).toExponential(0)}` : `${percent(lo)} .. ${percent(hi)}`),
+      el("td", { class: "p" }, exact ? `± ${Number(answer.error).toExponential(0)}` : `${percent(lo)} .. ${percent(hi)}`),
       el("td", { class: "p" }, turns(car.expected_turns_alone)),
     );
   });
   const how = exact
-    ? `exact: the joint chain of the cars (${answer.joint_states} states), ${answer.turns} rounds at most`
+    ? `the cars' joint chain (${answer.joint_states.toLocaleString("en")} states), ${answer.turns} rounds at most`
     : `${answer.games} games (seed ${answer.seed}), ${answer.turns} rounds at most`;
   return [
     statusLine(answer.status),
     el("p", { class: "muted", id: "race-how" }, how, `; ties: ${answer.tie_rule}`),
     el("div", { class: "scroll" }, el("table", { id: "race" }, header, ...rows)),
-    answer.no_winner ? el("p", { class: "muted" }, `no car arrived within ${answer.turns} rounds: ${exact ? percent(answer.no_winner) : `${answer.no_winner} games`}`) : null,
+    answer.no_winner ? el("p", { class: "muted" }, `no car arrived within ${answer.turns} rounds: ${answer.no_winner} games`) : null,
+    exact && answer.no_winner_chance > answer.error ? el("p", { class: "muted" }, `no car arrives within ${answer.turns} rounds: ${percent(answer.no_winner_chance)}`) : null,
     restrictionList(answer.restrictions),
     el("h3", {}, "P(arrived within t rounds), each car in the race"),
     arrivalChart(answer.cars.map((car, i) => ({ name: car.player, within: car.within.slice(0, 40), colour: CAR_COLOURS[i] }))),
