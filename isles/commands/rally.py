@@ -421,7 +421,12 @@ def race_demo(picture_path: Path, echo: Callable[[str], None], games: int = 4000
             held = ",".join(f"{k}={v}" for k, v in advice.reserve.items()) or "-"
             echo(f"  turn 1, roll {advice.roll:>2}: {move}; reserve {held}")
     race = race_cars(board, DEMO_CARS, trade="none", games=games, seed=0, turns=horizon)
-    echo(f"A race to 0,0, red seated first, blue from 0,3 ({race.games} games, seed 0):")
+    how = (
+        f"exact, {race.joint_states:,} joint states"
+        if race.method == "exact"
+        else f"{race.games} games, seed 0"
+    )
+    echo(f"A race to 0,0, red seated first, blue from 0,3 ({how}):")
     for car in race.cars:
         lo, hi = car.interval
         echo(
