@@ -8,6 +8,8 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from isles.models.catan import Board, Building, Terrain, Tile
 from isles.models.errors import InvalidInput
@@ -27,30 +29,30 @@ def ways(roll: int) -> int:
     return 6 - abs(7 - roll)
 
 
-def plain_first(players: int, turns: int) -> tuple[Fraction, Fraction]:
-    """Each car's chance of entering 1,0 first, by recursion over (round, seat, bricks).
+def plain_first(players: int, turns: int, seats: tuple[str, ...]) -> tuple[Fraction, Fraction]:
+    """Each seat's chance of entering 1,0 first, by recursion over (round, seat, bricks).
 
     No trades and no 7-card rule: a car holds only what it rolled, and moves
     (so wins) at its own turn as soon as it holds the 4 brick.
     """
 
     @cache
-    def win(turn: int, seat: int, red: int, blue: int) -> tuple[Fraction, Fraction]:
+    def win(turn: int, seat: int, held0: int, held1: int) -> tuple[Fraction, Fraction]:
         if turn > turns:
             return Fraction(0), Fraction(0)
         total = [Fraction(0), Fraction(0)]
         for roll in range(2, 13):
-            r = min(COST, red + (roll in BRICK_ROLLS["red"]))
-            b = min(COST, blue + (roll in BRICK_ROLLS["blue"]))
+            h0 = min(COST, held0 + (roll in BRICK_ROLLS[seats[0]]))
+            h1 = min(COST, held1 + (roll in BRICK_ROLLS[seats[1]]))
             p = Fraction(ways(roll), 36)
-            if seat == 0 and r >= COST:
+            if seat == 0 and h0 >= COST:
                 total[0] += p
                 continue
-            if seat == 1 and b >= COST:
+            if seat == 1 and h1 >= COST:
                 total[1] += p
                 continue
             nxt = (seat + 1) % players
-            later = win(turn + (nxt == 0), nxt, r, b)
+            later = win(turn + (nxt == 0), nxt, h0, h1)
             total[0] += p * later[0]
             total[1] += p * later[1]
         return total[0], total[1]
@@ -58,13 +60,13 @@ def plain_first(players: int, turns: int) -> tuple[Fraction, Fraction]:
     return win(1, 0, 0, 0)
 
 
-@pytest.mark.parametrize(("players", "turns"), [(3, 12), (4, 30), (6, 9)])
-def test_the_exact_race_is_the_plain_recursion(players: int, turns: int) -> None:
-    race = race_cars(
-        two_owners(), ONE_STEP, trade="none", discard="off", players=players, turns=turns
-    )
+@settings(max_examples=5, deadline=None)
+@given(players=st.integers(3, 6), turns=st.integers(1, 12), swap=st.booleans())
+def test_the_exact_race_is_the_plain_recursion(players: int, turns: int, swap: bool) -> None:
+    cars = ONE_STEP[::-1] if swap else ONE_STEP
+    race = race_cars(two_owners(), cars, trade="none", discard="off", players=players, turns=turns)
     assert str(race.status) == "exact" and race.method == "exact" and race.error is not None
-    want = plain_first(players, turns)
+    want = plain_first(players, turns, tuple(str(c["player"]) for c in cars))
     for car, p in zip(race.cars, want, strict=True):
         assert abs(car.first - float(p)) < race.error
         assert car.interval[0] <= car.first <= car.interval[1]
