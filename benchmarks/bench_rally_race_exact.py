@@ -46,9 +46,9 @@ def timed(board: Board, cars: list[Any], trade: str, method: str) -> tuple[Any, 
 
 def main() -> None:
     towns = Board.from_dict(rally_towns())
-    cases = [
-        ("corridor, no trades", two_owners(), CARS, "none"),
-        ("corridor, bank trades", two_owners(), CARS, "bank"),
+    cases: list[tuple[str, Board, list[Any], str]] = [
+        ("corridor, no trades", two_owners(), list(CARS), "none"),
+        ("corridor, bank trades", two_owners(), list(CARS), "bank"),
         ("beginner towns, near goals, no trades", towns, NEAR, "none"),
     ]
     print(f"{'race':<40}{'exact s':>9}{'states':>9}{'MC s':>8}{'ratio':>7}  first: exact / MC")
