@@ -7,7 +7,8 @@ expected turns alone: it does not react to the other cars). The game is played
 out by Monte Carlo, every game's rolls shared by all the cars in turn order,
 vectorised over the games in NumPy; each car's chance of arriving first comes
 with a 95% Wilson interval [1]_. Seeded: the same question gives the same
-answer.
+answer. Where the cars' joint chain fits (``method="auto"``), the chances are
+computed exactly instead (:mod:`isles.solvers.rally_race_exact`).
 
 References
 ----------
@@ -152,8 +153,9 @@ class RaceResult:
     Attributes
     ----------
     status : Status
-        ``estimate`` (Monte Carlo), or ``timed_out`` (the time limit stopped
-        it: the figures are those of the games played, ``games``).
+        ``exact`` (the joint chain, ``method="exact"``), ``estimate`` (Monte
+        Carlo), or ``timed_out`` (the time limit stopped it: the figures are
+        those of the games played, ``games``).
     games : int
         Games played.
     asked : int

@@ -110,6 +110,25 @@ def _rally_income(page: Page, base: str) -> None:
     expect(page.locator("#expected")).to_be_visible(timeout=_WAIT)
 
 
+def _rally_race(page: Page, base: str) -> None:
+    """A race of red and blue on the beginner board with towns, each to the land by its start."""
+    page.goto(f"{base}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "race")
+    page.select_option('.car[data-car="0"] select', "red")
+    page.select_option('.car[data-car="1"] select', "blue")
+    page.select_option("#trade", "none")
+    for i, (start, goal) in enumerate((("0,-3", "0,-2"), ("0,3", "0,2"))):
+        page.click(f'.car[data-car="{i}"] button >> nth=0')
+        page.click('button[data-tap="start"]')
+        page.click(f'g[data-hex="{start}"] polygon')
+        page.click('button[data-tap="goal"]')
+        page.click(f'g[data-hex="{goal}"] polygon')
+    page.click("#plan")
+    expect(page.locator("#race")).to_be_visible(timeout=_WAIT)
+
+
 def _setup(page: Page, base: str) -> None:
     page.goto(f"{base}/setup")
     page.select_option("#game", "base")
@@ -122,6 +141,7 @@ SCENES = {
     "lighthouse": _lighthouse,
     "rally": _rally,
     "rally-income": _rally_income,
+    "rally-race": _rally_race,
     "setup": _setup,
 }
 

@@ -162,6 +162,7 @@ function tapHex(hex) {
   const name = hexLabel(state.board, hex);
   const car = tapped();
   const whose = state.mode === "race" && car ? ` (${car.player}'s car)` : "";
+  if (state.mode === "race" && ui.tap === "road") ui.tap = "start"; // no road taps in a race
   if (ui.tap !== "road" && !car) return; // a race with no car: add one first
   if (ui.tap === "start") {
     commit(`start at ${name}${whose}`, (s) => {
@@ -231,7 +232,9 @@ function renderControls() {
     { id: "source", "aria-label": "board", style: { maxWidth: "100%" } },
   );
   const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.change(`seed ${seed}`, next); } }); // an undo step
-  const taps = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]].map(([tap, text]) =>
+  // A race's cars drive on the board file's roads only: no road taps (they belong to one player).
+  const kinds = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]];
+  const taps = kinds.filter(([tap]) => state.mode !== "race" || tap !== "road").map(([tap, text]) =>
     el("button", { type: "button", class: "chip", "aria-pressed": ui.tap === tap ? "true" : "false", dataset: { tap }, onclick: () => setUi({ tap, picked: null }) }, text),
   );
   const budget = RESOURCES.map((name) =>
@@ -258,7 +261,7 @@ function renderControls() {
     el("div", { class: "row" }, el("label", { for: "mode" }, "Question"), select(MODES, state.mode, (value) => commit(`ask: ${MODES.find(([m]) => m === value)[1]}`, (s) => { s.mode = value; if (value === "race" && !s.cars.length) s.cars = freshCars(s.board); }), { id: "mode" })),
     state.mode === "race" ? carRows() : null,
     el("div", { class: "row muted", id: "taps" },
-      `start: ${currentStart() ? hexLabel(board, currentStart()) : "not set"} · roads: ${state.roads.length}`,
+      `start: ${currentStart() ? hexLabel(board, currentStart()) : "not set"}${state.mode === "race" ? "" : ` · roads: ${state.roads.length}`}`,
       ui.picked ? ` · road from ${hexLabel(board, ui.picked)}: tap a hex next to it` : ""),
     goalsNote,
     fieldError("start"),
