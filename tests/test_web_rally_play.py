@@ -156,6 +156,14 @@ def test_the_page_drives_a_car_on_income(server: str, page: Page) -> None:
     page.click("#plan")
     expect(page.locator("#expected")).to_contain_text(f"{plan.expected_turns:.2f} expected turns")
     no_sideways_scroll(page)
+    # the bank's trades on this board take seconds: Cancel stops the job, and is no error
+    choose(page, "#trade", "bank")
+    page.click("#plan")
+    expect(page.locator(".job")).to_have_attribute("data-state", "running")
+    page.click(".job button.cancel")
+    expect(page.locator(".job")).to_have_attribute("data-state", "cancelled")
+    expect(page.locator(".field-error:not(:empty)")).to_have_count(0)
+    expect(page.locator("#expected")).to_have_count(0)
 
 
 @pytest.mark.browser
