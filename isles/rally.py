@@ -18,10 +18,10 @@ The rally as it is played
     roll from the player's buildings; P(arrived within t); the turn's advice)
     returning an :class:`IncomePlan` of :class:`TurnAdvice`; its declaration
     :class:`Drive`, answered by :func:`plan_drive`. :func:`race_cars` (two to
-    four cars under the same rolls: each one's chance of arriving first, Monte
-    Carlo with 95% intervals) returning a :class:`RaceResult` of
-    :class:`RaceCar`; its declaration :class:`Race` (of :class:`Car`),
-    answered by :func:`plan_race`.
+    four cars under the same rolls: each one's chance of arriving first, exact
+    where the cars' joint chain fits, else Monte Carlo with 95% intervals)
+    returning a :class:`RaceResult` of :class:`RaceCar`; its declaration
+    :class:`Race` (of :class:`Car`), answered by :func:`plan_race`.
 The question
     :class:`Trip`, the one declaration of a route's or a start's parameters
     (docs/json.md, "Questions"), answered by :func:`plan_trip` and

@@ -7,7 +7,8 @@ expected turns alone: it does not react to the other cars). The game is played
 out by Monte Carlo, every game's rolls shared by all the cars in turn order,
 vectorised over the games in NumPy; each car's chance of arriving first comes
 with a 95% Wilson interval [1]_. Seeded: the same question gives the same
-answer.
+answer. Where the cars' joint chain fits (``method="auto"``), the chances are
+computed exactly instead (:mod:`isles.solvers.rally_race_exact`).
 
 References
 ----------
@@ -31,6 +32,7 @@ from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import float_or_none, hex_json
+from isles.models.questions.rally import MAX_JOINT_STATES
 from isles.models.rally import HAND_LIMIT, ROLLS
 from isles.models.status import Status
 from isles.solvers.rally_income import (
@@ -151,8 +153,9 @@ class RaceResult:
     Attributes
     ----------
     status : Status
-        ``estimate`` (Monte Carlo), or ``timed_out`` (the time limit stopped
-        it: the figures are those of the games played, ``games``).
+        ``exact`` (the joint chain, ``method="exact"``), ``estimate`` (Monte
+        Carlo), or ``timed_out`` (the time limit stopped it: the figures are
+        those of the games played, ``games``).
     games : int
         Games played.
     asked : int
@@ -164,6 +167,16 @@ class RaceResult:
         Games no car arrived in within ``turns`` turns.
     restrictions : tuple of str
         ``own_policy`` and the restrictions of the cars' plans.
+    method : str
+        ``"monte_carlo"``, or ``"exact"``: the cars' joint chain solved
+        (:mod:`isles.solvers.rally_race_exact`), status ``exact``, no games
+        played.
+    joint_states : int or None
+        The exact chain's states.
+    error : float or None
+        The exact chances' bound on round-off.
+    no_winner_chance : float or None
+        Exact: the chance no car arrives within ``turns`` rounds.
     """
 
     status: Status
@@ -179,6 +192,10 @@ class RaceResult:
     restrictions: tuple[str, ...]
     seconds: float
     time_limit: float
+    method: str = "monte_carlo"
+    joint_states: int | None = None
+    error: float | None = None
+    no_winner_chance: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """What ``isles rally --race --json`` prints (docs/json.md, "Rally race")."""
@@ -198,6 +215,10 @@ class RaceResult:
             "restrictions": [{"name": r, "text": texts[r]} for r in self.restrictions],
             "seconds": self.seconds,
             "time_limit": self.time_limit,
+            "method": self.method,
+            "joint_states": self.joint_states,
+            "error": self.error,
+            "no_winner_chance": self.no_winner_chance,
         }
 
 
@@ -307,6 +328,7 @@ def race_cars(
     players: int = 4,
     trade: str = "bank",
     discard: str = "on",
+    method: str = "auto",
     games: int = 10_000,
     seed: int = 0,
     turns: int = 200,
@@ -328,6 +350,11 @@ def race_cars(
     trade : {"none", "bank", "harbours"}
     discard : {"on", "off"}
         The 7-card rule.
+    method : {"auto", "exact", "monte_carlo"}
+        ``auto``: exact (:mod:`isles.solvers.rally_race_exact`, status
+        ``exact``) where the cars' joint chain has at most
+        ``MAX_JOINT_STATES`` states, else Monte Carlo; ``exact``: refused
+        beyond; ``monte_carlo``: always the games.
     games : int
         Games to play (Monte Carlo), 1..1,000,000.
     seed : int
@@ -367,11 +394,14 @@ def race_cars(
     ...                          vertex((1, 0), (2, 0), (1, 1)): Building("blue")})
     >>> cars = [{"player": "red", "start": (0, 0), "goals": [(2, 0)]},
     ...         {"player": "blue", "start": (0, 0), "goals": [(2, 0)]}]
-    >>> race = race_cars(board, cars, trade="none", games=2000, seed=1)
+    >>> race = race_cars(board, cars, trade="none", method="monte_carlo", games=2000, seed=1)
     >>> str(race.status), race.games, [c.player for c in race.cars]
     ('estimate', 2000, ['red', 'blue'])
     >>> sum(c.wins for c in race.cars) + race.no_winner
     2000
+    >>> exact = race_cars(board, cars, trade="none")  # the joint chain fits: exact
+    >>> str(exact.status), [round(c.first, 4) for c in exact.cars]
+    ('exact', [0.8585, 0.1415])
     """
     from isles.models.questions.rally import Race
 
@@ -381,6 +411,7 @@ def race_cars(
         players=players,
         trade=trade,
         discard=discard,
+        method=method,
         games=games,
         seed=seed,
         turns=turns,
@@ -429,6 +460,21 @@ def plan_race(question: Any, *, progress: bool | None = None) -> RaceResult:
         if plan.start in plan.goals:
             raise InvalidInput(f"cars[{i}]", car.text, "a start that is not one of its goals")
         plans.append(plan)
+    # -- the exact race where the cars' joint chain fits (rally_race_exact) --
+    if question.method != "monte_carlo":
+        from isles.solvers.rally_race_exact import exact_answer
+
+        exact = exact_answer(question, plans, t0)
+        if exact is not None:
+            return exact
+        if question.method == "exact":
+            raise InvalidInput(
+                "method",
+                question.method,
+                "auto or monte_carlo: the cars' joint chain has over "
+                f"{MAX_JOINT_STATES:,} states, or outlasts --time-limit",
+            )
+    # -- Monte Carlo --
     discard = question.discard == "on"
     rng = np.random.default_rng(question.seed)
     bar = None

@@ -147,6 +147,7 @@ def test_demo_runs_every_section(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "a base board laid by isles layout --game base (optimal)" in out
     assert (tmp_path / "rally.png").exists() and (tmp_path / "rally-base.png").exists()
     assert "Car rally as it is played" in out and "A race to 0,0" in out
+    assert "next to their starts (exact, the cars' joint chain of 25,410 states)" in out
     assert (tmp_path / "rally-race.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -42,7 +42,7 @@ CARS = [
 def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
     """Seat 1's turns are those of plan_income alone: the MC mean within 4 standard errors."""
     board = two_owners(BuildingKind.CITY)
-    race = race_cars(board, CARS, trade="bank", games=6000, seed=3)
+    race = race_cars(board, CARS, trade="bank", method="monte_carlo", games=6000, seed=3)
     plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="bank")
     assert plan.expected_turns is not None
     car = race.cars[0]
@@ -62,8 +62,8 @@ def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
 
 def test_every_game_has_one_winner_and_the_same_seed_the_same_answer() -> None:
     board = two_owners()
-    a = race_cars(board, CARS, trade="none", games=3000, seed=7)
-    b = race_cars(board, CARS, trade="none", games=3000, seed=7)
+    a = race_cars(board, CARS, trade="none", method="monte_carlo", games=3000, seed=7)
+    b = race_cars(board, CARS, trade="none", method="monte_carlo", games=3000, seed=7)
     assert a.to_dict()["cars"] == b.to_dict()["cars"]
     assert sum(c.wins for c in a.cars) + a.no_winner == 3000
     for car in a.cars:
@@ -94,10 +94,14 @@ def desert_board() -> Board:
 @pytest.mark.parametrize("order", [("red", "blue"), ("blue", "red")])
 def test_a_tie_goes_to_the_car_seated_first(order: tuple[str, str]) -> None:
     cars = [{"player": p, "start": (0, 0), "goals": [(1, 0)]} for p in order]
-    race = race_cars(desert_board(), cars, trade="none", games=200, seed=0)
+    race = race_cars(desert_board(), cars, trade="none", method="monte_carlo", games=200)
     assert [c.player for c in race.cars] == list(order)
     assert [c.wins for c in race.cars] == [200, 0]
     assert [c.within[0] for c in race.cars] == [1.0, 1.0]
+    exact = race_cars(desert_board(), cars, trade="none")
+    assert str(exact.status) == "exact" and exact.error is not None
+    assert [c.first for c in exact.cars] == pytest.approx([1.0, 0.0], abs=exact.error)
+    assert [c.within[0] for c in exact.cars] == pytest.approx([1.0, 1.0], abs=exact.error)
 
 
 def test_a_race_refuses_two_cars_of_one_player_and_too_few_players() -> None:
@@ -110,7 +114,9 @@ def test_a_race_refuses_two_cars_of_one_player_and_too_few_players() -> None:
 
 
 def test_the_time_limit_stops_between_batches() -> None:
-    race = race_cars(two_owners(), CARS, trade="none", games=50_000, time_limit=1e-9)
+    race = race_cars(
+        two_owners(), CARS, trade="none", method="monte_carlo", games=50_000, time_limit=1e-9
+    )
     assert str(race.status) == "timed_out" and race.games == 0 and race.asked == 50_000
 
 
@@ -132,14 +138,40 @@ def board_file(tmp_path: Path) -> str:
 
 def test_cli_race_json_and_text(capsys: pytest.CaptureFixture[str], board_file: str) -> None:
     argv = ["rally", "--race", "--board", board_file, "--car", "red:0,0", "--car", "blue:0,0"]
-    code, out, err = run(capsys, *argv, "--trade", "none", "--games", "500", "--json")
+    mc = ["--method", "monte_carlo"]
+    code, out, err = run(capsys, *argv, *mc, "--trade", "none", "--games", "500", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["status"] == "estimate" and data["games"] == 500
     assert [c["player"] for c in data["cars"]] == ["red", "blue"]
     assert "turn order decides" in data["tie_rule"]
-    code, out, err = run(capsys, *argv, "--trade", "none", "--games", "200")
+    code, out, err = run(capsys, *argv, *mc, "--trade", "none", "--games", "200")
     assert code == 0 and "95% interval" in out and "tie rule" in out
+    code, out, err = run(capsys, *argv, "--trade", "none")  # the joint chain fits: exact
+    assert code == 0 and "status: exact" in out and "1,072 joint states" in out
+
+
+def test_cli_race_cars_give_their_own_goals(
+    capsys: pytest.CaptureFixture[str], board_file: str
+) -> None:
+    """``--car PLAYER:Q,R:GOAL...``: the goals typed, as the library's race with those goals."""
+    argv = ["rally", "--race", "--board", board_file, "--trade", "none", "--games", "300"]
+    cars = ["--car", "red:0,0:1,0:2,0", "--car", "blue:0,0:2,0"]
+    code, out, err = run(capsys, *argv, *cars, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert [c["goals"] for c in data["cars"]] == [[[1, 0], [2, 0]], [[2, 0]]]
+    goals = [[(1, 0), (2, 0)], [(2, 0)]]
+    race = race_cars(
+        two_owners(),
+        [
+            {"player": p, "start": (0, 0), "goals": g}
+            for p, g in zip(("red", "blue"), goals, strict=True)
+        ],
+        trade="none",
+        games=300,
+    )
+    assert data["cars"] == race.to_dict()["cars"]
 
 
 @pytest.mark.parametrize(
@@ -155,6 +187,13 @@ def test_cli_race_json_and_text(capsys: pytest.CaptureFixture[str], board_file: 
         (["--car", "red:1,0", "--car", "blue:0,0"], "not a rim start, so it has no default goals"),
         (["--car", "red:0,0", "--car", "blue:0,0", "--games", "0"], "--games: '0' is invalid"),
         (["--car", "red:0,0", "--car", "blue:0,0", "--within", "3"], "--within only with"),
+        (["--car", "red:0,0:", "--car", "blue:0,0"], "--car: 'red:0,0:' is invalid; expected "),
+        (["--car", "red:0,0:x", "--car", "blue:0,0"], "PLAYER:Q,R:GOAL_Q,GOAL_R[:...]"),
+        (["--car", "red:0,0:9,9", "--car", "blue:0,0"], "--car: 'red:0,0:9,9' is invalid; "),
+        (
+            ["--car", "red:0,0:0,0", "--car", "blue:0,0"],
+            "expected goals[0]: a land hex of the board",
+        ),
     ],
 )
 def test_cli_race_errors_one_line_exit_2(
@@ -171,7 +210,7 @@ def test_rally_help_names_the_income_and_race_options(capsys: pytest.CaptureFixt
     assert code == 0
     assert "--within T --income: turns T of the arrival chances" in text
     assert "--players P --income, --race: players at the table" in text
-    assert "--car PLAYER:Q,R --race:" in text and "--games N --race:" in text
+    assert "--car PLAYER:Q,R[:GOAL...] --race:" in text and "--games N --race:" in text
     assert "--income and --race need a board file with the players' buildings" in text
     assert "Exit status: 0 answered" in text
 
@@ -193,7 +232,18 @@ def test_ctrl_c_during_the_games_exits_130_with_no_result(board_file: str) -> No
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     argv = ["rally", "--race", "--board", board_file, "--car", "red:0,0", "--car", "blue:0,0"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "isles", *argv, "--games", "1000000", "--trade", "none"],
+        [
+            sys.executable,
+            "-m",
+            "isles",
+            *argv,
+            "--games",
+            "1000000",
+            "--trade",
+            "none",
+            "--method",
+            "monte_carlo",
+        ],
         stdout=subprocess.PIPE,
         stderr=slave,
         text=True,

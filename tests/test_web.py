@@ -126,7 +126,15 @@ def test_unknown_paths_and_methods_answer_json(client: TestClient) -> None:
 def test_health(client: TestClient) -> None:
     answer = client.get("/api/health").json()
     assert answer["ok"] is True
-    assert answer["jobs"] == ["layout", "lighthouse", "next-move", "plunder", "route"]
+    assert answer["jobs"] == [
+        "income",
+        "layout",
+        "lighthouse",
+        "next-move",
+        "plunder",
+        "race",
+        "route",
+    ]
 
 
 # Request checks -----------------------------------------------------------------

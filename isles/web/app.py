@@ -327,6 +327,11 @@ def create_app(
     async def board(request: Request) -> dict[str, Any]:
         return check_board(await _body(request))
 
+    async def rally_table(request: Request) -> dict[str, Any]:
+        from isles.web.tasks.rally import rally_defaults
+
+        return rally_defaults()
+
     async def goals(request: Request) -> dict[str, Any]:
         from isles.web.tasks.rally import rally_goals
 
@@ -350,14 +355,16 @@ def create_app(
         return layout_rules()
 
     async def example(request: Request) -> dict[str, Any]:
-        from isles.web.tasks import plunder_example, rally_beginner
+        from isles.web.tasks import plunder_example, rally_beginner, rally_towns
 
         name = request.path_params["name"]
         if name == "plunder":
             return plunder_example()
         if name == "beginner":
             return rally_beginner()
-        raise InvalidInput("example", name[:40], "plunder or beginner")
+        if name == "beginner-towns":
+            return rally_towns()
+        raise InvalidInput("example", name[:40], "plunder, beginner or beginner-towns")
 
     def page(file: str) -> Handler:
         async def serve_page(request: Request) -> Response:
@@ -378,6 +385,7 @@ def create_app(
         Route("/api/jobs/{job_id}/cancel", _answers(cancel_job), methods=["POST"]),
         Route("/api/board", _answers(board), methods=["POST"]),
         Route("/api/rally/goals", _answers(goals), methods=["POST"]),
+        Route("/api/rally/defaults", _answers(rally_table), methods=["GET"]),
         Route("/api/plunder/record", _answers(record), methods=["POST"]),
         Route("/api/lighthouse/kit", _answers(kit), methods=["POST"]),
         Route("/api/lighthouse/position", _answers(position), methods=["POST"]),

@@ -91,6 +91,44 @@ def _rally(page: Page, base: str) -> None:
     expect(page.locator("#cost")).to_be_visible(timeout=_WAIT)
 
 
+def _rally_income(page: Page, base: str) -> None:
+    """The rally as it is played: red's car on the beginner board with towns, a roll of 8."""
+    page.goto(f"{base}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "income")
+    page.select_option("#player", "red")
+    page.click('g[data-hex="0,-3"] polygon')
+    page.click('button[data-tap="goal"]')
+    page.click('g[data-hex="0,0"] polygon')
+    page.select_option("#trade", "none")
+    page.fill("#within", "60")
+    page.locator("#within").dispatch_event("change")
+    page.click('button[data-hand="brick"]')
+    page.click('button[data-roll="8"]')
+    page.click("#plan")
+    expect(page.locator("#expected")).to_be_visible(timeout=_WAIT)
+
+
+def _rally_race(page: Page, base: str) -> None:
+    """A race of red and blue on the beginner board with towns, each to the land by its start."""
+    page.goto(f"{base}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "race")
+    page.select_option('.car[data-car="0"] select', "red")
+    page.select_option('.car[data-car="1"] select', "blue")
+    page.select_option("#trade", "none")
+    for i, (start, goal) in enumerate((("0,-3", "0,-2"), ("0,3", "0,2"))):
+        page.click(f'.car[data-car="{i}"] button >> nth=0')
+        page.click('button[data-tap="start"]')
+        page.click(f'g[data-hex="{start}"] polygon')
+        page.click('button[data-tap="goal"]')
+        page.click(f'g[data-hex="{goal}"] polygon')
+    page.click("#plan")
+    expect(page.locator("#race")).to_be_visible(timeout=_WAIT)
+
+
 def _setup(page: Page, base: str) -> None:
     page.goto(f"{base}/setup")
     page.select_option("#game", "base")
@@ -98,13 +136,23 @@ def _setup(page: Page, base: str) -> None:
     expect(page.locator("#status")).to_have_text("optimal", timeout=_WAIT)
 
 
-SCENES = {"plunder": _plunder, "lighthouse": _lighthouse, "rally": _rally, "setup": _setup}
+SCENES = {
+    "plunder": _plunder,
+    "lighthouse": _lighthouse,
+    "rally": _rally,
+    "rally-income": _rally_income,
+    "rally-race": _rally_race,
+    "setup": _setup,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the screenshots into the folder given (default ``docs``)."""
     parser = argparse.ArgumentParser(prog="python -m isles.web.screenshots")
     parser.add_argument("folder", nargs="?", default="docs")
+    parser.add_argument(
+        "--only", choices=sorted(SCENES), action="append", help="only this scene (repeat)"
+    )
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -112,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         desktop = browser.new_context(viewport={"width": 1200, "height": 850})
         for name, scene in SCENES.items():
+            if args.only and name not in args.only:
+                continue
             page = desktop.new_page()
             scene(page, base)
             page.screenshot(path=folder / f"serve-{name}.png", full_page=True)
@@ -120,10 +170,11 @@ def main(argv: list[str] | None = None) -> int:
         phone = browser.new_context(
             viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
         )
-        page = phone.new_page()
-        _plunder(page, base)
-        page.screenshot(path=folder / "serve-plunder-phone.png", full_page=True)
-        print(folder / "serve-plunder-phone.png")
+        if not args.only or "plunder" in args.only:
+            page = phone.new_page()
+            _plunder(page, base)
+            page.screenshot(path=folder / "serve-plunder-phone.png", full_page=True)
+            print(folder / "serve-plunder-phone.png")
         browser.close()
     return 0
 

@@ -37,7 +37,7 @@ from isles.models.rally import (
     spending_budget,
 )
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Car", "Drive", "Race", "Trip"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MAX_JOINT_STATES", "Car", "Drive", "Race", "Trip"]
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds a budget search, or the search for the best start, may take by default."""
@@ -170,6 +170,10 @@ class Trip(Question):
 
 
 Switch = Literal["on", "off"]
+#: How a race's chances are found (docs/rally.md, "The race").
+RaceMethod = Literal["auto", "exact", "monte_carlo"]
+#: Joint states (every car's hex and cards, the seat to roll) the exact race may enumerate.
+MAX_JOINT_STATES = 100_000
 
 
 class AtTheTable(Question):
@@ -257,6 +261,8 @@ class Car:
     --------
     >>> read_car("red:0,-3")
     Car(player='red', start=Hex(q=0, r=-3), goals=None, text='red:0,-3')
+    >>> read_car("red:0,-3:0,0:1,-1").goals
+    (Hex(q=0, r=0), Hex(q=1, r=-1))
     """
 
     player: str
@@ -265,15 +271,27 @@ class Car:
     text: str
 
 
+#: How a car is typed (``--car``): its owner, its start, then its goals if not the default.
+CAR_SPELLING = "PLAYER:Q,R or PLAYER:Q,R:GOAL_Q,GOAL_R[:...], e.g. red:0,-3 or red:0,-3:0,0"
+
+
 def read_car(value: object) -> Car:
-    """A car typed ``PLAYER:Q,R``, or given ``{"player", "start", "goals"?}``."""
+    """A car typed ``PLAYER:Q,R[:Q,R...]`` (start, then goals), or a mapping.
+
+    The mapping is ``{"player", "start", "goals"?}``; without goals the car
+    heads for the land opposite its start group (docs/rally.md, "The race").
+    """
     if isinstance(value, Car):
         return value
     if isinstance(value, str):
-        player, sep, where = value.partition(":")
-        if not sep or not player.strip():
-            raise InvalidInput("", value, "PLAYER:Q,R, e.g. red:0,-3")
-        return Car(player.strip(), parse_hex(where, ""), None, value)
+        player, *hexes = value.split(":")
+        if not hexes or not player.strip():
+            raise InvalidInput("", value, CAR_SPELLING)
+        try:
+            start, *ends = (parse_hex(h, "") for h in hexes)
+        except InvalidInput:
+            raise InvalidInput("", value, CAR_SPELLING) from None
+        return Car(player.strip(), start, tuple(ends) if ends else None, value)
     if isinstance(value, Mapping) and set(value) <= {"player", "start", "goals"}:
         name = value.get("player")
         if not isinstance(name, str) or not name:
@@ -329,12 +347,18 @@ class Race(AtTheTable):
         expected="a Board (Board.load reads a board file), or a board's JSON",
     )
     cars: Cars = param(
-        help="a car: its owner (a player of the board file) and its hex; repeat, 2 to 4, "
-        "in seat order; goals: the land opposite its start group",
+        help="a car: its owner (a player of the board file), its hex, then its goal hexes "
+        "(default: the land opposite its start group), e.g. red:0,-3:0,0; repeat, 2 to 4, "
+        "in seat order",
         option="--car",
-        metavar="PLAYER:Q,R",
+        metavar="PLAYER:Q,R[:GOAL...]",
         repeat=True,
         text="name",
+    )
+    method: RaceMethod = param(
+        "auto",
+        help="how the chances are found: the cars' exact joint chain where it has at most "
+        f"{MAX_JOINT_STATES:,} states, else Monte Carlo (auto); exact only; or Monte Carlo",
     )
     games: int = param(10_000, help="games played (Monte Carlo)", metavar="N", ge=1, le=1_000_000)
     seed: int = param(0, help="the random seed (the same seed, the same answer)", metavar="S", ge=0)

@@ -1,15 +1,24 @@
 // The rally planner (docs/serve.md, docs/rally.md): a board, taps for the start,
 // the goals and the roads, the cards in hand; isles.rally.plan_route draws the route.
-// Every choice is one undo step (history.js); a route found is kept with them.
+// As it is played: isles.rally.plan_drive (cards from income, this turn's advice) and
+// isles.rally.plan_race (who arrives first). Every choice is one undo step
+// (history.js); an answer found is kept with them.
 import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, postJSON,
   save, select, showError, uploadButton,
 } from "./common.js";
 import { History, confirmThen, historyButtons } from "./history.js";
 import { adjacent, boardSvg, hexLabel, hexName, legend, marksLegend, sameHex } from "./hexes.js";
+import { ROLLS, TRADES, buildingsText, incomeBlock, owners, raceBlock } from "./rally-play.js";
 
 const KEY = "rally";
 const RESOURCES = ["lumber", "wool", "grain", "brick", "ore"];
+const MODES = [
+  ["route", "a route for the cards in hand"],
+  ["income", "as it is played: cards from income"],
+  ["race", "a race of 2 to 4 cars"],
+];
+const NO_CARDS = { lumber: 0, wool: 0, grain: 0, brick: 0, ore: 0 };
 const OBJECTIVES = [
   ["cards", "fewest cards"],
   ["turns", "fewest turns"],
@@ -33,12 +42,38 @@ const FRESH = {
   budget: { lumber: 0, wool: 0, grain: 0, brick: 0, ore: 0 },
   route: null,
   unbounded: null, // with an unaffordable route: the same route with no limit on cards
+  mode: "route",
+  player: null, // the car's owner (as it is played)
+  // The table: null is the library's default (GET /api/rally/defaults), left out of requests.
+  players: null,
+  trade: null,
+  discard: null,
+  within: null,
+  hand: { ...NO_CARDS },
+  reserve: { ...NO_CARDS },
+  roll: null, // the roll just made: which advice of the answer is shown (no new solve)
+  cars: [], // the race: [{player, start, goals}] in seat order
+  income: null, // plan_drive's answer
+  race: null, // plan_race's answer
 };
 const history = new History(KEY, FRESH);
 let state = history.state;
 // What a tap does, and the first hex of a road: the page's mode, not the plan (no undo step).
-const ui = { tap: "start", picked: null, ...load(`${KEY}.ui`, {}) };
+const ui = { tap: "start", picked: null, car: 0, ...load(`${KEY}.ui`, {}) };
 ui.picked = null;
+// The declarations' defaults of the questions as it is played (Drive, Race).
+let table = { income: {}, race: {} };
+/** A field of the table: the player's choice, else the declaration's default. */
+function shown(name) {
+  return state[name] ?? table[state.mode === "race" ? "race" : "income"][name];
+}
+
+/** The table's fields the player set (the others are the library's defaults). */
+function tableBody(names) {
+  const body = {};
+  for (const name of names) if (state[name] !== null && state[name] !== undefined) body[name] = state[name];
+  return body;
+}
 // The default goals of the start (POST /api/rally/goals), by start.
 let defaults = { start: null, goals: null, why: null };
 
@@ -53,23 +88,54 @@ function commit(label, edit) {
   edit(next);
   next.route = null;
   next.unbounded = null;
+  next.income = null;
+  next.race = null;
   history.change(label, next);
+}
+
+/** One undo step that keeps the answer (the roll just made picks one of its advices). */
+function step(label, edit) {
+  const next = history.state;
+  edit(next);
+  history.change(label, next);
+}
+
+/** The car the taps go to: the race's current car, else the one car of the plan. */
+function tapped(s = state) {
+  if (s.mode !== "race") return s;
+  return s.cars[Math.min(ui.car, s.cars.length - 1)] || null;
+}
+
+function currentStart() {
+  const car = tapped();
+  return car ? car.start : null;
+}
+
+function currentGoals() {
+  const car = tapped();
+  return car ? car.goals : [];
+}
+
+/** Two cars of the board's first owners, for a race begun on this board. */
+function freshCars(board) {
+  return owners(board).slice(0, 2).map((player) => ({ player, start: null, goals: [] }));
 }
 
 function setUi(change) {
   Object.assign(ui, change);
-  save(`${KEY}.ui`, { tap: ui.tap });
+  save(`${KEY}.ui`, { tap: ui.tap, car: ui.car });
   render();
 }
 
 async function loadBoard(source) {
   clearErrors();
   try {
-    const board = source === "beginner"
-      ? await getJSON("/api/examples/beginner")
-      : (await job.run("layout", { game: source, seed: state.seed })).board;
+    let board;
+    if (source === "beginner") board = await getJSON("/api/examples/beginner");
+    else if (source === "towns") board = await getJSON("/api/examples/beginner-towns");
+    else board = (await job.run("layout", { game: source, seed: state.seed })).board;
     const change = (s) => {
-      Object.assign(s, { source, board, start: null, goals: [], roads: [] });
+      Object.assign(s, { source, board, start: null, goals: [], roads: [], player: owners(board)[0] || null, cars: freshCars(board) });
     };
     if (state.board) commit(`new board (${source})`, change);
     else {
@@ -86,7 +152,7 @@ async function uploadBoard(value) {
   clearErrors();
   try {
     const board = await postJSON("/api/board", { board: value });
-    commit("load a board file", (s) => Object.assign(s, { source: "upload", board, start: null, goals: [], roads: [] }));
+    commit("load a board file", (s) => Object.assign(s, { source: "upload", board, start: null, goals: [], roads: [], player: owners(board)[0] || null, cars: freshCars(board) }));
   } catch (error) {
     showError(error);
   }
@@ -94,15 +160,20 @@ async function uploadBoard(value) {
 
 function tapHex(hex) {
   const name = hexLabel(state.board, hex);
+  const car = tapped();
+  const whose = state.mode === "race" && car ? ` (${car.player}'s car)` : "";
+  if (state.mode === "race" && ui.tap === "road") ui.tap = "start"; // no road taps in a race
+  if (ui.tap !== "road" && !car) return; // a race with no car: add one first
   if (ui.tap === "start") {
-    commit(`start at ${name}`, (s) => {
-      s.start = hex;
+    commit(`start at ${name}${whose}`, (s) => {
+      tapped(s).start = hex;
     });
   } else if (ui.tap === "goal") {
-    const k = state.goals.findIndex((g) => sameHex(g, hex));
-    commit(k >= 0 ? `remove the goal ${name}` : `goal ${name}`, (s) => {
-      if (k >= 0) s.goals.splice(k, 1);
-      else s.goals.push(hex);
+    const k = car.goals.findIndex((g) => sameHex(g, hex));
+    commit(k >= 0 ? `remove the goal ${name}${whose}` : `goal ${name}${whose}`, (s) => {
+      const goals = tapped(s).goals;
+      if (k >= 0) goals.splice(k, 1);
+      else goals.push(hex);
     });
   } else if (ui.picked && adjacent(ui.picked, hex)) {
     const first = ui.picked;
@@ -118,8 +189,8 @@ function tapHex(hex) {
 
 /** Ask the library for the default goals of the start (marked on the board at once). */
 async function fetchDefaults() {
-  const start = state.start;
-  if (!state.board || !start || state.goals.length) return;
+  const start = currentStart();
+  if (!state.board || !start || currentGoals().length) return;
   const boardText = JSON.stringify(state.board.hexes);
   if (defaults.start && sameHex(defaults.start, start) && defaults.board === boardText) return;
   defaults = { start, board: boardText, goals: null, why: null };
@@ -134,31 +205,36 @@ async function fetchDefaults() {
 }
 
 function shownGoals() {
-  if (state.goals.length) return state.goals;
-  if (state.route && state.route.goals) return state.route.goals;
-  return defaults.goals && sameHex(defaults.start, state.start) ? defaults.goals : [];
+  if (currentGoals().length) return currentGoals();
+  if (state.mode === "route" && state.route && state.route.goals) return state.route.goals;
+  if (state.mode === "income" && state.income && state.income.goals) return state.income.goals;
+  return defaults.goals && sameHex(defaults.start, currentStart()) ? defaults.goals : [];
 }
 
 function renderGoalsNote() {
   const board = state.board;
+  const start = currentStart();
   let text;
-  if (!state.start) text = "Tap the car's start hex: a sea hex on the board's edge next to land.";
-  else if (state.goals.length) text = `goals you tapped: ${state.goals.map((g) => hexLabel(board, g)).join(", ")}`;
+  if (state.mode === "race" && !tapped()) text = "Add a car: each car is a player with buildings on the board.";
+  else if (!start) text = "Tap the car's start hex: a sea hex on the board's edge next to land.";
+  else if (currentGoals().length) text = `goals you tapped: ${currentGoals().map((g) => hexLabel(board, g)).join(", ")}`;
   else if (shownGoals().length) text = `goals: the default for this start (dashed outline): ${shownGoals().map((g) => hexLabel(board, g)).join(", ")}`;
-  else if (defaults.why && sameHex(defaults.start, state.start)) text = `This start has no default goals: tap the goals. (${defaults.why})`;
+  else if (defaults.why && sameHex(defaults.start, start)) text = `This start has no default goals: tap the goals. (${defaults.why})`;
   else text = "goals: the default for this start…";
   fill(goalsNote, text);
 }
 
 function renderControls() {
   const source = select(
-    [["beginner", "beginner board"], ["base", "a base-game board (laid by isles)"], ["extension", "a 5-6 player board (laid by isles)"], ["upload", "an uploaded board file"]],
+    [["beginner", "beginner board"], ["towns", "beginner board, 2 towns each (red, blue)"], ["base", "a base-game board (laid by isles)"], ["extension", "a 5-6 player board (laid by isles)"], ["upload", "an uploaded board file"]],
     state.source,
     (value) => (value === "upload" ? null : loadBoard(value)),
-    { id: "source", "aria-label": "board" },
+    { id: "source", "aria-label": "board", style: { maxWidth: "100%" } },
   );
   const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.change(`seed ${seed}`, next); } }); // an undo step
-  const taps = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]].map(([tap, text]) =>
+  // A race's cars drive on the board file's roads only: no road taps (they belong to one player).
+  const kinds = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]];
+  const taps = kinds.filter(([tap]) => state.mode !== "race" || tap !== "road").map(([tap, text]) =>
     el("button", { type: "button", class: "chip", "aria-pressed": ui.tap === tap ? "true" : "false", dataset: { tap }, onclick: () => setUi({ tap, picked: null }) }, text),
   );
   const budget = RESOURCES.map((name) =>
@@ -182,23 +258,91 @@ function renderControls() {
     fieldError("board"),
     fieldError("request"),
     el("div", { class: "row" }, ...taps),
+    el("div", { class: "row" }, el("label", { for: "mode" }, "Question"), select(MODES, state.mode, (value) => commit(`ask: ${MODES.find(([m]) => m === value)[1]}`, (s) => { s.mode = value; if (value === "race" && !s.cars.length) s.cars = freshCars(s.board); }), { id: "mode" })),
+    state.mode === "race" ? carRows() : null,
     el("div", { class: "row muted", id: "taps" },
-      `start: ${state.start ? hexLabel(board, state.start) : "not set"} · roads: ${state.roads.length}`,
+      `start: ${currentStart() ? hexLabel(board, currentStart()) : "not set"}${state.mode === "race" ? "" : ` · roads: ${state.roads.length}`}`,
       ui.picked ? ` · road from ${hexLabel(board, ui.picked)}: tap a hex next to it` : ""),
     goalsNote,
     fieldError("start"),
     fieldError("goals"),
     fieldError("roads"),
-    el("div", { class: "row" }, el("label", { for: "objective" }, "Route for"), select(OBJECTIVES, state.objective, (value) => commit(`route for ${value.replace("_", " ")}`, (s) => { s.objective = value; }), { id: "objective" })),
-    fieldError("objective"),
-    el("div", { class: "row" }, el("label", {}, el("input", { type: "checkbox", id: "use-budget", checked: state.useBudget, onchange: (e) => { const on = e.target.checked; commit(on ? "only the cards in hand" : "any cards", (s) => { s.useBudget = on; }); } }), " only the cards in hand:")),
-    el("div", { class: "row" }, ...budget),
-    fieldError("budget"),
+    ...(state.mode === "route" ? [
+      el("div", { class: "row" }, el("label", { for: "objective" }, "Route for"), select(OBJECTIVES, state.objective, (value) => commit(`route for ${value.replace("_", " ")}`, (s) => { s.objective = value; }), { id: "objective" })),
+      fieldError("objective"),
+      el("div", { class: "row" }, el("label", {}, el("input", { type: "checkbox", id: "use-budget", checked: state.useBudget, onchange: (e) => { const on = e.target.checked; commit(on ? "only the cards in hand" : "any cards", (s) => { s.useBudget = on; }); } }), " only the cards in hand:")),
+      el("div", { class: "row" }, ...budget),
+      fieldError("budget"),
+    ] : tableControls()),
     el("div", { class: "row" },
-      el("button", { type: "button", class: "primary", id: "plan", onclick: plan }, "Plan route"),
+      el("button", { type: "button", class: "primary", id: "plan", onclick: plan }, { route: "Plan route", income: "Plan the drive", race: "Race" }[state.mode]),
       el("button", { type: "button", id: "clear", onclick: () => confirmThen("Clear the start, the goals and the roads? (Undo brings them back.)", () => commit("clear the taps", (s) => { s.start = null; s.goals = []; s.roads = []; }), "Clear") }, "Clear taps")),
   );
   renderGoalsNote();
+}
+
+/** The table the car is driven at, and (one car) its owner, cards and the roll just made. */
+function tableControls() {
+  const board = state.board;
+  const names = owners(board);
+  const number = (id, value, min, max, label, set) =>
+    el("input", { type: "number", id, min: String(min), max: String(max), value: String(value), "aria-label": label,
+      onchange: (e) => { const n = Math.floor(Number(e.target.value)); if (Number.isFinite(n)) commit(`${label} ${n}`, (s) => set(s, n)); } });
+  const parts = [
+    el("div", { class: "row" },
+      el("label", { for: "players" }, "players at the table"), number("players", shown("players") ?? "", 3, 6, "players", (s, n) => { s.players = n; }),
+      el("label", { for: "trade" }, "trades"), select(TRADES, shown("trade"), (value) => commit(`trades: ${value}`, (s) => { s.trade = value; }), { id: "trade" }),
+      el("label", {}, el("input", { type: "checkbox", id: "discard", checked: shown("discard") === "on", onchange: (e) => { const on = e.target.checked ? "on" : "off"; commit(`7-card rule ${on}`, (s) => { s.discard = on; }); } }), " the 7-card rule")),
+    fieldError("players"),
+    fieldError("trade"),
+    fieldError("discard"),
+  ];
+  if (state.mode === "race") return [...parts, fieldError("cars")];
+  const owner = names.length
+    ? select(names.map((n) => [n, `${n} (${buildingsText(board, n)})`]), state.player, (value) => commit(`drive ${value}'s car`, (s) => { s.player = value; }), { id: "player" })
+    : el("span", { class: "field-error", id: "player" }, "This board has no buildings: choose the board with settlements, or load a board file with buildings.");
+  const cards = (what, label) =>
+    el("div", { class: "row", id: what },
+      el("span", { class: "muted" }, label),
+      ...RESOURCES.map((name) => {
+        const n = state[what][name];
+        return el("span", { class: "cards" },
+          el("button", { type: "button", class: "chip", dataset: { [what]: name }, "aria-label": `one more ${name} ${label}`, onclick: () => commit(`${n + 1} ${name} ${label}`, (s) => { s[what][name] = n + 1; }) }, `${name} ${n}`),
+          el("button", { type: "button", class: "chip", disabled: n === 0, dataset: { less: `${what}.${name}` }, "aria-label": `one ${name} less ${label}`, onclick: () => commit(`${n - 1} ${name} ${label}`, (s) => { s[what][name] = n - 1; }) }, "−"));
+      }));
+  const rolls = ROLLS.map((n) => el("button", { type: "button", class: "chip", "aria-pressed": state.roll === n ? "true" : "false", dataset: { roll: String(n) },
+    onclick: () => step(state.roll === n ? `no roll` : `rolled ${n}`, (s) => { s.roll = s.roll === n ? null : n; }) }, String(n)));
+  return [
+    el("div", { class: "row" }, el("label", { for: "player" }, "the car's owner"), owner,
+      el("label", { for: "within" }, "chances within"), number("within", shown("within") ?? "", 1, 200, "turns", (s, n) => { s.within = n; }), el("span", { class: "muted" }, "turns")),
+    fieldError("player"),
+    fieldError("within"),
+    ...parts,
+    cards("hand", "in hand"),
+    fieldError("hand"),
+    cards("reserve", "in the reserve"),
+    fieldError("reserve"),
+    el("div", { class: "row", id: "rolls" }, el("span", { class: "muted" }, "the roll just made:"), ...rolls),
+  ];
+}
+
+/** The race's cars: owner, start, goals; taps go to the car chosen here. */
+function carRows() {
+  const board = state.board;
+  const names = owners(board);
+  const rows = state.cars.map((car, i) =>
+    el("div", { class: "row car", dataset: { car: String(i) } },
+      el("button", { type: "button", class: "chip", "aria-pressed": i === Math.min(ui.car, state.cars.length - 1) ? "true" : "false", onclick: () => setUi({ car: i }) }, `car ${i + 1}`),
+      select(names.map((n) => [n, n]), car.player, (value) => commit(`car ${i + 1}: ${value}`, (s) => { s.cars[i].player = value; }), { "aria-label": `car ${i + 1}'s owner` }),
+      el("span", { class: "muted" }, `from ${car.start ? hexLabel(board, car.start) : "(tap its start)"}${car.goals.length ? ` to ${car.goals.map((g) => hexLabel(board, g)).join(", ")}` : ""}`),
+      el("button", { type: "button", onclick: () => confirmThen(`Remove car ${i + 1}? (Undo brings it back.)`, () => commit(`remove car ${i + 1}`, (s) => { s.cars.splice(i, 1); }), "Remove") }, "Remove")));
+  const free = names.filter((n) => !state.cars.some((c) => c.player === n));
+  return [
+    ...rows,
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "add-car", disabled: state.cars.length >= 4 || !free.length, onclick: () => { commit(`add ${free[0]}'s car`, (s) => { s.cars.push({ player: free[0], start: null, goals: [] }); }); setUi({ car: state.cars.length - 1 }); } }, "Add a car"),
+      names.length ? null : el("span", { class: "field-error" }, "This board has no buildings: choose the board with settlements, or load a board file with buildings.")),
+  ];
 }
 
 function share() {
@@ -217,12 +361,19 @@ function renderBoard() {
     return;
   }
   const goals = shownGoals();
-  const tapped = state.goals.length > 0;
-  const route = state.route && state.route.path ? state.route.path : null;
-  const end = state.route && state.route.status === "unaffordable" ? state.route.end : null;
+  const own = currentGoals().length > 0;
+  let route = state.route && state.route.path ? state.route.path : null;
+  if (state.mode === "income") route = state.income ? state.income.route : null;
+  if (state.mode === "race") {
+    const seat = state.race ? state.race.cars[Math.min(ui.car, state.race.cars.length - 1)] : null;
+    route = seat ? seat.route : null;
+  }
+  const end = state.mode === "route" && state.route && state.route.status === "unaffordable" ? state.route.end : null;
+  const starts = state.mode === "race" ? state.cars.map((c) => c.start).filter(Boolean) : [];
   const classes = (hex) => {
-    if (sameHex(hex, state.start)) return "start";
-    if (goals.some((g) => sameHex(g, hex))) return tapped ? "goal" : "default-goal";
+    if (sameHex(hex, currentStart())) return "start";
+    if (goals.some((g) => sameHex(g, hex))) return own ? "goal" : "default-goal";
+    if (starts.some((h) => sameHex(h, hex))) return "picked";
     if (sameHex(hex, ui.picked)) return "picked";
     if (end && sameHex(hex, end)) return "end";
     return "";
@@ -286,6 +437,14 @@ function renderUnaffordable(route) {
 }
 
 function renderRoute() {
+  if (state.mode === "income") {
+    fill(resultBox, ...(state.income ? incomeBlock(state.board, state.income, state.roll) : []));
+    return;
+  }
+  if (state.mode === "race") {
+    fill(resultBox, ...(state.race ? raceBlock(state.board, state.race) : []));
+    return;
+  }
   const route = state.route;
   if (!route) {
     fill(resultBox);
@@ -320,9 +479,56 @@ function planBody(withBudget) {
   return body;
 }
 
+/** The request of plan_drive: the keys of its declaration (Drive), nothing restated. */
+function incomeBody() {
+  const body = { board: withRoads(state.board), player: state.player, start: state.start, ...tableBody(["players", "trade", "discard", "within"]) };
+  if (state.goals.length) body.goals = state.goals;
+  for (const what of ["hand", "reserve"]) if (Object.values(state[what]).some((n) => n > 0)) body[what] = state[what];
+  return body;
+}
+
+/** The request of plan_race (Race): the cars in seat order. */
+function raceBody() {
+  const cars = state.cars.map((c) => (c.goals.length ? { player: c.player, start: c.start, goals: c.goals } : { player: c.player, start: c.start }));
+  return { board: state.board, cars, ...tableBody(["players", "trade", "discard"]) };
+}
+
+/** The board with the roads tapped on it as the player's own (the board file's roads kept). */
+function withRoads(board) {
+  if (!state.roads.length || !state.player) return board;
+  return { ...board, roads: [...(board.roads || []), ...state.roads.map((edge) => ({ edge, player: state.player }))] };
+}
+
+async function planTable() {
+  const income = state.mode === "income";
+  if (income && !state.player) {
+    showError({ field: "player", message: "player: this board has no buildings; choose the board with settlements or load a board file with buildings" });
+    return;
+  }
+  if (income && !state.start) {
+    showError({ field: "start", message: "start: tap the car's hex first (Tap: start, then a sea hex at the board's edge)" });
+    return;
+  }
+  const body = income ? incomeBody() : raceBody();
+  const asked = JSON.stringify(body);
+  try {
+    const answer = await job.run(income ? "income" : "race", body);
+    if (JSON.stringify(income ? incomeBody() : raceBody()) !== asked) return; // changed meanwhile
+    const next = history.state;
+    next[income ? "income" : "race"] = answer;
+    history.replace(next); // an answer, not a change of the player's: undo skips it
+  } catch (error) {
+    if (!error.cancelled) showError(error);
+  }
+}
+
 async function plan() {
   clearErrors();
   if (!state.board) return;
+  if (state.mode !== "route") {
+    await planTable();
+    return;
+  }
   if (!state.start) {
     showError({ field: "start", message: "start: tap the car's hex first (Tap: start, then a sea hex at the board's edge)" });
     return;
@@ -377,3 +583,7 @@ try {
   history.replace(structuredClone(FRESH)); // a stored plan this page cannot draw: start afresh
 }
 if (!state.board) loadBoard("beginner");
+getJSON("/api/rally/defaults").then((answer) => {
+  table = answer;
+  render();
+}).catch(() => {}); // the fields then show empty: the library's defaults still apply

@@ -12,7 +12,7 @@ from isles.web.tasks.base import Task
 from isles.web.tasks.layout import layout_rules
 from isles.web.tasks.lighthouse import LighthouseTables, check_position, lighthouse_kit
 from isles.web.tasks.plunder import DIG_SAMPLES, check_record, plunder_example
-from isles.web.tasks.rally import BOARD_SOURCES, check_board, rally_beginner
+from isles.web.tasks.rally import BOARD_SOURCES, check_board, rally_beginner, rally_towns
 
 __all__ = [
     "BOARD_SOURCES",
@@ -27,6 +27,7 @@ __all__ = [
     "lighthouse_kit",
     "plunder_example",
     "rally_beginner",
+    "rally_towns",
 ]
 
 #: Every kind of job, by the name in its endpoint (``POST /api/solve/<name>``).

@@ -6,18 +6,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from isles import rally
-from isles.models.hexgrid import as_hex
+from isles.models.hexgrid import as_hex, vertex
 from isles.models.jsonio import read_object
 from isles.models.rally import Rim
 from isles.web.tasks.base import Task
 
 __all__ = [
     "BOARD_SOURCES",
+    "INCOME_SECONDS",
+    "RACE_SECONDS",
     "ROUTE_SECONDS",
     "TASKS",
     "check_board",
     "rally_beginner",
+    "rally_defaults",
     "rally_goals",
+    "rally_towns",
 ]
 
 #: Where the rally planner's board comes from: the beginner board, or a board laid
@@ -34,6 +38,55 @@ def rally_beginner() -> dict[str, Any]:
     37
     """
     return rally.beginner_board().to_dict()
+
+
+def rally_towns() -> dict[str, Any]:
+    """The beginner board with two settlements each of red and blue (``isles demo``'s race).
+
+    A board to try the rally as it is played (``--income``, ``--race``) on
+    without a board file: the buildings of :data:`isles.commands.rally.DEMO_TOWNS`.
+
+    Examples
+    --------
+    >>> sorted({b["player"] for b in rally_towns()["buildings"]})
+    ['blue', 'red']
+    """
+    from isles.commands.rally import DEMO_TOWNS  # the demo's own towns, defined once
+
+    towns = {
+        vertex(*corner): rally.Building(player)
+        for player, corners in DEMO_TOWNS.items()
+        for corner in corners
+    }
+    return rally.beginner_board().replace(buildings=towns).to_dict()
+
+
+def rally_defaults() -> dict[str, dict[str, Any]]:
+    """The defaults of the rally's questions as it is played, from their declarations.
+
+    The page shows them in its fields and leaves out of a request what the
+    player did not change: a default exists once, in
+    :class:`isles.models.questions.rally.Drive` and ``Race``.
+
+    Returns
+    -------
+    dict
+        ``{"income": {field: default}, "race": {field: default}}``, the fields
+        with a plain default (numbers and words).
+
+    Examples
+    --------
+    >>> rally_defaults()["income"]["players"], rally_defaults()["race"]["trade"]
+    (4, 'bank')
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for kind, question in (("income", rally.Drive), ("race", rally.Race)):
+        out[kind] = {
+            name: field.default
+            for name, field in question.model_fields.items()
+            if isinstance(field.default, int | float | str) and not field.is_required()
+        }
+    return out
 
 
 def check_board(body: object) -> dict[str, Any]:
@@ -132,4 +185,35 @@ def _run_route(args: dict[str, Any]) -> dict[str, Any]:
     return rally.plan_trip(args["trip"], progress=False).to_dict()  # no bars in the log
 
 
-TASKS = {"route": Task(_read_route, _run_route, 60.0)}
+#: Seconds the web app gives one car's plan as it is played (``plan_drive``): the
+#: base boards' plans with trades take tens of seconds on a slow machine.
+INCOME_SECONDS = 120.0
+#: Seconds for a race's games when the request gives none (its cars' plans come first).
+RACE_SECONDS = 20.0
+
+
+def _read_income(body: object) -> dict[str, Any]:
+    """The plan as it is played, read with the library's declaration (``Drive``)."""
+    return {"drive": rally.Drive.read(body, spelling="key")}
+
+
+def _run_income(args: dict[str, Any]) -> dict[str, Any]:
+    return rally.plan_drive(args["drive"]).to_dict()
+
+
+def _read_race(body: object) -> dict[str, Any]:
+    """The race, read with the library's declaration (``Race``)."""
+    if isinstance(body, Mapping) and "time_limit" not in body:
+        body = {**body, "time_limit": RACE_SECONDS}
+    return {"race": rally.Race.read(body, spelling="key")}
+
+
+def _run_race(args: dict[str, Any]) -> dict[str, Any]:
+    return rally.plan_race(args["race"], progress=False).to_dict()  # no bars in the log
+
+
+TASKS = {
+    "route": Task(_read_route, _run_route, 60.0),
+    "income": Task(_read_income, _run_income, INCOME_SECONDS),
+    "race": Task(_read_race, _run_race, 2 * INCOME_SECONDS),
+}
