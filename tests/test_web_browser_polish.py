@@ -8,12 +8,23 @@ are those of tests/test_web_browser.py (docs/serve.md, "Tests").
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import FilePayload, Page, Request, expect
+from playwright.sync_api import Browser, FilePayload, Page, Request, ViewportSize, expect
 
-from tests.test_web_browser import browser, page, server, store_plunder, three_player_turns
+from isles.web import create_app
+from tests.test_web_browser import (
+    PHONE,
+    browser,
+    page,
+    server,
+    serving,
+    store_plunder,
+    three_player_turns,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "page", "server"]  # the fixtures, shared
@@ -95,3 +106,67 @@ def test_the_upload_buttons_own_refusal_stays_when_an_analysis_ends(
     upload.set_input_files(files=[good])  # the next file: the refusal goes
     expect(page.locator(".turn")).to_have_count(1)
     expect(said).to_be_empty()
+
+
+@pytest.fixture(scope="module")
+def sharing() -> Iterator[str]:
+    """A server started to share games (``isles serve --share``)."""
+    with serving(create_app(allowed_hosts=("127.0.0.1",), share=True)) as address:
+        yield address
+
+
+def test_two_phones_follow_one_game_at_the_table(
+    sharing: str, server: str, browser: Browser
+) -> None:
+    desk: ViewportSize = {"width": 1200, "height": 900}
+    phones = [browser.new_context(viewport=size) for size in (desk, PHONE)]
+    errors: list[str] = []
+    mine, theirs = (context.new_page() for context in phones)
+    for tab in (mine, theirs):
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        store_plunder(mine, sharing, {"players": 3, "observations": []})
+        mine.click("#add-turn")
+        expect(mine.locator(".turn")).to_have_count(1)
+        mine.click("#share-table")
+        code = mine.locator("#table-code")
+        expect(code).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+        expect(mine.locator(".table-warning")).to_contain_text("Anyone on this network")
+        link = mine.locator("#table-link").input_value()
+        assert link == f"{sharing}/plunder?room={code.inner_text()}"
+        theirs.goto(link)  # the other phone opens the table's address
+        expect(theirs.locator("#table-code")).to_have_text(code.inner_text())
+        expect(theirs.locator(".turn")).to_have_count(1)
+        assert theirs.locator("#undo").get_attribute("title") == (
+            f"Undo: join the table {code.inner_text()}"
+        )
+        theirs.click("#add-turn")  # their change reaches my phone
+        expect(mine.locator(".turn")).to_have_count(2, timeout=10_000)
+        assert mine.locator("#undo").get_attribute("title") == "Undo: from the table"
+        mine.click("#undo")  # undone on my phone: the table follows (the newest wins)
+        expect(mine.locator(".turn")).to_have_count(1)
+        expect(theirs.locator(".turn")).to_have_count(1, timeout=10_000)
+        theirs.click("#undo")  # and each phone's own steps stay its own
+        expect(theirs.locator(".turn")).to_have_count(2)
+        expect(mine.locator(".turn")).to_have_count(2, timeout=10_000)
+        width = theirs.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], width
+        theirs.click("#leave-table")
+        expect(theirs.locator("#share-table")).to_be_visible()
+        assert "room=" not in theirs.url
+        asked: list[str] = []
+        theirs.on("request", lambda r: asked.append(r.method) if "/api/rooms" in r.url else None)
+        theirs.click("#add-turn")  # left: no longer sent, no longer asked
+        expect(theirs.locator(".turn")).to_have_count(3)
+        theirs.wait_for_timeout(1200)  # longer than a poll's wait
+        assert asked == []
+        expect(mine.locator(".turn")).to_have_count(2)
+        # A server not started to share shows no table buttons, and says so for a room link.
+        plain = phones[0].new_page()
+        plain.goto(f"{server}/plunder?room={code.inner_text()}")
+        expect(plain.locator("#table-status")).to_contain_text("does not share games")
+        expect(plain.locator("#share-table")).to_be_hidden()
+    finally:
+        for context in phones:
+            context.close()
+    assert errors == []
