@@ -419,7 +419,7 @@ export function numberInput({ field, label, value, whole = true, onchange, ...pr
 
 /** Whether every number field of the page holds a number; if not, its refusal is said again. */
 export function numbersReady(root = document) {
-  const bad = root.querySelector("input[data-number][aria-invalid]");
+  const bad = root.querySelector("input[data-number][aria-invalid]:not(:disabled)");
   if (!bad) return true;
   bad.dispatchEvent(new Event("change"));
   bad.focus();
