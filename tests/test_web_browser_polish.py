@@ -170,3 +170,28 @@ def test_two_phones_follow_one_game_at_the_table(
         for context in phones:
             context.close()
     assert errors == []
+
+
+def test_the_rally_number_fields_refuse_what_is_no_number(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally")
+    page.click('g[data-hex="0,-3"] polygon')  # the start: a route could be asked for
+    expect(page.locator("#taps")).to_contain_text("start: ")
+    sent = solves(page)
+    seed = page.locator("#seed")
+    seed.fill("x1")
+    seed.press("Tab")
+    expect(page.locator('.field-error[data-field="seed"]')).to_have_text(
+        "Seed: “x1” is not a whole number (digits only)"
+    )
+    page.check("#use-budget")
+    ore = page.locator('input[data-resource="ore"]')
+    ore.fill("")
+    ore.press("Tab")
+    expect(page.locator('.field-error[data-field="budget"]')).to_have_text(
+        "ore in hand: empty; type a whole number"
+    )
+    page.click("#plan")
+    page.wait_for_timeout(300)
+    assert sent == []
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('isles.rally'))")
+    assert stored["budget"]["ore"] == 0 and stored["seed"] == 0  # nothing turned into 0

@@ -2,8 +2,8 @@
 // the goals and the roads, the cards in hand; isles.rally.plan_route draws the route.
 // Every choice is one undo step (history.js); a route found is kept with them.
 import {
-  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, postJSON,
-  save, select, showError, uploadButton,
+  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, numberInput,
+  numbersReady, postJSON, save, select, showError, uploadButton,
 } from "./common.js";
 import { History, confirmThen, historyButtons } from "./history.js";
 import { adjacent, boardSvg, hexLabel, hexName, legend, marksLegend, sameHex } from "./hexes.js";
@@ -63,6 +63,7 @@ function setUi(change) {
 }
 
 async function loadBoard(source) {
+  if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
   try {
     const board = source === "beginner"
@@ -157,7 +158,7 @@ function renderControls() {
     (value) => (value === "upload" ? null : loadBoard(value)),
     { id: "source", "aria-label": "board" },
   );
-  const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.change(`seed ${seed}`, next); } }); // an undo step
+  const seed = numberInput({ field: "seed", label: "Seed", value: state.seed, id: "seed", "aria-label": "seed", onchange: (n) => { const next = history.state; next.seed = n; history.change(`seed ${n}`, next); } }); // an undo step
   const taps = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]].map(([tap, text]) =>
     el("button", { type: "button", class: "chip", "aria-pressed": ui.tap === tap ? "true" : "false", dataset: { tap }, onclick: () => setUi({ tap, picked: null }) }, text),
   );
@@ -166,7 +167,7 @@ function renderControls() {
       "label",
       {},
       `${name} `,
-      el("input", { type: "number", min: "0", value: String(state.budget[name]), dataset: { resource: name }, disabled: !state.useBudget, onchange: (e) => { const n = Math.max(0, Math.floor(Number(e.target.value) || 0)); commit(`${n} ${name} in hand`, (s) => { s.budget[name] = n; }); } }),
+      numberInput({ field: `budget.${name}`, label: `${name} in hand`, value: state.budget[name], dataset: { resource: name }, disabled: !state.useBudget, onchange: (n) => commit(`${n} ${name} in hand`, (s) => { s.budget[name] = n; }) }),
     ),
   );
   const board = state.board;
@@ -180,6 +181,7 @@ function renderControls() {
       uploadButton("Load board file", "board", uploadBoard),
       board ? el("button", { type: "button", onclick: () => download("board.json", board) }, "Download board") : null),
     fieldError("board"),
+    fieldError("seed"),
     fieldError("request"),
     el("div", { class: "row" }, ...taps),
     el("div", { class: "row muted", id: "taps" },
@@ -321,6 +323,7 @@ function planBody(withBudget) {
 }
 
 async function plan() {
+  if (!numbersReady()) return; // a number of cards typed wrong: said, never sent as 0
   clearErrors();
   if (!state.board) return;
   if (!state.start) {
