@@ -128,8 +128,8 @@ def json_text(value: object) -> str:
     ('true', 'null', '1e+23', '2147483647')
     >>> json_text(float("inf")), json_text(1e21), json_text(1e20), json_text(1e-7)
     ('Infinity', '1e+21', '100000000000000000000', '1e-7')
-    >>> json_text({"ore": [1, 2.5, "x"]})
-    '{"ore":[1,2.5,"x"]}'
+    >>> json_text({"ore": [1, 2.5, "x"]}), json_text({2: True})
+    ('{"ore":[1,2.5,"x"]}', '{"2":true}')
     """
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
@@ -143,8 +143,9 @@ def json_text(value: object) -> str:
         return json_text(value.value)
     if isinstance(value, list | tuple):
         return "[" + ",".join(json_text(v) for v in value) + "]"
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        items = (f"{json_text(k)}:{json_text(v)}" for k, v in value.items())
+    if isinstance(value, dict) and all(isinstance(k, str | int) for k in value):
+        # JSON's keys are strings: an answer by player 2 is {"2":true}
+        items = (f"{json_text(str(k))}:{json_text(v)}" for k, v in value.items())
         return "{" + ",".join(items) + "}"
     return repr(value)
 

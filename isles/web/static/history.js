@@ -494,10 +494,10 @@ export function tableButtons(h) {
     if (table.code) {
       const link = make("input", { type: "text", readOnly: true, value: table.link(), id: "table-link", className: "link" });
       link.setAttribute("aria-label", "address of this table");
+      const said = make("span", {}, "At the table ");
+      said.append(make("strong", { id: "table-code" }, table.code), "; the other phones type the code in Join, or open:");
       box.append(
-        make("span", {}, "At the table "),
-        make("strong", { id: "table-code" }, table.code),
-        make("span", { className: "muted" }, ": the other phones open "),
+        said,
         link,
         make("button", { type: "button", id: "leave-table", onclick: () => table.leave() }, "Leave the table"),
         make("span", { className: "muted table-warning" }, " Anyone on this network with the code can see and change this game."),
