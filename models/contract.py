@@ -36,7 +36,7 @@ import annotated_types as at
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic.fields import FieldInfo
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, json_text
 from isles.models.hexgrid import Edge, Hex
 from isles.models.jsonio import read_edge, read_hex
 
@@ -148,11 +148,11 @@ def param(
     >>> Odds.read({"games": 0})
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: games: 0 is invalid; expected an integer in 1..1_000_000
+    isles.models.errors.InvalidInput: games: 0 is invalid; expected an integer in 1..1000000
     >>> Odds.read({"games": 0}, spelling="option")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: --games: 0 is invalid; expected an integer in 1..1_000_000
+    isles.models.errors.InvalidInput: --games: 0 is invalid; expected an integer in 1..1000000
     """
     extra: dict[str, str | bool | None] = {
         "option": option,
@@ -194,9 +194,9 @@ def _limits(info: FieldInfo) -> dict[str, Any]:
 
 
 def _number(x: float) -> str:
-    if isinstance(x, int) and abs(x) >= 10_000:
-        return f"{x:,}".replace(",", "_")
-    return f"{x:g}" if isinstance(x, float) else str(x)
+    """A bound as every front end reads it back: plain digits (``2147483647``, never
+    ``2_147_483_647``, which neither JSON nor the command line takes)."""
+    return json_text(x)
 
 
 def _base(annotation: Any) -> tuple[Any, bool]:
@@ -309,7 +309,8 @@ class Is:
             return f"with {spell(self.name)}"
         if spelling == "option":
             return f"with {spell(self.name)} " + " or ".join(str(v) for v in self.values)
-        return f"with {spell(self.name)} = " + " or ".join(repr(v) for v in self.values)
+        shown = json_text if spelling == "key" else repr
+        return f"with {spell(self.name)} = " + " or ".join(shown(v) for v in self.values)
 
 
 @dataclass(frozen=True)
@@ -459,9 +460,15 @@ class Question(BaseModel):
         ...
         isles.models.errors.InvalidInput: --rolls: '5' is invalid; expected --rolls only ...
         """
-        names = frozenset(given)
-        shown = typed or {}
+        try:
+            cls._check_names(frozenset(given), spelling, typed or {})
+        except InvalidInput as exc:
+            raise _spelt(exc, spelling) from None
 
+    @classmethod
+    def _check_names(
+        cls, names: frozenset[str], spelling: Spelling, shown: Mapping[str, str]
+    ) -> None:
         def spell(name: str) -> str:
             return cls.spelt(name, spelling)
 
@@ -567,8 +574,8 @@ class Question(BaseModel):
         field = cls.spell(exc.field, spelling)
         value = (typed or {}).get(exc.field, exc.value)
         if field == exc.field and value is exc.value:
-            return exc
-        return InvalidInput(field, value, exc.expected, problem=exc.problem)
+            return _spelt(exc, spelling)
+        return _spelt(InvalidInput(field, value, exc.expected, problem=exc.problem), spelling)
 
     # -- validation -----------------------------------------------------------------
 
@@ -635,20 +642,38 @@ class Question(BaseModel):
         ------
         InvalidInput
             The first problem: a value of the wrong type or out of range, an
-            unknown or missing key, or fields that do not go together.
+            unknown or missing key, or fields that do not go together. With
+            ``spelling="key"`` its value is spelt as JSON (``true``, ``null``,
+            ``1e+23``): a request's values are JSON.
+
+        Examples
+        --------
+        >>> class Q(Question):
+        ...     players: int = param(2, help="players", ge=2, le=4)
+        >>> Q.read({"players": True}, spelling="key")
+        Traceback (most recent call last):
+        ...
+        isles.models.errors.InvalidInput: players: true is invalid; expected an integer in 2..4
         """
+        try:
+            return cls._read(data, spelling, typed or {})
+        except InvalidInput as exc:
+            raise _spelt(exc, spelling) from None
+
+    @classmethod
+    def _read(cls, data: object, spelling: Spelling, typed: Mapping[str, str]) -> Self:
         if not isinstance(data, Mapping):
             raise InvalidInput(
                 "request", data, "an object with the keys " + ", ".join(cls._keys(spelling))
             )
         if spelling == "key":
             data = cls._by_name(data)
-        cls._check_apart(data, spelling, typed or {})
+        cls._check_apart(data, spelling, typed)
         try:
             question = cls.model_validate(dict(data))
         except ValidationError as exc:
-            raise cls._invalid(exc, spelling, typed or {}) from None
-        question._check_together(spelling, typed or {})
+            raise cls._invalid(exc, spelling, typed) from None
+        question._check_together(spelling, typed)
         return question
 
     @classmethod
@@ -665,7 +690,7 @@ class Question(BaseModel):
                     str(key),
                     key,
                     "only the keys " + ", ".join(names),
-                    problem=f"unknown key {key!r}",
+                    problem=f"unknown key {json_text(key)}",
                 )
             out[names[key]] = value
         return out
@@ -707,7 +732,9 @@ class Question(BaseModel):
                 field,
                 name,
                 "only " + ", ".join(cls._keys(spelling)),
-                problem=f"unknown {'option' if spelling == 'option' else 'key'} {name!r}",
+                problem=f"unknown option {name!r}"
+                if spelling == "option"
+                else f"unknown key {json_text(name) if spelling == 'key' else repr(name)}",
             )
         expected = expected_text(info) if info is not None and len(loc) == 1 else _inner(error)
         if kind == "missing":
@@ -782,6 +809,11 @@ def _is_list(annotation: Any) -> bool:
     while get_origin(base) is Annotated:
         base = get_args(base)[0]
     return get_origin(base) is list
+
+
+def _spelt(exc: InvalidInput, spelling: Spelling) -> InvalidInput:
+    """The error in the front end's words: a web request's values spelt as JSON."""
+    return exc.in_json() if spelling == "key" else exc
 
 
 def _given(value: object) -> str | None:

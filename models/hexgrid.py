@@ -415,7 +415,7 @@ def as_hex(value: object, field: str = "hex") -> Hex:
     raise InvalidInput(field, value, _PAIR)
 
 
-_PAIR = f"axial coordinates: a pair of integers (q, r), each within ±{MAX_COORDINATE:_}"
+_PAIR = f"axial coordinates: a pair of integers (q, r), each within ±{MAX_COORDINATE}"
 
 
 def parse_hex(text: str, field: str = "hex") -> Hex:
@@ -455,7 +455,7 @@ def parse_hex(text: str, field: str = "hex") -> Hex:
     except (ValueError, InvalidInput):
         raise InvalidInput(field, text, expected) from None
     if abs(q) > MAX_COORDINATE or abs(r) > MAX_COORDINATE:
-        raise InvalidInput(field, text, f"axial coordinates Q,R each within ±{MAX_COORDINATE:_}")
+        raise InvalidInput(field, text, f"axial coordinates Q,R each within ±{MAX_COORDINATE}")
     return Hex(q, r)
 
 

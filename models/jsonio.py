@@ -68,11 +68,24 @@ def _no_constant(name: str) -> object:
     raise ValueError(name)
 
 
+class _TooLarge(Exception):
+    pass
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; one too large for a float (``1e400``) is refused, not inf."""
+    value = float(text)
+    if math.isinf(value):
+        raise _TooLarge(text)
+    return value
+
+
 def parse_json(text: str, source: str) -> object:
     """Parse JSON text; errors name ``source`` and the line and column.
 
     An object that repeats a key is refused (plain JSON would keep the last
-    value silently), and so are ``NaN`` and ``Infinity``, which are not JSON.
+    value silently), and so are ``NaN`` and ``Infinity``, which are not JSON,
+    and a number too large for a float (``1e400``, which Python reads as inf).
 
     Parameters
     ----------
@@ -95,13 +108,29 @@ def parse_json(text: str, source: str) -> object:
     --------
     >>> parse_json('{"a": [1]}', "x.json")
     {'a': [1]}
+    >>> parse_json('[1e400]', "x.json")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: x.json: 1e400 is invalid; expected numbers of at most ...
     >>> parse_json('{"a": 1, "a": 2}', "x.json")
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: x.json: "key 'a' twice" is invalid; expected each key ...
     """
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicate_keys,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+        )
+    except _TooLarge as exc:
+        raise InvalidInput(
+            source,
+            exc.args[0],
+            "numbers of at most 1.7976931348623157e+308 (the largest a float holds)",
+            shown=exc.args[0],
+        ) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise InvalidInput(source, where, f"valid JSON ({exc.msg})") from None

@@ -298,7 +298,7 @@ def read_log(data: object, source: str = "log") -> LogBook:
         )
     rolls_raw = read_list(top["rolls"], f"{source}.rolls")
     if len(rolls_raw) > MAX_LOG_ROLLS:
-        raise InvalidInput(f"{source}.rolls", len(rolls_raw), f"at most {MAX_LOG_ROLLS:,} rolls")
+        raise InvalidInput(f"{source}.rolls", len(rolls_raw), f"at most {MAX_LOG_ROLLS} rolls")
     rolls: list[LogRoll] = []
     for i, raw in enumerate(rolls_raw):
         field = f"{source}.rolls[{i}]"

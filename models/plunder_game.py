@@ -733,7 +733,7 @@ def play_game(
         not _is_int(seed) or not 0 <= seed <= SEED_MAX
     ):
         raise InvalidInput(
-            "seed", seed, f"an integer in 0..{SEED_MAX:_} or a numpy.random.SeedSequence"
+            "seed", seed, f"an integer in 0..{SEED_MAX} or a numpy.random.SeedSequence"
         )
     if not _is_int(turn_limit) or turn_limit < 1:
         raise InvalidInput("turn_limit", turn_limit, "an integer >= 1")

@@ -57,11 +57,18 @@ def test_defaults_and_values() -> None:
 @pytest.mark.parametrize(
     ("data", "spelling", "message"),
     [
-        ({"games": 0}, "python", "games: 0 is invalid; expected an integer in 1..1_000_000"),
-        ({"games": 0}, "option", "--games: 0 is invalid; expected an integer in 1..1_000_000"),
-        ({"games": 0}, "key", "games: 0 is invalid; expected an integer in 1..1_000_000"),
-        ({"games": "7"}, "python", "games: '7' is invalid; expected an integer in 1..1_000_000"),
+        ({"games": 0}, "python", "games: 0 is invalid; expected an integer in 1..1000000"),
+        ({"games": 0}, "option", "--games: 0 is invalid; expected an integer in 1..1000000"),
+        ({"games": 0}, "key", "games: 0 is invalid; expected an integer in 1..1000000"),
+        ({"games": "7"}, "python", "games: '7' is invalid; expected an integer in 1..1000000"),
         ({"games": True}, "python", "games: True is invalid; expected an integer"),
+        # the web's values in JSON spelling (issue 20): true, null, numbers as JSON writes them
+        ({"games": True}, "key", "games: true is invalid; expected an integer in 1..1000000"),
+        ({"games": "7"}, "key", 'games: "7" is invalid; expected an integer'),
+        ({"games": 1e23}, "key", "games: 1e+23 is invalid; expected an integer"),
+        ({"games": float("inf")}, "key", "games: Infinity is invalid; expected an integer"),
+        ({"games": None}, "key", "games: null is invalid; expected an integer in 1..1000000"),
+        ({"start": (0, True)}, "key", "start: [0,true] is invalid; expected"),
         ({"time_limit": -1.0}, "option", "--time-limit: -1.0 is invalid; expected a number > 0"),
         (
             {"objective": "x"},
@@ -69,7 +76,7 @@ def test_defaults_and_values() -> None:
             "--objective: 'x' is invalid; expected one of cards, weighted",
         ),
         ({"zzz": 1}, "python", "zzz: unknown key 'zzz'; expected only start, goals"),
-        ({"zzz": 1}, "key", "zzz: unknown key 'zzz'; expected only the keys start, goals"),
+        ({"zzz": 1}, "key", 'zzz: unknown key "zzz"; expected only the keys start, goals'),
         ({"start": [0]}, "key", "start: [0] is invalid; expected axial coordinates"),
         (
             {"values": {"ore": 1.0}},
@@ -79,7 +86,7 @@ def test_defaults_and_values() -> None:
         (
             {"values": {"ore": 1.0}},
             "key",
-            "values: given; expected values only with objective = 'weighted'",
+            'values: given; expected values only with objective = "weighted"',
         ),
         ({"goals": [(1, 1)], "fast": True}, "option", "--goal: given; expected --goal or --fast"),
         ({"goals": [(1, 1)]}, "option", "--start: required; expected --start with --goal"),

@@ -35,7 +35,7 @@ def test_the_web_spelling_reads_a_clue_with_the_record_names() -> None:
     clue = {"island": 0, "marker": "Star", "trap": 5}
     q = RecordAnalysis.read({"record": record, "advise": True, "clue": clue}, spelling="key")
     assert q.clue == Code(0, 3, 5)
-    with pytest.raises(InvalidInput, match=r"^clue\.marker: 'Atlantis'"):
+    with pytest.raises(InvalidInput, match=r'^clue\.marker: "Atlantis"'):
         RecordAnalysis.read(
             {"record": record, "advise": True, "clue": {**clue, "marker": "Atlantis"}},
             spelling="key",

@@ -163,7 +163,7 @@ def test_json_only_strictly_read(client: TestClient) -> None:
     )
     assert error == {
         "field": "request",
-        "message": "request: 'text/plain' is invalid; expected application/json",
+        "message": 'request: "text/plain" is invalid; expected application/json',
     }
     error = refused(
         client.post(
@@ -321,7 +321,7 @@ def test_plunder_bad_input_names_the_field(client: TestClient) -> None:
     error = refused(client.post("/api/solve/plunder", json={"record": record}))
     assert error["field"].startswith("record.observations[2].answers")
     error = refused(client.post("/api/solve/plunder", json={"record": record, "advice": True}))
-    assert error["message"].startswith("advice: unknown key 'advice'")
+    assert error["message"].startswith('advice: unknown key "advice"')
     error = refused(client.post("/api/solve/plunder", json={"record": {"players": 3}, "advise": 1}))
     assert error["field"] == "advise"
 

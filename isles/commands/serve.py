@@ -25,7 +25,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add ``isles serve [--host HOST] [--port PORT]``."""
+    """Add ``isles serve [--host HOST] [--port PORT] [--share]``."""
     p = subparsers.add_parser(
         "serve",
         help="the web app: Plunder notepad, lighthouse advisor, rally planner, board set-up",
@@ -43,6 +43,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         type=count_type(0, 65535),
         default=8000,
         help="port (default: %(default)s; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--share",
+        action="store_true",
+        help="let the pages share a game with the table (a room with a short code that the "
+        "other phones follow); on by itself with a --host other than this computer's",
     )
     p.set_defaults(func=run)
 
@@ -102,12 +108,21 @@ def run(args: argparse.Namespace) -> int:
     sock = _bind(args.host, args.port)
     port = sock.getsockname()[1]
     loopback = _is_loopback(args.host)
-    app = create_app(allowed_hosts=LOOPBACK_HOSTS if loopback else None)
+    share = bool(args.share) or not loopback
+    app = create_app(allowed_hosts=LOOPBACK_HOSTS if loopback else None, share=share)
     print(f"isles serve: open {address(args.host, port)} (Ctrl-C stops)", flush=True)
     if not loopback:
         print(
             f"isles serve: listening on {args.host}: anyone who can reach this computer "
             "can use the app",
+            flush=True,
+        )
+    if share:
+        print(
+            "isles serve: sharing with the table is on: a shared game is kept in this "
+            "server's memory until it stops, and anyone who can reach it"
+            + (" (this computer only, on this address)" if loopback else "")
+            + " and has a table's code can see and change that game",
             flush=True,
         )
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)

@@ -37,6 +37,7 @@ from isles.web.jobs import (
     UnknownJob,
     error_json,
 )
+from isles.web.rooms import Rooms, UnknownRoom
 from isles.web.tasks import (
     TASKS,
     Task,
@@ -207,6 +208,8 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
             value = await handler(request)
         except UnknownJob as exc:
             return _error(404, str(exc), "job")
+        except UnknownRoom as exc:
+            return _error(404, str(exc), "room")
         except Busy as exc:
             # Not bad input: the same request succeeds later (the page waits and asks again).
             response = _error(503, str(exc))
@@ -230,6 +233,7 @@ def create_app(
     max_queued: int = MAX_QUEUED,
     lease: float = LEASE,
     tasks: Mapping[str, Task] | None = None,
+    share: bool = False,
 ) -> Starlette:
     """The web app of ``isles serve``.
 
@@ -255,6 +259,10 @@ def create_app(
     tasks : mapping name -> Task, optional
         More kinds of job than :data:`~isles.web.tasks.TASKS` (tests add a slow
         one); their functions must be importable by the jobs' processes.
+    share : bool
+        Whether the pages may share a game with the table (``/api/rooms``,
+        :mod:`isles.web.rooms`): ``isles serve`` turns it on for ``--share`` or a
+        network address (``--host``); off, those endpoints answer 403.
 
     Returns
     -------
@@ -280,6 +288,7 @@ def create_app(
             raise InvalidInput("time_limits", {kind: seconds}, "job kinds and seconds > 0")
     limits = {kind: task.seconds for kind, task in kinds.items()} | dict(time_limits or {})
     runner = JobRunner(max_running, max_queued, lease)
+    rooms = Rooms(name.strip("/") for name in PAGES if name != "/")
 
     async def reap() -> None:
         # Ends the jobs nobody polls any more, and those past their time limit,
@@ -305,7 +314,32 @@ def create_app(
     async def health(request: Request) -> dict[str, Any]:
         import isles
 
-        return {"ok": True, "version": isles.__version__, "jobs": sorted(TASKS)}
+        return {"ok": True, "version": isles.__version__, "jobs": sorted(TASKS), "share": share}
+
+    def shared(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
+        async def sharing(request: Request) -> Any:
+            if not share:
+                return _error(
+                    403,
+                    "sharing with the table is off: start isles serve with --share (or "
+                    "--host for the network)",
+                    "room",
+                )
+            return await handler(request)
+
+        return _answers(sharing)
+
+    async def open_room(request: Request) -> Response:
+        return JSONResponse(rooms.open(await _body(request)), status_code=201)
+
+    async def room_state(request: Request) -> dict[str, Any]:
+        since = request.query_params.get("since")
+        if since is not None and not re.fullmatch(r"[0-9]{1,15}", since):
+            raise InvalidInput("since", since[:20], "a version: a whole number >= 0")
+        return rooms.get(request.path_params["code"], None if since is None else int(since))
+
+    async def change_room(request: Request) -> dict[str, Any]:
+        return rooms.change(request.path_params["code"], await _body(request))
 
     async def start_job(request: Request) -> Response:
         kind = request.path_params["kind"]
@@ -392,6 +426,9 @@ def create_app(
         Route("/api/lighthouse/play", _answers(play), methods=["POST"]),
         Route("/api/layout/rules", _answers(rules), methods=["GET"]),
         Route("/api/examples/{name}", _answers(example), methods=["GET"]),
+        Route("/api/rooms", shared(open_room), methods=["POST"]),
+        Route("/api/rooms/{code}", shared(room_state), methods=["GET"]),
+        Route("/api/rooms/{code}", shared(change_room), methods=["PUT"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(_Guard, max_body=max_body, hosts=allowed_hosts)]

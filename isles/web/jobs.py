@@ -22,7 +22,7 @@ from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from isles.models.errors import IslesError
+from isles.models.errors import InvalidInput, IslesError
 from isles.web.tasks.base import Task
 
 __all__ = [
@@ -215,9 +215,17 @@ def error_json(exc: IslesError) -> dict[str, Any]:
     Examples
     --------
     >>> from isles.models.errors import InvalidInput
-    >>> error_json(InvalidInput("players", 9, "an integer in 2..6"))
-    {'field': 'players', 'message': 'players: 9 is invalid; expected an integer in 2..6'}
+    >>> error_json(InvalidInput("players", True, "an integer in 2..6"))
+    {'field': 'players', 'message': 'players: true is invalid; expected an integer in 2..6'}
+
+    Notes
+    -----
+    A request's values are JSON, so a bad value is spelt as JSON
+    (:meth:`InvalidInput.in_json`: ``true``, ``null``), also when the library
+    found it past the question's reader (a board's hex, a record's answer).
     """
+    if isinstance(exc, InvalidInput):
+        exc = exc.in_json()
     return {"field": getattr(exc, "field", None), "message": str(exc)}
 
 

@@ -3,7 +3,9 @@
 ``python -m isles.web.screenshots docs/`` serves the app on a free loopback port,
 plays a short scene on each page in headless Chromium (Debian's ``chromium``,
 driven by Playwright, both installed by the README's test command) and writes
-``serve-<page>.png`` (desktop) and ``serve-plunder-phone.png``.
+``serve-<page>.png`` (desktop), ``serve-plunder-phone.png`` and
+``serve-table-phone.png`` (a Plunder game shared with the table, on a server
+started to share: ``isles serve --share``). ``--only setup table`` retakes some.
 """
 
 from __future__ import annotations
@@ -39,12 +41,12 @@ _WAIT = 60_000  # ms for a solver's answer to show
 
 
 @contextlib.contextmanager
-def serving() -> Iterator[str]:
-    """The app on a free loopback port, in a thread; yields its address."""
+def serving(share: bool = False) -> Iterator[str]:
+    """The app on a free loopback port, in a thread (sharing games when ``share``); its address."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(share=share), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
@@ -146,21 +148,33 @@ SCENES = {
 }
 
 
+def _table(page: Page, base: str) -> None:
+    _plunder(page, base)
+    page.click("#share-table")
+    expect(page.locator("#table-code")).to_be_visible(timeout=_WAIT)
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+#: The phone's scenes: (scene, whether the server shares games).
+PHONE_SCENES = {"plunder-phone": (_plunder, False), "table-phone": (_table, True)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the screenshots into the folder given (default ``docs``)."""
     parser = argparse.ArgumentParser(prog="python -m isles.web.screenshots")
     parser.add_argument("folder", nargs="?", default="docs")
+    names = [*SCENES, *PHONE_SCENES]
     parser.add_argument(
-        "--only", choices=sorted(SCENES), action="append", help="only this scene (repeat)"
+        "--only", nargs="+", choices=names, default=names, help="the screenshots to take"
     )
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
-    with serving() as base, sync_playwright() as playwright:
+    with serving() as base, serving(share=True) as sharing, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         desktop = browser.new_context(viewport={"width": 1200, "height": 850})
         for name, scene in SCENES.items():
-            if args.only and name not in args.only:
+            if name not in args.only:
                 continue
             page = desktop.new_page()
             scene(page, base)
@@ -170,11 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         phone = browser.new_context(
             viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
         )
-        if not args.only or "plunder" in args.only:
+        for name, (scene, share) in PHONE_SCENES.items():
+            if name not in args.only:
+                continue
             page = phone.new_page()
-            _plunder(page, base)
-            page.screenshot(path=folder / "serve-plunder-phone.png", full_page=True)
-            print(folder / "serve-plunder-phone.png")
+            scene(page, sharing if share else base)
+            page.screenshot(path=folder / f"serve-{name}.png", full_page=name != "table-phone")
+            print(folder / f"serve-{name}.png")
+            page.close()
         browser.close()
     return 0
 

@@ -220,7 +220,7 @@ class DigQuestion(Question):
     >>> DigQuestion.read({"record": r, "samples": 0}, spelling="option")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: --samples: 0 is invalid; expected an integer in 1..100_000
+    isles.models.errors.InvalidInput: --samples: 0 is invalid; expected an integer in 1..100000
     """
 
     record: RecordValue = param(

@@ -60,16 +60,28 @@ export function fieldError(field) {
   return el("div", { class: "field-error", role: "alert", dataset: { field } });
 }
 
+/** Clear the errors shown, except those kept (a refused file, a number field typed wrong). */
 export function clearErrors(root = document) {
-  for (const node of root.querySelectorAll(".field-error")) node.textContent = "";
+  for (const node of root.querySelectorAll(".field-error")) if (!node.dataset.kept) node.textContent = "";
   for (const node of root.querySelectorAll(".conflict")) node.classList.remove("conflict");
+}
+
+/** Clear the kept errors of ``field`` (another file chosen, the number field typed again). */
+export function forgetError(field, root = document) {
+  for (const node of root.querySelectorAll(".field-error[data-kept]")) {
+    if (node.dataset.kept !== field) continue;
+    node.textContent = "";
+    delete node.dataset.kept;
+  }
 }
 
 /**
  * Show {field, message} next to the longest matching field (else the page's own place).
  * A cancel is no error: the job panel says "cancelled" itself, nothing turns red.
+ * With ``keep``, an analysis that ends meanwhile (clearErrors) leaves it: it stays
+ * until forgetError(field) (a refused file until the next file is chosen).
  */
-export function showError(error, root = document) {
+export function showError(error, root = document, { keep = false } = {}) {
   if (error && error.cancelled) return;
   const field = error && error.field ? String(error.field) : "";
   let best = null;
@@ -83,8 +95,11 @@ export function showError(error, root = document) {
     }
   }
   const message = error && error.message ? String(error.message) : "something went wrong";
-  if (best) best.textContent = message;
-  else window.alert(message);
+  if (best) {
+    best.textContent = message;
+    if (keep) best.dataset.kept = field;
+    else delete best.dataset.kept;
+  } else window.alert(message);
 }
 
 // The server -----------------------------------------------------------------------
@@ -329,28 +344,86 @@ export function download(name, value) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** A file picker that reads a JSON file and calls ``onload(value)`` (or shows the error). */
+/**
+ * A file picker that reads a JSON file and calls ``onload(value)``. A file it
+ * refuses itself (too large, not JSON) is said beside ``field`` and kept there
+ * until the next file, whatever ends meanwhile (showError's ``keep``).
+ */
 export function uploadButton(label, field, onload) {
   const input = el("input", { type: "file", accept: ".json,application/json", hidden: true });
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
     input.value = "";
     if (!file) return;
+    forgetError(field); // the last file's refusal, said until this one
     if (file.size > 2 * 1024 * 1024) {
-      showError({ field, message: `${field}: ${file.name} is larger than 2 MiB` });
+      showError({ field, message: `${field}: ${file.name} is larger than 2 MiB` }, document, { keep: true });
       return;
     }
     let value;
     try {
       value = JSON.parse(await file.text());
     } catch {
-      showError({ field, message: `${field}: ${file.name} is not JSON` });
+      showError({ field, message: `${field}: ${file.name} is not JSON` }, document, { keep: true });
       return;
     }
     onload(value);
   });
   const button = el("button", { type: "button", onclick: () => input.click() }, label);
   return el("span", {}, button, input);
+}
+
+// Number fields --------------------------------------------------------------------
+
+const WHOLE = /^[+-]?[0-9]+$/;
+const DECIMAL = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+
+/**
+ * A number field that never turns what was typed into another number. Text
+ * that is empty or no number (or not a whole number where one is asked, as
+ * ``isles`` reads it: digits only, ``1e3`` and ``1_000`` are not) is refused
+ * beside the field in the page's words, naming the field and quoting the text
+ * typed, and ``onchange`` is not called: nothing is sent, and numbersReady()
+ * says so before a request. The range is the declaration's: the server checks
+ * it and answers in the library's words.
+ *
+ *   numberInput({ field: "seed", label: "Seed", value: 0, whole: true, onchange: (n) => ... , ...props })
+ */
+export function numberInput({ field, label, value, whole = true, onchange, ...props }) {
+  const input = el("input", {
+    type: "text",
+    inputmode: whole ? "numeric" : "decimal",
+    autocomplete: "off",
+    ...props,
+    value: value === null || value === undefined ? "" : String(value),
+    dataset: { ...(props.dataset || {}), number: field },
+  });
+  input.addEventListener("change", () => {
+    const text = input.value.trim();
+    const n = Number(text);
+    let wrong = null;
+    if (text === "") wrong = `${label}: empty; type ${whole ? "a whole number" : "a number"}`;
+    else if (!(whole ? WHOLE : DECIMAL).test(text) || !Number.isFinite(n)) wrong = `${label}: “${input.value}” is not ${whole ? "a whole number (digits only)" : "a number"}`;
+    else if (whole && !Number.isSafeInteger(n)) wrong = `${label}: “${input.value}” has too many digits to be sent exactly`;
+    if (wrong) {
+      input.setAttribute("aria-invalid", "true");
+      showError({ field, message: wrong }, document, { keep: true });
+      return;
+    }
+    input.removeAttribute("aria-invalid");
+    forgetError(field);
+    onchange(n);
+  });
+  return input;
+}
+
+/** Whether every number field of the page holds a number; if not, its refusal is said again. */
+export function numbersReady(root = document) {
+  const bad = root.querySelector("input[data-number][aria-invalid]:not(:disabled)");
+  if (!bad) return true;
+  bad.dispatchEvent(new Event("change"));
+  bad.focus();
+  return false;
 }
 
 /** The header with the pages. */

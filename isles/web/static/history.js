@@ -37,7 +37,17 @@
 //       yes. Returns a Promise of the answer. Buttons: .confirm-yes, .confirm-no.
 //   historyButtons(h)   an element with Undo and Redo buttons (#undo, #redo,
 //                        titled with the step's label), kept up to date; Ctrl-Z
-//                        and Ctrl-Shift-Z / Ctrl-Y outside text fields.
+//                        and Ctrl-Shift-Z / Ctrl-Y outside text fields; and, when
+//                        the server shares games (``isles serve --share`` or
+//                        ``--host``), the table's buttons (tableButtons).
+//   tableButtons(h)     "Share with the table" (#share-table): the state goes to
+//                        a room of the server with a short code (#table-code);
+//                        the other phones open the page with ``?room=CODE`` (or
+//                        type the code, #join-code and #join-table) and follow
+//                        it: each polls the room every second and takes a newer
+//                        state (newest wins) as one undo step of its own
+//                        ("from the table"), and each change of theirs goes to
+//                        the room. "Leave the table" (#leave-table) stops.
 
 const DEPTH = 200;
 
@@ -281,6 +291,236 @@ export function confirmThen(message, fn, confirmLabel = "Delete") {
   });
 }
 
+// The table: one room per page's store, followed by polling ---------------------
+
+const POLL_MS = 1000;
+let sharing = null; // the server's answer: does it share games? (GET /api/health)
+
+function serverShares() {
+  if (sharing === null) {
+    sharing = fetch("/api/health", { headers: { accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : { share: false }))
+      .then((health) => Boolean(health.share))
+      .catch(() => false);
+  }
+  return sharing;
+}
+
+async function roomRequest(method, url, body) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw Object.assign(new Error("the server does not answer"), { status: 0 });
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    // said below by the status
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error.message : `the server answered ${response.status}`;
+    throw Object.assign(new Error(message), { status: response.status });
+  }
+  return data;
+}
+
+/** The room ``h`` follows (one per store, whatever redraws its buttons). */
+class Table {
+  constructor(h) {
+    this.h = h;
+    this.code = null;
+    this.version = 0;
+    this.sent = null; // the state text the room holds, as far as this page knows
+    this.note = "";
+    this.views = new Set();
+    this.timer = null;
+    this.pushing = null;
+    this.applying = false;
+    h.subscribe(() => {
+      if (this.code && !this.applying) this.push();
+    });
+    const asked = new URLSearchParams(window.location.search).get("room");
+    if (asked) serverShares().then((on) => (on ? this.join(asked) : this.say("This server does not share games (isles serve --share).")));
+  }
+
+  say(note) {
+    this.note = note;
+    for (const view of [...this.views]) {
+      view.redraw();
+      // a page that redraws its controls makes new buttons: the old ones are let go
+      if (!view.isConnected && this.views.size > 8) this.views.delete(view);
+    }
+  }
+
+  link() {
+    return `${window.location.origin}${window.location.pathname}?room=${this.code}`;
+  }
+
+  async share() {
+    try {
+      const room = await roomRequest("POST", "/api/rooms", { page: this.h.key, state: this.h.state });
+      this.follow(room.room, room.version, this.h._text);
+      this.say("");
+    } catch (error) {
+      this.say(`Not shared: ${error.message}`);
+    }
+  }
+
+  async join(code) {
+    const wanted = String(code || "").trim().toUpperCase();
+    if (!/^[A-Z0-9]{4,12}$/.test(wanted)) {
+      this.say(`Table code: “${code}” is not a code (letters and digits, e.g. K7Q2MD)`);
+      return;
+    }
+    try {
+      const room = await roomRequest("GET", `/api/rooms/${wanted}`);
+      if (room.page !== this.h.key) {
+        this.say(`Table ${wanted} is a game of the /${room.page} page: open ${window.location.origin}/${room.page}?room=${wanted}`);
+        return;
+      }
+      this.code = wanted; // set first: taking the state is no change to send back
+      this.take(room, `join the table ${wanted}`);
+      this.follow(wanted, room.version, JSON.stringify(room.state));
+      this.say("");
+    } catch (error) {
+      this.say(`Not joined: ${error.message}`);
+    }
+  }
+
+  take(room, label) {
+    if (room.state === undefined || JSON.stringify(room.state) === this.h._text) return;
+    this.applying = true;
+    try {
+      this.h.change(label, room.state);
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  follow(code, version, text) {
+    this.code = code;
+    this.version = version;
+    this.sent = text;
+    const url = new URL(window.location.href);
+    url.searchParams.set("room", code);
+    window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  leave() {
+    clearTimeout(this.timer);
+    this.code = null;
+    this.sent = null;
+    const url = new URL(window.location.href);
+    url.searchParams.delete("room");
+    window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    this.say("Left the table: this page keeps the game, the others go on without it.");
+  }
+
+  async poll() {
+    const code = this.code;
+    if (!code) return;
+    try {
+      if (!this.pushing) {
+        const room = await roomRequest("GET", `/api/rooms/${code}?since=${this.version}`);
+        // A change of this page waiting to be sent is newer: it wins, the room's waits.
+        if (this.code === code && !this.pushing && room.version > this.version) {
+          this.version = room.version;
+          this.sent = JSON.stringify(room.state);
+          this.take(room, "from the table");
+        }
+      }
+      if (this.note.startsWith("The table does not answer")) this.say("");
+    } catch (error) {
+      if (error.status === 404) {
+        this.leave();
+        this.say(`The table ${code} is gone (the server was restarted or made newer tables): share the game again.`);
+        return;
+      }
+      this.say(`The table does not answer (${error.message}); asking again.`);
+    }
+    if (this.code === code) this.timer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  async push() {
+    if (this.pushing) {
+      this.again = true;
+      return;
+    }
+    const code = this.code;
+    const text = this.h._text;
+    if (text === this.sent) return;
+    this.pushing = roomRequest("PUT", `/api/rooms/${code}`, { state: JSON.parse(text) });
+    try {
+      const room = await this.pushing;
+      if (this.code === code) {
+        this.version = room.version;
+        this.sent = text;
+      }
+    } catch (error) {
+      this.say(`Not sent to the table: ${error.message}`);
+    } finally {
+      this.pushing = null;
+    }
+    if (this.again) {
+      this.again = false;
+      this.push();
+    }
+  }
+}
+
+/** The table's buttons for ``h``: empty unless the server shares games. */
+export function tableButtons(h) {
+  if (!h._table) h._table = new Table(h);
+  const table = h._table;
+  const box = document.createElement("span");
+  box.className = "table-share";
+  box.hidden = true;
+  const make = (tag, props, text) => {
+    const node = document.createElement(tag);
+    Object.assign(node, props);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  box.redraw = () => {
+    box.replaceChildren();
+    if (table.code) {
+      const link = make("input", { type: "text", readOnly: true, value: table.link(), id: "table-link", className: "link" });
+      link.setAttribute("aria-label", "address of this table");
+      const said = make("span", {}, "At the table ");
+      said.append(make("strong", { id: "table-code" }, table.code), "; the other phones type the code in Join, or open:");
+      box.append(
+        said,
+        link,
+        make("button", { type: "button", id: "leave-table", onclick: () => table.leave() }, "Leave the table"),
+        make("span", { className: "muted table-warning" }, " Anyone on this network with the code can see and change this game."),
+      );
+    } else {
+      const code = make("input", { type: "text", id: "join-code", placeholder: "code", size: 7, autocomplete: "off" });
+      code.setAttribute("aria-label", "a table's code");
+      box.append(
+        make("button", { type: "button", id: "share-table", onclick: () => table.share() }, "Share with the table"),
+        code,
+        make("button", { type: "button", id: "join-table", onclick: () => table.join(code.value) }, "Join"),
+      );
+    }
+    if (table.note) box.append(make("span", { id: "table-status", className: "muted", role: "status" }, ` ${table.note}`));
+  };
+  table.views.add(box);
+  box.redraw();
+  serverShares().then((on) => {
+    box.hidden = !on;
+  });
+  return box;
+}
+
 /** Undo and Redo buttons for ``h`` (and their keys), labelled with the step. */
 export function historyButtons(h) {
   const undo = document.createElement("button");
@@ -316,6 +556,6 @@ export function historyButtons(h) {
   });
   const box = document.createElement("span");
   box.className = "history";
-  box.append(undo, redo);
+  box.append(undo, redo, tableButtons(h));
   return box;
 }

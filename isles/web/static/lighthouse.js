@@ -104,10 +104,17 @@ async function loadKit() {
   checkPosition();
 }
 
-/** A Python value of the library's message in words: ['red', 'blue'] -> "red, blue". */
+/** A value of the library's message in words: ["red","blue"] -> "red, blue", null -> "not set". */
 function valueWords(text) {
   const t = String(text).trim();
-  if (t === "None") return "not set";
+  try {
+    const value = JSON.parse(t); // the web's messages spell the value given as JSON
+    if (value === null) return "not set";
+    if (Array.isArray(value)) return value.map((v) => (v === null ? "not set" : String(v))).join(", ") || "none";
+    if (typeof value !== "object") return String(value);
+  } catch {
+    // a list the library wrote in its "expected" text: ['red', 'blue']
+  }
   const list = t.match(/^\[(.*)\]$/);
   if (list) return list[1].split(",").map((v) => v.trim().replace(/^'(.*)'$/, "$1")).filter((v) => v).join(", ") || "none";
   return t.replace(/^'(.*)'$/, "$1");
@@ -131,7 +138,7 @@ function positionWords(error) {
   } else if (disc) {
     words = `Island ${disc[1]}, disc ${Number(disc[2]) + 1}: ${valueWords(value)} is not a colour of this island; expected ${wanted}.`;
   } else if (field === "position.boat") {
-    words = value === "None" ? "The boat: tap the sea card the boat is on." : `The boat: ${valueWords(value)}; expected ${wanted}.`;
+    words = value === "null" ? "The boat: tap the sea card the boat is on." : `The boat: ${valueWords(value)}; expected ${wanted}.`;
   } else if (field === "position.maurice") {
     words = `Maurice: ${valueWords(value)}; expected ${wanted}.`;
   } else {

@@ -580,14 +580,8 @@ function analyseSoon() {
   timer = setTimeout(() => analyse(false), 250);
 }
 
-// A refused record file stays said until the next file: an analysis that ends
-// meanwhile clears its own errors, not this one.
-let uploadError = null;
-
-function clearPageErrors() {
-  clearErrors();
-  if (uploadError) showError(uploadError);
-}
+// (A refused record file stays said until the next file: showError's keep, which
+// an analysis that ends meanwhile leaves.)
 
 async function analyse(advise) {
   clearTimeout(timer); // an analysis due for an earlier change would cancel this one
@@ -596,12 +590,12 @@ async function analyse(advise) {
   const request = { record, advise };
   const text = JSON.stringify(request);
   if (!advise && text === lastSent && lastAnalysis) {
-    clearPageErrors();
+    clearErrors();
     renderResult(); // the complete turns are those already analysed: the grid stays
     return;
   }
   if (record.observations.length === 0 && !advise) {
-    clearPageErrors();
+    clearErrors();
     lastAnalysis = null;
     lastSent = null;
     renderResult();
@@ -610,14 +604,14 @@ async function analyse(advise) {
   }
   try {
     const analysis = await job.run("plunder", request);
-    clearPageErrors();
+    clearErrors();
     lastAnalysis = { analysis, sent };
     lastSent = JSON.stringify({ record, advise: false });
     renderResult();
     renderAdvice(advise ? (gap === null ? analysis.advice : { ...analysis.advice, dig: undefined, dig_error: undefined, dig_gap: gap }) : null);
   } catch (error) {
     if (error.cancelled) return; // the grid stays; the job panel says "cancelled"
-    clearPageErrors();
+    clearErrors();
     // An error replaces the result beside it: a stale grid never stands next to it.
     lastAnalysis = null;
     lastSent = null;
@@ -661,7 +655,6 @@ const tools = el(
   el("button", { type: "button", class: "primary", id: "advise", onclick: () => analyse(true) }, "Advice: flip and dig"),
   el("button", { type: "button", onclick: () => download("plunder-record.json", view(state()).record) }, "Download record"),
   uploadButton("Load record", "record", async (value) => {
-    uploadError = null;
     clearErrors();
     try {
       const checked = await postJSON("/api/plunder/record", { record: value });
@@ -671,8 +664,7 @@ const tools = el(
       });
     } catch (error) {
       // The file's own turns, not the ones on the page: said beside "Load record".
-      uploadError = { field: "record", message: `The file: ${pageWords(error, []).message}` };
-      showError(uploadError);
+      showError({ field: "record", message: `The file: ${pageWords(error, []).message}` }, document, { keep: true });
     }
   }),
   el(

@@ -4,8 +4,8 @@
 // isles.rally.plan_race (who arrives first). Every choice is one undo step
 // (history.js); an answer found is kept with them.
 import {
-  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, postJSON,
-  save, select, showError, uploadButton,
+  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, numberInput,
+  numbersReady, postJSON, save, select, showError, uploadButton,
 } from "./common.js";
 import { History, confirmThen, historyButtons } from "./history.js";
 import { adjacent, boardSvg, hexLabel, hexName, legend, marksLegend, sameHex } from "./hexes.js";
@@ -128,6 +128,7 @@ function setUi(change) {
 }
 
 async function loadBoard(source) {
+  if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
   try {
     let board;
@@ -231,7 +232,7 @@ function renderControls() {
     (value) => (value === "upload" ? null : loadBoard(value)),
     { id: "source", "aria-label": "board", style: { maxWidth: "100%" } },
   );
-  const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const seed = Math.max(0, Math.floor(Number(e.target.value) || 0)); const next = history.state; next.seed = seed; history.change(`seed ${seed}`, next); } }); // an undo step
+  const seed = numberInput({ field: "seed", label: "Seed", value: state.seed, id: "seed", "aria-label": "seed", onchange: (n) => { const next = history.state; next.seed = n; history.change(`seed ${n}`, next); } }); // an undo step
   // A race's cars drive on the board file's roads only: no road taps (they belong to one player).
   const kinds = [["start", "Tap: start"], ["goal", "Tap: goals"], ["road", "Tap: roads (two hexes)"]];
   const taps = kinds.filter(([tap]) => state.mode !== "race" || tap !== "road").map(([tap, text]) =>
@@ -242,7 +243,7 @@ function renderControls() {
       "label",
       {},
       `${name} `,
-      el("input", { type: "number", min: "0", value: String(state.budget[name]), dataset: { resource: name }, disabled: !state.useBudget, onchange: (e) => { const n = Math.max(0, Math.floor(Number(e.target.value) || 0)); commit(`${n} ${name} in hand`, (s) => { s.budget[name] = n; }); } }),
+      numberInput({ field: `budget.${name}`, label: `${name} in hand`, value: state.budget[name], dataset: { resource: name }, disabled: !state.useBudget, onchange: (n) => commit(`${n} ${name} in hand`, (s) => { s.budget[name] = n; }) }),
     ),
   );
   const board = state.board;
@@ -256,6 +257,7 @@ function renderControls() {
       uploadButton("Load board file", "board", uploadBoard),
       board ? el("button", { type: "button", onclick: () => download("board.json", board) }, "Download board") : null),
     fieldError("board"),
+    fieldError("seed"),
     fieldError("request"),
     el("div", { class: "row" }, ...taps),
     el("div", { class: "row" }, el("label", { for: "mode" }, "Question"), select(MODES, state.mode, (value) => commit(`ask: ${MODES.find(([m]) => m === value)[1]}`, (s) => { s.mode = value; if (value === "race" && !s.cars.length) s.cars = freshCars(s.board); }), { id: "mode" })),
@@ -523,6 +525,7 @@ async function planTable() {
 }
 
 async function plan() {
+  if (!numbersReady()) return; // a number of cards typed wrong: said, never sent as 0
   clearErrors();
   if (!state.board) return;
   if (state.mode !== "route") {

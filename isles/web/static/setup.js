@@ -3,7 +3,8 @@
 // tiles already down and ask where the next two tiles go (isles.layout.next_move).
 // Every change is one undo step (history.js); an answer is kept with the state.
 import {
-  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, select, showError,
+  clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, numberInput, numbersReady,
+  select, showError,
 } from "./common.js";
 import { History, confirmThen, historyButtons } from "./history.js";
 import { boardSvg, hexLabel, legend, sameHex } from "./hexes.js";
@@ -121,6 +122,7 @@ function conflictBlock(conflict, id, lead) {
 }
 
 async function lay() {
+  if (!numbersReady()) return; // a seed typed wrong is said, never sent as another
   clearErrors();
   const asked = JSON.stringify(body());
   try {
@@ -180,7 +182,7 @@ function renderControls() {
       commit(`radius ${r}`, (s) => { s.radius = r; s.down = s.down.filter((e) => inRadius(e, r)); });
     }, { id: "radius" })
     : null;
-  const seed = el("input", { type: "number", id: "seed", min: "0", value: String(state.seed), "aria-label": "seed", onchange: (e) => { const n = Math.max(0, Math.floor(Number(e.target.value) || 0)); commit(`seed ${n}`, (s) => { s.seed = n; }); } });
+  const seed = numberInput({ field: "seed", label: "Seed", value: state.seed, id: "seed", "aria-label": "seed", size: 10, onchange: (n) => commit(`seed ${n}`, (s) => { s.seed = n; }) });
   const titles = catalogue.titles || {};
   const rules = catalogue.rules.map((rule) =>
     el("label", { class: "rule", style: { display: "block", margin: "0.2rem 0" } },
