@@ -287,12 +287,12 @@ function renderControls() {
 function tableControls() {
   const board = state.board;
   const names = owners(board);
-  const number = (id, value, min, max, label, set) =>
-    el("input", { type: "number", id, min: String(min), max: String(max), value: String(value), "aria-label": label,
-      onchange: (e) => { const n = Math.floor(Number(e.target.value)); if (Number.isFinite(n)) commit(`${label} ${n}`, (s) => set(s, n)); } });
+  // The range is the declaration's (Drive, Race): the server checks it in the library's words.
+  const number = (id, value, label, set) =>
+    numberInput({ field: id, label, value, id, "aria-label": label, onchange: (n) => commit(`${label} ${n}`, (s) => set(s, n)) });
   const parts = [
     el("div", { class: "row" },
-      el("label", { for: "players" }, "players at the table"), number("players", shown("players") ?? "", 3, 6, "players", (s, n) => { s.players = n; }),
+      el("label", { for: "players" }, "players at the table"), number("players", shown("players"), "players", (s, n) => { s.players = n; }),
       el("label", { for: "trade" }, "trades"), select(TRADES, shown("trade"), (value) => commit(`trades: ${value}`, (s) => { s.trade = value; }), { id: "trade" }),
       el("label", {}, el("input", { type: "checkbox", id: "discard", checked: shown("discard") === "on", onchange: (e) => { const on = e.target.checked ? "on" : "off"; commit(`7-card rule ${on}`, (s) => { s.discard = on; }); } }), " the 7-card rule")),
     fieldError("players"),
@@ -316,7 +316,7 @@ function tableControls() {
     onclick: () => step(state.roll === n ? `no roll` : `rolled ${n}`, (s) => { s.roll = s.roll === n ? null : n; }) }, String(n)));
   return [
     el("div", { class: "row" }, el("label", { for: "player" }, "the car's owner"), owner,
-      el("label", { for: "within" }, "chances within"), number("within", shown("within") ?? "", 1, 200, "turns", (s, n) => { s.within = n; }), el("span", { class: "muted" }, "turns")),
+      el("label", { for: "within" }, "chances within"), number("within", shown("within"), "turns", (s, n) => { s.within = n; }), el("span", { class: "muted" }, "turns")),
     fieldError("player"),
     fieldError("within"),
     ...parts,
