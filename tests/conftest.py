@@ -10,6 +10,7 @@ import shutil
 import tempfile
 
 from hypothesis import HealthCheck, settings
+from playwright.sync_api import expect
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -17,6 +18,17 @@ settings.register_profile(
 settings.register_profile("random", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("random" if os.environ.get("ISLES_HYPOTHESIS") == "random" else "ci")
 
+# The browser tests wait for what the page shows; on two shared cores a page can take
+# longer than Playwright's 5 s to answer, which is no wrong answer.
+expect.set_options(timeout=20_000)
+
 # Tables solved by the tests (and by the commands they run) are kept out of the user's cache.
-os.environ["ISLES_CACHE_DIR"] = tempfile.mkdtemp(prefix="isles-test-cache-")
-atexit.register(shutil.rmtree, os.environ["ISLES_CACHE_DIR"], ignore_errors=True)
+# The suite runs on two pytest-xdist workers: the controller makes the folder and removes
+# it at the end; its workers (started with its environment) share it, one solve per kit
+# under the cache's lock.
+if os.environ.get("PYTEST_XDIST_WORKER") and "ISLES_TEST_CACHE_DIR" in os.environ:
+    os.environ["ISLES_CACHE_DIR"] = os.environ["ISLES_TEST_CACHE_DIR"]
+else:
+    os.environ["ISLES_TEST_CACHE_DIR"] = tempfile.mkdtemp(prefix="isles-test-cache-")
+    os.environ["ISLES_CACHE_DIR"] = os.environ["ISLES_TEST_CACHE_DIR"]
+    atexit.register(shutil.rmtree, os.environ["ISLES_CACHE_DIR"], ignore_errors=True)

@@ -501,7 +501,7 @@ def test_a_job_can_be_cancelled() -> None:
         cancelled = app.post(f"/api/jobs/{job['job']}/cancel", json={}).json()
         assert cancelled["state"] == "cancelled"
         assert cancelled["error"] is None  # a cancel is no error of the request
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 30  # not the 60 s nap
         assert app.get(f"/api/jobs/{job['job']}").json()["state"] == "cancelled"
 
 
