@@ -220,6 +220,7 @@ def layer_values(
     use = pick_backend(backend, v_out.dtype)
     random = policy == "random"
     if use == "numba":
+        _one_signature()
         g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), np.float64)
         flat_next = g0_next.reshape(g0_next.shape[0], -1)
         flat = g0.reshape(layer.size, -1)
@@ -648,6 +649,7 @@ def greedy_layer(
     """
     use = pick_backend(backend, v_out.dtype)
     if use == "numba":
+        _one_signature()
         lay_after, lay_rank, bonus_after, bonus_rank = greedy_tables(colour_side)
 
         def body(lo: int, hi: int) -> None:
@@ -988,6 +990,25 @@ _best_two = compiled(_best_two)
 _bonus_best = compiled(_bonus_best)
 _greedy_kernel = compiled(_greedy_loop)
 
+_HELPER_SIGNATURES = {_put: "void(float64[::1], float64[::1], int64, float64, int64)"}
+"""The one signature each helper of the layer kernels is compiled for."""
+
+
+def _one_signature() -> None:
+    """Compile (or load) each kernel helper for its one signature, then for no other.
+
+    numba types a constant argument as a literal and compiles a helper anew for
+    each combination of constants its callers pass (``_put`` five times, about
+    1.5 s of a first run's compiling); with compiling turned off after one
+    signature, every call converts to it. The machine code is the same.
+    """
+    if not HAVE_NUMBA:  # pragma: no cover
+        return
+    for helper, signature in _HELPER_SIGNATURES.items():
+        if helper._can_compile:
+            helper.compile(signature)
+            helper.disable_compile()
+
 
 def warm_up(policy: Policy, width: int = 2) -> None:
     """Compile (or load from numba's cache) the kernel ``policy`` uses, on empty arguments.
@@ -1002,6 +1023,7 @@ def warm_up(policy: Policy, width: int = 2) -> None:
     """
     if not HAVE_NUMBA:  # pragma: no cover
         return
+    _one_signature()
     i64 = np.zeros(1, dtype=np.int64)
     f64 = np.zeros(1, dtype=np.float64)
     table = np.zeros((1, width), dtype=np.float64)
