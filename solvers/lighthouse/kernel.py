@@ -990,7 +990,9 @@ _best_two = compiled(_best_two)
 _bonus_best = compiled(_bonus_best)
 _greedy_kernel = compiled(_greedy_loop)
 
-_HELPER_SIGNATURES = {_put: "void(float64[::1], float64[::1], int64, float64, int64)"}
+_HELPER_SIGNATURES: dict[Any, str] = {
+    _put: "void(float64[::1], float64[::1], int64, float64, int64)",
+}
 """The one signature each helper of the layer kernels is compiled for."""
 
 
@@ -999,7 +1001,7 @@ def _one_signature() -> None:
 
     numba types a constant argument as a literal and compiles a helper anew for
     each combination of constants its callers pass (``_put`` five times, about
-    1.5 s of a first run's compiling); with compiling turned off after one
+    1 s of CPU of a first run's compiling); with compiling turned off after one
     signature, every call converts to it. The machine code is the same.
     """
     if not HAVE_NUMBA:  # pragma: no cover
