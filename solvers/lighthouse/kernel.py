@@ -220,7 +220,6 @@ def layer_values(
     use = pick_backend(backend, v_out.dtype)
     random = policy == "random"
     if use == "numba":
-        _one_signature()
         g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), np.float64)
         flat_next = g0_next.reshape(g0_next.shape[0], -1)
         flat = g0.reshape(layer.size, -1)
@@ -504,10 +503,23 @@ def _class_loop(  # pragma: no cover - compiled by numba
     takeable = np.zeros(colours + 1, dtype=np.bool_)
     both = np.empty(width)
     chain = np.empty(n)
+    flat_pair = pair.reshape(colours, slots * width)
+    # A roll with a colour no island has reads "lay v, then the null disc" in every class.
+    null_rolls = False
+    for r in range(kind.size):
+        if kind[r] == 2 and (first[r] == null or second[r] == null):
+            null_rolls = True
     for j in range(lo, hi):
         base = j * colours
         btotal = 0.0
         have_bonus = False
+        # "Lay c, then the null disc" (pair[c, null]) is read only when a disc of the
+        # roll goes back: where every colour is taken and no roll has a null colour,
+        # the successors' null slot (a sixth of what is read) is skipped.
+        used = colours if not null_rolls else slots
+        for c in range(colours):
+            if ptr[base + c] == ptr[base + c + 1]:
+                used = slots
         # 1. Each colour's placement (g0), the bonus, and "lay u then handle v" (pair).
         for c in range(colours):
             start, stop = ptr[base + c], ptr[base + c + 1]
@@ -525,9 +537,9 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 blk = g0_next[s]
                 if f == 0:
                     # The identity frame (three entries in four): the whole block at once.
-                    _put(pair[c].reshape(slots * width), blk, 0, w, mode)
+                    _put(flat_pair[c, : used * width], blk, 0, w, mode)
                 else:
-                    for v in range(slots):
+                    for v in range(used):
                         _put(pair[c, v], blk, perms[f, v] * width, w, mode)
                 here += w
             if random:
@@ -535,7 +547,7 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 btotal += here
                 for e in range(width):
                     row[e] = row[e] / here
-                for v in range(slots):
+                for v in range(used):
                     line = pair[c, v]
                     for e in range(width):
                         line[e] = line[e] / here
@@ -649,7 +661,6 @@ def greedy_layer(
     """
     use = pick_backend(backend, v_out.dtype)
     if use == "numba":
-        _one_signature()
         lay_after, lay_rank, bonus_after, bonus_rank = greedy_tables(colour_side)
 
         def body(lo: int, hi: int) -> None:
@@ -990,27 +1001,6 @@ _best_two = compiled(_best_two)
 _bonus_best = compiled(_bonus_best)
 _greedy_kernel = compiled(_greedy_loop)
 
-_HELPER_SIGNATURES: dict[Any, str] = {
-    _put: "void(float64[::1], float64[::1], int64, float64, int64)",
-}
-"""The one signature each helper of the layer kernels is compiled for."""
-
-
-def _one_signature() -> None:
-    """Compile (or load) each kernel helper for its one signature, then for no other.
-
-    numba types a constant argument as a literal and compiles a helper anew for
-    each combination of constants its callers pass (``_put`` five times, about
-    1 s of CPU of a first run's compiling); with compiling turned off after one
-    signature, every call converts to it. The machine code is the same.
-    """
-    if not HAVE_NUMBA:  # pragma: no cover
-        return
-    for helper, signature in _HELPER_SIGNATURES.items():
-        if helper._can_compile:
-            helper.compile(signature)
-            helper.disable_compile()
-
 
 def warm_up(policy: Policy, width: int = 2) -> None:
     """Compile (or load from numba's cache) the kernel ``policy`` uses, on empty arguments.
@@ -1025,7 +1015,6 @@ def warm_up(policy: Policy, width: int = 2) -> None:
     """
     if not HAVE_NUMBA:  # pragma: no cover
         return
-    _one_signature()
     i64 = np.zeros(1, dtype=np.int64)
     f64 = np.zeros(1, dtype=np.float64)
     table = np.zeros((1, width), dtype=np.float64)
