@@ -17,11 +17,14 @@ Run: ``python benchmarks/bench_lighthouse.py [--quick] [--no-sweep]``.
 Timings are wall-clock on a shared machine: compare CPU times, and state the load.
 
 ``--cold N --baseline DIR`` measures only the real game's first solve from
-cold (an empty cache directory: no numba kernels, no table; the table saved
-to it), ``N`` times in turn with the engine of another checkout ``DIR`` (today's
-engine: ``git worktree add --detach DIR main``), each a fresh process, and
-prints each run and the medians: wall time, CPU time (the process and the
-processes it waited for), peak resident memory of the solving process.
+cold (fresh ``NUMBA_CACHE_DIR`` and ``ISLES_CACHE_DIR``: no numba kernels, no
+table; the table saved to it), ``N`` times in turn with the engine of another
+checkout ``DIR`` (today's engine: ``git worktree add --detach DIR main``), each
+a fresh process, and prints each run, the medians and their ratios: wall
+time, CPU time (the process and the processes it started), peak resident
+memory of the solving process. ``--advice`` adds the command line's first
+advice on the empty board from cold (``isles lighthouse --advise``) and a
+later roll's, read from the table.
 """
 
 from __future__ import annotations
@@ -136,50 +139,96 @@ from isles.models.lighthouse import default_kit
 from isles.solvers.lighthouse import solve_cached
 sol = solve_cached(default_kit(8, 8), progress=False)
 me = resource.getrusage(resource.RUSAGE_SELF)
-kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"value": sol.win_probability(), "wall": time.perf_counter() - t0,
-    "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
     "peak_mib": me.ru_maxrss / 1024}))
 """
 
 
-def cold(runs: int, baseline: Path) -> None:
-    """The 8-island optimal solve from an empty cache, this engine and the baseline's in turn."""
+_START = {"discs": [[] for _ in range(8)], "boat": 0, "maurice": 0}
+"""The real game's empty board (8 islands), for the first advice."""
+
+
+def _cold_env(tree: Path, scratch: Path) -> dict[str, str]:
+    """An environment with empty numba and table caches, importing isles from ``tree``."""
+    env = dict(os.environ)
+    env.update(
+        NUMBA_CACHE_DIR=str(scratch / "numba"),
+        ISLES_CACHE_DIR=str(scratch / "tables"),
+        PYTHONPATH=str(tree),
+    )
+    return env
+
+
+def _timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, str]:
+    """Run ``argv``; return its wall time, its CPU time (with its children's) and stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=True, env=env, cwd=cwd)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def cold(runs: int, baseline: Path, advice: bool = False) -> None:
+    """The 8-island optimal solve from empty caches, this engine and the baseline's in turn.
+
+    Each run gets a fresh ``NUMBA_CACHE_DIR`` and ``ISLES_CACHE_DIR`` and a
+    fresh process. With ``advice``, then the command line's first advice on
+    the empty board (``isles lighthouse --advise``, fresh caches again: the
+    whole table solved) and a second roll's (read from the table just kept).
+    """
     here = Path(__file__).resolve().parent.parent
     print(f"cold 8-island solve (empty numba and table caches), {runs} runs each, in turn")
-    print(f"{'engine':<10} {'run':>3} {'wall s':>8} {'CPU s':>8} {'peak GiB':>9} {'load':>5}")
+    print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
+    header = f"{'engine':<8} {'run':>3} {'wall s':>7} {'CPU s':>7} {'peak GiB':>8} {'load':>5}"
+    if advice:
+        header += f" {'advice 1 s':>10} {'CPU s':>6} {'advice 2 s':>10}"
+    print(header)
+    keys = ("process_wall", "cpu", "peak_mib") + (("first", "first_cpu", "later") if advice else ())
     results: dict[str, list[dict[str, Any]]] = {"today": [], "this": []}
     for run in range(runs):
         for name, tree in (("today", baseline), ("this", here)):
             scratch = Path(tempfile.mkdtemp(prefix="isles-cold-"))
-            env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-            env.update(ISLES_CACHE_DIR=str(scratch), PYTHONPATH=str(tree))
-            t0 = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-c", _COLD],
-                capture_output=True,
-                text=True,
-                check=True,
-                env=env,
-                cwd=tree,
-            )
-            r: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-            r["process_wall"] = time.perf_counter() - t0
-            subprocess.run(["rm", "-rf", str(scratch)], check=True)
-            results[name].append(r)
-            load = os.getloadavg()[0]
-            print(
-                f"{name:<10} {run + 1:>3} {r['process_wall']:>8.1f} {r['cpu']:>8.1f} "
-                f"{r['peak_mib'] / 1024:>9.2f} {load:>5.1f}"
-            )
-            assert r["value"] == KNOWN[8], r["value"]
-    for name, rows in results.items():
-        keys = ("process_wall", "cpu", "peak_mib")
-        med = {k: statistics.median(x[k] for x in rows) for k in keys}
-        print(
-            f"{name:<10} median: {med['process_wall']:.1f} s wall, {med['cpu']:.1f} s CPU, "
+            try:
+                env = _cold_env(tree, scratch)
+                wall, cpu, out = _timed([sys.executable, "-c", _COLD], env, tree)
+                r: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+                r["process_wall"], r["cpu"] = wall, cpu
+                assert r["value"] == KNOWN[8], r["value"]
+                line = (
+                    f"{name:<8} {run + 1:>3} {wall:>7.1f} {cpu:>7.1f} "
+                    f"{r['peak_mib'] / 1024:>8.2f} {os.getloadavg()[0]:>5.1f}"
+                )
+                if advice:
+                    fresh = scratch / "advice"
+                    start = scratch / "start.json"
+                    start.write_text(json.dumps(_START), encoding="utf-8")
+                    cli = [sys.executable, "-m", "isles", "lighthouse", "--advise", str(start)]
+                    env = _cold_env(tree, fresh)  # empty caches again
+                    r["first"], r["first_cpu"], _ = _timed([*cli, "--roll", "red,blue"], env, tree)
+                    r["later"], _, _ = _timed([*cli, "--roll", "green,orange"], env, tree)
+                    line += f" {r['first']:>10.1f} {r['first_cpu']:>6.1f} {r['later']:>10.2f}"
+                print(line)
+                results[name].append(r)
+            finally:
+                subprocess.run(["rm", "-rf", str(scratch)], check=True)
+    medians = {
+        name: {k: statistics.median(x[k] for x in rows) for k in keys}
+        for name, rows in results.items()
+    }
+    for name, med in medians.items():
+        text = (
+            f"{name:<8} median: {med['process_wall']:.1f} s wall, {med['cpu']:.1f} s CPU, "
             f"{med['peak_mib'] / 1024:.2f} GiB peak"
         )
+        if advice:
+            text += f"; first advice {med['first']:.1f} s, a later roll {med['later']:.2f} s"
+        print(text)
+    old, new = medians["today"], medians["this"]
+    ratios = ", ".join(f"{k} {old[k] / new[k]:.2f}x" for k in keys if new[k] > 0)
+    print(f"ratio today / this: {ratios}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 def measure(what: str, n: int, env: dict[str, str]) -> dict[str, Any]:
@@ -208,11 +257,14 @@ def main() -> None:
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--cold", type=int, default=0, help="runs of the cold 8-island solve")
     parser.add_argument("--baseline", type=Path, help="a checkout of today's engine (--cold)")
+    parser.add_argument(
+        "--advice", action="store_true", help="--cold: also the CLI's first and a later advice"
+    )
     args = parser.parse_args()
     if args.cold:
         if args.baseline is None:
             parser.error("--cold needs --baseline DIR")
-        cold(args.cold, args.baseline)
+        cold(args.cold, args.baseline, args.advice)
         return
     if args.child:
         print(json.dumps(child(args.child[0], int(args.child[1]))))

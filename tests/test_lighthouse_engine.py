@@ -242,3 +242,16 @@ def test_job_progress_is_the_solve_s_not_the_time_limit() -> None:
     job.connection = _Pipe(("progress", 0.5), ("progress", 1.0), ("done", {"ok": 1}))  # type: ignore[assignment]
     runner._poll(job)
     assert job.state == "done" and job.result == {"ok": 1} and job.progress == 1.0
+
+
+def test_progress_runs_through_the_phases(capsys: pytest.CaptureFixture[str]) -> None:
+    steps: list[tuple[int, int]] = []
+    solved = solve(default_kit(3, 2), progress=True, on_progress=lambda *s: steps.append(s))
+    assert solved.win_probability() == solve(default_kit(3, 2), progress=False).win_probability()
+    done = [d for d, _ in steps]
+    assert {t for _, t in steps} == {dp_module.PROGRESS_STEPS} and done == sorted(set(done))
+    valuing = sum(share for _, share in dp_module.PHASES[:-1]) * dp_module.PROGRESS_STEPS
+    assert done[0] < valuing < done[-1] == dp_module.PROGRESS_STEPS
+    assert any(0 < d < valuing for d in done)  # the classes' building moves the bar too
+    err = capsys.readouterr().err
+    assert all(name in err for name, _ in dp_module.PHASES)

@@ -299,7 +299,8 @@ def solve_from(
         Show a tqdm progress bar; None shows one when there are at least
         300,000 classes to value (early positions of 8 islands).
     on_progress : callable, optional
-        ``on_progress(done, total)`` as layers of classes are valued.
+        ``on_progress(done, total)`` through the solve's phases (compiling,
+        building the classes, valuing them: ``isles.solvers.lighthouse.dp.PHASES``).
 
     Returns
     -------
@@ -439,7 +440,7 @@ def answer_advice(
     cache, directory, backend, progress
         As :func:`best_move`.
     on_progress : callable, optional
-        ``on_progress(done, total)`` while classes are solved (the server's
+        ``on_progress(done, total)`` through the solve's phases (the server's
         progress; ``progress=False`` then keeps the bar off).
 
     Returns

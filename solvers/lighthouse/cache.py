@@ -265,7 +265,8 @@ def solve_cached(
     progress : bool or None
         Progress bar when solving (None: for long solves).
     on_progress : callable, optional
-        Called as ``on_progress(done, total)`` (classes valued) while solving:
+        Called as ``on_progress(done, total)`` through the solve's phases
+        (compiling, building the classes, valuing them) while solving:
         the server's progress, without a bar.
 
     Returns

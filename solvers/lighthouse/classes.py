@@ -18,7 +18,7 @@ from isles.models.lighthouse import DISCS_PER_LIGHTHOUSE, Kit, Position
 from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, in_parallel
 from isles.solvers.lighthouse.symmetry import POOLED, ClassCoding
 
-__all__ = ["ClassGraph", "ClassIndex", "ClassLayer", "class_graph"]
+__all__ = ["ClassGraph", "ClassIndex", "ClassLayer", "class_graph", "warm_up_graph"]
 
 # Laying a colour on an open lighthouse: (state before, state after) when the
 # colour is the island's first (side 0) or second (side 1). A third disc makes
@@ -278,6 +278,21 @@ def class_graph(
     offsets = np.concatenate(([0], np.cumsum([layer.size for layer in layers]))).astype(np.int64)
     index = ClassIndex(coding, first_discs, tuple(layer.keys for layer in layers), offsets)
     return ClassGraph(index, tuple(layers))
+
+
+def warm_up_graph(coding: ClassCoding) -> None:
+    """Compile (or load from numba's cache) the graph kernels, expanding the empty class.
+
+    A solve calls it first, so that compiling is a phase of its own progress.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.solvers.lighthouse.symmetry import colour_group
+    >>> warm_up_graph(ClassCoding(colour_group(default_kit(2))))
+    """
+    if HAVE_NUMBA:
+        _expand_numba(coding, np.zeros(1, dtype=np.int64))
 
 
 Expansion = tuple[

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Kit, Policy
-from isles.solvers.lighthouse.classes import ClassGraph, class_graph
+from isles.solvers.lighthouse.classes import ClassGraph, class_graph, warm_up_graph
 from isles.solvers.lighthouse.greedy import greedy_table
 from isles.solvers.lighthouse.kernel import (
     Backend,
@@ -46,7 +46,20 @@ from isles.solvers.lighthouse.stream import LayerWriter
 from isles.solvers.lighthouse.symmetry import ClassCoding, ColourGroup, colour_group
 
 Progress = Callable[[int, int], None]
-"""A progress callback: ``(classes valued so far, classes in all)``."""
+"""A progress callback: ``(steps done, PROGRESS_STEPS)`` of the whole solve."""
+
+PROGRESS_STEPS = 1000
+"""Steps of a solve's progress: its phases share them (:data:`PHASES`)."""
+
+PHASES: tuple[tuple[str, float], ...] = (
+    ("compiling the graph kernels", 0.10),
+    ("building the classes", 0.15),
+    ("compiling the layer kernel", 0.05),
+    ("valuing the classes", 0.70),
+)
+"""A class DP's phases and their shares of its progress: the shares of the real
+game's first run, compiling included (docs/lighthouse.md, "Progress"). A phase
+with nothing to do (the kernels are in numba's cache) is passed at once."""
 
 BIG_ISLANDS = 7
 """Kits of at least this many islands compile the layer kernel in another process
@@ -124,11 +137,12 @@ def solve(
         The compiled loops or the NumPy ones: ``auto`` is numba when installed
         (and NumPy for Fractions).
     progress : bool or None
-        A tqdm progress bar (stderr) over the classes valued; None shows one
+        A tqdm progress bar (stderr) through the phases (:data:`PHASES`:
+        compiling, building the classes, valuing them); None shows one
         for long solves (at least 300,000 classes).
     on_progress : callable, optional
-        Called as ``on_progress(done, total)`` as layers of classes are
-        valued (optimal and random play): progress without a bar, for a server.
+        Called as ``on_progress(done, PROGRESS_STEPS)`` through the phases
+        (optimal and random play): progress without a bar, for a server.
 
     Returns
     -------
@@ -180,6 +194,80 @@ def solve(
     return solve_from_class(kit, pol, group, 0, 0, 0, exact, backend, progress, on_progress)
 
 
+class _PhasedProgress:
+    """A solve's progress through :data:`PHASES`, to a bar and to ``on_progress``.
+
+    Inside a phase, ``at(fraction)`` moves within its share; the steps reported
+    never go back. The bar (tqdm, stderr) is named after the phase; with
+    ``show`` None it appears once the graph is known to be long
+    (:data:`AUTO_PROGRESS_CLASSES`).
+    """
+
+    def __init__(self, policy: Policy, show: bool | None, on_progress: Progress | None) -> None:
+        self.policy = policy
+        self.show = show
+        self.on_progress = on_progress
+        self.bar: Any = None
+        self.phase = 0
+        self.steps = 0
+        self.starts = [0.0]
+        for _, share in PHASES:
+            self.starts.append(self.starts[-1] + share)
+
+    def enter(self, phase: int) -> None:
+        """Start phase ``phase`` (an index into :data:`PHASES`): the earlier ones are done."""
+        self.phase = phase
+        self.at(0.0)
+
+    def at(self, fraction: float) -> None:
+        """The current phase is ``fraction`` (0..1) done."""
+        lo, hi = self.starts[self.phase], self.starts[self.phase + 1]
+        steps = int(PROGRESS_STEPS * (lo + (hi - lo) * min(max(fraction, 0.0), 1.0)))
+        steps = min(steps, PROGRESS_STEPS)
+        if self.bar is None and self.show:
+            from tqdm import tqdm  # imported only when a bar is shown
+
+            self.bar = tqdm(
+                total=PROGRESS_STEPS,
+                desc=f"lighthouse {self.policy}",
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}",
+            )
+        if self.bar is not None:
+            self.bar.set_description_str(f"lighthouse {self.policy}: {PHASES[self.phase][0]}")
+        if steps <= self.steps:
+            return
+        if self.bar is not None:
+            self.bar.update(steps - self.steps)
+        self.steps = steps
+        if self.on_progress is not None:
+            self.on_progress(steps, PROGRESS_STEPS)
+
+    def close(self) -> None:
+        """Report the whole solve done and close the bar."""
+        self.phase = len(PHASES) - 1
+        self.at(1.0)
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _layer_counter(weights: list[int], phases: _PhasedProgress) -> Callable[[int], None]:
+    """``class_graph``'s progress callback: the layers expanded so far, weighted by ``weights``.
+
+    ``class_graph`` calls it before it expands each layer; a layer's time goes
+    with its classes, which ``weights`` (the classes without the group) follow.
+    """
+    total = max(sum(weights), 1)
+    seen = [0, 0]  # layers started, their weight
+
+    def counter(_: int) -> None:
+        if seen[0] > 0:
+            seen[1] += weights[min(seen[0] - 1, len(weights) - 1)]
+        seen[0] += 1
+        phases.at(seen[1] / total)
+
+    return counter
+
+
 def solve_from_class(
     kit: Kit,
     policy: Policy,
@@ -195,46 +283,53 @@ def solve_from_class(
 ) -> LighthouseSolution:
     """The class DP over the classes reachable from one class, boats ``first_boat..K``.
 
-    ``on_progress(done, total)`` is called as layers of classes are valued
-    (with or without the bar). With ``values_file`` (floats only), the values
-    go to that ``.npy`` file layer by layer (:class:`LayerWriter`) and the
-    solution's table is the file, memory-mapped; otherwise they are in memory.
+    ``on_progress(done, PROGRESS_STEPS)`` is called through the solve's phases
+    (:data:`PHASES`: compiling, building the classes, valuing them), with or
+    without the bar. With ``values_file`` (floats only), the values go to that
+    ``.npy`` file layer by layer (:class:`LayerWriter`) and the solution's
+    table is the file, memory-mapped; otherwise they are in memory.
     """
     dtype: Any = object if exact else np.float64
     finish_compiling: Callable[[], None] | None = None
-    if pick_backend(backend, dtype) == "numba":
+    weights = class_counts(kit)[first_discs:]  # the classes without the group, by layer
+    if progress is None and first_discs == 0:  # the whole table: its size is known
+        progress = sum(weights) // group.size >= AUTO_PROGRESS_CLASSES
+    phases = _PhasedProgress(policy, progress, on_progress)
+    numba = pick_backend(backend, dtype) == "numba"
+    if numba:
         # The first run compiles the kernel while the graph is built: in another
         # process when its machine code can be cached on disk (numba compiles one
         # kernel at a time per process), else in a thread.
         finish_compiling = start_warm_up(policy, big=len(kit.islands) >= BIG_ISLANDS)
     try:
         coding = ClassCoding(group)
-        graph = class_graph(coding, first_key, first_discs, backend=backend)
-        show = progress if progress is not None else graph.size >= AUTO_PROGRESS_CLASSES
-        bar: Any = None
-        if show:
-            from tqdm import tqdm  # imported only when a bar is shown
-
-            bar = tqdm(total=graph.size, desc=f"lighthouse {policy} classes", unit="class")
+        phases.enter(0)
+        if numba:
+            warm_up_graph(coding)
+        phases.enter(1)
+        graph = class_graph(coding, first_key, first_discs, _layer_counter(weights, phases),
+                            backend=backend)  # fmt: skip
+        if phases.show is None:
+            phases.show = graph.size >= AUTO_PROGRESS_CLASSES
+        phases.enter(2)
+        if finish_compiling is not None:
+            finish, finish_compiling = finish_compiling, None
+            finish()
+        phases.enter(3)
         done = [0]
 
         def tick(count: int) -> None:
             done[0] += count
-            if bar is not None:
-                bar.update(count)
-            if on_progress is not None:
-                on_progress(done[0], graph.size)
+            phases.at(done[0] / max(graph.size, 1))
 
-        if finish_compiling is not None:
-            finish, finish_compiling = finish_compiling, None
-            finish()
         writer = None if exact or values_file is None else values_file
         values = _run(kit, policy, graph, first_boat, exact, backend, tick, writer)
-        if bar is not None:
-            bar.close()
+        phases.close()
     finally:
         if finish_compiling is not None:  # an interrupt or an error while building the graph
             finish_compiling()
+        if phases.bar is not None:
+            phases.bar.close()
     rolls = roll_table(kit, group.colours)
     bound = 0.0 if exact else error_bound(kit, rolls.size, policy)
     return LighthouseSolution(kit, policy, graph.index, first_boat, values, exact, bound)

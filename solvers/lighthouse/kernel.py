@@ -503,10 +503,23 @@ def _class_loop(  # pragma: no cover - compiled by numba
     takeable = np.zeros(colours + 1, dtype=np.bool_)
     both = np.empty(width)
     chain = np.empty(n)
+    flat_pair = pair.reshape(colours, slots * width)
+    # A roll with a colour no island has reads "lay v, then the null disc" in every class.
+    null_rolls = False
+    for r in range(kind.size):
+        if kind[r] == 2 and (first[r] == null or second[r] == null):
+            null_rolls = True
     for j in range(lo, hi):
         base = j * colours
         btotal = 0.0
         have_bonus = False
+        # "Lay c, then the null disc" (pair[c, null]) is read only when a disc of the
+        # roll goes back: where every colour is taken and no roll has a null colour,
+        # the successors' null slot (a sixth of what is read) is skipped.
+        used = colours if not null_rolls else slots
+        for c in range(colours):
+            if ptr[base + c] == ptr[base + c + 1]:
+                used = slots
         # 1. Each colour's placement (g0), the bonus, and "lay u then handle v" (pair).
         for c in range(colours):
             start, stop = ptr[base + c], ptr[base + c + 1]
@@ -524,9 +537,9 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 blk = g0_next[s]
                 if f == 0:
                     # The identity frame (three entries in four): the whole block at once.
-                    _put(pair[c].reshape(slots * width), blk, 0, w, mode)
+                    _put(flat_pair[c, : used * width], blk, 0, w, mode)
                 else:
-                    for v in range(slots):
+                    for v in range(used):
                         _put(pair[c, v], blk, perms[f, v] * width, w, mode)
                 here += w
             if random:
@@ -534,7 +547,7 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 btotal += here
                 for e in range(width):
                     row[e] = row[e] / here
-                for v in range(slots):
+                for v in range(used):
                     line = pair[c, v]
                     for e in range(width):
                         line[e] = line[e] / here

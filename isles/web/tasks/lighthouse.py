@@ -106,7 +106,8 @@ class LighthouseTables:
     Parameters
     ----------
     report : callable, optional
-        Called with the fraction of the table's classes valued so far (0..1)
+        Called with the fraction of the table's solve done so far (0..1:
+        compiling, building the classes, valuing them)
         while a table is solved: the job's progress (no progress bar is ever
         printed on the server's console).
 
