@@ -36,7 +36,6 @@ from isles.models.rally import (
     ROLLS,
     default_goals,
     desert_exit_probability,
-    discard_count,
     entry_cost,
     is_rim_start,
     player_roads,
@@ -395,22 +394,6 @@ def _window_values(
     return _split(windows, pos, reserve, nowhere, -1, pos.value).fixed
 
 
-def _wild_values(
-    game: _Game, pos: _Pos, values: npt.NDArray[np.float64]
-) -> list[npt.NDArray[np.float64]]:
-    """``out[k][x]``: the value at grid state x with k gold cards still to name (best choice)."""
-    most = int(max(game.gold)) * game.players if any(game.gold) else 0
-    out = [values]
-    if most == 0:
-        return out
-    grid = pos.grid()
-    for k in range(1, most + 1):
-        comps = _compositions(k, range(_NR))
-        idx = pos.flat(grid[:, None, :] + comps[None, :, :])
-        out.append(values[idx].min(axis=1))
-    return out
-
-
 def _window_kernel(
     reserve: npt.NDArray[np.int64],
     group: npt.NDArray[np.int64],
@@ -665,9 +648,7 @@ def _setup(game: _Game, v: int) -> _Setup:
             comp_idx[rows, : len(table)] = pos.flat(after_trade[rows][:, None, :] + table[None])
             comp_ok[rows, : len(table)] = True
     level = reserve.sum(axis=1)
-    return _Setup(
-        grid, level, reserve, windows, after_trade, comp_idx, comp_ok, options, labels
-    )
+    return _Setup(grid, level, reserve, windows, after_trade, comp_idx, comp_ok, options, labels)
 
 
 @dataclass
@@ -1206,8 +1187,7 @@ def _first_turn(
     out = []
     for i, n in enumerate(ROLLS):
         if n == 7:
-            d = discard_count(int(hand.sum())) if game.discard else 0
-            h = np.array(_discard(tuple(int(x) for x in hand), d), np.int64) if d else hand
+            h = _discard_rows(np.append(hand, 0)[None, :])[0, :_NR] if game.discard else hand
         else:
             h = hand + np.array(game.income[i], np.int64)
         flat = int(pos.flat(reserve + h))
