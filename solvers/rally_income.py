@@ -834,14 +834,18 @@ def solve_income(
     within: int = 20,
     route: Sequence[Hex] | None = None,
     value_only: bool = False,
+    memo: dict[Any, Any] | None = None,
 ) -> IncomePlan:
     """The fewest expected turns to a goal with cards from income (docs/rally.md).
 
     The engine behind :func:`isles.rally.plan_income`, which validates its
     parameters from the declaration :class:`isles.models.questions.rally.Drive`.
-    ``route`` restricts the car to these hexes (a committed route).
+    ``route`` restricts the car to these hexes (a committed route); ``memo``
+    keeps the solved hexes of committed routes for the next call (routes that
+    end alike share them).
     """
     kwargs: dict[str, Any] = {
+        "memo": {} if memo is None else memo,
         "players": players,
         "hand": hand,
         "reserve": reserve,
@@ -925,8 +929,16 @@ def solve_income(
             0,
             TOLERANCE,
         )
+    table = (players, discard, ratios, inc.cards, inc.gold, tuple(fodder), tuple(excess))
     for v in range(len(positions)):
+        # a committed route's hex depends on the route from it on only
+        key = (table, roads, tuple(p.hex for p in positions[: v + 1]))
+        if route is not None and memo is not None and key in memo:
+            positions[v] = memo[key]
+            continue
         _solve_position(game, v)
+        if route is not None and memo is not None:
+            memo[key] = positions[v]
     game.offsets = [0, *itertools.accumulate(p.size for p in positions)]
     del order
     pos = positions[s0]
@@ -1344,6 +1356,7 @@ def plan_drive(question: Any) -> IncomePlan:
     board = question.board
     player = board.check_player(question.player, "player")
     kwargs: dict[str, Any] = {
+        "memo": {},
         "players": question.players,
         "hand": question.hand,
         "reserve": question.reserve,
