@@ -179,8 +179,8 @@ def sweep_position(game: Any, v: int) -> None:
     pos.value = values
     pos.option = choice[post]
     pos.gained = (grid[post] - after_trade) if game.ratios is not None else np.zeros_like(grid)
-    pos._post = post  # type: ignore[attr-defined]
-    pos._labels = labels  # type: ignore[attr-defined]
+    pos._post = post
+    pos._labels = labels
 
 
 def _can_arrive(
@@ -230,9 +230,9 @@ def laid(game: str) -> Board:
     assert board is not None
     pips = {h: 6 - abs(7 - t.number) for h, t in board.tiles.items() if t.number}
     corners = {c for h in pips for c in vertices_around(h)}
-    ranked = sorted(corners, key=lambda c: (-sum(pips.get(h, 0) for h in c.hexes), str(c)))
+    ranked = sorted(corners, key=lambda c: (-sum(pips.get(h, 0) for h in c), str(c)))
     first = ranked[0]
-    second = next(c for c in ranked if not set(c.hexes) & set(first.hexes))
+    second = next(c for c in ranked if not set(c) & set(first))
     return board.replace(buildings={first: Building("red"), second: Building("red")})
 
 
@@ -252,7 +252,7 @@ def _case(name: str) -> dict[str, Any]:
         return {"turns": plan.expected_turns, "plain": plain}
     if name in ("baseline", "route"):
         if name == "baseline":
-            rally_income._solve_position = sweep_position  # type: ignore[assignment]
+            rally_income._solve_position = sweep_position
         plan = rally_income.solve_income(
             beginner(), "red", ROUTE[0], None, trade="bank", route=ROUTE, value_only=True
         )

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,8 +98,6 @@ class _Pos:
     # The decision of each state of the grid: option index, and the trade's cards gained.
     option: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
     gained: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros((0, _NR), np.int64))
-    #: A bound on the error of ``value`` from stopping the value iteration (turns).
-    error: float = 0.0
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -261,7 +258,7 @@ def _window(
     step = np.array([(*row, g) for row, g in zip(income, gold, strict=True)], np.int64)
     seven = ROLLS.index(7)
     keys = np.array([[*hand, 0]], np.int64)
-    probs = np.ones(1)
+    probs: npt.NDArray[np.float64] = np.ones(1)
     for _ in range(rolls):
         outs = keys[:, None, :] + step[None, :, :]
         outs[:, seven, :] = _discard_rows(keys) if discard else keys
@@ -271,7 +268,9 @@ def _window(
         code = outs @ (width ** np.arange(_NR + 1, dtype=np.int64))
         unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
         keys = outs[first]
-        probs = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(unique))
+        probs = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(unique)).astype(
+            np.float64
+        )
     return keys[:, :_NR], keys[:, _NR], probs
 
 
@@ -496,7 +495,11 @@ class _Windows:
     """The waiting windows of many rows: each row's hand's window, concatenated."""
 
     def __init__(self, game: _Game, rolls: int, hand: npt.NDArray[np.int64]) -> None:
-        keys, inverse = np.unique(hand.reshape(-1, _NR), axis=0, return_inverse=True)
+        hand = hand.reshape(-1, _NR)
+        width = int(hand.max()) + 1 if len(hand) else 1
+        code = hand @ (width ** np.arange(_NR, dtype=np.int64))  # one number per hand: fast
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        keys = hand[first]
         self.group = inverse.reshape(-1).astype(np.int64)
         parts = [
             _window(game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0))
@@ -734,7 +737,6 @@ def _solve_position(game: _Game, v: int) -> None:
     values = np.full(n, np.inf)
     best = np.full(n, np.inf)  # the best option's value at each post-trade state
     waiting = np.full(n, np.inf)
-    bound = max((game.positions[m.target].error for m in pos.moves if m.target >= 0), default=0.0)
     order = np.argsort(-setup.level, kind="stable")
     cuts = np.flatnonzero(np.diff(setup.level[order])) + 1
     for rows in np.split(order, cuts):
@@ -762,11 +764,20 @@ def _solve_position(game: _Game, v: int) -> None:
         # Reaching with a positive chance is not enough: any chance of a dead end is infinite.
         current = np.where(can, 0.0, np.inf)
         delta = 0.0
+        # the trades into a fuller reserve lead to solved states: their best is fixed
+        inside = post_ok & (setup.level[post] == setup.level[rows[0]])
+        above = np.where(post_ok & ~inside, best[post], np.inf).min(axis=1)
+        some = np.flatnonzero(inside.any(axis=1))
+        post_in, inside_in = post[some], inside[some]
         for _ in range(MAX_SWEEPS):
             values[rows] = current
             stay = _waiting(level, values)
             best[rows] = _best_option(setup, rows, stay)
-            new = 1.0 + np.where(post_ok, best[post], np.inf).min(axis=1)
+            new = above.copy()
+            if len(some):
+                inner_best = np.where(inside_in, best[post_in], np.inf).min(axis=1)
+                new[some] = np.minimum(new[some], inner_best)
+            new += 1.0
             finite = np.isfinite(new) & np.isfinite(current)
             delta = float(np.abs(new[finite] - current[finite]).max()) if finite.any() else 0.0
             done = delta <= TOLERANCE and np.array_equal(np.isinf(new), np.isinf(current))
@@ -777,8 +788,6 @@ def _solve_position(game: _Game, v: int) -> None:
         stay = _waiting(level, values)
         waiting[rows] = stay
         best[rows] = _best_option(setup, rows, stay)
-        beta = level.contraction
-        bound = bound + (delta * beta / (1 - beta) if beta < 1 else math.inf)
     # Read back the policy: for each state, the post-trade choice and the option.
     stay = waiting
     picked = np.where(setup.comp_ok, best[setup.comp_idx], np.inf)
@@ -795,7 +804,6 @@ def _solve_position(game: _Game, v: int) -> None:
         if game.ratios is not None
         else np.zeros_like(setup.grid)
     )
-    pos.error = bound
     pos._post = post_all  # type: ignore[attr-defined]
     pos._labels = setup.labels  # type: ignore[attr-defined]
 
@@ -1034,22 +1042,18 @@ def _spread(
 ) -> None:
     """Triplets (source row, decision state at ``v``, chance) after ``rolls`` rolls."""
     pos = game.positions[v]
-    best = _wild_best(game, pos)
     offset = game.offsets[v]
-    keys, inverse = np.unique(hand, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for g, h0 in enumerate(keys):
-        rows = np.flatnonzero(inverse == g)
-        cards, wild, probs = _window(
-            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
-        )
-        idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
-        for k in np.unique(wild):
-            sel = wild == k
-            target = best[int(k)][idx[:, sel]] + offset
-            weights = mass[rows][:, None] * probs[sel][None, :]
-            src = np.broadcast_to(source[rows][:, None], target.shape)
-            into.append((src.ravel(), target.ravel(), weights.ravel()))
+    everywhere = np.zeros(pos.size, np.int64)  # every outcome listed, none summed
+    split = _split(_Windows(game, rolls, hand), pos, reserve, everywhere, 0, np.zeros(pos.size))
+    row, col, prob = split.inner
+    into.append((source[row], col + offset, mass[row] * prob))
+    g_row, g_state, g_k, g_prob = split.gold
+    if len(g_row):
+        best = _wild_best(game, pos)
+        for k in np.unique(g_k):
+            sel = g_k == k
+            target = best[int(k)][g_state[sel]] + offset
+            into.append((source[g_row[sel]], target, mass[g_row[sel]] * g_prob[sel]))
 
 
 def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
