@@ -30,6 +30,7 @@ from isles.models.catan import Board, Resource, Terrain
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, as_hex, edge
 from isles.models.jsonio import float_or_none, hex_json
+from isles.models.questions.rally import Drive
 from isles.models.rally import (
     HAND_LIMIT,
     ROLLS,
@@ -46,6 +47,8 @@ from isles.models.status import Status
 
 __all__ = ["IncomePlan", "TurnAdvice", "plan_drive", "plan_income", "solve_income"]
 
+#: The defaults of the question, from its one declaration.
+_DEFAULT: dict[str, Any] = {name: f.default for name, f in Drive.model_fields.items()}
 RESOURCES: tuple[Resource, ...] = tuple(Resource)
 _NR = len(RESOURCES)
 _GOLD = -1  # a move paid in any single resource (a gold hex)
@@ -834,12 +837,12 @@ def solve_income(
     start: object,
     goals: Iterable[object] | None = None,
     *,
-    players: int = 4,
+    players: int = _DEFAULT["players"],
     hand: Mapping[Resource, int] | None = None,
     reserve: Mapping[Resource, int] | None = None,
-    trade: str = "bank",
-    discard: bool = True,
-    within: int = 20,
+    trade: str = _DEFAULT["trade"],
+    discard: bool = _DEFAULT["discard"] == "on",
+    within: int = _DEFAULT["within"],
     route: Sequence[Hex] | None = None,
     value_only: bool = False,
     memo: dict[Any, Any] | None = None,
@@ -1273,13 +1276,7 @@ def plan_income(
     player: str,
     start: object,
     goals: Iterable[object] | None = None,
-    *,
-    players: int = 4,
-    hand: Mapping[Any, int] | None = None,
-    reserve: Mapping[Any, int] | None = None,
-    trade: str = "bank",
-    discard: str = "on",
-    within: int = 20,
+    **table: Any,
 ) -> IncomePlan:
     """Fewest expected turns to a goal, when the cards come in roll by roll (docs/rally.md).
 
@@ -1293,15 +1290,14 @@ def plan_income(
         The car's hex.
     goals : iterable of (q, r), optional
         Default: the land opposite the start group (a rim start).
-    players : int
-        3..6: the rolls between two of the player's moves.
-    hand, reserve : mapping of resource to int, optional
-        Cards at the start.
-    trade : {"none", "bank", "harbours"}
-    discard : {"on", "off"}
-        The 7-card rule.
-    within : int
-        1..200: ``within[t - 1]`` = P(arrived within t turns).
+    **table
+        The rest of the question, by name, as the declaration
+        :class:`isles.models.questions.rally.Drive` has them (the one place
+        their defaults, ranges and help live): ``players`` (the table),
+        ``hand`` and ``reserve`` (cards at the start), ``trade`` (``none``,
+        ``bank`` or ``harbours``), ``discard`` (the 7-card rule, ``on`` or
+        ``off``) and ``within`` (``within[t - 1]`` = P(arrived within
+        t turns)).
 
     Returns
     -------
@@ -1333,19 +1329,8 @@ def plan_income(
     >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
     ('feasible', 8.044, ['0,0', '1,0', '2,0'])
     """
-    from isles.models.questions.rally import Drive
-
     question = Drive.ask(
-        board=board,
-        player=player,
-        start=start,
-        goals=None if goals is None else list(goals),
-        players=players,
-        hand=hand,
-        reserve=reserve,
-        trade=trade,
-        discard=discard,
-        within=within,
+        board=board, player=player, start=start, goals=None if goals is None else goals, **table
     )
     return plan_drive(question)
 
