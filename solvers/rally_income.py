@@ -857,6 +857,7 @@ def solve_income(
     """
     kwargs: dict[str, Any] = {
         "memo": {} if memo is None else memo,
+        "value_only": value_only,
         "players": players,
         "hand": hand,
         "reserve": reserve,
@@ -956,9 +957,14 @@ def solve_income(
     r0 = np.minimum(reserve_v, pos.need)[None, :]
     h0 = hand_v[None, :]
     value = float(_window_values(game, pos, 1, r0, h0)[0])
-    if value_only:
+    if value_only:  # the value and the policy (the race plays it), not the answer's tables
+        shown = tuple(route or ())
+        if route is None and np.isfinite(value):  # few states (no committed route): cheap
+            seen: dict[tuple[int, Hex], float] = {}
+            _within(game, r0[0], hand_v, 1, seen)
+            shown = _route(game, seen)
         return IncomePlan(
-            Status.FEASIBLE,
+            Status.FEASIBLE if np.isfinite(value) else Status.UNREACHABLE,
             start_hex,
             goal_hexes,
             player,
@@ -967,11 +973,12 @@ def solve_income(
             discard,
             value if np.isfinite(value) else None,
             (),
-            tuple(route or ()),
+            shown,
             (),
             tuple(sorted(restrictions)),
             total,
             TOLERANCE,
+            policy=game,
         )
     flow: dict[tuple[int, Hex], float] = {}
     arrive = _within(game, r0[0], hand_v, within, flow)
@@ -1265,7 +1272,9 @@ def _best_committed(
     paths = _forward_paths(positions, s0)
     best, best_value = paths[0], float("inf")
     for path in paths:
-        plan = solve_income(board, player, start, goals, route=path, value_only=True, **kwargs)
+        plan = solve_income(
+            board, player, start, goals, route=path, **{**kwargs, "value_only": True}
+        )
         if plan.expected_turns is not None and plan.expected_turns < best_value:
             best, best_value = path, plan.expected_turns
     return solve_income(board, player, start, goals, route=best, **kwargs)
