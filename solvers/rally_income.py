@@ -913,7 +913,8 @@ def solve_income(
     )
     order = [p.hex for p in positions]
     total = sum(p.size for p in positions)
-    if any(p.size > MAX_STATES for p in positions):
+    committing = route is None and s0 >= 0 and total > FULL_STATES and start_hex not in goal_hexes
+    if not committing and any(p.size > MAX_STATES for p in positions):  # a route checks its own
         biggest = max(p.size for p in positions)
         raise InvalidInput(
             "board",
@@ -922,7 +923,7 @@ def solve_income(
         )
     if start_hex in goal_hexes:
         return _arrived(game, start_hex, player, trade, discard, within)
-    if route is None and s0 >= 0 and total > FULL_STATES:
+    if committing:
         return _best_committed(board, player, start_hex, goal_hexes, positions, s0, kwargs)
     if s0 < 0:
         return IncomePlan(
