@@ -76,6 +76,8 @@ RESTRICTIONS = {
 }
 #: Card states over all hexes above which the car commits to one route.
 FULL_STATES = 60_000
+#: States whose turn's chances are gathered at once (memory: about 400 bytes each).
+_CHUNK = 20_000
 #: Routes tried, at most, when the car commits to one.
 MAX_ROUTES = 8
 
@@ -1074,57 +1076,73 @@ def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[i
     state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
     ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
     """
+    from scipy.sparse import csr_matrix
+
+    total = game.offsets[-1]
+    arrive = np.zeros(total)
+    flows: dict[tuple[int, Hex], Any] = {}
+    matrix = csr_matrix((total, total))
+    for v, pos in enumerate(game.positions):
+        grid = pos.grid()
+        alive = np.flatnonzero(np.isfinite(pos.value))
+        # in chunks of states, each summed at once: the chances before merging are many
+        for rows in np.array_split(alive, max(1, -(-len(alive) // _CHUNK))):
+            matrix = matrix + _transition_rows(game, v, pos, grid, rows, arrive, flows)
+    return matrix, arrive, flows
+
+
+def _transition_rows(
+    game: _Game,
+    v: int,
+    pos: _Pos,
+    grid: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    arrive: npt.NDArray[np.float64],
+    flows: dict[tuple[int, Hex], Any],
+) -> Any:
+    """The rows ``rows`` of position ``v`` of :func:`_transition`'s matrix (CSR)."""
     from scipy.sparse import coo_matrix
 
     total = game.offsets[-1]
     parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
-    arrive = np.zeros(total)
-    flows: dict[tuple[int, Hex], Any] = {}
-    for v, pos in enumerate(game.positions):
-        rows = np.arange(pos.size)
-        source = rows + game.offsets[v]
-        ok = np.isfinite(pos.value)
-        rows, source = rows[ok], source[ok]
-        grid = pos.grid()
-        post = pos._post[rows]  # type: ignore[attr-defined]
-        options = pos.option[post]
-        x = grid[post]
-        reserve = np.minimum(x, pos.need)
-        hand = np.minimum(x - reserve, game.fodder)
-        labels = pos._labels  # type: ignore[attr-defined]
-        for o in np.unique(options):
-            sel = options == o
-            m, payer = labels[int(o)]
-            ones = np.ones(int(sel.sum()))
-            if m < 0:
-                _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
-                continue
-            move = pos.moves[m]
-            paid = np.zeros(_NR, np.int64)
-            if payer >= 0:
-                paid[payer] = move.cards
-            p = float(move.p_exit)
-            flow = flows.setdefault((v, move.hex), np.zeros(total))
-            flow[source[sel]] += p
-            if move.target < 0:
-                arrive[source[sel]] += p
-            else:
-                tgt = game.positions[move.target]
-                r2 = np.minimum(reserve[sel] - paid, tgt.need)
-                _spread(
-                    game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts
-                )
-            if p < 1:
-                _spread(
-                    game,
-                    v,
-                    game.players,
-                    reserve[sel],
-                    hand[sel],
-                    ones * (1 - p),
-                    source[sel],
-                    parts,
-                )
+    source = rows + game.offsets[v]
+    post = pos._post[rows]  # type: ignore[attr-defined]
+    options = pos.option[post]
+    x = grid[post]
+    reserve = np.minimum(x, pos.need)
+    hand = np.minimum(x - reserve, game.fodder)
+    labels = pos._labels  # type: ignore[attr-defined]
+    for o in np.unique(options):
+        sel = options == o
+        m, payer = labels[int(o)]
+        ones = np.ones(int(sel.sum()))
+        if m < 0:
+            _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
+            continue
+        move = pos.moves[m]
+        paid = np.zeros(_NR, np.int64)
+        if payer >= 0:
+            paid[payer] = move.cards
+        p = float(move.p_exit)
+        flow = flows.setdefault((v, move.hex), np.zeros(total))
+        flow[source[sel]] += p
+        if move.target < 0:
+            arrive[source[sel]] += p
+        else:
+            tgt = game.positions[move.target]
+            r2 = np.minimum(reserve[sel] - paid, tgt.need)
+            _spread(game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts)
+        if p < 1:
+            _spread(
+                game,
+                v,
+                game.players,
+                reserve[sel],
+                hand[sel],
+                ones * (1 - p),
+                source[sel],
+                parts,
+            )
     if parts:
         src = np.concatenate([a for a, _, _ in parts])
         dst = np.concatenate([b for _, b, _ in parts])
@@ -1132,8 +1150,7 @@ def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[i
     else:
         src = dst = np.zeros(0, np.int64)
         wts = np.zeros(0)
-    matrix = coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
-    return matrix, arrive, flows
+    return coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
 
 
 def _first_masses(
