@@ -92,9 +92,12 @@ def _case(name: str) -> dict[str, Any]:
             "first": {c.player: [c.first, list(c.interval)] for c in race.cars},
             "status": str(race.status),
         }
-    board = beginner() if name == "beginner" else laid(name)
-    start = (0, -3) if name == "beginner" else rim_starts(board)[0]
-    plan = plan_income(board, "red", start)
+    if name == "beginner-none":  # no trades: every shortest route at once
+        plan = plan_income(beginner(), "red", (0, -3), trade="none")
+    else:
+        board = beginner() if name == "beginner" else laid(name)
+        start = (0, -3) if name == "beginner" else rim_starts(board)[0]
+        plan = plan_income(board, "red", start)
     return {
         "turns": plan.expected_turns,
         "status": str(plan.status),
@@ -136,7 +139,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()}")
     _run("corridor")  # compiles the kernel once (cached in the user's cache directory)
     cases = ["corridor", "route"] + (["baseline"] if args.baseline else [])
-    cases += ["beginner", "race"] + ([] if args.quick else ["base", "extension"])
+    cases += ["beginner", "beginner-none", "race"]
+    cases += [] if args.quick else ["base", "extension"]
     rows = {}
     for name in cases:
         row = _run(name)

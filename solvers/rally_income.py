@@ -76,6 +76,9 @@ RESTRICTIONS = {
 }
 #: Card states over all hexes above which the car commits to one route.
 FULL_STATES = 60_000
+#: The same without trades: then every route at once is never slower than any one of them
+#: (a card beyond a route's need is of no use to it), so it is solved whenever it fits.
+FULL_STATES_NO_TRADE = 1_000_000
 #: States whose turn's chances are gathered at once (memory: about 400 bytes each).
 _CHUNK = 20_000
 #: Routes tried, at most, when the car commits to one.
@@ -915,7 +918,8 @@ def solve_income(
     )
     order = [p.hex for p in positions]
     total = sum(p.size for p in positions)
-    committing = route is None and s0 >= 0 and total > FULL_STATES and start_hex not in goal_hexes
+    limit = FULL_STATES if ratios is not None else FULL_STATES_NO_TRADE
+    committing = route is None and s0 >= 0 and total > limit and start_hex not in goal_hexes
     if not committing and any(p.size > MAX_STATES for p in positions):  # a route checks its own
         biggest = max(p.size for p in positions)
         raise InvalidInput(
