@@ -1,8 +1,9 @@
 """How many turns until a car arrives, its cards coming in roll by roll; what to do each turn?
 
 Implements docs/rally.md ("The rally as it is played"; seed 002_8684547a41c0941c.txt):
-a Markov decision process over (car's hex, cards), solved by value iteration in
-vectorised NumPy, minimising the expected turns to a goal.
+a Markov decision process over (car's hex, cards), solved by value iteration,
+each hex one level of reserve cards at a time ("How it is solved"), minimising
+the expected turns to a goal.
 
 References
 ----------
@@ -1344,9 +1345,11 @@ def plan_income(
 
     Notes
     -----
-    Value iteration over (hex, cards) in vectorised NumPy, in a restricted
-    policy space whose restrictions the answer lists (docs/rally.md, "What is
-    solved exactly"): its status is ``feasible``, not ``optimal``.
+    Value iteration over (hex, cards), each hex solved one level of reserve
+    cards at a time (the reserve never falls within a hex; docs/rally.md,
+    "How it is solved"), in a restricted policy space whose restrictions the
+    answer lists (docs/rally.md, "What is solved, and what is restricted"):
+    its status is ``feasible``, not ``optimal``.
 
     Examples
     --------
