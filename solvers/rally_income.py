@@ -720,6 +720,28 @@ def _waiting(level: _Level, values: npt.NDArray[np.float64]) -> npt.NDArray[np.f
     return np.asarray(stay, dtype=np.float64)
 
 
+def _self_solved(
+    rest: npt.NDArray[np.float64],
+    diag: npt.NDArray[np.float64],
+    options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]],
+) -> npt.NDArray[np.float64]:
+    """The values of states deciding at themselves, their chance ``diag`` of waiting into
+    themselves solved: waiting ``(1 + rest) / (1 - diag)``, a move ``c + b * stay``
+    ``(1 + c + b rest) / (1 - b diag)``, the least of them (``rest``: the rest of waiting)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(diag < 1, (1 + rest) / (1 - diag), np.inf)
+        for base, weight in options:
+            cand = np.where(
+                weight > 0,
+                np.where(
+                    weight * diag < 1, (1 + base + weight * rest) / (1 - weight * diag), np.inf
+                ),
+                1 + base,
+            )
+            np.minimum(out, cand, out=out)
+    return np.asarray(out, dtype=np.float64)
+
+
 def _best_option(
     setup: _Setup, rows: npt.NDArray[np.int64], stay: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
@@ -778,6 +800,13 @@ def _solve_position(game: _Game, v: int) -> None:
         above = np.where(post_ok & ~inside, best[post], np.inf).min(axis=1)
         some = np.flatnonzero(inside.any(axis=1))
         post_in, inside_in = post[some], inside[some]
+        # A state that trades nothing decides at itself: its chance of waiting into
+        # itself is solved exactly (V = 1 + c + b (a + d V)), not iterated.
+        selfish = np.flatnonzero(
+            can & (post_ok.sum(axis=1) == 1) & (post[:, 0] == rows) & post_ok[:, 0]
+        )
+        diag = level.inner.diagonal()[selfish]
+        loops = [(base[rows[selfish]], weight[rows[selfish]]) for base, weight in setup.options]
         for _ in range(MAX_SWEEPS):
             values[rows] = current
             stay = _waiting(level, values)
@@ -787,6 +816,8 @@ def _solve_position(game: _Game, v: int) -> None:
                 inner_best = np.where(inside_in, best[post_in], np.inf).min(axis=1)
                 new[some] = np.minimum(new[some], inner_best)
             new += 1.0
+            if len(selfish):
+                new[selfish] = _self_solved(stay[selfish] - diag * current[selfish], diag, loops)
             finite = np.isfinite(new) & np.isfinite(current)
             delta = float(np.abs(new[finite] - current[finite]).max()) if finite.any() else 0.0
             done = delta <= TOLERANCE and np.array_equal(np.isinf(new), np.isinf(current))
