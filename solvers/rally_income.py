@@ -1,8 +1,9 @@
 """How many turns until a car arrives, its cards coming in roll by roll; what to do each turn?
 
 Implements docs/rally.md ("The rally as it is played"; seed 002_8684547a41c0941c.txt):
-a Markov decision process over (car's hex, cards), solved by value iteration in
-vectorised NumPy, minimising the expected turns to a goal.
+a Markov decision process over (car's hex, cards), solved by value iteration,
+each hex one level of reserve cards at a time ("How it is solved"), minimising
+the expected turns to a goal.
 
 References
 ----------
@@ -30,12 +31,12 @@ from isles.models.catan import Board, Resource, Terrain
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, as_hex, edge
 from isles.models.jsonio import float_or_none, hex_json
+from isles.models.questions.rally import Drive
 from isles.models.rally import (
     HAND_LIMIT,
     ROLLS,
     default_goals,
     desert_exit_probability,
-    discard_count,
     entry_cost,
     is_rim_start,
     player_roads,
@@ -47,6 +48,8 @@ from isles.models.status import Status
 
 __all__ = ["IncomePlan", "TurnAdvice", "plan_drive", "plan_income", "solve_income"]
 
+#: The defaults of the question, from its one declaration.
+_DEFAULT: dict[str, Any] = {name: f.default for name, f in Drive.model_fields.items()}
 RESOURCES: tuple[Resource, ...] = tuple(Resource)
 _NR = len(RESOURCES)
 _GOLD = -1  # a move paid in any single resource (a gold hex)
@@ -74,6 +77,11 @@ RESTRICTIONS = {
 }
 #: Card states over all hexes above which the car commits to one route.
 FULL_STATES = 60_000
+#: The same without trades: then every route at once is never slower than any one of them
+#: (a card beyond a route's need is of no use to it), so it is solved whenever it fits.
+FULL_STATES_NO_TRADE = 1_000_000
+#: States whose turn's chances are gathered at once (memory: about 400 bytes each).
+_CHUNK = 20_000
 #: Routes tried, at most, when the car commits to one.
 MAX_ROUTES = 8
 
@@ -110,9 +118,13 @@ class _Pos:
 
     def flat(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Flat grid index of card vectors (last axis), clamped to the grid."""
-        clipped = np.minimum(np.maximum(cards, 0), self.cap)
-        flat = np.ravel_multi_index(tuple(np.moveaxis(clipped, -1, 0)), self.shape)
-        return np.asarray(flat, dtype=np.int64)
+        cap = self.cap
+        strides = np.cumprod([1, *(int(c) + 1 for c in cap[:0:-1])])[::-1]
+        flat = np.zeros(cards.shape[:-1], np.int64)
+        for j in range(_NR):  # row-major, as np.ravel_multi_index, without its copies
+            if cap[j]:
+                flat += np.clip(cards[..., j], 0, cap[j]) * int(strides[j])
+        return flat
 
     def grid(self) -> npt.NDArray[np.int64]:
         return np.stack(np.unravel_index(np.arange(self.size), self.shape), axis=-1).astype(
@@ -229,13 +241,15 @@ class IncomePlan:
 # -- the window between two decisions ------------------------------------------------
 
 
-def _discard(hand: tuple[int, ...], count: int) -> tuple[int, ...]:
-    """The hand after discarding ``count`` cards, each from the largest pile (ties: first)."""
-    piles = list(hand)
-    for _ in range(count):
-        j = max(range(len(piles)), key=lambda i: (piles[i], -i))
-        piles[j] -= 1
-    return tuple(piles)
+def _discard_rows(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Each hand after a 7 under the 7-card rule: half, each card from the largest pile."""
+    out = hands.copy()
+    count = np.where(out.sum(axis=1) > HAND_LIMIT, out.sum(axis=1) // 2, 0)
+    while (count > 0).any():
+        rows = np.flatnonzero(count > 0)
+        out[rows, out[rows].argmax(axis=1)] -= 1  # ties: the first pile
+        count[rows] -= 1
+    return out
 
 
 @functools.cache
@@ -250,22 +264,22 @@ def _window(
 
     The hand has a sixth pile: gold cards whose resource is still to choose.
     """
-    dist: dict[tuple[int, ...], float] = {(*hand, 0): 1.0}
+    step = np.array([(*row, g) for row, g in zip(income, gold, strict=True)], np.int64)
+    seven = ROLLS.index(7)
+    keys = np.array([[*hand, 0]], np.int64)
+    probs: npt.NDArray[np.float64] = np.ones(1)
     for _ in range(rolls):
-        nxt: dict[tuple[int, ...], float] = {}
-        for h, m in dist.items():
-            for i, n in enumerate(ROLLS):
-                w = m * float(_ROLL_P[i])
-                if n == 7:
-                    d = discard_count(sum(h), HAND_LIMIT) if discard else 0
-                    out = _discard(h, d) if d else h
-                else:
-                    row = income[i]
-                    out = (*(h[j] + row[j] for j in range(_NR)), h[_NR] + gold[i])
-                nxt[out] = nxt.get(out, 0.0) + w
-        dist = nxt
-    keys = np.array(list(dist), dtype=np.int64).reshape(-1, _NR + 1)
-    probs = np.fromiter(dist.values(), dtype=np.float64, count=len(dist))
+        outs = keys[:, None, :] + step[None, :, :]
+        outs[:, seven, :] = _discard_rows(keys) if discard else keys
+        weights = (probs[:, None] * _ROLL_P[None, :]).ravel()
+        outs = outs.reshape(-1, _NR + 1)
+        width = int(outs.max()) + 1
+        code = outs @ (width ** np.arange(_NR + 1, dtype=np.int64))
+        unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        keys = outs[first]
+        probs = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(unique)).astype(
+            np.float64
+        )
     return keys[:, :_NR], keys[:, _NR], probs
 
 
@@ -381,47 +395,211 @@ def _window_values(
     rolls: int,
     reserve: npt.NDArray[np.int64],
     hand: npt.NDArray[np.int64],
-    wild_values: list[npt.NDArray[np.float64]],
 ) -> npt.NDArray[np.float64]:
     """Expected value at the next decision at ``pos`` for end-of-turn (reserve, hand) rows."""
-    out = np.zeros(len(reserve))
-    if len(reserve) == 0:
-        return out
-    keys, inverse = np.unique(hand, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for g, h0 in enumerate(keys):
-        rows = np.flatnonzero(inverse == g)
-        cards, wild, probs = _window(
-            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
-        )
-        total = reserve[rows][:, None, :] + cards[None, :, :]
-        idx = pos.flat(total)
-        acc = np.zeros(len(rows))
-        for k in np.unique(wild):
-            sel = wild == k
-            acc += (wild_values[int(k)][idx[:, sel]] * probs[sel]).sum(axis=1)
-        out[rows] = acc
-    return out
+    windows = _Windows(game, rolls, hand)
+    nowhere = np.zeros(pos.size, np.int64)
+    return _split(windows, pos, reserve, nowhere, -1, pos.value).fixed
 
 
-def _wild_values(
-    game: _Game, pos: _Pos, values: npt.NDArray[np.float64]
-) -> list[npt.NDArray[np.float64]]:
-    """``out[k][x]``: the value at grid state x with k gold cards still to name (best choice)."""
-    most = int(max(game.gold)) * game.players if any(game.gold) else 0
-    out = [values]
-    if most == 0:
-        return out
-    grid = pos.grid()
-    for k in range(1, most + 1):
-        comps = _compositions(k, range(_NR))
-        idx = pos.flat(grid[:, None, :] + comps[None, :, :])
-        out.append(values[idx].min(axis=1))
-    return out
+def _window_kernel(
+    reserve: npt.NDArray[np.int64],
+    group: npt.NDArray[np.int64],
+    win_off: npt.NDArray[np.int64],
+    win_cards: npt.NDArray[np.int64],
+    win_wild: npt.NDArray[np.int64],
+    win_prob: npt.NDArray[np.float64],
+    cap: npt.NDArray[np.int64],
+    strides: npt.NDArray[np.int64],
+    level: npt.NDArray[np.int64],
+    top: int,
+    values: npt.NDArray[np.float64],
+    comp_off: npt.NDArray[np.int64],
+    comps: npt.NDArray[np.int64],
+    fill: bool,
+    fixed: npt.NDArray[np.float64],
+    leaves: npt.NDArray[np.bool_],
+    mass: npt.NDArray[np.float64],
+    inner_row: npt.NDArray[np.int64],
+    inner_col: npt.NDArray[np.int64],
+    inner_p: npt.NDArray[np.float64],
+    gold_row: npt.NDArray[np.int64],
+    gold_col: npt.NDArray[np.int64],
+    gold_k: npt.NDArray[np.int64],
+    gold_p: npt.NDArray[np.float64],
+) -> tuple[int, int]:
+    """The waiting window of each row (its reserve, its hand's window), split at a level.
+
+    Outcomes that reach a state of level ``top`` are listed (``inner``; ``gold``:
+    those with gold cards still to name, the state before naming them); the
+    others are summed with ``values`` into ``fixed`` (inf: a positive chance of
+    an unreachable state). ``fill`` False: count the listed outcomes only.
+    Returns the counts (inner, gold).
+    """
+    n_inner = 0
+    n_gold = 0
+    nr = len(cap)
+    total = np.zeros(nr, np.int64)
+    for i in range(len(group)):
+        g = group[i]
+        acc = 0.0
+        for m in range(win_off[g], win_off[g + 1]):
+            t = 0
+            for j in range(nr):
+                c = reserve[i, j] + win_cards[m, j]
+                c = min(max(c, 0), cap[j])
+                total[j] = c
+                t += c * strides[j]
+            k = win_wild[m]
+            p = win_prob[m]
+            if k == 0:
+                if level[t] == top:
+                    if fill:
+                        inner_row[n_inner] = i
+                        inner_col[n_inner] = t
+                        inner_p[n_inner] = p
+                        mass[i] += p
+                    n_inner += 1
+                else:
+                    acc += p * values[t]
+                    if values[t] < np.inf:
+                        leaves[i] = True
+                continue
+            best = np.inf
+            inside = False
+            for c_row in range(comp_off[k], comp_off[k + 1]):
+                u = 0
+                for j in range(nr):
+                    u += min(total[j] + comps[c_row, j], cap[j]) * strides[j]
+                if level[u] == top:
+                    inside = True
+                    break
+                best = min(best, values[u])
+            if inside:
+                if fill:
+                    gold_row[n_gold] = i
+                    gold_col[n_gold] = t
+                    gold_k[n_gold] = k
+                    gold_p[n_gold] = p
+                    mass[i] += p
+                n_gold += 1
+            else:
+                acc += p * best
+                if best < np.inf:
+                    leaves[i] = True
+        if fill:
+            fixed[i] += acc
+    return n_inner, n_gold
 
 
-def _solve_position(game: _Game, v: int) -> None:
-    """Value iteration over the card grid of position ``v`` (later positions solved)."""
+@functools.cache
+def _kernel() -> Any:
+    """The compiled waiting window (numba, cached in the user's cache directory)."""
+    from isles.solvers.lighthouse.compiled import compiled
+
+    return compiled(_window_kernel)
+
+
+class _Windows:
+    """The waiting windows of many rows: each row's hand's window, concatenated."""
+
+    def __init__(self, game: _Game, rolls: int, hand: npt.NDArray[np.int64]) -> None:
+        hand = hand.reshape(-1, _NR)
+        width = int(hand.max()) + 1 if len(hand) else 1
+        code = hand @ (width ** np.arange(_NR, dtype=np.int64))  # one number per hand: fast
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        keys = hand[first]
+        self.group = inverse.reshape(-1).astype(np.int64)
+        parts = [
+            _window(game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0))
+            for h0 in keys
+        ]
+        self.offsets = np.array([0, *itertools.accumulate(len(p) for _, _, p in parts)], np.int64)
+        self.cards = np.concatenate([c for c, _, _ in parts]).astype(np.int64).reshape(-1, _NR)
+        self.wild = np.concatenate([w for _, w, _ in parts]).astype(np.int64)
+        self.probs = np.concatenate([p for _, _, p in parts]).astype(np.float64)
+        most = int(self.wild.max()) if len(self.wild) else 0
+        tables = [_compositions(k, range(_NR)) for k in range(most + 1)]
+        self.comp_offsets = np.array([0, *itertools.accumulate(len(t) for t in tables)], np.int64)
+        self.comps = np.concatenate(tables).astype(np.int64)
+
+
+@dataclass
+class _Split:
+    """The waiting window of some rows, split at one level of the position's grid."""
+
+    fixed: npt.NDArray[np.float64]  # the part that leaves the level, summed (inf: dead ends)
+    leaves: npt.NDArray[np.bool_]  # a positive chance of a reachable state outside the level
+    mass: npt.NDArray[np.float64]  # the chance of staying in the level
+    inner: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]
+    gold: tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]
+    ]
+
+
+def _split(
+    windows: _Windows,
+    pos: _Pos,
+    reserve: npt.NDArray[np.int64],
+    level: npt.NDArray[np.int64],
+    top: int,
+    values: npt.NDArray[np.float64],
+) -> _Split:
+    """The windows from ``reserve`` rows into ``pos``'s grid, split at level ``top``."""
+    kernel = _kernel()
+    rows = len(reserve)
+    cap = pos.cap.astype(np.int64)
+    strides = np.cumprod([1, *(int(c) + 1 for c in cap[:0:-1])])[::-1].astype(np.int64)
+    fixed = np.zeros(rows)
+    leaves = np.zeros(rows, bool)
+    mass = np.zeros(rows)
+    args = (
+        np.ascontiguousarray(reserve, np.int64),
+        windows.group,
+        windows.offsets,
+        windows.cards,
+        windows.wild,
+        windows.probs,
+        cap,
+        strides,
+        level,
+        top,
+        values,
+        windows.comp_offsets,
+        windows.comps,
+    )
+    none_i, none_f = np.zeros(0, np.int64), np.zeros(0)
+    n_inner, n_gold = kernel(
+        *args, False, fixed, leaves, mass, none_i, none_i, none_f, none_i, none_i, none_i, none_f
+    )
+    inner = (np.zeros(n_inner, np.int64), np.zeros(n_inner, np.int64), np.zeros(n_inner))
+    gold = (
+        np.zeros(n_gold, np.int64),
+        np.zeros(n_gold, np.int64),
+        np.zeros(n_gold, np.int64),
+        np.zeros(n_gold),
+    )
+    kernel(*args, True, fixed, leaves, mass, *inner, *gold)
+    return _Split(fixed, leaves, mass, inner, gold)
+
+
+@dataclass
+class _Setup:
+    """The fixed parts of one position's Bellman equation (docs/rally.md, "How it is solved")."""
+
+    grid: npt.NDArray[np.int64]
+    level: npt.NDArray[np.int64]  # cards in the reserve part: never falls within a hex
+    reserve: npt.NDArray[np.int64]
+    windows: _Windows
+    after_trade: npt.NDArray[np.int64]
+    comp_idx: npt.NDArray[np.int64]  # (n, width): the post-trade states of each state
+    comp_ok: npt.NDArray[np.bool_]
+    options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]
+    labels: list[tuple[int, int]]
+
+
+def _setup(game: _Game, v: int) -> _Setup:
+    """The trades, the moves and the waiting window of position ``v`` (later positions solved)."""
     pos = game.positions[v]
     grid = pos.grid()
     n = len(grid)
@@ -440,8 +618,9 @@ def _solve_position(game: _Game, v: int) -> None:
     reserve = np.minimum(grid, need)
     hand = np.minimum(grid - reserve, game.fodder)
     rolls = game.players
+    windows = _Windows(game, rolls, hand)
     # The options from each post-trade grid state x: their value is
-    # base[o][x] + stay_weight[o][x] * W_stay[x] (inf where not affordable).
+    # base[o][x] + weight[o][x] * stay[x] (inf where not affordable).
     options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
     labels: list[tuple[int, int]] = [(-1, -1)]  # (move index, resource paid)
     for m, move in enumerate(pos.moves):
@@ -452,39 +631,24 @@ def _solve_position(game: _Game, v: int) -> None:
         )
         for payer in payers:
             base = np.full(n, np.inf)
+            paid = np.zeros(_NR, np.int64)
             if payer >= 0:
                 ok = grid[:, payer] >= move.cards
-                paid = np.zeros(_NR, np.int64)
                 paid[payer] = move.cards
             else:
                 ok = np.ones(n, bool)
-                paid = np.zeros(_NR, np.int64)
             rows = np.flatnonzero(ok)
             if move.target < 0:
                 after = np.zeros(len(rows))
             else:
                 tgt = game.positions[move.target]
                 r2 = np.minimum(reserve[rows] - paid, tgt.need)
-                after = _window_values(game, tgt, rolls, r2, hand[rows], tgt_wild(game, tgt))
+                after = _window_values(game, tgt, rolls, r2, hand[rows])
             p = float(move.p_exit)
             base[rows] = p * after
-            weight = np.where(ok, 1 - p, 0.0)
-            options.append((base, weight))
+            options.append((base, np.where(ok, 1 - p, 0.0)))
             labels.append((m, payer))
-    # The stay window's transition, fixed: indices into this position's own grid.
-    stay_keys, stay_inv = np.unique(hand, axis=0, return_inverse=True)
-    stay_inv = stay_inv.reshape(-1)
-    stay_parts = []
-    for g, h0 in enumerate(stay_keys):
-        rows = np.flatnonzero(stay_inv == g)
-        cards, wild, probs = _window(
-            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
-        )
-        idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
-        stay_parts.append((rows, idx, wild, probs))
     # The decisions: each grid state s trades into post-trade states x = after_trade + comp.
-    comp_idx = np.zeros((n, 1), np.int64)
-    comp_of: list[npt.NDArray[np.int64]] = []
     kmax = int(gains.max()) if n else 0
     comp_tables = [_compositions(k, targets) for k in range(kmax + 1)]
     width = max(len(c) for c in comp_tables)
@@ -492,82 +656,196 @@ def _solve_position(game: _Game, v: int) -> None:
     comp_ok = np.zeros((n, width), bool)
     for k, table in enumerate(comp_tables):
         rows = np.flatnonzero(gains == k)
-        if len(rows) == 0:
-            continue
-        idx = pos.flat(after_trade[rows][:, None, :] + table[None, :, :])
-        comp_idx[rows, : len(table)] = idx
-        comp_ok[rows, : len(table)] = True
-        comp_of.append(table)
-    values = np.where(_can_arrive(n, stay_parts, options, comp_idx, comp_ok), 0.0, np.inf)
-    stay = np.zeros(n)
-    for _ in range(MAX_SWEEPS):
-        wild_vals = _wild_values(game, pos, values)
-        stay[:] = 0.0
-        for rows, idx, wild, probs in stay_parts:
-            acc = np.zeros(len(rows))
-            for k in np.unique(wild):
-                sel = wild == k
-                acc += (wild_vals[int(k)][idx[:, sel]] * probs[sel]).sum(axis=1)
-            stay[rows] = acc
-        q = stay.copy()
-        for base, weight in options:
-            with np.errstate(invalid="ignore"):
-                cand = base + np.where(weight > 0, weight * stay, 0.0)
-            np.minimum(q, cand, out=q)
-        picked = np.where(comp_ok, q[comp_idx], np.inf)
-        new = 1.0 + picked.min(axis=1)
-        finite = np.isfinite(new) & np.isfinite(values)
-        delta = np.abs(new[finite] - values[finite]).max() if finite.any() else 0.0
-        done = delta <= TOLERANCE and np.array_equal(np.isinf(new), np.isinf(values))
-        values = new
-        if done:
-            break
-    # Read back the policy: for each state, the post-trade choice and the option.
-    picked = np.where(comp_ok, q[comp_idx], np.inf)
-    best_comp = picked.argmin(axis=1)
-    post = comp_idx[np.arange(n), best_comp]
-    with np.errstate(invalid="ignore"):  # 0 * inf where a move cannot fail: not taken
-        opt_values = [stay] + [
-            base + np.where(weight > 0, weight * stay, 0.0) for base, weight in options
-        ]
-    stacked = np.stack(opt_values, axis=1)
-    choice = stacked.argmin(axis=1)  # first best: waiting wins ties (no card spent)
-    pos.value = values
-    pos.option = choice[post]
-    pos.gained = (grid[post] - after_trade) if game.ratios is not None else np.zeros_like(grid)
-    pos._post = post  # type: ignore[attr-defined]
-    pos._labels = labels  # type: ignore[attr-defined]
+        if len(rows):
+            comp_idx[rows, : len(table)] = pos.flat(after_trade[rows][:, None, :] + table[None])
+            comp_ok[rows, : len(table)] = True
+    level = reserve.sum(axis=1)
+    return _Setup(grid, level, reserve, windows, after_trade, comp_idx, comp_ok, options, labels)
 
 
-def tgt_wild(game: _Game, pos: _Pos) -> list[npt.NDArray[np.float64]]:
-    cached = getattr(pos, "_wild", None)
-    if cached is None:
-        cached = _wild_values(game, pos, pos.value)
-        pos._wild = cached  # type: ignore[attr-defined]
-    return cached
+@dataclass
+class _Level:
+    """The Bellman equation of the states of one level, the states above it solved."""
+
+    rows: npt.NDArray[np.int64]
+    fixed: npt.NDArray[np.float64]  # the waiting window's part that leaves the level
+    inner: Any  # CSR (rows, rows): the waiting window's part that stays in the level
+    gold: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]]
+    leaves: npt.NDArray[np.bool_]  # a positive chance of a reachable state above the level
+    contraction: float  # the largest chance of staying in the level in one window
 
 
-def _can_arrive(
-    n: int,
-    stay_parts: list[Any],
+def _level(
+    setup: _Setup, pos: _Pos, rows: npt.NDArray[np.int64], values: npt.NDArray[np.float64]
+) -> _Level:
+    """Split the waiting window of ``rows`` (one level) into its fixed and its inner part."""
+    from scipy.sparse import csr_matrix
+
+    n_level = len(rows)
+    top = int(setup.level[rows[0]])
+    local = np.full(len(setup.level), -1, np.int64)
+    local[rows] = np.arange(n_level)
+    windows = setup.windows
+    sub = _Windows.__new__(_Windows)
+    sub.__dict__.update(windows.__dict__)
+    sub.group = windows.group[rows]
+    split = _split(sub, pos, setup.reserve[rows], setup.level, top, values)
+    row, col, prob = split.inner
+    inner = csr_matrix((prob, (row, local[col])), shape=(n_level, n_level))
+    gold = []
+    g_row, g_state, g_k, g_prob = split.gold
+    for k in np.unique(g_k):
+        sel = g_k == k
+        comps = _compositions(int(k), range(_NR))
+        targets = pos.flat(setup.grid[g_state[sel]][:, None, :] + comps[None, :, :])
+        gold.append((g_row[sel], targets, g_prob[sel]))
+    return _Level(
+        rows,
+        split.fixed,
+        inner,
+        gold,
+        split.leaves,
+        float(split.mass.max()) if n_level else 0.0,
+    )
+
+
+def _waiting(level: _Level, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The value of waiting at each state of the level, for the current ``values``."""
+    stay = level.fixed + level.inner @ values[level.rows]
+    for row, targets, weight in level.gold:
+        with np.errstate(invalid="ignore"):
+            stay += np.bincount(
+                row, weights=weight * values[targets].min(axis=1), minlength=len(stay)
+            )
+    return np.asarray(stay, dtype=np.float64)
+
+
+def _self_solved(
+    rest: npt.NDArray[np.float64],
+    diag: npt.NDArray[np.float64],
     options: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]],
-    comp_idx: npt.NDArray[np.int64],
-    comp_ok: npt.NDArray[np.bool_],
-) -> npt.NDArray[np.bool_]:
-    """Which decision states reach a goal with a positive chance (the least fixed point)."""
-    can: npt.NDArray[np.bool_] = np.zeros(n, bool)
-    direct = np.zeros(n, bool)
-    for base, _ in options:
-        direct |= np.isfinite(base) & (base < np.inf)
-    while True:
-        stay = np.zeros(n, bool)
-        for rows, idx, _, _ in stay_parts:
-            stay[rows] = can[idx].any(axis=1)
-        post = direct | stay
-        new: npt.NDArray[np.bool_] = np.asarray((post[comp_idx] & comp_ok).any(axis=1))
-        if np.array_equal(new, can):
-            return can
-        can = new
+) -> npt.NDArray[np.float64]:
+    """The values of states deciding at themselves, their chance ``diag`` of waiting into
+    themselves solved: waiting ``(1 + rest) / (1 - diag)``, a move ``c + b * stay``
+    ``(1 + c + b rest) / (1 - b diag)``, the least of them (``rest``: the rest of waiting)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(diag < 1, (1 + rest) / (1 - diag), np.inf)
+        for base, weight in options:
+            cand = np.where(
+                weight > 0,
+                np.where(
+                    weight * diag < 1, (1 + base + weight * rest) / (1 - weight * diag), np.inf
+                ),
+                1 + base,
+            )
+            np.minimum(out, cand, out=out)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _best_option(
+    setup: _Setup, rows: npt.NDArray[np.int64], stay: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    best = stay.copy()
+    for base, weight in setup.options:
+        w = weight[rows]
+        with np.errstate(invalid="ignore"):  # 0 * inf where a move cannot fail: not taken
+            np.minimum(best, base[rows] + np.where(w > 0, w * stay, 0.0), out=best)
+    return best
+
+
+def _solve_position(game: _Game, v: int) -> None:
+    """The values of position ``v``, one level of reserve cards at a time (later positions solved).
+
+    Within a hex the cards in the reserve part never fall (trades give away only
+    cards beyond the need, income only adds, and a 7 takes from the hand), so
+    the levels are solved from the fullest reserve down, each its own small
+    fixed point: value iteration over the states of one level, the levels above
+    it solved (docs/rally.md, "How it is solved").
+    """
+    pos = game.positions[v]
+    setup = _setup(game, v)
+    n = len(setup.grid)
+    values = np.full(n, np.inf)
+    best = np.full(n, np.inf)  # the best option's value at each post-trade state
+    waiting = np.full(n, np.inf)
+    order = np.argsort(-setup.level, kind="stable")
+    cuts = np.flatnonzero(np.diff(setup.level[order])) + 1
+    for rows in np.split(order, cuts):
+        rows = np.sort(rows)
+        level = _level(setup, pos, rows, values)
+        post = setup.comp_idx[rows]
+        post_ok = setup.comp_ok[rows]
+        # Who can arrive with a positive chance (the least fixed point) ...
+        direct = np.zeros(len(rows), bool)
+        for base, _ in setup.options:
+            direct |= np.isfinite(base[rows])
+        alive = np.isfinite(values)
+        reach = np.isfinite(best)
+        can = np.zeros(len(rows), bool)
+        while True:
+            alive[rows] = can
+            stay_any = level.leaves | (level.inner @ can.astype(np.float64) > 0)
+            for row, targets, _ in level.gold:
+                stay_any[row[alive[targets].any(axis=1)]] = True
+            reach[rows] = direct | stay_any
+            new_can = (post_ok & reach[post]).any(axis=1)
+            if np.array_equal(new_can, can):
+                break
+            can = new_can
+        # Reaching with a positive chance is not enough: any chance of a dead end is infinite.
+        current = np.where(can, 0.0, np.inf)
+        delta = 0.0
+        # the trades into a fuller reserve lead to solved states: their best is fixed
+        inside = post_ok & (setup.level[post] == setup.level[rows[0]])
+        above = np.where(post_ok & ~inside, best[post], np.inf).min(axis=1)
+        some = np.flatnonzero(inside.any(axis=1))
+        post_in, inside_in = post[some], inside[some]
+        # A state that trades nothing decides at itself: its chance of waiting into
+        # itself is solved exactly (V = 1 + c + b (a + d V)), not iterated.
+        selfish = np.flatnonzero(
+            can & (post_ok.sum(axis=1) == 1) & (post[:, 0] == rows) & post_ok[:, 0]
+        )
+        diag = level.inner.diagonal()[selfish]
+        loops = [(base[rows[selfish]], weight[rows[selfish]]) for base, weight in setup.options]
+        for _ in range(MAX_SWEEPS):
+            values[rows] = current
+            stay = _waiting(level, values)
+            best[rows] = _best_option(setup, rows, stay)
+            new = above.copy()
+            if len(some):
+                inner_best = np.where(inside_in, best[post_in], np.inf).min(axis=1)
+                new[some] = np.minimum(new[some], inner_best)
+            new += 1.0
+            if len(selfish):
+                new[selfish] = _self_solved(stay[selfish] - diag * current[selfish], diag, loops)
+            finite = np.isfinite(new) & np.isfinite(current)
+            delta = float(np.abs(new[finite] - current[finite]).max()) if finite.any() else 0.0
+            done = delta <= TOLERANCE and np.array_equal(np.isinf(new), np.isinf(current))
+            current = new
+            if done:
+                break
+        values[rows] = current
+        stay = _waiting(level, values)
+        waiting[rows] = stay
+        best[rows] = _best_option(setup, rows, stay)
+    # Read back the policy: for each state, the post-trade choice and the option.
+    stay = waiting
+    picked = np.where(setup.comp_ok, best[setup.comp_idx], np.inf)
+    post_all = setup.comp_idx[np.arange(n), picked.argmin(axis=1)]
+    with np.errstate(invalid="ignore"):
+        opt_values = [stay] + [
+            base + np.where(weight > 0, weight * stay, 0.0) for base, weight in setup.options
+        ]
+    choice = np.stack(opt_values, axis=1).argmin(axis=1)  # first best: waiting wins ties
+    pos.value = values
+    pos.option = choice[post_all]
+    pos.gained = (
+        (setup.grid[post_all] - setup.after_trade)
+        if game.ratios is not None
+        else np.zeros_like(setup.grid)
+    )
+    pos._post = post_all  # type: ignore[attr-defined]
+    pos._labels = setup.labels  # type: ignore[attr-defined]
 
 
 def _read_goals(board: Board, start: Hex, goals: Iterable[object] | None) -> tuple[Hex, ...]:
@@ -596,22 +874,27 @@ def solve_income(
     start: object,
     goals: Iterable[object] | None = None,
     *,
-    players: int = 4,
+    players: int = _DEFAULT["players"],
     hand: Mapping[Resource, int] | None = None,
     reserve: Mapping[Resource, int] | None = None,
-    trade: str = "bank",
-    discard: bool = True,
-    within: int = 20,
+    trade: str = _DEFAULT["trade"],
+    discard: bool = _DEFAULT["discard"] == "on",
+    within: int = _DEFAULT["within"],
     route: Sequence[Hex] | None = None,
     value_only: bool = False,
+    memo: dict[Any, Any] | None = None,
 ) -> IncomePlan:
     """The fewest expected turns to a goal with cards from income (docs/rally.md).
 
     The engine behind :func:`isles.rally.plan_income`, which validates its
     parameters from the declaration :class:`isles.models.questions.rally.Drive`.
-    ``route`` restricts the car to these hexes (a committed route).
+    ``route`` restricts the car to these hexes (a committed route); ``memo``
+    keeps the solved hexes of committed routes for the next call (routes that
+    end alike share them).
     """
     kwargs: dict[str, Any] = {
+        "memo": {} if memo is None else memo,
+        "value_only": value_only,
         "players": players,
         "hand": hand,
         "reserve": reserve,
@@ -667,7 +950,9 @@ def solve_income(
     )
     order = [p.hex for p in positions]
     total = sum(p.size for p in positions)
-    if any(p.size > MAX_STATES for p in positions):
+    limit = FULL_STATES if ratios is not None else FULL_STATES_NO_TRADE
+    committing = route is None and s0 >= 0 and total > limit and start_hex not in goal_hexes
+    if not committing and any(p.size > MAX_STATES for p in positions):  # a route checks its own
         biggest = max(p.size for p in positions)
         raise InvalidInput(
             "board",
@@ -676,7 +961,7 @@ def solve_income(
         )
     if start_hex in goal_hexes:
         return _arrived(game, start_hex, player, trade, discard, within)
-    if route is None and s0 >= 0 and total > FULL_STATES:
+    if committing:
         return _best_committed(board, player, start_hex, goal_hexes, positions, s0, kwargs)
     if s0 < 0:
         return IncomePlan(
@@ -695,17 +980,30 @@ def solve_income(
             0,
             TOLERANCE,
         )
+    table = (players, discard, ratios, inc.cards, inc.gold, tuple(fodder), tuple(excess))
     for v in range(len(positions)):
+        # a committed route's hex depends on the route from it on only
+        key = (table, roads, tuple(p.hex for p in positions[: v + 1]))
+        if route is not None and memo is not None and key in memo:
+            positions[v] = memo[key]
+            continue
         _solve_position(game, v)
+        if route is not None and memo is not None:
+            memo[key] = positions[v]
     game.offsets = [0, *itertools.accumulate(p.size for p in positions)]
     del order
     pos = positions[s0]
     r0 = np.minimum(reserve_v, pos.need)[None, :]
     h0 = hand_v[None, :]
-    value = float(_window_values(game, pos, 1, r0, h0, tgt_wild(game, pos))[0])
-    if value_only:
+    value = float(_window_values(game, pos, 1, r0, h0)[0])
+    if value_only:  # the value and the policy (the race plays it), not the answer's tables
+        shown = tuple(route or ())
+        if route is None and np.isfinite(value):  # few states (no committed route): cheap
+            seen: dict[tuple[int, Hex], float] = {}
+            _within(game, r0[0], hand_v, 1, seen)
+            shown = _route(game, seen)
         return IncomePlan(
-            Status.FEASIBLE,
+            Status.FEASIBLE if np.isfinite(value) else Status.UNREACHABLE,
             start_hex,
             goal_hexes,
             player,
@@ -714,11 +1012,12 @@ def solve_income(
             discard,
             value if np.isfinite(value) else None,
             (),
-            tuple(route or ()),
+            shown,
             (),
             tuple(sorted(restrictions)),
             total,
             TOLERANCE,
+            policy=game,
         )
     flow: dict[tuple[int, Hex], float] = {}
     arrive = _within(game, r0[0], hand_v, within, flow)
@@ -792,22 +1091,18 @@ def _spread(
 ) -> None:
     """Triplets (source row, decision state at ``v``, chance) after ``rolls`` rolls."""
     pos = game.positions[v]
-    best = _wild_best(game, pos)
     offset = game.offsets[v]
-    keys, inverse = np.unique(hand, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for g, h0 in enumerate(keys):
-        rows = np.flatnonzero(inverse == g)
-        cards, wild, probs = _window(
-            game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
-        )
-        idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
-        for k in np.unique(wild):
-            sel = wild == k
-            target = best[int(k)][idx[:, sel]] + offset
-            weights = mass[rows][:, None] * probs[sel][None, :]
-            src = np.broadcast_to(source[rows][:, None], target.shape)
-            into.append((src.ravel(), target.ravel(), weights.ravel()))
+    everywhere = np.zeros(pos.size, np.int64)  # every outcome listed, none summed
+    split = _split(_Windows(game, rolls, hand), pos, reserve, everywhere, 0, np.zeros(pos.size))
+    row, col, prob = split.inner
+    into.append((source[row], col + offset, mass[row] * prob))
+    g_row, g_state, g_k, g_prob = split.gold
+    if len(g_row):
+        best = _wild_best(game, pos)
+        for k in np.unique(g_k):
+            sel = g_k == k
+            target = best[int(k)][g_state[sel]] + offset
+            into.append((source[g_row[sel]], target, mass[g_row[sel]] * g_prob[sel]))
 
 
 def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
@@ -817,57 +1112,73 @@ def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[i
     state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
     ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
     """
+    from scipy.sparse import csr_matrix
+
+    total = game.offsets[-1]
+    arrive = np.zeros(total)
+    flows: dict[tuple[int, Hex], Any] = {}
+    matrix = csr_matrix((total, total))
+    for v, pos in enumerate(game.positions):
+        grid = pos.grid()
+        alive = np.flatnonzero(np.isfinite(pos.value))
+        # in chunks of states, each summed at once: the chances before merging are many
+        for rows in np.array_split(alive, max(1, -(-len(alive) // _CHUNK))):
+            matrix = matrix + _transition_rows(game, v, pos, grid, rows, arrive, flows)
+    return matrix, arrive, flows
+
+
+def _transition_rows(
+    game: _Game,
+    v: int,
+    pos: _Pos,
+    grid: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    arrive: npt.NDArray[np.float64],
+    flows: dict[tuple[int, Hex], Any],
+) -> Any:
+    """The rows ``rows`` of position ``v`` of :func:`_transition`'s matrix (CSR)."""
     from scipy.sparse import coo_matrix
 
     total = game.offsets[-1]
     parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
-    arrive = np.zeros(total)
-    flows: dict[tuple[int, Hex], Any] = {}
-    for v, pos in enumerate(game.positions):
-        rows = np.arange(pos.size)
-        source = rows + game.offsets[v]
-        ok = np.isfinite(pos.value)
-        rows, source = rows[ok], source[ok]
-        grid = pos.grid()
-        post = pos._post[rows]  # type: ignore[attr-defined]
-        options = pos.option[post]
-        x = grid[post]
-        reserve = np.minimum(x, pos.need)
-        hand = np.minimum(x - reserve, game.fodder)
-        labels = pos._labels  # type: ignore[attr-defined]
-        for o in np.unique(options):
-            sel = options == o
-            m, payer = labels[int(o)]
-            ones = np.ones(int(sel.sum()))
-            if m < 0:
-                _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
-                continue
-            move = pos.moves[m]
-            paid = np.zeros(_NR, np.int64)
-            if payer >= 0:
-                paid[payer] = move.cards
-            p = float(move.p_exit)
-            flow = flows.setdefault((v, move.hex), np.zeros(total))
-            flow[source[sel]] += p
-            if move.target < 0:
-                arrive[source[sel]] += p
-            else:
-                tgt = game.positions[move.target]
-                r2 = np.minimum(reserve[sel] - paid, tgt.need)
-                _spread(
-                    game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts
-                )
-            if p < 1:
-                _spread(
-                    game,
-                    v,
-                    game.players,
-                    reserve[sel],
-                    hand[sel],
-                    ones * (1 - p),
-                    source[sel],
-                    parts,
-                )
+    source = rows + game.offsets[v]
+    post = pos._post[rows]  # type: ignore[attr-defined]
+    options = pos.option[post]
+    x = grid[post]
+    reserve = np.minimum(x, pos.need)
+    hand = np.minimum(x - reserve, game.fodder)
+    labels = pos._labels  # type: ignore[attr-defined]
+    for o in np.unique(options):
+        sel = options == o
+        m, payer = labels[int(o)]
+        ones = np.ones(int(sel.sum()))
+        if m < 0:
+            _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
+            continue
+        move = pos.moves[m]
+        paid = np.zeros(_NR, np.int64)
+        if payer >= 0:
+            paid[payer] = move.cards
+        p = float(move.p_exit)
+        flow = flows.setdefault((v, move.hex), np.zeros(total))
+        flow[source[sel]] += p
+        if move.target < 0:
+            arrive[source[sel]] += p
+        else:
+            tgt = game.positions[move.target]
+            r2 = np.minimum(reserve[sel] - paid, tgt.need)
+            _spread(game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts)
+        if p < 1:
+            _spread(
+                game,
+                v,
+                game.players,
+                reserve[sel],
+                hand[sel],
+                ones * (1 - p),
+                source[sel],
+                parts,
+            )
     if parts:
         src = np.concatenate([a for a, _, _ in parts])
         dst = np.concatenate([b for _, b, _ in parts])
@@ -875,8 +1186,7 @@ def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[i
     else:
         src = dst = np.zeros(0, np.int64)
         wts = np.zeros(0)
-    matrix = coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
-    return matrix, arrive, flows
+    return coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
 
 
 def _first_masses(
@@ -957,8 +1267,7 @@ def _first_turn(
     out = []
     for i, n in enumerate(ROLLS):
         if n == 7:
-            d = discard_count(int(hand.sum())) if game.discard else 0
-            h = np.array(_discard(tuple(int(x) for x in hand), d), np.int64) if d else hand
+            h = _discard_rows(np.append(hand, 0)[None, :])[0, :_NR] if game.discard else hand
         else:
             h = hand + np.array(game.income[i], np.int64)
         flat = int(pos.flat(reserve + h))
@@ -1017,7 +1326,9 @@ def _best_committed(
     paths = _forward_paths(positions, s0)
     best, best_value = paths[0], float("inf")
     for path in paths:
-        plan = solve_income(board, player, start, goals, route=path, value_only=True, **kwargs)
+        plan = solve_income(
+            board, player, start, goals, route=path, **{**kwargs, "value_only": True}
+        )
         if plan.expected_turns is not None and plan.expected_turns < best_value:
             best, best_value = path, plan.expected_turns
     return solve_income(board, player, start, goals, route=best, **kwargs)
@@ -1028,13 +1339,7 @@ def plan_income(
     player: str,
     start: object,
     goals: Iterable[object] | None = None,
-    *,
-    players: int = 4,
-    hand: Mapping[Any, int] | None = None,
-    reserve: Mapping[Any, int] | None = None,
-    trade: str = "bank",
-    discard: str = "on",
-    within: int = 20,
+    **table: Any,
 ) -> IncomePlan:
     """Fewest expected turns to a goal, when the cards come in roll by roll (docs/rally.md).
 
@@ -1048,15 +1353,14 @@ def plan_income(
         The car's hex.
     goals : iterable of (q, r), optional
         Default: the land opposite the start group (a rim start).
-    players : int
-        3..6: the rolls between two of the player's moves.
-    hand, reserve : mapping of resource to int, optional
-        Cards at the start.
-    trade : {"none", "bank", "harbours"}
-    discard : {"on", "off"}
-        The 7-card rule.
-    within : int
-        1..200: ``within[t - 1]`` = P(arrived within t turns).
+    **table
+        The rest of the question, by name, as the declaration
+        :class:`isles.models.questions.rally.Drive` has them (the one place
+        their defaults, ranges and help live): ``players`` (the table),
+        ``hand`` and ``reserve`` (cards at the start), ``trade`` (``none``,
+        ``bank`` or ``harbours``), ``discard`` (the 7-card rule, ``on`` or
+        ``off``) and ``within`` (``within[t - 1]`` = P(arrived within
+        t turns)).
 
     Returns
     -------
@@ -1072,9 +1376,11 @@ def plan_income(
 
     Notes
     -----
-    Value iteration over (hex, cards) in vectorised NumPy, in a restricted
-    policy space whose restrictions the answer lists (docs/rally.md, "What is
-    solved exactly"): its status is ``feasible``, not ``optimal``.
+    Value iteration over (hex, cards), each hex solved one level of reserve
+    cards at a time (the reserve never falls within a hex; docs/rally.md,
+    "How it is solved"), in a restricted policy space whose restrictions the
+    answer lists (docs/rally.md, "What is solved, and what is restricted"):
+    its status is ``feasible``, not ``optimal``.
 
     Examples
     --------
@@ -1088,19 +1394,8 @@ def plan_income(
     >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
     ('feasible', 8.044, ['0,0', '1,0', '2,0'])
     """
-    from isles.models.questions.rally import Drive
-
     question = Drive.ask(
-        board=board,
-        player=player,
-        start=start,
-        goals=None if goals is None else list(goals),
-        players=players,
-        hand=hand,
-        reserve=reserve,
-        trade=trade,
-        discard=discard,
-        within=within,
+        board=board, player=player, start=start, goals=None if goals is None else goals, **table
     )
     return plan_drive(question)
 
@@ -1115,6 +1410,7 @@ def plan_drive(question: Any) -> IncomePlan:
     board = question.board
     player = board.check_player(question.player, "player")
     kwargs: dict[str, Any] = {
+        "memo": {},
         "players": question.players,
         "hand": question.hand,
         "reserve": question.reserve,

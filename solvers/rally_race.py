@@ -451,7 +451,7 @@ def plan_race(question: Any, *, progress: bool | None = None) -> RaceResult:
                 players=question.players,
                 trade=question.trade,
                 discard=question.discard == "on",
-                within=1,
+                value_only=True,  # the policy is what the games play
             )
         except InvalidInput as exc:  # the car's start or goals: named as the car's
             raise InvalidInput(

@@ -302,3 +302,63 @@ def test_a_two_to_one_harbour_is_faster_than_the_bank() -> None:
     assert bank.expected_turns is not None and port.expected_turns is not None
     # 5/36 + 5/36 brick a roll, 4 rolls a turn: 16 brick take over 14 turns, 8 over 7
     assert port.expected_turns < bank.expected_turns - 2
+
+
+def _harbour_board() -> Board:
+    """Brick income only, grain to pay: red's settlement on a 2:1 brick harbour."""
+    from isles.models.catan import HarbourKind
+
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.FIELDS, 4),
+        Hex(1, -1): Tile(Terrain.HILLS, 6),
+        Hex(2, -1): Tile(Terrain.HILLS, 8),
+        Hex(2, -2): Tile(Terrain.SEA),
+    }
+    return Board(
+        tiles,
+        buildings={vertex((1, -1), (2, -1), (2, -2)): Building("red")},
+        harbours={edge((2, -1), (2, -2)): HarbourKind.BRICK},
+    )
+
+
+def _two_routes_gold() -> Board:
+    """Two routes to a desert goal, a gold hex among red's corners (every rule at once)."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.HILLS, 3),
+        Hex(1, -1): Tile(Terrain.FOREST, 4),
+        Hex(2, -1): Tile(Terrain.DESERT),
+        Hex(2, 0): Tile(Terrain.GOLD, 6),
+    }
+    return Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+
+
+@pytest.mark.parametrize(
+    ("board", "goal", "trade", "players"),
+    [
+        (_harbour_board(), Hex(1, 0), "harbours", 4),
+        (_harbour_board(), Hex(1, 0), "bank", 3),
+        (corridor(BuildingKind.CITY), Hex(2, 0), "bank", 6),
+        (_two_routes_gold(), Hex(2, -1), "bank", 4),
+    ],
+)
+def test_levels_match_whole_grid_sweeps_with_trades(
+    board: Board, goal: Hex, trade: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Solving one level of reserve cards at a time gives what sweeping each whole grid gives."""
+    from isles.solvers import rally_income
+    from tests.rally_income_sweeps import sweep_position
+
+    def solve() -> rally_income.IncomePlan:
+        return solve_income(
+            board, "red", (0, 0), [goal], players=players, trade=trade, discard=True, within=30
+        )
+
+    levels = solve()
+    monkeypatch.setattr(rally_income, "_solve_position", sweep_position)
+    sweeps = solve()
+    assert levels.expected_turns is not None and sweeps.expected_turns is not None
+    assert levels.expected_turns == pytest.approx(sweeps.expected_turns, abs=1e-7)
+    assert levels.within == pytest.approx(sweeps.within, abs=1e-7)
+    assert levels.route == sweeps.route
