@@ -8,7 +8,9 @@ left in each deck, plays the rest of the game on with the others following
 ``threshold:0.5`` (their past crew cards replayed the same way), and chooses,
 by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
-scored on the same sampled games.
+scored on the same sampled games. Once its belief holds few deals, it weighs
+them by how well the others' models replay the public record (their flips and
+the cards they sent) and plays on from the weighed deals.
 """
 
 from __future__ import annotations
@@ -789,7 +791,8 @@ def _start_game(
 @dataclass(frozen=True)
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
-    drawn exactly from its belief, the others as ``threshold:0.5``.
+    drawn exactly from its belief (weighed by the others' public play once they are at
+    most ``POOL * BUDGET``), the others as ``threshold:0.5``.
 
     Examples
     --------
