@@ -17,9 +17,10 @@ match early with the games played (and says so).
 Measured (docs/plunder.md, "How strong"; seed 0, 200 games a match, a shared
 2-core machine at load 4 to 13), budget 32 with the deals weighed by the others'
 play (the default): 6 players against five ``threshold:0.5`` 20.5% [15.5,
-26.6], margin +0.40 over the others' mean (before the weighing: 20.5%, +0.24);
-4 players against three 32.5% [26.4, 39.3], margin +0.19 (before: 31.5%,
-+0.05); 4 players against three ``expected`` 30.6% [24.0, 38.2] and three
+26.6], margin +0.40 over the others' mean (before the weighing: 20.5%, +0.24),
+over 400 games 20.75% [17.1, 25.0], margin +0.59 [+0.17, +1.02]; 4 players
+against three 32.5% [26.4, 39.3], margin +0.19 (before: 31.5%, +0.05), over 400
+games 30.25% [26.0, 34.9]; 4 players against three ``expected`` 30.6% [24.0, 38.2] and three
 ``certain`` 27.5% [21.2, 34.9] (160 games; before: 25.0%, 24.5%). Decisions
 at 6 players (``--decisions 3``, CPU, load 2.9 to 7.7): median 16 ms, 90% 165
 ms, at most 379 ms (the weighing switched off: 37, 166, 399 ms).
