@@ -14,12 +14,16 @@ docs/plunder.md ("The search policy", "How strong"). Wall-clock times on a share
 machine are noisy: the load average is printed. ``--time-limit SEC`` ends each
 match early with the games played (and says so).
 
-Measured (docs/plunder.md, "How strong"; seed 0, 200 games a match, 1 worker,
-a shared 2-core machine at load 5 to 10): 6 players against five
-``threshold:0.5``, budget 32 wins 20.5% [15.5, 26.6], budget 64 19.0% [14.2,
-25.0]; 4 players against three, budget 32 31.5% [25.5, 38.2], budget 64 33.0%
-[26.9, 39.8]. Decisions at 6 players (``--decisions 3``, CPU): budget 32 median
-53 ms, at most 561 ms; budget 64 median 100 ms, at most 901 ms.
+Measured (docs/plunder.md, "How strong"; seed 0, 200 games a match, a shared
+2-core machine at load 4 to 13), budget 32 with the deals weighed by the others'
+play (the default): 6 players against five ``threshold:0.5`` 20.5% [15.5,
+26.6], margin +0.40 over the others' mean (before the weighing: 20.5%, +0.24),
+over 400 games 20.75% [17.1, 25.0], margin +0.59 [+0.17, +1.02]; 4 players
+against three 32.5% [26.4, 39.3], margin +0.19 (before: 31.5%, +0.05), over 400
+games 30.25% [26.0, 34.9]; 4 players against three ``expected`` 30.6% [24.0, 38.2] and three
+``certain`` 27.5% [21.2, 34.9] (160 games; before: 25.0%, 24.5%). Decisions
+at 6 players (``--decisions 3``, CPU, load 2.9 to 7.7): median 16 ms, 90% 165
+ms, at most 379 ms (the weighing switched off: 37, 166, 399 ms).
 """
 
 from __future__ import annotations

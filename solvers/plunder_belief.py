@@ -425,8 +425,16 @@ class Belief:
         """
         if not self.deals:
             raise InvalidInput("belief", "inconsistent", "a consistent record to sample from")
+        return self.deals_at(rng.integers(0, self.deals, size=size))
+
+    def deals_at(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> list[tuple[Code, ...]]:
+        """The possible deals numbered ``rows`` (0 .. deals - 1, in the belief's order).
+
+        >>> b = Belief.start(2, 0, Code(0, 0, 0))
+        >>> len(b.deals_at(range(b.deals))) == b.deals == 125
+        True
+        """
         part = self._t.code_part
-        rows = rng.integers(0, self.deals, size=size)
         out = []
         for r in rows:
             if self._abc is None:

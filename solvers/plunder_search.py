@@ -8,7 +8,9 @@ left in each deck, plays the rest of the game on with the others following
 ``threshold:0.5`` (their past crew cards replayed the same way), and chooses,
 by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
-scored on the same sampled games.
+scored on the same sampled games. Once its belief holds few deals, it weighs
+them by how well the others' models replay the public record (their flips and
+the cards they sent) and plays on from the weighed deals.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder import (
@@ -96,6 +99,23 @@ the search flips for the most information, as the built-in policies do."""
 
 OTHERS = ThresholdPolicy(0.5)
 """How the search plays the others in its games played on."""
+
+CHECK_MODELS = True
+"""Whether the search weighs its deals by the others' public play (docs/plunder.md,
+"The search policy"): a deal whose models of the others would have flipped or sent
+otherwise than the record says is less likely."""
+
+CHECK_DEALS = 5_000
+"""A model's flip and crew round are checked once its own belief holds at most this many
+deals (before, nobody is near a dig and the check would cost most)."""
+
+MISS_WEIGHT = 0.05
+"""A deal weighs this to the power of its models' misses (a miss: a turn on which a
+player's model, with the deal's code, would have played otherwise than they did)."""
+
+POOL = 3
+"""The deals are weighed once my belief holds at most ``POOL * BUDGET`` of them (every
+one of them, exactly); before, the search draws from the belief as it is."""
 
 
 def _table(view: PlayerView) -> Code:
@@ -203,6 +223,9 @@ class _Model:
         self.turn_limit = turn_limit
         self.cards: list[tuple[int, CrewCard]] = []
         self.upto = 0
+        self.misses = 0
+        """Turns on which the policy, with this code, would have flipped or sent
+        otherwise than the record says (counted with the public senders only)."""
 
     def view_at(
         self, view: PlayerView, i: int, seen_at: list[tuple[tuple[int, ...], ...]]
@@ -221,19 +244,51 @@ class _Model:
             seen_at[i],
         )
 
-    def advance(
-        self, view: PlayerView, seen_at: list[tuple[tuple[int, ...], ...]], upto: int, public: bool
+    def _check_flip(
+        self, view: PlayerView, i: int, before: tuple[Code, tuple[tuple[int, ...], ...]]
     ) -> None:
-        """Replay the turns before ``upto`` (their crew rounds are over)."""
+        """Count a miss when the policy would not have made turn ``i``'s flip (it flips for
+        the most information: :func:`best_flip`), ``before``: the clue and cards out then."""
+        b = self.seat.belief
+        for obs in view.observations[b.turns : i]:
+            b = b.observe(obs)
+        self.seat.belief = b
+        if b.deals > CHECK_DEALS:
+            return
+        clue, seen = before
+        mine = PlayerView(
+            view.players, self.player, self.code, self.turn_limit, clue, (), (), (), (), seen
+        )
+        if best_flip(b, mine) is not view.flips[i]:
+            self.misses += 1
+
+    def advance(
+        self,
+        view: PlayerView,
+        seen_at: list[tuple[tuple[int, ...], ...]],
+        upto: int,
+        public: bool,
+        before: Sequence[tuple[Code, tuple[tuple[int, ...], ...]]] = (),
+    ) -> None:
+        """Replay the turns before ``upto`` (their crew rounds are over); ``before``:
+        the clue and the cards out before each turn (to check the flips, when public)."""
         for i in range(self.upto, upto):
             k = view.senders[i].count(self.player) if public else -1
+            check = public and CHECK_MODELS and bool(before)
+            if check and view.observations[i].active == self.player:
+                self._check_flip(view, i, before[i])
             if k == 0:
                 b = self.seat.belief
                 for obs in view.observations[b.turns : i + 1]:
                     b = b.observe(obs)
                 self.seat.belief = b
-                continue
+                if not (check and b.deals <= CHECK_DEALS):
+                    continue
             chosen = list(self.seat.crew(self.view_at(view, i, seen_at)))
+            if public and len(chosen) != k:
+                self.misses += 1
+            if k == 0:
+                continue
             if k > 0 and len(chosen) != k:
                 b = self.seat.belief
                 done = {c.target for _, c in self.cards}
@@ -304,6 +359,41 @@ class Replay:
         self.models = {} if models is None else models
         self.seen_at = seen_after(view)
         self.table = _table(view) if table is None else table
+        counts = [[0] * VALUES for _ in CATEGORIES]
+        for k, v in enumerate(self.table.values):
+            counts[k][v] += 1
+        first = tuple(tuple(r) for r in counts)
+        self.before = [
+            (self.table if i == 0 else view.observations[i - 1].clue,
+             first if i == 0 else self.seen_at[i - 1])
+            for i in range(view.turn)
+        ]  # fmt: skip
+
+    def misses(self, deal: tuple[Code, ...]) -> list[int]:
+        """How often each other player (in player order), with their code in ``deal``,
+        would have played otherwise than the record says (their models brought up to the
+        position)."""
+        view, t = self.view, self.view.turn
+        total = []
+        for p in range(view.players):
+            if p == view.player:
+                continue
+            key = (p, deal[p])
+            if key not in self.models:
+                self.models[key] = _Model(view.players, p, deal[p], view.turn_limit, self.policy)
+            model = self.models[key]
+            upto = t - 1 if self._later(p) else t
+            model.advance(view, self.seen_at, upto, self.public, self.before)
+            total.append(model.misses)
+        return total
+
+    def _later(self, p: int) -> bool:
+        """Whether ``p`` still chooses in this turn's crew round (after me)."""
+        view, n, t = self.view, self.view.players, self.view.turn
+        if not (self.crew_round and t):
+            return False
+        active = view.observations[-1].active
+        return (p - active) % n > (view.player - active) % n
 
     def game(
         self, deal: tuple[Code, ...], me: Seat | None, mine: dict[int, list[CrewCard]]
@@ -325,7 +415,7 @@ class Replay:
                 self.models[key] = _Model(n, p, deal[p], view.turn_limit, self.policy)
             model = self.models[key]
             later = self.crew_round and t and place[p] > place[view.player]
-            model.advance(view, self.seen_at, t - 1 if later else t, self.public)
+            model.advance(view, self.seen_at, t - 1 if later else t, self.public, self.before)
             seat = copy.copy(model.seat)
             for i, card in model.cards:
                 per_turn.setdefault(i, []).append(card)
@@ -528,8 +618,15 @@ class _SearchSeat:
         self.rng = rng
         self.belief = Belief.start(players, player, code)
         self.models: dict[tuple[int, Code], _Model] = {}
+        self._pool_key: tuple[int, bool] | None = None
+        self._pool: tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]] = ([], np.ones(0))
         self.last_values: dict[tuple[int, float | None], float] = {}
         """The option values of the last crew decision searched (for tests and study)."""
+        self.last_games: list[tuple[tuple[Code, ...], tuple[tuple[int, ...], ...]]] = []
+        """The deals and decks of the last games played on (for tests and study)."""
+        self.last_guesses: dict[int, tuple[Code, float]] = {}
+        """My best guesses and their probabilities at the last crew decision weighed (for
+        tests and study)."""
 
     # -- the position ------------------------------------------------------------
 
@@ -575,11 +672,55 @@ class _SearchSeat:
             now = [(view.turn - 1, guesses)]
         replay = Replay(view, OTHERS, self.models, crew_round=not flip)
         out = []
-        for deal, decks in draws(belief, view.seen, ss, games):
+        drawn = draws(belief, view.seen, ss, games)
+        if self._weighing(belief):
+            deals, weights = self._posterior(view, replay)
+            pick = self.rng.choice(len(deals), size=games, p=weights)
+            drawn = [(deals[int(r)], decks) for r, (_, decks) in zip(pick, drawn, strict=True)]
+            if not flip:
+                now = [(view.turn - 1, self._guesses(view, deals, weights))]
+        self.last_games = drawn
+        for deal, decks in drawn:
             planner = _Planner(belief, targets, first, flip, now)
             start, seats = replay.game(deal, planner, mine)
             played = play_turns(start, decks, seats)
             out.append(_Played(deal, played, planner.guesses))
+        return out
+
+    def _weighing(self, belief: Belief) -> bool:
+        """Whether my deals are few enough to weigh them all by the others' play."""
+        return CHECK_MODELS and belief.deals <= POOL * self.policy.budget
+
+    def _posterior(
+        self, view: PlayerView, replay: Replay
+    ) -> tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]]:
+        """Deals from my belief weighed by how well the others' models replay the record:
+        every deal when they are few, else a draw; their weights, summing to 1."""
+        belief = self.belief
+        key = (view.turn, replay.crew_round)
+        if self._pool_key == key:
+            return self._pool
+        deals = belief.deals_at(range(belief.deals))
+        misses = np.array([replay.misses(d) for d in deals], dtype=np.float64)
+        # A player whom no deal's model replays is not playing as modelled: not weighed.
+        trusted = misses.min(axis=0) == 0
+        weights = MISS_WEIGHT ** misses[:, trusted].sum(axis=1)
+        self._pool_key, self._pool = key, (deals, weights / weights.sum())
+        return self._pool
+
+    @staticmethod
+    def _guesses(
+        view: PlayerView, deals: Sequence[tuple[Code, ...]], weights: npt.NDArray[np.float64]
+    ) -> dict[int, tuple[Code, float]]:
+        """My best guess on each target left and its probability, by the weighed deals
+        (ties: the lowest code index)."""
+        out = {}
+        for q in view.targets_left():
+            mass: dict[Code, float] = {}
+            for deal, w in zip(deals, weights, strict=True):
+                mass[deal[q]] = mass.get(deal[q], 0.0) + float(w)
+            code = min(mass, key=lambda c: (-round(mass[c], 12), c.index))
+            out[q] = (code, min(1.0, mass[code]))
         return out
 
     # -- decisions ---------------------------------------------------------------
@@ -612,6 +753,13 @@ class _SearchSeat:
         targets = view.targets_left()
         now = {q: belief.best_code(q) for q in targets}
         prob = {q: count / belief.deals for q, (_, count) in now.items()}
+        if self._weighing(belief) and self._searching(view):
+            self._prune(belief)
+            replay = Replay(view, OTHERS, self.models, crew_round=True)
+            guesses = self._guesses(view, *self._posterior(view, replay))
+            self.last_guesses = guesses
+            now = {q: (code, 0) for q, (code, _) in guesses.items()}
+            prob = {q: 1.0 if prob[q] >= 1 else p for q, (_, p) in guesses.items()}
         if view.turns_left == 0:
             return [(q, now[q][0]) for q in targets]
         out = [(q, now[q][0]) for q in targets if prob[q] >= 1]
@@ -643,7 +791,8 @@ def _start_game(
 @dataclass(frozen=True)
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
-    drawn exactly from its belief, the others as ``threshold:0.5``.
+    drawn exactly from its belief (weighed by the others' public play once they are at
+    most ``POOL * BUDGET``), the others as ``threshold:0.5``.
 
     Examples
     --------

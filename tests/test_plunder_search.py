@@ -6,17 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder import CATEGORIES, Category, Code
-from isles.models.plunder_game import GameRecord, PlayerView, Seat, play_game, play_turns
+from isles.models.plunder_game import GameRecord, PlayerView, Policy, Seat, play_game, play_turns
 from isles.solvers import plunder_search
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import ThresholdPolicy, best_flip, policy_by_name
-from isles.solvers.plunder_search import RULES, SearchPolicy, draws
+from isles.solvers.plunder_search import MISS_WEIGHT, RULES, SearchPolicy
 from isles.solvers.plunder_tournament import tournament
 
 
@@ -101,9 +102,16 @@ class _Scripted:
     """My seat in the test's own replay: the record's flips, then the most informative
     one; my card on ``target`` at turn ``at`` naming my best guess then."""
 
-    def __init__(self, code: Code, target: int, at: int, flips: Sequence[Category | None]) -> None:
+    def __init__(
+        self,
+        code: Code,
+        target: int,
+        at: int,
+        flips: Sequence[Category | None],
+        guess: Code | None = None,
+    ) -> None:
         self.belief = Belief.start(2, 0, code)
-        self.target, self.at, self.flips = target, at, flips
+        self.target, self.at, self.flips, self.guess = target, at, flips, guess
 
     def _update(self, view: PlayerView) -> Belief:
         for obs in view.observations[self.belief.turns :]:
@@ -117,7 +125,9 @@ class _Scripted:
 
     def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
         b = self._update(view)
-        return [(self.target, b.best_code(self.target)[0])] if view.turn - 1 == self.at else []
+        if view.turn - 1 != self.at:
+            return []
+        return [(self.target, self.guess or b.best_code(self.target)[0])]
 
 
 class _Forced:
@@ -141,7 +151,7 @@ def _utility(game: GameRecord) -> float:
     return (0 in score.winners) + 0.05 * (score.total[0] - score.total[1])
 
 
-@pytest.mark.parametrize("seed", [0, 2, 3, 10])
+@pytest.mark.parametrize("seed", [0, 2, 5, 10])
 def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -160,11 +170,17 @@ def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
     seat = SearchPolicy(games).seat(2, 0, base.deal[0], np.random.default_rng(11))
     decision = seat.crew(view)
     values = seat.last_values  # type: ignore[attr-defined]
-    # The same sampled games: the seat's first draw from its generator seeds them.
-    ss = np.random.SeedSequence(int(np.random.default_rng(11).integers(2**63)))
+    # The same sampled games: the deals and decks the seat played on, each a deal of
+    # my belief and the cards left in the decks.
     out = {k: [c.observation.clue.values[k] for c in so_far.turns if c.flip is cat]
            for k, cat in enumerate(CATEGORIES)}  # fmt: skip
-    sampled = draws(belief, seen, ss, games)  # (a SeedSequence spawns new children each call)
+    sampled = seat.last_games  # type: ignore[attr-defined]
+    now = seat.last_guesses[1][0]  # type: ignore[attr-defined]  # my guess by the deals weighed
+    assert len(sampled) == games
+    possible = set(belief.deals_at(range(belief.deals)))
+    for deal, decks in sampled:
+        assert deal in possible
+        assert [sorted(d) for d in decks] == [sorted(x) for x in _decks_of(so_far)]
     mean = {}
     for at in (t - 1, t):
         total = 0.0
@@ -172,7 +188,7 @@ def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
             start = GameRecord(2, deal, base.table, (), limit)
             full = tuple((*out[k], *decks[k]) for k in range(3))
             seats = [
-                _Scripted(base.deal[0], 1, at, flips),
+                _Scripted(base.deal[0], 1, at, flips, now if at == t - 1 else None),
                 _Forced(ThresholdPolicy(0.5).seat(2, 1, deal[1], np.random.default_rng()), flips),
             ]
             turns = play_turns(start, full, seats)  # type: ignore[arg-type]
@@ -213,6 +229,37 @@ def test_it_sees_only_its_own_information(monkeypatch: pytest.MonkeyPatch) -> No
     assert deals[0] != deals[1] and deals[0][0] == deals[1][0]
     assert any(entry[0] == "crew" and entry[3] for entry in logs[0]), "it searched"  # type: ignore[index]
     assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_others_replayed_play_weighs_the_deals(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against threshold:0.5, the policy the search plays the others by, the true deal
+    replays every flip and every count of cards sent: it never misses; other deals do
+    miss, and weigh MISS_WEIGHT less a miss of a player some deal replays."""
+    lineup: list[Policy] = [SearchPolicy(4), ThresholdPolicy(0.5), ThresholdPolicy(0.5)]
+    truth = play_game(lineup, seed).deal
+    noted: list[tuple[list[list[int]], list[float], list[int]]] = []
+    posterior = plunder_search._SearchSeat._posterior
+
+    def spy(
+        self: object, view: PlayerView, replay: plunder_search.Replay
+    ) -> tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]]:
+        deals, weights = posterior(self, view, replay)  # type: ignore[arg-type]
+        misses = [replay.misses(d) for d in deals]
+        noted.append((misses, list(weights), replay.misses(truth)))
+        return deals, weights
+
+    monkeypatch.setattr(plunder_search._SearchSeat, "_posterior", spy)
+    assert play_game(lineup, seed).deal == truth
+    assert noted, "it searched"
+    assert all(true == [0, 0] for _, _, true in noted)
+    assert any(max(map(max, misses)) > 0 for misses, _, _ in noted), "some deal misses"
+    for misses, weights, _ in noted:
+        trusted = [j for j in range(2) if min(m[j] for m in misses) == 0]
+        plain = [MISS_WEIGHT ** sum(m[j] for j in trusted) for m in misses]
+        assert weights == pytest.approx([w / sum(plain) for w in plain])
 
 
 def _decks_of(game: GameRecord) -> tuple[tuple[int, ...], ...]:
