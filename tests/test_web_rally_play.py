@@ -111,7 +111,7 @@ def test_the_page_drives_a_car_on_income(server: str, page: Page) -> None:
     choose(page, "#source", "towns")
     expect(page.locator("#mode")).to_be_visible()
     choose(page, "#mode", "income")
-    expect(page.locator("#player")).to_have_value("blue")  # the board's first owner
+    expect(page.locator("select#player")).to_have_value("blue")  # the board's first owner
     choose(page, "#player", "red")
     expect(page.locator("#players")).to_have_value("4")  # the declaration's default
     tap(page, "0,-3")
