@@ -30,6 +30,7 @@ from isles.models.contract import (
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, as_hex, parse_hex
 from isles.models.rally import (
+    CARD_COUNT,
     MAX_CARD_VALUE,
     Objective,
     TradeMode,
@@ -151,7 +152,7 @@ class Trip(Question):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     time_limit: float = param(
         DEFAULT_TIME_LIMIT,
@@ -234,7 +235,7 @@ class Drive(AtTheTable):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     reserve: Budget | None = param(
         None,
@@ -242,7 +243,7 @@ class Drive(AtTheTable):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     within: int = param(
         20,
