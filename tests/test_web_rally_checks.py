@@ -49,3 +49,39 @@ def test_a_hand_beyond_the_bank_is_refused_at_once(
     body = {"board": rally_towns(), **DRIVE, key: {"brick": count}}
     message = refused(client.post("/api/solve/income", json=body), f"{key}.brick")
     assert "0..19" in message
+
+
+def race(client: TestClient, cars: list[Any]) -> Any:
+    return client.post("/api/solve/race", json={"board": rally_towns(), "cars": cars})
+
+
+@pytest.mark.parametrize(
+    ("car", "field", "said"),
+    [
+        ({"goals": [[9, 9]]}, "cars[0].goals[0]", "[9,9] is invalid; expected a land hex"),
+        ({"goals": [[0, -3]]}, "cars[0].goals[0]", "[0,-3] is invalid; expected a land hex"),
+        ({"goals": []}, "cars[0].goals", "expected at least one goal hex"),
+        ({"start": [9, 9]}, "cars[0].start", "[9,9] is invalid; expected a hex of the board"),
+        ({"start": [1, 0], "goals": None}, "cars[0].goals", "has no default goals"),
+        ({"player": "green"}, "cars[0].player", "expected a player of the board: blue, red"),
+    ],
+)
+def test_a_bad_car_is_refused_before_any_job(
+    client: TestClient, car: dict[str, Any], field: str, said: str
+) -> None:
+    sent = {k: v for k, v in {**CARS[0], **car}.items() if v is not None}
+    message = refused(race(client, [sent, CARS[1]]), field)
+    assert said in message and "null" not in message
+
+
+@pytest.mark.parametrize("key", ["goal", "extra"])
+def test_a_car_s_unknown_key_is_named(client: TestClient, key: str) -> None:
+    message = refused(race(client, [{**CARS[0], key: 1}, CARS[1]]), f"cars[0].{key}")
+    assert f'unknown key "{key}"' in message and "player, start, goals" in message
+
+
+def test_race_errors_are_in_the_web_s_words(client: TestClient) -> None:
+    one = refused(race(client, CARS[:1]), "cars")
+    assert "expected 2 to 4 cars" in one and "--car" not in one
+    same = refused(race(client, [CARS[0], {**CARS[1], "player": "red"}]), "cars[1].player")
+    assert "one car per player (car 1 is red's)" in same
