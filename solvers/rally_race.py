@@ -207,7 +207,7 @@ class RaceResult:
             "seed": self.seed,
             "players": self.players,
             "trade": self.trade,
-            "discard": self.discard,
+            "discard": "on" if self.discard else "off",  # as the request spells it
             "turns": self.turns,
             "tie_rule": TIE_RULE,
             "cars": [c.to_dict() for c in self.cars],

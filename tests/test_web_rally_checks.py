@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
+from isles import rally
 from isles.web import create_app
 from isles.web.tasks.rally import rally_towns
 
@@ -85,3 +86,43 @@ def test_race_errors_are_in_the_web_s_words(client: TestClient) -> None:
     assert "expected 2 to 4 cars" in one and "--car" not in one
     same = refused(race(client, [CARS[0], {**CARS[1], "player": "red"}]), "cars[1].player")
     assert "one car per player (car 1 is red's)" in same
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "said"),
+    [
+        ({"start": [1, 0], "goals": None}, "goals", "missing; expected goal hexes"),
+        ({"goals": [[9, 9]]}, "goals[0]", "expected a land hex of the board"),
+        ({"goals": []}, "goals", "expected at least one goal hex"),
+        ({"player": "green"}, "player", "expected a player of the board"),
+    ],
+)
+def test_a_bad_drive_is_refused_before_any_job(
+    client: TestClient, extra: dict[str, Any], field: str, said: str
+) -> None:
+    body = {k: v for k, v in {"board": rally_towns(), **DRIVE, **extra}.items() if v is not None}
+    message = refused(client.post("/api/solve/income", json=body), field)
+    assert said in message and "null" not in message
+
+
+def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:
+    board = rally.Board.from_dict(rally_towns())
+    for rule in ("on", "off"):
+        drive = rally.Drive.read({"board": board, **DRIVE, "discard": rule}, spelling="key")
+        plan = rally.plan_drive(drive).to_dict()
+        assert plan["discard"] == rule
+        again = {k: plan[k] for k in ("player", "start", "goals", "players", "trade", "discard")}
+        assert rally.Drive.read({"board": board, **again}, spelling="key").discard == rule
+    cars = [*CARS]
+    race = rally.Race.read(
+        {
+            "board": board,
+            "cars": cars,
+            "trade": "none",
+            "discard": "off",
+            "method": "monte_carlo",
+            "games": 20,
+        },
+        spelling="key",
+    )
+    assert rally.plan_race(race, progress=False).to_dict()["discard"] == "off"

@@ -8,7 +8,7 @@ start of each start group), ``isles rally`` and the web app's planner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal, Self
@@ -254,6 +254,14 @@ class Drive(AtTheTable):
         le=200,
     )
 
+    @model_validator(mode="after")
+    def _on_the_board(self) -> Self:
+        """The owner, start and goals on the board, checked before any plan is made."""
+        board = self.board if isinstance(self.board, Board) else self.board.board
+        board.check_player(self.player, "player")
+        _check_route(board, self.start, self.goals, {})
+        return self
+
 
 @dataclass(frozen=True)
 class Car:
@@ -430,27 +438,32 @@ class Race(AtTheTable):
 
 def _check_car(board: Board, car: Car) -> None:
     """A car's start and goals on ``board``, named by the car's keys, the values as sent."""
-    sent = car.sent or {}
-    if car.start not in board:
-        raise InvalidInput("start", sent.get("start", str(car.start)), "a hex of the board")
-    if car.goals is None:
-        if not is_rim_start(board, car.start):
+    _check_route(board, car.start, car.goals, car.sent or {})
+
+
+def _check_route(
+    board: Board, start: Hex, goals: Sequence[Hex] | None, sent: Mapping[str, Any]
+) -> None:
+    """A car's start and goals on ``board`` (``sent``: the values as the request gave them)."""
+    if start not in board:
+        raise InvalidInput("start", sent.get("start", str(start)), "a hex of the board")
+    if goals is None:
+        if not is_rim_start(board, start):
             raise InvalidInput(
                 "goals",
                 None,
-                f"goal hexes: the start {car.start.q},{car.start.r} is not a rim start, "
+                f"goal hexes: the start {start.q},{start.r} is not a rim start, "
                 "so it has no default goals",
                 problem="missing",
             )
         return
-    if not car.goals:
+    if not goals:
         raise InvalidInput("goals", [], "at least one goal hex", problem="empty")
-    for j, goal in enumerate(car.goals):
+    for j, goal in enumerate(goals):
+        shown = sent["goals"][j] if isinstance(sent.get("goals"), Sequence) else str(goal)
         if goal not in board or not board.tiles[goal].terrain.is_land:
-            shown = sent["goals"][j] if "goals" in sent else str(goal)
             raise InvalidInput(f"goals[{j}]", shown, "a land hex of the board")
-        if goal == car.start:
-            shown = sent["goals"][j] if "goals" in sent else str(goal)
+        if goal == start:
             raise InvalidInput(f"goals[{j}]", shown, "a hex other than the car's start")
 
 
