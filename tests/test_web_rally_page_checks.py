@@ -41,9 +41,16 @@ def test_a_race_with_no_start_is_said_in_the_page_s_words(server: str, page: Pag
 def test_an_owner_cannot_be_picked_twice(server: str, page: Page) -> None:
     sent: list[str] = []
     race_page(page, server, sent)
-    first = page.locator('.car[data-car="0"] select option').all_text_contents()
-    second = page.locator('.car[data-car="1"] select option').all_text_contents()
-    assert first == ["blue"] and second == ["red"]  # each car's owner: not the other's
+    first, second = (
+        page.locator('.car[data-car="0"] select'),
+        page.locator('.car[data-car="1"] select'),
+    )
+    expect(first).to_have_value("blue")
+    expect(second).to_have_value("red")
+    first.select_option("red")  # red drives car 2: the two cars swap owners
+    expect(first).to_have_value("red")
+    expect(second).to_have_value("blue")
+    assert page.locator("#undo").get_attribute("title") == "Undo: car 1: red, car 2: blue"
 
 
 def test_a_change_while_a_job_runs_cancels_it(server: str, page: Page) -> None:

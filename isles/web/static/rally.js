@@ -353,7 +353,14 @@ function carRows() {
   const rows = state.cars.map((car, i) =>
     el("div", { class: "row car", dataset: { car: String(i) } },
       el("button", { type: "button", class: "chip", "aria-pressed": i === Math.min(ui.car, state.cars.length - 1) ? "true" : "false", onclick: () => setUi({ car: i }) }, `car ${i + 1}`),
-      select(names.filter((n) => n === car.player || !state.cars.some((c) => c.player === n)).map((n) => [n, n]), car.player, (value) => commit(`car ${i + 1}: ${value}`, (s) => { s.cars[i].player = value; }), { "aria-label": `car ${i + 1}'s owner` }),
+      // One car per player: an owner who already drives another car swaps with this one.
+      select(names.map((n) => [n, n]), car.player, (value) => {
+        const j = state.cars.findIndex((c, k) => k !== i && c.player === value);
+        commit(j >= 0 ? `car ${i + 1}: ${value}, car ${j + 1}: ${car.player}` : `car ${i + 1}: ${value}`, (s) => {
+          if (j >= 0) s.cars[j].player = s.cars[i].player;
+          s.cars[i].player = value;
+        });
+      }, { "aria-label": `car ${i + 1}'s owner` }),
       el("span", { class: "muted" }, `from ${car.start ? hexLabel(board, car.start) : "(tap its start)"}${car.goals.length ? ` to ${car.goals.map((g) => hexLabel(board, g)).join(", ")}` : ""}`),
       el("button", { type: "button", onclick: () => confirmThen(`Remove car ${i + 1}? (Undo brings it back.)`, () => commit(`remove car ${i + 1}`, (s) => { s.cars.splice(i, 1); }), "Remove") }, "Remove")));
   const free = names.filter((n) => !state.cars.some((c) => c.player === n));
