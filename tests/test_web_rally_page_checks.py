@@ -89,3 +89,23 @@ def test_a_room_link_on_a_server_that_does_not_share_says_so(server: str, page: 
     expect(status).to_be_visible()
     expect(status).to_contain_text("K7Q2MD cannot be joined: this server does not share games")
     expect(page.locator("#share-table")).to_have_count(0)
+
+
+def test_an_inland_start_asks_for_goals_and_within_is_one_name(server: str, page: Page) -> None:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/solve/income" in r.url else None)
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "income")
+    tap(page, "1,-1")  # inland: no start group, so no default goals
+    expect(page.locator("#goals-note")).to_contain_text("no default goals")
+    page.click("#plan")
+    error = page.locator('.field-error[data-field="goals"]')
+    expect(error).to_contain_text(
+        "goals: tap the goals (Tap: goals): this start has no default goals"
+    )
+    assert "null" not in error.inner_text() and sent == []
+    page.fill("#within", "x")
+    page.click("#plan")
+    expect(page.locator('.field-error[data-field="within"]')).to_contain_text("within: ")
