@@ -21,8 +21,10 @@ from isles.models.hexgrid import DIRECTIONS, Edge, Hex, distance, neighbours, to
 
 __all__ = [
     "BANK_RATIO",
+    "CARD_COUNT",
     "GROUP_SIZE",
     "HAND_LIMIT",
+    "MAX_CARDS",
     "MAX_CARD_VALUE",
     "OBJECTIVES",
     "ROLLS",
@@ -669,6 +671,17 @@ def card_values(
     return out
 
 
+#: The most cards of one resource a player can hold, in hand or in the fuel reserve:
+#: the bank holds 19 cards of each resource in the base game, so a 20th is never
+#: dealt (docs/rally.md, "Card values and budgets"). Larger counts are refused at
+#: once rather than searched.
+MAX_CARDS = 19
+#: What a card count may be, in messages.
+CARD_COUNT = (
+    f"a whole number of cards in 0..{MAX_CARDS} (the bank holds {MAX_CARDS} cards of each resource)"
+)
+
+
 def spending_budget(budget: Mapping[Any, int], field: str = "budget") -> dict[Resource, int]:
     """Check what a player can spend, per resource (docs/rally.md, "Card values and budgets").
 
@@ -688,7 +701,7 @@ def spending_budget(budget: Mapping[Any, int], field: str = "budget") -> dict[Re
     ------
     InvalidInput
         Naming ``field.resource``: an unknown resource, or a count that is not
-        a whole number >= 0 (bools and floats are refused).
+        a whole number in 0..:data:`MAX_CARDS` (bools and floats are refused).
 
     Examples
     --------
@@ -698,12 +711,16 @@ def spending_budget(budget: Mapping[Any, int], field: str = "budget") -> dict[Re
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: budget.ore: 2.5 is invalid; expected a whole number ...
+    >>> spending_budget({"brick": 20})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: budget.brick: 20 is invalid; expected ... cards in 0..19 ...
     """
     out = dict.fromkeys(Resource, 0)
     for key, v in budget.items():
         r = _resource(key, field)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidInput(f"{field}.{r.value}", v, "a whole number of cards >= 0")
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CARDS:
+            raise InvalidInput(f"{field}.{r.value}", v, CARD_COUNT)
         out[r] = v
     return out
 

@@ -226,7 +226,7 @@ class IncomePlan:
             "player": self.player,
             "players": self.players,
             "trade": self.trade,
-            "discard": self.discard,
+            "discard": "on" if self.discard else "off",  # as the request spells it
             "expected_turns": float_or_none(self.expected_turns),
             "tolerance": self.tolerance,
             "within": [{"turns": t + 1, "probability": p} for t, p in enumerate(self.within)],

@@ -60,6 +60,8 @@ def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board
         (["--discard", "yes"], "--discard: 'yes' is invalid"),
         (["--objective", "turns"], "--objective only with a route (without --income)"),
         (["--hand", "ore=-1"], "--hand"),
+        (["--hand", "brick=99999999"], "expected a whole number of cards in 0..19"),
+        (["--reserve", "ore=20"], "--reserve ore: '20' is invalid"),
         (["--within", "0"], "--within: '0' is invalid"),
     ],
 )

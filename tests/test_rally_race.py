@@ -109,7 +109,7 @@ def test_a_race_refuses_two_cars_of_one_player_and_too_few_players() -> None:
         race_cars(two_owners(), [CARS[0], CARS[0]], games=10)
     with pytest.raises(InvalidInput, match="2 to 4 cars"):
         race_cars(two_owners(), CARS[:1], games=10)
-    with pytest.raises(InvalidInput, match="not one of its goals"):
+    with pytest.raises(InvalidInput, match="a hex other than the car's start"):
         race_cars(desert_board(), [{"player": "red", "start": (1, 0), "goals": [(1, 0)]}, CARS[1]])
 
 

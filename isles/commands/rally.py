@@ -119,7 +119,7 @@ def format_race(data: dict[str, Any]) -> str:
     )
     lines = [
         f"status: {data['status']} ({how}; {data['players']} players, trade "
-        f"{data['trade']}, 7-card rule {'on' if data['discard'] else 'off'})",
+        f"{data['trade']}, 7-card rule {data['discard']})",
         f"{'seat':<6}{'car':<20}{'first':>7}  {'exact ±' if exact else '95% interval':<17}"
         f"{'E[turns] alone':>15}{'mean turns':>12}",
     ]
@@ -159,7 +159,7 @@ def format_income(data: dict[str, Any]) -> str:
     turns = data["expected_turns"]
     lines = [
         f"status: {data['status']} ({data['players']} players, trade {data['trade']}, "
-        f"7-card rule {'on' if data['discard'] else 'off'})",
+        f"7-card rule {data['discard']})",
         "expected turns: " + ("never arrives" if turns is None else f"{turns:.3f}"),
     ]
     cheap = data["cheapest_cards_route"]

@@ -8,12 +8,12 @@ start of each start group), ``isles rally`` and the web app's planner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import PlainValidator
+from pydantic import PlainValidator, model_validator
 
 from isles.models.catan import Board, Resource
 from isles.models.contract import (
@@ -27,13 +27,15 @@ from isles.models.contract import (
     Question,
     param,
 )
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, json_text
 from isles.models.hexgrid import Hex, as_hex, parse_hex
 from isles.models.rally import (
+    CARD_COUNT,
     MAX_CARD_VALUE,
     Objective,
     TradeMode,
     card_values,
+    is_rim_start,
     spending_budget,
 )
 
@@ -151,7 +153,7 @@ class Trip(Question):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     time_limit: float = param(
         DEFAULT_TIME_LIMIT,
@@ -234,7 +236,7 @@ class Drive(AtTheTable):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     reserve: Budget | None = param(
         None,
@@ -242,7 +244,7 @@ class Drive(AtTheTable):
         metavar="RES=N",
         repeat=True,
         text="counts",
-        item="a whole number of cards >= 0",
+        item=CARD_COUNT,
     )
     within: int = param(
         20,
@@ -251,6 +253,14 @@ class Drive(AtTheTable):
         ge=1,
         le=200,
     )
+
+    @model_validator(mode="after")
+    def _on_the_board(self) -> Self:
+        """The owner, start and goals on the board, checked before any plan is made."""
+        board = self.board if isinstance(self.board, Board) else self.board.board
+        board.check_player(self.player, "player")
+        _check_route(board, self.start, self.goals, {})
+        return self
 
 
 @dataclass(frozen=True)
@@ -269,7 +279,13 @@ class Car:
     start: Hex
     goals: tuple[Hex, ...] | None
     text: str
+    #: The car as the request sent it (``{"player", "start", "goals"?}``), or None
+    #: when typed: errors about a sent car name its key and show the value sent.
+    sent: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
+
+#: The keys of a car sent as an object (the web app): ``goals`` may be left out.
+CAR_KEYS = ("player", "start", "goals")
 
 #: How a car is typed (``--car``): its owner, its start, then its goals if not the default.
 CAR_SPELLING = "PLAYER:Q,R or PLAYER:Q,R:GOAL_Q,GOAL_R[:...], e.g. red:0,-3 or red:0,-3:0,0"
@@ -292,7 +308,15 @@ def read_car(value: object) -> Car:
         except InvalidInput:
             raise InvalidInput("", value, CAR_SPELLING) from None
         return Car(player.strip(), start, tuple(ends) if ends else None, value)
-    if isinstance(value, Mapping) and set(value) <= {"player", "start", "goals"}:
+    if isinstance(value, Mapping):
+        for key in value:
+            if key not in CAR_KEYS:
+                raise InvalidInput(
+                    str(key),
+                    key,
+                    "only the keys " + ", ".join(CAR_KEYS),
+                    problem=f"unknown key {json_text(key)}",
+                )
         name = value.get("player")
         if not isinstance(name, str) or not name:
             raise InvalidInput("player", name, "a player's name")
@@ -304,8 +328,10 @@ def read_car(value: object) -> Car:
             if isinstance(goals, str | bytes | Mapping) or not hasattr(goals, "__iter__"):
                 raise InvalidInput("goals", goals, "a list of goal hexes")
             goals = tuple(as_hex(g, f"goals[{i}]") for i, g in enumerate(goals))
-        return Car(name, start, goals, f"{name}:{start.q},{start.r}")
-    raise InvalidInput("", value, 'PLAYER:Q,R, or {"player": NAME, "start": [q, r]}')
+        return Car(name, start, goals, f"{name}:{start.q},{start.r}", dict(value))
+    raise InvalidInput(
+        "", value, 'PLAYER:Q,R, or {"player": NAME, "start": [q, r], "goals": [[q, r], ...]}'
+    )
 
 
 def _cars(value: object) -> list[Car]:
@@ -319,7 +345,7 @@ def _cars(value: object) -> list[Car]:
             path = f"[{i}]" + (f".{exc.field}" if exc.field else "")
             raise InvalidInput(path, exc.value, exc.expected, problem=exc.problem) from None
     if not 2 <= len(out) <= 4:
-        raise InvalidInput("", [c.text for c in out], "2 to 4 cars (repeat --car)")
+        raise InvalidInput("", list(value), "2 to 4 cars, one per player")
     return out
 
 
@@ -337,7 +363,7 @@ class Race(AtTheTable):
     >>> Race.read({"board": {"hexes": []}, "cars": ["red:0,-3"]}, spelling="option")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: --car: ['red:0,-3'] is invalid; expected 2 to 4 cars ...
+    isles.models.errors.InvalidInput: --car: ['red:0,-3'] is invalid; expected 2 to 4 cars, ...r
     """
 
     board: BoardValue = param(
@@ -370,6 +396,75 @@ class Race(AtTheTable):
         gt=0,
         finite=True,
     )
+
+    @model_validator(mode="after")
+    def _cars_on_the_board(self) -> Self:
+        """Each car on the board: its owner, start and goals, checked before any job.
+
+        A car sent as an object is named by its key (``cars[0].goals[0]``) with
+        the value sent; a typed car (``--car``) by its text.
+        """
+        board = self.board if isinstance(self.board, Board) else self.board.board
+        if self.players < len(self.cars):
+            raise InvalidInput(
+                "players",
+                self.players,
+                f"at least the cars' number ({len(self.cars)}): each car is a player",
+            )
+        owners: dict[str, int] = {}
+        for i, car in enumerate(self.cars):
+            try:
+                player = board.check_player(car.player, "player")
+                if player in owners:
+                    raise InvalidInput(
+                        "player",
+                        car.player,
+                        f"one car per player (car {owners[player] + 1} is {player}'s)",
+                    )
+                owners[player] = i
+                _check_car(board, car)
+            except InvalidInput as exc:
+                if car.sent is None and exc.field == "player":  # typed: the name at fault
+                    raise InvalidInput(f"cars[{i}]", exc.value, exc.expected) from None
+                if car.sent is None:  # typed: the car's text, the part at fault in the words
+                    raise InvalidInput(
+                        f"cars[{i}]", car.text, f"{exc.field}: {exc.expected}"
+                    ) from None
+                raise InvalidInput(
+                    f"cars[{i}].{exc.field}", exc.value, exc.expected, problem=exc.problem
+                ) from None
+        return self
+
+
+def _check_car(board: Board, car: Car) -> None:
+    """A car's start and goals on ``board``, named by the car's keys, the values as sent."""
+    _check_route(board, car.start, car.goals, car.sent or {})
+
+
+def _check_route(
+    board: Board, start: Hex, goals: Sequence[Hex] | None, sent: Mapping[str, Any]
+) -> None:
+    """A car's start and goals on ``board`` (``sent``: the values as the request gave them)."""
+    if start not in board:
+        raise InvalidInput("start", sent.get("start", str(start)), "a hex of the board")
+    if goals is None:
+        if not is_rim_start(board, start):
+            raise InvalidInput(
+                "goals",
+                None,
+                f"goal hexes: the start {start.q},{start.r} is not a rim start, "
+                "so it has no default goals",
+                problem="missing",
+            )
+        return
+    if not goals:
+        raise InvalidInput("goals", [], "at least one goal hex", problem="empty")
+    for j, goal in enumerate(goals):
+        shown = sent["goals"][j] if isinstance(sent.get("goals"), Sequence) else str(goal)
+        if goal not in board or not board.tiles[goal].terrain.is_land:
+            raise InvalidInput(f"goals[{j}]", shown, "a land hex of the board")
+        if goal == start:
+            raise InvalidInput(f"goals[{j}]", shown, "a hex other than the car's start")
 
 
 #: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).

@@ -312,6 +312,10 @@ export function jobPanel() {
     }
   };
   node.busy = () => current !== null;
+  /** Cancel the job under way (its inputs changed): as the Cancel button does. */
+  node.cancel = () => {
+    if (current) current.cancelled = true;
+  };
   return node;
 }
 

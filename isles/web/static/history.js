@@ -346,7 +346,8 @@ class Table {
       if (this.code && !this.applying) this.push();
     });
     const asked = new URLSearchParams(window.location.search).get("room");
-    if (asked) serverShares().then((on) => (on ? this.join(asked) : this.say("This server does not share games (isles serve --share).")));
+    this.shares = false; // known once GET /api/health answers
+    if (asked) serverShares().then((on) => (on ? this.join(asked) : this.say(`Table ${asked} cannot be joined: this server does not share games (it was started without isles serve --share).`)));
   }
 
   say(note) {
@@ -491,7 +492,10 @@ export function tableButtons(h) {
   };
   box.redraw = () => {
     box.replaceChildren();
-    if (table.code) {
+    box.hidden = !table.shares && !table.note; // a room link on a server that does not share: said
+    if (!table.shares) {
+      // no buttons: only what the table has to say
+    } else if (table.code) {
       const link = make("input", { type: "text", readOnly: true, value: table.link(), id: "table-link", className: "link" });
       link.setAttribute("aria-label", "address of this table");
       const said = make("span", {}, "At the table ");
@@ -516,7 +520,8 @@ export function tableButtons(h) {
   table.views.add(box);
   box.redraw();
   serverShares().then((on) => {
-    box.hidden = !on;
+    table.shares = on;
+    box.redraw();
   });
   return box;
 }

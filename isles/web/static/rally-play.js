@@ -143,7 +143,7 @@ export function incomeBlock(board, answer, roll) {
   }
   parts.push(
     el("p", { id: "expected" }, el("strong", {}, `${turns(answer.expected_turns)} expected turns`),
-      ` to a goal (fewest under the best policy; ${answer.players} players, trade ${answer.trade}, 7-card rule ${answer.discard ? "on" : "off"})`),
+      ` to a goal (fewest under the best policy; ${answer.players} players, trade ${answer.trade}, 7-card rule ${answer.discard})`),
     restrictionList(answer.restrictions),
     adviceBlock(board, answer, roll),
     el("p", { id: "heading" }, `heading for: ${pathText(board, answer.route)}`),

@@ -77,10 +77,28 @@ function tableBody(names) {
 // The default goals of the start (POST /api/rally/goals), by start.
 let defaults = { start: null, goals: null, why: null };
 
+// The job under way: its request as sent, and how the request reads now.
+let running = null;
+
 history.onchange = (next) => {
   state = next;
+  if (running && JSON.stringify(running.body()) !== running.asked) {
+    running = null;
+    job.cancel(); // the inputs changed: the old answer is not wanted, its slot is freed
+  }
   render();
 };
+
+/** Run a job whose answer is for ``body()`` as it reads now: a change cancels it. */
+async function runFor(kind, body) {
+  const mine = { asked: JSON.stringify(body()), body };
+  running = mine;
+  try {
+    return await job.run(kind, body());
+  } finally {
+    if (running === mine) running = null;
+  }
+}
 
 /** One undo step: ``edit`` changes a copy of the state; a changed plan forgets its route. */
 function commit(label, edit) {
@@ -316,7 +334,7 @@ function tableControls() {
     onclick: () => step(state.roll === n ? `no roll` : `rolled ${n}`, (s) => { s.roll = s.roll === n ? null : n; }) }, String(n)));
   return [
     el("div", { class: "row" }, el("label", { for: "player" }, "the car's owner"), owner,
-      el("label", { for: "within" }, "chances within"), number("within", shown("within"), "turns", (s, n) => { s.within = n; }), el("span", { class: "muted" }, "turns")),
+      el("label", { for: "within" }, "chances within"), number("within", shown("within"), "within", (s, n) => { s.within = n; }), el("span", { class: "muted" }, "turns")),
     fieldError("player"),
     fieldError("within"),
     ...parts,
@@ -335,7 +353,14 @@ function carRows() {
   const rows = state.cars.map((car, i) =>
     el("div", { class: "row car", dataset: { car: String(i) } },
       el("button", { type: "button", class: "chip", "aria-pressed": i === Math.min(ui.car, state.cars.length - 1) ? "true" : "false", onclick: () => setUi({ car: i }) }, `car ${i + 1}`),
-      select(names.map((n) => [n, n]), car.player, (value) => commit(`car ${i + 1}: ${value}`, (s) => { s.cars[i].player = value; }), { "aria-label": `car ${i + 1}'s owner` }),
+      // One car per player: an owner who already drives another car swaps with this one.
+      select(names.map((n) => [n, n]), car.player, (value) => {
+        const j = state.cars.findIndex((c, k) => k !== i && c.player === value);
+        commit(j >= 0 ? `car ${i + 1}: ${value}, car ${j + 1}: ${car.player}` : `car ${i + 1}: ${value}`, (s) => {
+          if (j >= 0) s.cars[j].player = s.cars[i].player;
+          s.cars[i].player = value;
+        });
+      }, { "aria-label": `car ${i + 1}'s owner` }),
       el("span", { class: "muted" }, `from ${car.start ? hexLabel(board, car.start) : "(tap its start)"}${car.goals.length ? ` to ${car.goals.map((g) => hexLabel(board, g)).join(", ")}` : ""}`),
       el("button", { type: "button", onclick: () => confirmThen(`Remove car ${i + 1}? (Undo brings it back.)`, () => commit(`remove car ${i + 1}`, (s) => { s.cars.splice(i, 1); }), "Remove") }, "Remove")));
   const free = names.filter((n) => !state.cars.some((c) => c.player === n));
@@ -511,17 +536,49 @@ async function planTable() {
     showError({ field: "start", message: "start: tap the car's hex first (Tap: start, then a sea hex at the board's edge)" });
     return;
   }
-  const body = income ? incomeBody() : raceBody();
-  const asked = JSON.stringify(body);
+  if (!income) {
+    const wrong = raceCheck();
+    if (wrong) {
+      showError({ field: "cars", message: wrong });
+      return;
+    }
+  }
+  if (income && !state.goals.length && defaults.why && sameHex(defaults.start, state.start)) {
+    showError({ field: "goals", message: "goals: tap the goals (Tap: goals): this start has no default goals" });
+    return;
+  }
+  const bodyNow = income ? incomeBody : raceBody;
+  const asked = JSON.stringify(bodyNow());
   try {
-    const answer = await job.run(income ? "income" : "race", body);
-    if (JSON.stringify(income ? incomeBody() : raceBody()) !== asked) return; // changed meanwhile
+    const answer = await runFor(income ? "income" : "race", bodyNow);
+    if (JSON.stringify(bodyNow()) !== asked) return; // changed meanwhile
     const next = history.state;
     next[income ? "income" : "race"] = answer;
     history.replace(next); // an answer, not a change of the player's: undo skips it
   } catch (error) {
-    if (!error.cancelled) showError(error);
+    if (!error.cancelled) showError(income ? error : carWords(error));
   }
+}
+
+/** What keeps the race from being asked, in the page's words (null: nothing). */
+function raceCheck() {
+  const cars = state.cars;
+  if (cars.length < 2) return `a race needs 2 to 4 cars: add a car (${cars.length} now)`;
+  for (const [i, car] of cars.entries()) {
+    if (!car.start) return `car ${i + 1} (${car.player}): tap the car's start hex first (choose “car ${i + 1}”, Tap: start, then a hex)`;
+    const j = cars.findIndex((c) => c.player === car.player);
+    if (j < i) return `car ${i + 1}: ${car.player} already drives car ${j + 1}; one car per player: choose another owner`;
+  }
+  return null;
+}
+
+/** A race's error about ``cars[i]...`` said as "car i+1" (the page's numbering). */
+function carWords(error) {
+  const found = /^cars\[(\d+)\]\.?(.*)$/.exec(error && error.field ? String(error.field) : "");
+  if (!found) return error;
+  const car = `car ${Number(found[1]) + 1}`;
+  const message = String(error.message).replace(/^cars\[\d+\]\.?/, found[2] ? `${car} ` : car);
+  return { ...error, message: message.replace(/one car per player \(car (\d+) is (\w+)'s\)/, "one car per player: $2 already drives car $1") };
 }
 
 async function plan() {
@@ -538,7 +595,7 @@ async function plan() {
   }
   const asked = JSON.stringify(planBody(true));
   try {
-    const route = await job.run("route", planBody(true));
+    const route = await runFor("route", () => planBody(true));
     let unbounded = null;
     if (route.status === "unaffordable") unbounded = await job.run("route", planBody(false));
     if (JSON.stringify(planBody(true)) !== asked) return; // the plan changed meanwhile

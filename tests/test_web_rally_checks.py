@@ -1,0 +1,128 @@
+"""The rally page's requests refused at once, in the page's words (issue 21, break-it).
+
+HTTP only: every bad request answers 400 naming the entry and the value sent,
+before any job is started.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
+    from starlette.testclient import TestClient
+
+from isles import rally
+from isles.web import create_app
+from isles.web.tasks.rally import rally_towns
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+DRIVE = {"player": "red", "start": [0, -3], "goals": [[0, 0]], "trade": "none"}
+CARS = [
+    {"player": "red", "start": [0, -3], "goals": [[0, -2]]},
+    {"player": "blue", "start": [0, 3], "goals": [[0, 2]]},
+]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def refused(response: Any, field: str) -> str:
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["field"] == field, error
+    return str(error["message"])
+
+
+@pytest.mark.parametrize("count", [20, 10**15, 1e15])
+@pytest.mark.parametrize("key", ["hand", "reserve"])
+def test_a_hand_beyond_the_bank_is_refused_at_once(
+    client: TestClient, key: str, count: float
+) -> None:
+    body = {"board": rally_towns(), **DRIVE, key: {"brick": count}}
+    message = refused(client.post("/api/solve/income", json=body), f"{key}.brick")
+    assert "0..19" in message
+
+
+def race(client: TestClient, cars: list[Any]) -> Any:
+    return client.post("/api/solve/race", json={"board": rally_towns(), "cars": cars})
+
+
+@pytest.mark.parametrize(
+    ("car", "field", "said"),
+    [
+        ({"goals": [[9, 9]]}, "cars[0].goals[0]", "[9,9] is invalid; expected a land hex"),
+        ({"goals": [[0, -3]]}, "cars[0].goals[0]", "[0,-3] is invalid; expected a land hex"),
+        ({"goals": []}, "cars[0].goals", "expected at least one goal hex"),
+        ({"start": [9, 9]}, "cars[0].start", "[9,9] is invalid; expected a hex of the board"),
+        ({"start": [1, 0], "goals": None}, "cars[0].goals", "has no default goals"),
+        ({"player": "green"}, "cars[0].player", "expected a player of the board: blue, red"),
+    ],
+)
+def test_a_bad_car_is_refused_before_any_job(
+    client: TestClient, car: dict[str, Any], field: str, said: str
+) -> None:
+    sent = {k: v for k, v in {**CARS[0], **car}.items() if v is not None}
+    message = refused(race(client, [sent, CARS[1]]), field)
+    assert said in message and "null" not in message
+
+
+@pytest.mark.parametrize("key", ["goal", "extra"])
+def test_a_car_s_unknown_key_is_named(client: TestClient, key: str) -> None:
+    message = refused(race(client, [{**CARS[0], key: 1}, CARS[1]]), f"cars[0].{key}")
+    assert f'unknown key "{key}"' in message and "player, start, goals" in message
+
+
+def test_race_errors_are_in_the_web_s_words(client: TestClient) -> None:
+    one = refused(race(client, CARS[:1]), "cars")
+    assert "expected 2 to 4 cars" in one and "--car" not in one
+    same = refused(race(client, [CARS[0], {**CARS[1], "player": "red"}]), "cars[1].player")
+    assert "one car per player (car 1 is red's)" in same
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "said"),
+    [
+        ({"start": [1, 0], "goals": None}, "goals", "missing; expected goal hexes"),
+        ({"goals": [[9, 9]]}, "goals[0]", "expected a land hex of the board"),
+        ({"goals": []}, "goals", "expected at least one goal hex"),
+        ({"player": "green"}, "player", "expected a player of the board"),
+    ],
+)
+def test_a_bad_drive_is_refused_before_any_job(
+    client: TestClient, extra: dict[str, Any], field: str, said: str
+) -> None:
+    body = {k: v for k, v in {"board": rally_towns(), **DRIVE, **extra}.items() if v is not None}
+    message = refused(client.post("/api/solve/income", json=body), field)
+    assert said in message and "null" not in message
+
+
+def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:
+    board = rally.Board.from_dict(rally_towns())
+    for rule in ("on", "off"):
+        drive = rally.Drive.read({"board": board, **DRIVE, "discard": rule}, spelling="key")
+        plan = rally.plan_drive(drive).to_dict()
+        assert plan["discard"] == rule
+        again = {k: plan[k] for k in ("player", "start", "goals", "players", "trade", "discard")}
+        assert rally.Drive.read({"board": board, **again}, spelling="key").discard == rule
+    cars = [*CARS]
+    race = rally.Race.read(
+        {
+            "board": board,
+            "cars": cars,
+            "trade": "none",
+            "discard": "off",
+            "method": "monte_carlo",
+            "games": 20,
+        },
+        spelling="key",
+    )
+    assert rally.plan_race(race, progress=False).to_dict()["discard"] == "off"

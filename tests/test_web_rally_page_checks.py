@@ -1,0 +1,111 @@
+"""The rally page says what is wrong in its own words, and frees the server (issue 21).
+
+In a real headless Chromium: a race asked with no start tapped, or one owner
+picked twice, is said at once and never sent; a change while a job runs cancels
+it; ``/rally?room=CODE`` on a server that does not share says so.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.test_web_browser import browser, page, server
+from tests.test_web_browser_pages import tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+__all__ = ["browser", "page", "server"]  # the fixtures, shared
+
+
+def race_page(page: Page, server: str, sent: list[str]) -> None:
+    page.on("request", lambda r: sent.append(r.url) if "/api/solve/race" in r.url else None)
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "race")
+    expect(page.locator(".car")).to_have_count(2)
+
+
+def test_a_race_with_no_start_is_said_in_the_page_s_words(server: str, page: Page) -> None:
+    sent: list[str] = []
+    race_page(page, server, sent)
+    page.click("#plan")
+    error = page.locator('.field-error[data-field="cars"]')
+    expect(error).to_contain_text("car 1 (blue): tap the car's start hex first")
+    assert "null" not in error.inner_text() and sent == []
+
+
+def test_an_owner_cannot_be_picked_twice(server: str, page: Page) -> None:
+    sent: list[str] = []
+    race_page(page, server, sent)
+    first, second = (
+        page.locator('.car[data-car="0"] select'),
+        page.locator('.car[data-car="1"] select'),
+    )
+    expect(first).to_have_value("blue")
+    expect(second).to_have_value("red")
+    first.select_option("red")  # red drives car 2: the two cars swap owners
+    expect(first).to_have_value("red")
+    expect(second).to_have_value("blue")
+    assert page.locator("#undo").get_attribute("title") == "Undo: car 1: red, car 2: blue"
+
+
+def test_a_change_while_a_job_runs_cancels_it(server: str, page: Page) -> None:
+    cancelled: list[str] = []
+    running = {"job": "j1", "state": "running", "elapsed": 0.5, "time_limit": 120.0}
+
+    def solve(route: Route) -> None:
+        route.fulfill(status=202, content_type="application/json", body=json.dumps(running))
+
+    def jobs(route: Route) -> None:
+        if route.request.url.endswith("/cancel"):
+            cancelled.append(route.request.url)
+            answer: dict[str, Any] = {**running, "state": "cancelled"}
+        else:
+            answer = running
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+
+    page.route("**/api/solve/income", solve)
+    page.route("**/api/jobs/j1**", jobs)
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "income")
+    tap(page, "0,-3")
+    page.click("#plan")
+    expect(page.locator(".job")).to_have_attribute("data-state", "running")
+    assert cancelled == []
+    page.click('button[data-hand="brick"]')  # the inputs change: the answer is not wanted
+    expect(page.locator(".job")).to_have_attribute("data-state", "cancelled")
+    assert cancelled and cancelled[0].endswith("/api/jobs/j1/cancel")
+
+
+def test_a_room_link_on_a_server_that_does_not_share_says_so(server: str, page: Page) -> None:
+    page.goto(f"{server}/rally?room=K7Q2MD")
+    status = page.locator("#table-status")
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("K7Q2MD cannot be joined: this server does not share games")
+    expect(page.locator("#share-table")).to_have_count(0)
+
+
+def test_an_inland_start_asks_for_goals_and_within_is_one_name(server: str, page: Page) -> None:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/solve/income" in r.url else None)
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    page.select_option("#source", "towns")
+    page.select_option("#mode", "income")
+    tap(page, "1,-1")  # inland: no start group, so no default goals
+    expect(page.locator("#goals-note")).to_contain_text("no default goals")
+    page.click("#plan")
+    error = page.locator('.field-error[data-field="goals"]')
+    expect(error).to_contain_text(
+        "goals: tap the goals (Tap: goals): this start has no default goals"
+    )
+    assert "null" not in error.inner_text() and sent == []
+    page.fill("#within", "x")
+    page.click("#plan")
+    expect(page.locator('.field-error[data-field="within"]')).to_contain_text("within: ")
