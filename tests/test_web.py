@@ -172,7 +172,10 @@ def test_json_only_strictly_read(client: TestClient) -> None:
             headers={"content-type": "application/json"},
         )
     )
-    assert "key 'board' twice" in error["message"]
+    assert error == {
+        "field": "request",
+        "message": 'request: the key "board" is given twice; expected each key once per object',
+    }
     for text in [b"{", b'{"board": NaN}', b"\xff\xfe"]:
         response = client.post(
             "/api/board", content=text, headers={"content-type": "application/json"}
