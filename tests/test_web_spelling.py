@@ -46,7 +46,12 @@ def message(client: TestClient, path: str, text: str) -> str:
             "players: true is invalid; expected an integer in 2..4",
         ),
         ("/api/lighthouse/kit", '{"islands": false}', "islands: false is invalid"),
-        ("/api/lighthouse/kit", '{"islands": 1e23}', "islands: 1e+23 is invalid"),
+        ("/api/lighthouse/kit", '{"islands": 1e23}', "islands: 1e+23 is a float, not a whole"),
+        (
+            "/api/solve/income",
+            '{"players": 4.0}',
+            "players: 4.0 is a float, not a whole number (write 4); expected an integer in 3..6",
+        ),
         ("/api/lighthouse/kit", '{"islands": "3"}', 'islands: "3" is invalid'),
         ("/api/lighthouse/kit", '{"islands": [1.0]}', "islands: [1] is invalid"),
         ("/api/lighthouse/kit", '{"Islands": 1}', 'Islands: unknown key "Islands"'),
