@@ -234,9 +234,7 @@ def count_type(low: int, high: int) -> Callable[[str], int]:
             value = low - 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text} is invalid; expected an integer in {low}..{high:,}".replace(",", "_")
-                if high >= 10_000
-                else f"{text} is invalid; expected an integer in {low}..{high}"
+                f"{text} is invalid; expected an integer in {low}..{high}"
             )
         return value
 
