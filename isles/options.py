@@ -483,6 +483,26 @@ def add_questions(
         _add_option(parser, option, _dest(option), info, help_text, repeat)
 
 
+def _only_in(option: str, having: list[str], modes: Mapping[str, type[Question]]) -> str:
+    """Which modes take ``option``, said plainly: the flags it needs, or those it cannot have.
+
+    A command's default mode is no flag (``a route (without --income or --race)``):
+    an option it takes is said not to go with the flags of the modes that lack it.
+
+    Examples
+    --------
+    >>> modes = dict.fromkeys(["a route (without --race)", "--income", "--race"], Question)
+    >>> _only_in("--car", ["--race"], modes)
+    '--car only with --race'
+    >>> _only_in("--start", ["a route (without --race)", "--income"], modes)
+    '--start not with --race'
+    """
+    lacking = [m for m in modes if m not in having]
+    if all(m.startswith("--") for m in having) or not all(m.startswith("--") for m in lacking):
+        return f"{option} only with " + " or ".join(having)
+    return f"{option} not with " + " or ".join(lacking)
+
+
 def read_mode(
     modes: Mapping[str, type[Question]],
     mode: str,
@@ -511,10 +531,10 @@ def read_mode(
         if given is None:
             continue
         if not mine:
-            having = " or ".join(dict.fromkeys(m for m, _, _, _ in fields))
             shown = given[0] if isinstance(given, list) and len(given) == 1 else given
             problem = None if isinstance(shown, str) else "given"
-            raise InvalidInput(option, shown, f"{option} only with {having}", problem=problem)
+            needs = _only_in(option, list(dict.fromkeys(m for m, _, _, _ in fields)), modes)
+            raise InvalidInput(option, shown, needs, problem=problem)
         ours[option] = mine[0]
     question = modes[mode]
     picked = argparse.Namespace()
