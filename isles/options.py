@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from isles.models.contract import Question, param_extra
+from isles.models.contract import Question, expected_text, param_extra
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
 from isles.models.jsonio import load_json
@@ -393,7 +393,12 @@ def _read_text(
     read = _checked(_reader(question, name, info), param_extra(info).get("item"))
     if isinstance(text, str):
         typed[name] = text
-        value = read(text, option)
+        try:
+            value = read(text, option)
+        except InvalidInput as exc:  # "4.0" for --players: say the range, as the web does
+            if exc.field != option or exc.expected not in _PLAIN:
+                raise
+            raise InvalidInput(option, exc.value, expected_text(info), exc.problem) from None
         if isinstance(value, dict):
             typed.update(_pair_texts(name, text))
         return value

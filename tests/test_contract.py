@@ -128,8 +128,15 @@ def test_the_command_line_names_the_text_typed() -> None:
         InvalidInput, match=r"^--time-limit: '-1' is invalid; expected a number > 0"
     ):
         read_question(Trip, parser.parse_args(["--time-limit", "-1"]))
-    with pytest.raises(InvalidInput, match=r"^--games: '1_0' is invalid; expected a whole number"):
+    # what the declaration says is valid, not only "a whole number" (issue 21, finding 2)
+    with pytest.raises(
+        InvalidInput, match=r"^--games: '1_0' is invalid; expected an integer in 1\.\.1000000$"
+    ):
         read_question(Trip, parser.parse_args(["--games", "1_0"]))
+    with pytest.raises(
+        InvalidInput, match=r"^--games: '4\.0' is invalid; expected an integer in 1\.\."
+    ):
+        read_question(Trip, parser.parse_args(["--games", "4.0"]))
     with pytest.raises(InvalidInput, match=r"^--start: '1;2' is invalid; expected axial"):
         read_question(Trip, parser.parse_args(["--start", "1;2"]))
 
