@@ -93,7 +93,7 @@ def _once(
     """Refuse an option's second occurrence (nothing given is silently overridden)."""
     given: set[str] = namespace.__dict__.setdefault("_given_once", set())
     if dest in given:
-        parser.error(f"argument {option_string}: given twice")
+        parser.error(f"{option_string}: given twice; expected one {option_string}")
     given.add(dest)
 
 
