@@ -114,6 +114,15 @@ def test_a_float_where_an_integer_belongs_is_said_to_be_one(
     assert refused(response, key).startswith(said)
 
 
+def test_a_float_a_reader_refuses_is_shown_as_a_float(client: TestClient) -> None:
+    body = json.dumps({"board": rally_towns(), **DRIVE})
+    raw = body[:-1] + ', "hand": {"brick": 1.0}}'
+    response = client.post(
+        "/api/solve/income", content=raw, headers={"content-type": "application/json"}
+    )
+    assert refused(response, "hand.brick").startswith("hand.brick: 1.0 is invalid; expected")
+
+
 def test_the_defaults_are_the_declarations(client: TestClient) -> None:
     got = client.get("/api/rally/defaults").json()
     assert got == rally_defaults()
