@@ -93,7 +93,7 @@ def _once(
     """Refuse an option's second occurrence (nothing given is silently overridden)."""
     given: set[str] = namespace.__dict__.setdefault("_given_once", set())
     if dest in given:
-        parser.error(f"argument {option_string}: given twice")
+        parser.error(f"{option_string}: given twice; expected one {option_string}")
     given.add(dest)
 
 
@@ -234,9 +234,7 @@ def count_type(low: int, high: int) -> Callable[[str], int]:
             value = low - 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text} is invalid; expected an integer in {low}..{high:,}".replace(",", "_")
-                if high >= 10_000
-                else f"{text} is invalid; expected an integer in {low}..{high}"
+                f"{text} is invalid; expected an integer in {low}..{high}"
             )
         return value
 

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from isles.models.contract import Question, param_extra
+from isles.models.contract import Question, expected_text, param_extra
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
 from isles.models.jsonio import load_json
@@ -393,7 +393,12 @@ def _read_text(
     read = _checked(_reader(question, name, info), param_extra(info).get("item"))
     if isinstance(text, str):
         typed[name] = text
-        value = read(text, option)
+        try:
+            value = read(text, option)
+        except InvalidInput as exc:  # "4.0" for --players: say the range, as the web does
+            if exc.field != option or exc.expected not in _PLAIN:
+                raise
+            raise InvalidInput(option, exc.value, expected_text(info), exc.problem) from None
         if isinstance(value, dict):
             typed.update(_pair_texts(name, text))
         return value
@@ -483,6 +488,26 @@ def add_questions(
         _add_option(parser, option, _dest(option), info, help_text, repeat)
 
 
+def _only_in(option: str, having: list[str], modes: Mapping[str, type[Question]]) -> str:
+    """Which modes take ``option``, said plainly: the flags it needs, or those it cannot have.
+
+    A command's default mode is no flag (``a route (without --income or --race)``):
+    an option it takes is said not to go with the flags of the modes that lack it.
+
+    Examples
+    --------
+    >>> modes = dict.fromkeys(["a route (without --race)", "--income", "--race"], Question)
+    >>> _only_in("--car", ["--race"], modes)
+    '--car only with --race'
+    >>> _only_in("--start", ["a route (without --race)", "--income"], modes)
+    '--start not with --race'
+    """
+    lacking = [m for m in modes if m not in having]
+    if all(m.startswith("--") for m in having) or not all(m.startswith("--") for m in lacking):
+        return f"{option} only with " + " or ".join(having)
+    return f"{option} not with " + " or ".join(lacking)
+
+
 def read_mode(
     modes: Mapping[str, type[Question]],
     mode: str,
@@ -511,10 +536,10 @@ def read_mode(
         if given is None:
             continue
         if not mine:
-            having = " or ".join(dict.fromkeys(m for m, _, _, _ in fields))
             shown = given[0] if isinstance(given, list) and len(given) == 1 else given
             problem = None if isinstance(shown, str) else "given"
-            raise InvalidInput(option, shown, f"{option} only with {having}", problem=problem)
+            needs = _only_in(option, list(dict.fromkeys(m for m, _, _, _ in fields)), modes)
+            raise InvalidInput(option, shown, needs, problem=problem)
         ours[option] = mine[0]
     question = modes[mode]
     picked = argparse.Namespace()

@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -740,7 +741,7 @@ class Question(BaseModel):
         if kind == "missing":
             return InvalidInput(field, None, expected, problem="missing")
         value = typed.get(path, error["input"])
-        return InvalidInput(field, value, expected)
+        return InvalidInput(field, value, expected, problem=_not_whole(kind, path, value, typed))
 
     @classmethod
     def _check_apart(
@@ -821,6 +822,27 @@ def _given(value: object) -> str | None:
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return None
     return "given"
+
+
+def _not_whole(kind: str, path: str, value: object, typed: Mapping[str, str]) -> str | None:
+    """Why a number is not an integer, its value spelt as a float (``4.0``, not ``4``).
+
+    JSON writes ``4.0`` and ``4`` alike once read, so a float where an integer
+    belongs is said to be one rather than shown as the integer it equals.
+
+    Examples
+    --------
+    >>> _not_whole("int_type", "players", 4.0, {}), _not_whole("int_type", "players", 4.5, {})
+    ('4.0 is a float, not a whole number (write 4)', '4.5 is not a whole number')
+    """
+    if not kind.startswith("int") or path in typed or not isinstance(value, float):
+        return None
+    if not math.isfinite(value):
+        return None
+    if not value.is_integer():
+        return f"{value!r} is not a whole number"
+    hint = f" (write {int(value)})" if abs(value) < 1e16 else ""
+    return f"{value!r} is a float, not a whole number{hint}"
 
 
 def _inner(error: Mapping[str, Any]) -> str:

@@ -48,6 +48,8 @@ class InvalidInput(IslesError, ValueError):
     'position.boat: missing; expected an integer in 0..8'
     >>> str(InvalidInput("players", True, "an integer in 2..4").in_json())
     'players: true is invalid; expected an integer in 2..4'
+    >>> str(InvalidInput("hand.brick", 1.0, "a whole number of cards >= 0").in_json())
+    'hand.brick: 1.0 is invalid; expected a whole number of cards >= 0'
     """
 
     def __init__(
@@ -77,7 +79,11 @@ class InvalidInput(IslesError, ValueError):
         """
         if self.shown is not None or self.problem is not None:
             return self
-        return InvalidInput(self.field, self.value, self.expected, shown=json_text(self.value))
+        value = self.value
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+            # JSON's 1.0 was a float: shown so (4.0), not as the integer 4 it equals
+            return InvalidInput(self.field, value, self.expected, shown=repr(value))
+        return InvalidInput(self.field, value, self.expected, shown=json_text(value))
 
 
 def _js_number(x: float) -> str:

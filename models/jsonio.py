@@ -48,44 +48,42 @@ MAX_BYTES = 256 * 2**20
 STDIN = "-"
 
 
-class _DuplicateKey(Exception):
-    pass
+class _Refused:
+    """What the parser keeps in place of a value it refuses, so that the error can name
+    where the value is (an object that repeats a key, a number too large for a float)."""
+
+    __slots__ = ("key", "text")
+
+    def __init__(self, *, key: str | None = None, text: str | None = None) -> None:
+        self.key = key
+        self.text = text
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """Refuse an object that names a key twice (JSON would keep only the last)."""
-    out = dict(pairs)  # in C: big files read as fast as plain json.loads
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return out
+def _first_refused(value: object) -> tuple[str, _Refused] | None:
+    """The first refused value in document order, and its path (``.hand.brick``, ``[0]``)."""
+    stack: list[tuple[str, object]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, _Refused):
+            return path, item
+        if isinstance(item, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return None
 
 
 def _no_constant(name: str) -> object:
     raise ValueError(name)
 
 
-class _TooLarge(Exception):
-    pass
-
-
-def _finite(text: str) -> float:
-    """A JSON number as a float; one too large for a float (``1e400``) is refused, not inf."""
-    value = float(text)
-    if math.isinf(value):
-        raise _TooLarge(text)
-    return value
-
-
-def parse_json(text: str, source: str) -> object:
+def parse_json(text: str, source: str, *, within: str | None = None) -> object:
     """Parse JSON text; errors name ``source`` and the line and column.
 
     An object that repeats a key is refused (plain JSON would keep the last
     value silently), and so are ``NaN`` and ``Infinity``, which are not JSON,
-    and a number too large for a float (``1e400``, which Python reads as inf).
+    and a number too large for a float (``1e400``, which Python reads as inf);
+    these two errors name where the key or number is (``x.json[0]``, ``hand.brick``).
 
     Parameters
     ----------
@@ -93,6 +91,10 @@ def parse_json(text: str, source: str) -> object:
         The JSON text.
     source : str
         What the text is (a file name), for messages.
+    within : str, optional
+        What the fields of the text are named under in messages: default
+        ``source`` (``x.json.hexes[0]``); ``""`` names them by their keys alone
+        (a request's ``hand.brick``), and the text as a whole as ``source``.
 
     Returns
     -------
@@ -111,33 +113,46 @@ def parse_json(text: str, source: str) -> object:
     >>> parse_json('[1e400]', "x.json")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: x.json: 1e400 is invalid; expected numbers of at most ...
+    isles.models.errors.InvalidInput: x.json[0]: 1e400 is invalid; expected a number of at most ...
     >>> parse_json('{"a": 1, "a": 2}', "x.json")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: x.json: "key 'a' twice" is invalid; expected each key ...
+    isles.models.errors.InvalidInput: x.json: the key "a" is given twice; expected each key ...
+    >>> parse_json('{"hand": {"brick": 1e400}}', "request", within="")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: hand.brick: 1e400 is invalid; expected a number of at ...
     """
+    refused = False
+
+    def pairs_hook(pairs: list[tuple[str, object]]) -> object:
+        nonlocal refused
+        out = dict(pairs)  # in C: big files read as fast as plain json.loads
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    refused = True
+                    return _Refused(key=key)
+                seen.add(key)
+        return out
+
+    def finite(number: str) -> object:
+        nonlocal refused
+        value = float(number)
+        if math.isinf(value):
+            refused = True
+            return _Refused(text=number)
+        return value
+
     try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicate_keys,
-            parse_constant=_no_constant,
-            parse_float=_finite,
+        data = json.loads(
+            text, object_pairs_hook=pairs_hook, parse_constant=_no_constant, parse_float=finite
         )
-    except _TooLarge as exc:
-        raise InvalidInput(
-            source,
-            exc.args[0],
-            "numbers of at most 1.7976931348623157e+308 (the largest a float holds)",
-            shown=exc.args[0],
-        ) from None
+        found = _first_refused(data) if refused else None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise InvalidInput(source, where, f"valid JSON ({exc.msg})") from None
-    except _DuplicateKey as exc:
-        raise InvalidInput(
-            source, f"key {exc.args[0]!r} twice", "each key once per object"
-        ) from None
     except ValueError as exc:
         if "digits" in str(exc):  # Python's limit on the digits of an integer
             raise InvalidInput(
@@ -148,6 +163,24 @@ def parse_json(text: str, source: str) -> object:
         ) from None
     except RecursionError:
         raise InvalidInput(source, "nesting too deep", "valid JSON of reasonable depth") from None
+    if found is None:
+        return data
+    path, bad = found
+    field = (source if within is None else within) + path
+    field = field.removeprefix(".") or source
+    if bad.key is not None:
+        raise InvalidInput(
+            field,
+            bad.key,
+            "each key once per object",
+            problem=f"the key {json.dumps(bad.key, ensure_ascii=False)} is given twice",
+        )
+    raise InvalidInput(
+        field,
+        bad.text,
+        "a number of at most 1.7976931348623157e+308 (the largest a float holds)",
+        shown=bad.text,
+    )
 
 
 def load_json(path: str | Path, what: str = "file") -> object:

@@ -203,7 +203,9 @@ def test_board_file_with_byte_order_mark(
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["layout", "--radius", "2", "--radius", "3"], "given twice"),
+        # as every option's error: no argparse "argument" (issue 21, finding 12)
+        (["layout", "--radius", "2", "--radius", "3"], ": --radius: given twice; expected one"),
+        (["layout", "--json", "--json"], "error: --json: given twice; expected one --json"),
         (["layout", "--seed", "99999999999999999999"], "--seed"),
         (["layout", "--free-shape", "--players", "8"], "--players"),
         (["layout", "--players", "2"], "--free-shape"),

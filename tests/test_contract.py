@@ -65,7 +65,15 @@ def test_defaults_and_values() -> None:
         # the web's values in JSON spelling (issue 20): true, null, numbers as JSON writes them
         ({"games": True}, "key", "games: true is invalid; expected an integer in 1..1000000"),
         ({"games": "7"}, "key", 'games: "7" is invalid; expected an integer'),
-        ({"games": 1e23}, "key", "games: 1e+23 is invalid; expected an integer"),
+        # a float where an integer belongs is said to be one (issue 21, finding 2)
+        ({"games": 1e23}, "key", "games: 1e+23 is a float, not a whole number; expected an"),
+        (
+            {"games": 1e3},
+            "key",
+            "games: 1000.0 is a float, not a whole number (write 1000); expected an integer in",
+        ),
+        ({"games": 2000.0}, "python", "games: 2000.0 is a float, not a whole number (write"),
+        ({"games": 2.5}, "key", "games: 2.5 is not a whole number; expected an integer in 1.."),
         ({"games": float("inf")}, "key", "games: Infinity is invalid; expected an integer"),
         ({"games": None}, "key", "games: null is invalid; expected an integer in 1..1000000"),
         ({"start": (0, True)}, "key", "start: [0,true] is invalid; expected"),
@@ -120,8 +128,15 @@ def test_the_command_line_names_the_text_typed() -> None:
         InvalidInput, match=r"^--time-limit: '-1' is invalid; expected a number > 0"
     ):
         read_question(Trip, parser.parse_args(["--time-limit", "-1"]))
-    with pytest.raises(InvalidInput, match=r"^--games: '1_0' is invalid; expected a whole number"):
+    # what the declaration says is valid, not only "a whole number" (issue 21, finding 2)
+    with pytest.raises(
+        InvalidInput, match=r"^--games: '1_0' is invalid; expected an integer in 1\.\.1000000$"
+    ):
         read_question(Trip, parser.parse_args(["--games", "1_0"]))
+    with pytest.raises(
+        InvalidInput, match=r"^--games: '4\.0' is invalid; expected an integer in 1\.\."
+    ):
+        read_question(Trip, parser.parse_args(["--games", "4.0"]))
     with pytest.raises(InvalidInput, match=r"^--start: '1;2' is invalid; expected axial"):
         read_question(Trip, parser.parse_args(["--start", "1;2"]))
 

@@ -58,7 +58,8 @@ def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board
         (["--players", "7"], "isles rally: error: --players: '7' is invalid; expected an integer"),
         (["--trade", "sometimes"], "--trade: 'sometimes' is invalid; expected one of"),
         (["--discard", "yes"], "--discard: 'yes' is invalid"),
-        (["--objective", "turns"], "--objective only with a route (without --income)"),
+        # the modes an option cannot go with, said plainly (issue 21, finding 14)
+        (["--objective", "turns"], "expected --objective not with --income or --race"),
         (["--hand", "ore=-1"], "--hand"),
         (["--hand", "brick=99999999"], "expected a whole number of cards in 0..19"),
         (["--reserve", "ore=20"], "--reserve ore: '20' is invalid"),

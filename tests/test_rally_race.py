@@ -177,7 +177,14 @@ def test_cli_race_cars_give_their_own_goals(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--car", "red:0,0"], "--car: 'red:0,0' is invalid; expected 2 to 4 cars"),
+        # the cars spelt as typed, not as a Python list (issue 21, finding 14)
+        (["--car", "red:0,0"], "--car: 1 car given (red:0,0); expected 2 to 4 cars"),
+        (
+            [f"--car={p}:0,0" for p in ("red", "blue", "white", "orange", "green")],
+            "--car: 5 cars given (red:0,0, blue:0,0, white:0,0, orange:0,0, green:0,0); "
+            "expected 2 to 4 cars",
+        ),
+        (["--car", "red:0,0", "--car", "blue:0,0", "--start", "0,0"], "--start not with --race"),
         (["--car", "red", "--car", "blue:0,0"], "--car: 'red' is invalid; expected PLAYER:Q,R"),
         (["--car", "red:0,0", "--car", "green:0,0"], "expected a player of the board"),
         (["--car", "red:0,0", "--car", "red:0,0"], "one car per player"),

@@ -24,6 +24,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles import layout, lighthouse, plunder, rally
+from isles.cli import main
 from isles.commands.serve import address
 from isles.web import create_app
 from isles.web.app import PAGES
@@ -172,7 +173,10 @@ def test_json_only_strictly_read(client: TestClient) -> None:
             headers={"content-type": "application/json"},
         )
     )
-    assert "key 'board' twice" in error["message"]
+    assert error == {
+        "field": "request",
+        "message": 'request: the key "board" is given twice; expected each key once per object',
+    }
     for text in [b"{", b'{"board": NaN}', b"\xff\xfe"]:
         response = client.post(
             "/api/board", content=text, headers={"content-type": "application/json"}
@@ -628,6 +632,27 @@ def test_serve_refuses_bad_options() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"isles serve: error: --port: {port} is invalid; expected a free")
     assert address("::1", 80) == "http://[::1]:80/"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        # as every other option's error: plain digits, no argparse "argument" (issue 21, 12)
+        (["--port", "99999"], "--port: '99999' is invalid; expected an integer in 0..65535"),
+        (["--port", "8_000"], "--port: '8_000' is invalid; expected an integer in 0..65535"),
+        # an address not this computer's (TEST-NET-1, never assigned) is --host's fault
+        (
+            ["--host", "192.0.2.1", "--port", "0", "--share"],
+            "--host: '192.0.2.1' is invalid; expected an address of this computer",
+        ),
+    ],
+)
+def test_serve_names_the_option_at_fault(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"isles serve: error: {said}"), err
 
 
 def test_the_lighthouse_advisor_answers_exact_as_the_library(client: TestClient) -> None:

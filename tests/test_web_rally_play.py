@@ -10,6 +10,7 @@ is undoable, and nothing overflows a phone.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from collections.abc import Iterator
@@ -86,6 +87,40 @@ def test_the_race_job_answers_plan_race(client: TestClient) -> None:
     }
     one = client.post("/api/solve/race", json={**body, "cars": CARS[:1]})
     assert "expected 2 to 4 cars" in refused(one, "cars")
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "said"),
+    [
+        # JSON's 1e3 is a float: said to be one, not shown as the 1000 it equals (issue 21, 2)
+        (
+            "turns",
+            "1e3",
+            "turns: 1000.0 is a float, not a whole number (write 1000); expected an integer "
+            "in 1..1000",
+        ),
+        ("games", "2000.0", "games: 2000.0 is a float, not a whole number (write 2000)"),
+        ("turns", "2.5", "turns: 2.5 is not a whole number; expected an integer in 1..1000"),
+    ],
+)
+def test_a_float_where_an_integer_belongs_is_said_to_be_one(
+    client: TestClient, key: str, text: str, said: str
+) -> None:
+    body = json.dumps({"board": rally_towns(), "cars": CARS})
+    raw = body[:-1] + f', "{key}": {text}}}'
+    response = client.post(
+        "/api/solve/race", content=raw, headers={"content-type": "application/json"}
+    )
+    assert refused(response, key).startswith(said)
+
+
+def test_a_float_a_reader_refuses_is_shown_as_a_float(client: TestClient) -> None:
+    body = json.dumps({"board": rally_towns(), **DRIVE})
+    raw = body[:-1] + ', "hand": {"brick": 1.0}}'
+    response = client.post(
+        "/api/solve/income", content=raw, headers={"content-type": "application/json"}
+    )
+    assert refused(response, "hand.brick").startswith("hand.brick: 1.0 is invalid; expected")
 
 
 def test_the_defaults_are_the_declarations(client: TestClient) -> None:

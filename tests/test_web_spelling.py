@@ -46,12 +46,33 @@ def message(client: TestClient, path: str, text: str) -> str:
             "players: true is invalid; expected an integer in 2..4",
         ),
         ("/api/lighthouse/kit", '{"islands": false}', "islands: false is invalid"),
-        ("/api/lighthouse/kit", '{"islands": 1e23}', "islands: 1e+23 is invalid"),
+        ("/api/lighthouse/kit", '{"islands": 1e23}', "islands: 1e+23 is a float, not a whole"),
+        (
+            "/api/solve/income",
+            '{"players": 4.0}',
+            "players: 4.0 is a float, not a whole number (write 4); expected an integer in 3..6",
+        ),
         ("/api/lighthouse/kit", '{"islands": "3"}', 'islands: "3" is invalid'),
         ("/api/lighthouse/kit", '{"islands": [1.0]}', "islands: [1] is invalid"),
         ("/api/lighthouse/kit", '{"Islands": 1}', 'Islands: unknown key "Islands"'),
-        # a number a float cannot hold is refused as typed, never read as inf
-        ("/api/lighthouse/kit", '{"islands": 1e400}', "request: 1e400 is invalid"),
+        # a number a float cannot hold is refused as typed, never read as inf, and
+        # named where it is (issue 21, finding 3)
+        ("/api/lighthouse/kit", '{"islands": 1e400}', "islands: 1e400 is invalid"),
+        ("/api/solve/income", '{"players": 1e400}', "players: 1e400 is invalid"),
+        ("/api/solve/income", '{"hand": {"brick": 1e400}}', "hand.brick: 1e400 is invalid"),
+        ("/api/solve/race", '{"time_limit": 1e400}', "time_limit: 1e400 is invalid"),
+        ("/api/rally/goals", '{"start": [1e400, 0]}', "start[0]: 1e400 is invalid"),
+        # a repeated key in plain words (issue 21, finding 6)
+        (
+            "/api/solve/income",
+            '{"players": 3, "players": 4}',
+            'request: the key "players" is given twice; expected each key once per object',
+        ),
+        (
+            "/api/solve/income",
+            '{"hand": {"ore": 1, "ore": 2}}',
+            'hand: the key "ore" is given twice',
+        ),
         (
             "/api/solve/layout",
             '{"game": "base", "seed": 2147483648}',

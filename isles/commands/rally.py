@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 ORDER = 10
 
 #: The command's questions, by what asks each (the route planner; --income).
-ROUTE_MODE = "a route (without --income)"
+ROUTE_MODE = "a route (without --income or --race)"
 INCOME_MODE = "--income"
 RACE_MODE = "--race"
 MODES: dict[str, type[Question]] = {ROUTE_MODE: Trip, INCOME_MODE: Drive, RACE_MODE: Race}

@@ -7,18 +7,19 @@ address unless another is asked for, and prints the address to open.
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from isles.cli import count_type
 from isles.models.errors import InvalidInput
+from isles.models.text import parse_integer
 
 ORDER = 80
 
-__all__ = ["LOOPBACK_HOSTS", "ORDER", "address", "demo", "register"]
+__all__ = ["LOOPBACK_HOSTS", "ORDER", "PORT_MAX", "address", "demo", "read_port", "register"]
 
 #: The Host names a loopback server answers (a page cannot reach it by another name).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -40,8 +41,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--port",
-        type=count_type(0, 65535),
-        default=8000,
+        default="8000",
         help="port (default: %(default)s; 0 picks a free one)",
     )
     p.add_argument(
@@ -76,6 +76,29 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+#: The largest TCP port.
+PORT_MAX = 65535
+
+
+def read_port(text: str) -> int:
+    """The ``--port`` typed: a whole number in 0..65535, refused as every option is.
+
+    Examples
+    --------
+    >>> read_port("8000")
+    8000
+    >>> read_port("99999")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: --port: '99999' is invalid; expected an integer in 0..65535
+    """
+    expected = f"an integer in 0..{PORT_MAX}"
+    port = parse_integer(text, "--port", expected)
+    if not 0 <= port <= PORT_MAX:
+        raise InvalidInput("--port", text, expected)
+    return port
+
+
 def _bind(host: str, port: int) -> socket.socket:
     """The listening socket, bound before anything is printed (a busy port is bad input)."""
     try:
@@ -91,6 +114,10 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind(where)
     except OSError as exc:
         sock.close()
+        if exc.errno == errno.EADDRNOTAVAIL:  # the address is not this computer's
+            raise InvalidInput(
+                "--host", host, f"an address of this computer ({exc.strerror or exc})"
+            ) from None
         raise InvalidInput(
             "--port", port, f"a free port on {host} ({exc.strerror or exc})"
         ) from None
@@ -100,12 +127,13 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C."""
+    port = read_port(args.port)
     # uvicorn and Starlette load only for this command (the others start without them).
     import uvicorn
 
     from isles.web import create_app
 
-    sock = _bind(args.host, args.port)
+    sock = _bind(args.host, port)
     port = sock.getsockname()[1]
     loopback = _is_loopback(args.host)
     share = bool(args.share) or not loopback

@@ -194,7 +194,7 @@ async def _body(request: Request) -> object:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput("request", "bytes that are not UTF-8", "UTF-8 JSON") from None
-    return parse_json(text, "request")
+    return parse_json(text, "request", within="")
 
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -345,7 +345,10 @@ def _cars(value: object) -> list[Car]:
             path = f"[{i}]" + (f".{exc.field}" if exc.field else "")
             raise InvalidInput(path, exc.value, exc.expected, problem=exc.problem) from None
     if not 2 <= len(out) <= 4:
-        raise InvalidInput("", list(value), "2 to 4 cars, one per player")
+        texts = [c.text for c in out]
+        listed = ", ".join(texts[:5]) + (", ..." if len(texts) > 5 else "")
+        said = f"{len(texts)} car{'' if len(texts) == 1 else 's'} given ({listed})"
+        raise InvalidInput("", list(value), "2 to 4 cars, one per player", problem=said)
     return out
 
 
@@ -363,7 +366,7 @@ class Race(AtTheTable):
     >>> Race.read({"board": {"hexes": []}, "cars": ["red:0,-3"]}, spelling="option")
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: --car: ['red:0,-3'] is invalid; expected 2 to 4 cars, ...r
+    isles.models.errors.InvalidInput: --car: 1 car given (red:0,-3); expected 2 to 4 cars, ...
     """
 
     board: BoardValue = param(
