@@ -78,7 +78,7 @@ def test_a_rally_budget_search_shows_a_deadline_bar(capsys: pytest.CaptureFixtur
             "start": (0, -12),
             "goals": [(0, 11)],
             "objective": "expected_turns",
-            "budget": dict.fromkeys(["brick", "lumber", "wool", "grain", "ore"], 30),
+            "budget": dict.fromkeys(["brick", "lumber", "wool", "grain", "ore"], 19),
             "time_limit": 0.05,
         }
     )

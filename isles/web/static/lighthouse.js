@@ -35,9 +35,10 @@ const history = new History(KEY, FRESH);
 let state = history.state;
 let kit = null; // the kit the server read (Kit.to_dict())
 let kitAsked = null; // the request that kit answers
+let kitLoading = Promise.resolve(); // the kit being read: its answer redraws the page
 history.onchange = (next, how) => {
   state = next;
-  if (JSON.stringify(kitRequest()) !== kitAsked) loadKit();
+  if (JSON.stringify(kitRequest()) !== kitAsked) kitLoading = loadKit();
   else {
     render();
     if (how !== "replace") checkPosition();
@@ -399,6 +400,7 @@ async function play(decision) {
 }
 
 async function advise() {
+  await kitLoading; // else the kit's redraw, landing after, wipes what is said here
   clearErrors();
   const unset = state.roll.findIndex((face) => face === null);
   if (unset >= 0) {
@@ -442,4 +444,4 @@ const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });
   window.history.replaceState(null, "", window.location.pathname);
-} else loadKit();
+} else kitLoading = loadKit();
