@@ -91,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         description=(
             "Win probability of the cooperative lighthouse game (docs/lighthouse.md), "
             f"exact for every number of sea cards: the real game by default ({DEFAULT_KIT}; "
-            "--players 2, 3 or 4: 8, 6 or 8 islands; about 17 s the first time, then read "
+            "--players 2, 3 or 4: 8, 6 or 8 islands; 12 to 17 s the first time, then read "
             "from the table kept in the user's cache directory), --islands or --kit for "
             "other kits (a named kit or a kit file); beyond 8 islands, or "
             "with --simulate/--certify, a Monte Carlo estimate beside certified bounds. "
@@ -414,7 +414,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
 
     echo("== Lighthouses: the real odds (docs/lighthouse.md) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
-    echo("`isles lighthouse` solves the real game, 8 islands (about 17 s once, then cached).")
+    echo("`isles lighthouse` solves the real game, 8 islands (12 to 17 s once, then cached).")
     sols = {}
     for n in (4, 5):
         for pol in POLICIES:

@@ -370,7 +370,7 @@ def best_move(
     Reads the kit's optimal table from the cache when it is there (a few
     rows of a memory-mapped file: milliseconds). Without it, an early
     position of the real game (8 islands, at most :data:`WHOLE_TABLE_DISCS`
-    discs laid) solves the whole table and keeps it in the cache (about 17 s
+    discs laid) solves the whole table and keeps it in the cache (12 to 17 s
     the first time on 2 cores, 11 s once numba has compiled: every later
     roll reads it); any other position solves only the
     classes that can follow it (:func:`solve_from`).

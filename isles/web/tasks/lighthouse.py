@@ -94,7 +94,7 @@ class LighthouseTables:
     The table of a kit comes from the user's cache when it is there
     (:func:`isles.lighthouse.load_table`); otherwise the first request solves
     the whole table and saves it (:func:`isles.lighthouse.solve_cached`: the
-    real game's 8 islands in about 17 s on 2 idle cores, 11 s once numba has
+    real game's 8 islands in about 12 to 17 s on 2 idle cores, 11 s once numba has
     compiled, its values streamed to the
     cache's file), and every later roll reads it (milliseconds). The table is
     the cache's file, memory-mapped, so every process that answers the same
