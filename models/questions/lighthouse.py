@@ -232,7 +232,7 @@ class LighthouseOdds(KitChoice):
     )
     games: int | None = param(
         None,
-        help=f"Monte Carlo games (default {DEFAULT_GAMES:_}; only when the odds are simulated)",
+        help=f"Monte Carlo games (default {DEFAULT_GAMES}; only when the odds are simulated)",
         metavar="N",
         ge=1,
         le=MAX_GAMES,
