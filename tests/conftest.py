@@ -8,9 +8,16 @@ import atexit
 import os
 import shutil
 import tempfile
+import warnings
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 from playwright.sync_api import expect
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
+    from starlette.testclient import TestClient
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -32,3 +39,12 @@ else:
     os.environ["ISLES_TEST_CACHE_DIR"] = tempfile.mkdtemp(prefix="isles-test-cache-")
     os.environ["ISLES_CACHE_DIR"] = os.environ["ISLES_TEST_CACHE_DIR"]
     atexit.register(shutil.rmtree, os.environ["ISLES_CACHE_DIR"], ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The HTTP tests' client of ``isles serve``'s app with its defaults, one per module."""
+    from isles.web import create_app  # after ISLES_CACHE_DIR is set above
+
+    with TestClient(create_app()) as test_client:
+        yield test_client

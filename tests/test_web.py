@@ -34,12 +34,6 @@ from tests.web_nap import NAP
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
-
-
 def finish(client: TestClient, job: dict[str, Any], limit: float = 90.0) -> dict[str, Any]:
     """Poll a job until it is no longer running."""
     deadline = time.monotonic() + limit

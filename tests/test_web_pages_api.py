@@ -9,7 +9,6 @@ stands for, bad input included.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,15 +17,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles import layout, lighthouse, rally
-from isles.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 def refused(response: object, field: str) -> str:

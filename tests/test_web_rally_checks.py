@@ -7,7 +7,6 @@ before any job is started.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles import rally
-from isles.web import create_app
 from isles.web.tasks.rally import rally_towns
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -27,12 +25,6 @@ CARS = [
     {"player": "red", "start": [0, -3], "goals": [[0, -2]]},
     {"player": "blue", "start": [0, 3], "goals": [[0, 2]]},
 ]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 def refused(response: Any, field: str) -> str:

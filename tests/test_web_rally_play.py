@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,7 +23,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles import rally
-from isles.web import create_app
 from isles.web.tasks.rally import rally_defaults, rally_towns
 from tests.test_web import finish
 from tests.test_web_browser import PHONE, browser, page, server
@@ -40,12 +38,6 @@ CARS = [
     {"player": "red", "start": [0, -3], "goals": [[0, -2]]},
     {"player": "blue", "start": [0, 3], "goals": [[0, 2]]},
 ]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 def refused(response: Any, field: str) -> str:

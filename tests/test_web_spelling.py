@@ -8,7 +8,6 @@ so that either front end reads it back (``2147483647``, never ``2_147_483_647``)
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,15 +18,8 @@ with warnings.catch_warnings():
 from isles.cli import main
 from isles.lighthouse import KitChoice
 from isles.models.errors import InvalidInput
-from isles.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
 
 
 def message(client: TestClient, path: str, text: str) -> str:
