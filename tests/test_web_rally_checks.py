@@ -6,6 +6,7 @@ before any job is started.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -118,3 +119,46 @@ def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:
         spelling="key",
     )
     assert rally.plan_race(race, progress=False).to_dict()["discard"] == "off"
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [({"start": [9, 9]}, "start"), ({"goals": [[0, 0], [9, 9]]}, "goals[1]")],
+)
+def test_an_off_board_hex_is_echoed_as_the_page_sent_it(
+    client: TestClient, extra: dict[str, Any], field: str
+) -> None:
+    body = {"board": rally_towns(), **DRIVE, **extra}
+    message = refused(client.post("/api/solve/income", json=body), field)
+    assert f"{field}: [9,9] is invalid" in message and '"9,9"' not in message
+
+
+def test_a_route_s_off_board_hex_is_echoed_as_sent_from_the_job_and_the_goals_check(
+    client: TestClient,
+) -> None:
+    from isles.web.jobs import _answer
+    from isles.web.tasks import TASKS
+
+    task = TASKS["route"]
+
+    def run(body: object) -> dict[str, Any]:
+        return task.run(task.read(body))
+
+    for extra, field in (({"start": [9, 9]}, "start"), ({"goals": [[9, 9]]}, "goals[0]")):
+        body = {"board": rally_towns(), "start": [0, -3], "goals": [[0, 0]], **extra}
+        # what the job's process answers (the library finds these past the reader)
+        state, error = _answer("route", functools.partial(run, body), body)
+        assert (state, error["field"]) == ("error", field)
+        assert f"{field}: [9,9] is invalid" in error["message"], error
+    goals = client.post("/api/rally/goals", json={"board": rally_towns(), "start": [9, 9]})
+    assert "start: [9,9] is invalid; expected a rim start" in refused(goals, "start")
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_the_car_count_message_spells_the_cars_as_the_page_sent_them(
+    client: TestClient, count: int
+) -> None:
+    cars = [{"player": "red", "start": [0, -3]}] * count
+    message = refused(race(client, cars), "cars")
+    assert 'given ({"player":"red","start":[0,-3]}' in message, message
+    assert "red:0,-3" not in message

@@ -194,7 +194,9 @@ async def _body(request: Request) -> object:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput("request", "bytes that are not UTF-8", "UTF-8 JSON") from None
-    return parse_json(text, "request", within="")
+    body = parse_json(text, "request", within="")
+    request.state.body = body  # for its errors: a value shown as this request sent it
+    return body
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -216,7 +218,8 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
             response.headers["retry-after"] = str(exc.retry_after)
             return response
         except IslesError as exc:
-            return JSONResponse({"error": error_json(exc)}, status_code=400)
+            sent = getattr(request.state, "body", None)
+            return JSONResponse({"error": error_json(exc, sent)}, status_code=400)
         if isinstance(value, Response):
             return value
         return JSONResponse(value)

@@ -11,6 +11,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import re
 import secrets
 import signal
 import time
@@ -124,12 +125,15 @@ class Job:
         }
 
 
-def _answer(kind: str, call: Callable[[], dict[str, Any]]) -> tuple[str, dict[str, Any]]:
-    """Run one call: its answer, or the library's error; a bug is logged, never sent."""
+def _answer(
+    kind: str, call: Callable[[], dict[str, Any]], body: object = None
+) -> tuple[str, dict[str, Any]]:
+    """Run one call: its answer, or the library's error (its values as ``body`` sent them);
+    a bug is logged, never sent."""
     try:
         return ("done", call())
     except IslesError as exc:
-        return ("error", error_json(exc))
+        return ("error", error_json(exc, body))
     except MemoryError:
         return ("error", {"field": None, "message": "out of memory for this request"})
     except Exception:  # a bug: logged on the server's console, never sent to the page
@@ -169,7 +173,7 @@ def _child(kind: str, body: object, connection: Connection, own: Task | None = N
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _quiet()
     task = own if own is not None else TASKS[kind]
-    _send(connection, _answer(kind, lambda: task.run(task.read(body))))
+    _send(connection, _answer(kind, lambda: task.run(task.read(body)), body))
     connection.close()
 
 
@@ -199,7 +203,7 @@ def _resident_child(kind: str, connection: Connection) -> None:
             body = connection.recv()
         except (EOFError, OSError):
             return  # the server went away
-        _send(connection, _answer(kind, functools.partial(serve, body)))
+        _send(connection, _answer(kind, functools.partial(serve, body), body))
 
 
 @dataclass
@@ -209,14 +213,94 @@ class _Resident:
     busy: bool = False
 
 
-def error_json(exc: IslesError) -> dict[str, Any]:
+#: One step of an error's field path: a key (``cars``) or an index (``[0]``).
+_STEP = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_-]*)|\[([0-9]+)\]")
+
+
+def _sent_at(body: object, field: str) -> tuple[bool, object]:
+    """The value ``body`` holds at an error's field path (``cars[0].start``), if any."""
+    value, at = body, 0
+    while at < len(field):
+        step = _STEP.match(field, at)
+        if step is None:
+            return False, None
+        key, index = step.groups()
+        if key is not None and isinstance(value, dict) and key in value:
+            value = value[key]
+        elif index is not None and isinstance(value, list) and int(index) < len(value):
+            value = value[int(index)]
+        else:
+            return False, None
+        at = step.end()
+    return at > 0, value
+
+
+def _typed_text(value: object) -> str | None:
+    """The command line's text of a hex, edge or corner sent as JSON (``[9, 9]`` is ``9,9``)."""
+
+    def pair(item: object) -> str | None:
+        if not isinstance(item, list) or len(item) != 2:
+            return None
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in item):
+            return None
+        return f"{item[0]},{item[1]}"
+
+    if (one := pair(value)) is not None:
+        return one
+    if isinstance(value, list) and 2 <= len(value) <= 3:
+        parts = [pair(item) for item in value]
+        if all(p is not None for p in parts):
+            return ":".join(p for p in parts if p is not None)
+    return None
+
+
+def as_sent(exc: InvalidInput, body: object) -> InvalidInput:
+    """The error with its value as the request sent it: a hex ``[9,9]``, not the typed ``9,9``.
+
+    The library checks a start or a goal against the board after the question
+    is read and names the value in the command line's text (``'9,9'``); the
+    page sent JSON, so the value at the error's field is shown as sent.
+
+    Examples
+    --------
+    >>> str(as_sent(InvalidInput("cars[0].start", "9,9", "a hex of the board"),
+    ...             {"cars": [{"start": [9, 9]}]}).in_json())
+    'cars[0].start: [9,9] is invalid; expected a hex of the board'
+    >>> str(as_sent(InvalidInput("start", "9,9", "a hex"), {"start": "9,9"}).in_json())
+    'start: "9,9" is invalid; expected a hex'
+    """
+    if exc.problem is not None or not isinstance(exc.value, str):
+        return exc
+    found, sent = _sent_at(body, exc.field)
+    text = _typed_text(sent) if found else None
+    if text is None or exc.value.replace(" ", "") != text:
+        return exc
+    return InvalidInput(exc.field, sent, exc.expected)
+
+
+def error_json(exc: IslesError, body: object = None) -> dict[str, Any]:
     """The JSON of an error: the library's message and, for bad input, its field.
+
+    Parameters
+    ----------
+    exc : IslesError
+        The library's error.
+    body : object, optional
+        The request: a value the library names in the command line's text (a
+        hex) is shown as the request sent it (:func:`as_sent`).
+
+    Returns
+    -------
+    dict
+        ``{"field": ..., "message": ...}``.
 
     Examples
     --------
     >>> from isles.models.errors import InvalidInput
     >>> error_json(InvalidInput("players", True, "an integer in 2..6"))
     {'field': 'players', 'message': 'players: true is invalid; expected an integer in 2..6'}
+    >>> error_json(InvalidInput("start", "9,9", "a hex of the board"), {"start": [9, 9]})
+    {'field': 'start', 'message': 'start: [9,9] is invalid; expected a hex of the board'}
 
     Notes
     -----
@@ -225,7 +309,7 @@ def error_json(exc: IslesError) -> dict[str, Any]:
     found it past the question's reader (a board's hex, a record's answer).
     """
     if isinstance(exc, InvalidInput):
-        exc = exc.in_json()
+        exc = as_sent(exc, body).in_json()
     return {"field": getattr(exc, "field", None), "message": str(exc)}
 
 

@@ -345,7 +345,8 @@ def _cars(value: object) -> list[Car]:
             path = f"[{i}]" + (f".{exc.field}" if exc.field else "")
             raise InvalidInput(path, exc.value, exc.expected, problem=exc.problem) from None
     if not 2 <= len(out) <= 4:
-        texts = [c.text for c in out]
+        # each car as it was given: its typed text, or the JSON the page sent
+        texts = [c.text if c.sent is None else json_text(c.sent) for c in out]
         listed = ", ".join(texts[:5]) + (", ..." if len(texts) > 5 else "")
         said = f"{len(texts)} car{'' if len(texts) == 1 else 's'} given ({listed})"
         raise InvalidInput("", list(value), "2 to 4 cars, one per player", problem=said)
