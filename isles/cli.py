@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import difflib
+import gettext
 import importlib
 import io
 import json
@@ -55,14 +57,50 @@ __all__ = [
 _NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+){0,2}$")
 
 
+#: How argparse begins its message for required arguments left out (a command's TASK).
+_REQUIRED = gettext.dgettext("argparse", "the following arguments are required: %s")
+_REQUIRED = _REQUIRED.split("%s")[0]
+
+
+def _name(action: argparse.Action) -> str:
+    """An argument as the user types it: its longest option (``--advise``), or its metavar."""
+    if action.option_strings:
+        return max(action.option_strings, key=len)
+    return str(action.metavar or action.dest).upper()
+
+
+def _valid(action: argparse.Action) -> str:
+    """What an argument takes, for a message: its choices, or its placeholder."""
+    if action.choices is not None:
+        return "one of " + ", ".join(map(str, action.choices))
+    if not action.option_strings:
+        return _name(action)
+    metavar = action.metavar or action.dest.upper()
+    return f"{_name(action)} {metavar}"
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr, exit status 2,
-    and whose single-value options refuse to be given twice."""
+    and whose single-value options refuse to be given twice.
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {terminal_safe(message, lines=False)}\n")
+    Every error of argparse's own (a value left out, an unknown option, a
+    choice not in the list, a TASK left out) is said as isles says bad input:
+    the argument as typed, the value, what is valid (:class:`InvalidInput`),
+    after the command as typed (``isles lighthouse: error: --advise: ...``).
+
+    Examples
+    --------
+    >>> parser = OneLineParser(prog="isles odds")
+    >>> _ = parser.add_argument("--games", metavar="N")
+    >>> parser.parse_args(["--games"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # argparse's errors reach parse_known_args, where they are said as isles says them
+        kwargs.setdefault("exit_on_error", False)
         super().__init__(*args, **kwargs)
         # Every plain "store" option refuses a second occurrence (groups share this).
         self.register("action", None, StoreOnce)
@@ -70,7 +108,40 @@ class OneLineParser(argparse.ArgumentParser):
         self.register("action", "store_true", FlagOnce)
         # The command as typed ("isles ships check"): the deepest subcommand's wins,
         # and names the errors of the run (one prefix form everywhere).
-        self.set_defaults(_prog=self.prog)
+        self.set_defaults(_prog=self.prog, _parser=self)
+
+    def refuse(self, exc: InvalidInput | str) -> NoReturn:
+        """Print one line on stderr, after the command as typed, and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {terminal_safe(str(exc), lines=False)}\n")
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's own messages that reach no hook below (a required TASK left out)."""
+        if message.startswith(_REQUIRED):
+            for action in self._actions:
+                if action.required and _name(action) in message[len(_REQUIRED) :].split(", "):
+                    self.refuse(InvalidInput(_name(action), None, _valid(action), "missing"))
+        self.refuse(message)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse; argparse's errors said as isles says bad input (this command's prog)."""
+        try:
+            return super().parse_known_args(args, namespace)
+        except InvalidInput as exc:
+            self.refuse(exc)
+        except argparse.ArgumentError as exc:
+            if exc.argument_name is None:  # later Pythons raise what 3.11 gives error()
+                self.error(exc.message)
+            action = next((a for a in self._actions if exc.argument_name in a.option_strings), None)
+            if action is not None and action.nargs == 0:  # --json=1
+                self.refuse(
+                    InvalidInput(
+                        _name(action), None, f"{_name(action)} alone", problem="given a value"
+                    )
+                )
+            name = exc.argument_name or self.prog
+            self.refuse(f"{name}: {exc.message}")
 
     def parse_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -78,10 +149,68 @@ class OneLineParser(argparse.ArgumentParser):
         """Parse; words left over are refused by the command they were given to."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            prog = getattr(parsed, "_prog", self.prog)
-            message = "unrecognized arguments: " + " ".join(extras)
-            self.exit(2, f"{prog}: error: {terminal_safe(message, lines=False)}\n")
+            owner = getattr(parsed, "_parser", self)
+            assert isinstance(owner, OneLineParser)
+            owner.refuse(owner.unknown(extras[0]))
         return parsed
+
+    def unknown(self, word: str) -> InvalidInput:
+        """A word this command does not take: an unknown option, or one word too many.
+
+        Examples
+        --------
+        >>> parser = OneLineParser(prog="isles odds")
+        >>> _ = parser.add_argument("--games")
+        >>> str(parser.unknown("--game=3"))
+        '--game: unknown option; expected an option of isles odds --help (--games?)'
+        """
+        options = [o for a in self._actions for o in a.option_strings]
+        if word.startswith("-") and len(word) > 1:
+            typed = word.split("=", 1)[0]
+            close = difflib.get_close_matches(typed, options, n=1, cutoff=0.75)
+            hint = f" ({close[0]}?)" if close else ""
+            return InvalidInput(
+                typed,
+                word,
+                f"an option of {self.prog} --help{hint}",
+                problem="unknown option",
+            )
+        return InvalidInput(
+            repr(word),
+            word,
+            f"only the options and arguments of {self.prog} --help",
+            problem="one argument too many",
+        )
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # a COMMAND or a TASK (the only choices argparse checks: options read their own)
+        if action.choices is not None and value not in action.choices:
+            raise InvalidInput(_name(action), value, _valid(action))
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as exc:
+            cause = exc.__context__
+            if isinstance(cause, InvalidInput):  # a type of ours: what it takes
+                raise InvalidInput(_name(action), arg_string, cause.expected) from None
+            raise InvalidInput(_name(action), arg_string, _valid(action)) from None
+
+    def _match_argument(self, action: argparse.Action, arg_strings_pattern: str) -> int:
+        try:
+            return super()._match_argument(action, arg_strings_pattern)
+        except argparse.ArgumentError:
+            raise InvalidInput(
+                _name(action), None, _valid(action), problem="no value given"
+            ) from None
+
+    def _get_option_tuples(self, option_string: str) -> list[tuple[Any, ...]]:
+        found = super()._get_option_tuples(option_string)
+        if len(found) > 1:  # an abbreviation of two options
+            typed = option_string.split("=", 1)[0]
+            matches = ", ".join(str(t[1]) for t in found)
+            raise InvalidInput(typed, None, "one of " + matches, problem="ambiguous")
+        return found
 
 
 def _once(
@@ -93,7 +222,8 @@ def _once(
     """Refuse an option's second occurrence (nothing given is silently overridden)."""
     given: set[str] = namespace.__dict__.setdefault("_given_once", set())
     if dest in given:
-        parser.error(f"{option_string}: given twice; expected one {option_string}")
+        option = str(option_string)
+        raise InvalidInput(option, None, f"one {option}", problem="given twice")
     given.add(dest)
 
 
@@ -192,14 +322,14 @@ def seed_type(text: str) -> int:
     >>> seed_type("-1")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: -1 is invalid; expected an integer in 0..2147483647
+    isles.models.errors.InvalidInput: --seed: '-1' is invalid; expected an integer in 0..2147483647
     """
     try:
         value = parse_integer(text, "--seed")
     except InvalidInput:
         value = -1
     if not 0 <= value <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"{text} is invalid; expected an integer in 0..{SEED_MAX}")
+        raise InvalidInput("--seed", text, f"an integer in 0..{SEED_MAX}")
     return value
 
 
@@ -214,7 +344,7 @@ def seconds_type(text: str) -> float:
     except InvalidInput:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text} is invalid; expected a number of seconds > 0")
+        raise InvalidInput("--time-limit", text, "a number of seconds > 0")
     return value
 
 
@@ -224,7 +354,7 @@ def count_type(low: int, high: int) -> Callable[[str], int]:
     >>> count_type(1, 10)("11")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: 11 is invalid; expected an integer in 1..10
+    isles.models.errors.InvalidInput: count: '11' is invalid; expected an integer in 1..10
     """
 
     def parse(text: str) -> int:
@@ -233,9 +363,7 @@ def count_type(low: int, high: int) -> Callable[[str], int]:
         except InvalidInput:
             value = low - 1
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"{text} is invalid; expected an integer in {low}..{high}"
-            )
+            raise InvalidInput("count", text, f"an integer in {low}..{high}")
         return value
 
     return parse
@@ -548,7 +676,8 @@ def _main(argv: list[str]) -> int:
         return 2
     args = parser.parse_args(attach_negative_coordinates(argv))
     if args.command is None:
-        parser.error("a COMMAND is required (isles --help lists them)")
+        commands = next(a for a in parser._actions if a.dest == "command")
+        parser.refuse(InvalidInput("COMMAND", None, _valid(commands), problem="missing"))
     func = cast(Callable[[argparse.Namespace], int], args.func)
     try:
         return func(args)

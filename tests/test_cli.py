@@ -111,7 +111,7 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
             "--objective: 'fastest' is invalid; expected one of cards",
         ),
         (["rally", "--goal", "0,2"], "--start"),  # no --start: the best start, its own goals
-        (["nonsense"], "invalid choice"),
+        (["nonsense"], "COMMAND: 'nonsense' is invalid; expected one of demo"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

@@ -388,7 +388,7 @@ class Race(AtTheTable):
     method: RaceMethod = param(
         "auto",
         help="how the chances are found: the cars' exact joint chain where it has at most "
-        f"{MAX_JOINT_STATES:,} states, else Monte Carlo (auto); exact only; or Monte Carlo",
+        f"{MAX_JOINT_STATES} states, else Monte Carlo (auto); exact only; or Monte Carlo",
     )
     games: int = param(10_000, help="games played (Monte Carlo)", metavar="N", ge=1, le=1_000_000)
     seed: int = param(0, help="the random seed (the same seed, the same answer)", metavar="S", ge=0)
