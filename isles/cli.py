@@ -57,9 +57,9 @@ __all__ = [
 _NEGATIVE_COORDINATES = re.compile(r"^-\d+ *, *-?\d+( *: *-?\d+ *, *-?\d+){0,2}$")
 
 
-#: How argparse begins its message for required arguments left out (a command's TASK).
-_REQUIRED = gettext.dgettext("argparse", "the following arguments are required: %s")
-_REQUIRED = _REQUIRED.split("%s")[0]
+#: How argparse begins its message for required arguments left out (a command's TASK),
+#: translated as argparse translates it.
+_REQUIRED = gettext.gettext("the following arguments are required: %s").split("%s")[0]
 
 
 def _name(action: argparse.Action) -> str:
@@ -74,7 +74,7 @@ def _valid(action: argparse.Action) -> str:
     if action.choices is not None:
         return "one of " + ", ".join(map(str, action.choices))
     if not action.option_strings:
-        return _name(action)
+        return f"a {_name(action)} argument"
     metavar = action.metavar or action.dest.upper()
     return f"{_name(action)} {metavar}"
 
@@ -117,8 +117,11 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """argparse's own messages that reach no hook below (a required TASK left out)."""
         if message.startswith(_REQUIRED):
+            missing = message[len(_REQUIRED) :].split(", ")
             for action in self._actions:
-                if action.required and _name(action) in message[len(_REQUIRED) :].split(", "):
+                # argparse names a positional by its metavar or dest, an option by its strings
+                names = {*action.option_strings, str(action.metavar), action.dest}
+                if action.required and names & set(missing):
                     self.refuse(InvalidInput(_name(action), None, _valid(action), "missing"))
         self.refuse(message)
 
