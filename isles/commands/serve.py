@@ -137,7 +137,11 @@ def run(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     loopback = _is_loopback(args.host)
     share = bool(args.share) or not loopback
-    app = create_app(allowed_hosts=LOOPBACK_HOSTS if loopback else None, share=share)
+    app = create_app(
+        allowed_hosts=LOOPBACK_HOSTS if loopback else None,
+        share=share,
+        console=lambda line: print(f"isles serve: {line}", flush=True),
+    )
     print(f"isles serve: open {address(args.host, port)} (Ctrl-C stops)", flush=True)
     if not loopback:
         print(

@@ -32,6 +32,7 @@ from isles.web.jobs import (
     LEASE,
     MAX_QUEUED,
     MAX_RUNNING,
+    RESIDENT_IDLE,
     Busy,
     JobRunner,
     UnknownJob,
@@ -237,6 +238,8 @@ def create_app(
     lease: float = LEASE,
     tasks: Mapping[str, Task] | None = None,
     share: bool = False,
+    resident_idle: float = RESIDENT_IDLE,
+    console: Callable[[str], None] | None = None,
 ) -> Starlette:
     """The web app of ``isles serve``.
 
@@ -251,8 +254,9 @@ def create_app(
     time_limits : mapping job kind -> seconds, optional
         Overrides of the jobs' time limits (``TASKS[kind].seconds``).
     max_running : int
-        Jobs running at once (:data:`~isles.web.jobs.MAX_RUNNING`); more wait in
-        a queue.
+        Solver processes at once (:data:`~isles.web.jobs.MAX_RUNNING`): the
+        running jobs' and the lighthouse's resident one; more jobs wait in a
+        queue.
     max_queued : int
         Jobs waiting (:data:`~isles.web.jobs.MAX_QUEUED`); one more is refused
         with status 503 and a ``Retry-After`` header (busy, not bad input).
@@ -266,6 +270,12 @@ def create_app(
         Whether the pages may share a game with the table (``/api/rooms``,
         :mod:`isles.web.rooms`): ``isles serve`` turns it on for ``--share`` or a
         network address (``--host``); off, those endpoints answer 403.
+    resident_idle : float
+        Seconds the lighthouse's resident process (its kit's table) lives
+        without a job (:data:`~isles.web.jobs.RESIDENT_IDLE`).
+    console : callable, optional
+        Told in a line when that process starts and ends, and the memory it
+        held (``isles serve`` prints it); default the ``isles.web`` log.
 
     Returns
     -------
@@ -290,7 +300,7 @@ def create_app(
         if kind not in kinds or not seconds > 0:
             raise InvalidInput("time_limits", {kind: seconds}, "job kinds and seconds > 0")
     limits = {kind: task.seconds for kind, task in kinds.items()} | dict(time_limits or {})
-    runner = JobRunner(max_running, max_queued, lease)
+    runner = JobRunner(max_running, max_queued, lease, resident_idle, console)
     rooms = Rooms(name.strip("/") for name in PAGES if name != "/")
 
     async def reap() -> None:
@@ -317,7 +327,13 @@ def create_app(
     async def health(request: Request) -> dict[str, Any]:
         import isles
 
-        return {"ok": True, "version": isles.__version__, "jobs": sorted(TASKS), "share": share}
+        return {
+            "ok": True,
+            "version": isles.__version__,
+            "jobs": sorted(TASKS),
+            "share": share,
+            "slots": runner.status(),
+        }
 
     def shared(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         async def sharing(request: Request) -> Any:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 from isles.models.errors import InvalidInput, IslesError
@@ -31,13 +32,15 @@ __all__ = [
     "MAX_KEPT",
     "MAX_QUEUED",
     "MAX_RUNNING",
+    "RESIDENT_IDLE",
     "Busy",
     "Job",
     "JobRunner",
     "UnknownJob",
 ]
 
-#: Jobs running at once (the machine's cores; a new one past that waits in the queue).
+#: Solver processes at once (the machine's cores): the running jobs' and a resident one
+#: kept between jobs; a new job past that waits in the queue.
 MAX_RUNNING = 2
 #: Jobs waiting for a free slot; one more is refused, "busy" (HTTP 503, Retry-After).
 MAX_QUEUED = 8
@@ -50,6 +53,10 @@ RETRY_AFTER = 2
 MAX_KEPT = 64
 #: Seconds a job's process gets to exit after its answer or a cancel before it is killed.
 _GRACE = 2.0
+#: Seconds a resident process (the lighthouse's, holding its kit's table) lives without a
+#: job: then it is ended and its memory freed, so an idle server holds no table; the
+#: next job of its kind starts a fresh one, which reads the table back from the cache.
+RESIDENT_IDLE = 300.0
 
 _log = logging.getLogger("isles.web")
 
@@ -189,13 +196,13 @@ def _send(connection: Connection, message: object) -> None:
         os._exit(0)
 
 
-def _resident_child(kind: str, connection: Connection) -> None:
+def _resident_child(kind: str, connection: Connection, own: Task | None = None) -> None:
     """A resident process: answers its kind's jobs one after another, keeping its cache."""
     from isles.web.tasks import TASKS
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _quiet()
-    factory = TASKS[kind].resident
+    factory = (own if own is not None else TASKS[kind]).resident
     assert factory is not None
     serve = factory(lambda fraction: _send(connection, ("progress", fraction)))
     while True:
@@ -211,6 +218,42 @@ class _Resident:
     process: BaseProcess
     connection: Connection
     busy: bool = False
+    #: ``time.monotonic()`` when it last started or finished a job (its idle time's start)
+    since: float = 0.0
+
+
+def process_memory(pid: int | None) -> dict[str, int] | None:
+    """A process's memory in bytes: resident (``rss``, the mapped table's pages too) and
+    its own (``anon``, what ending it frees for sure), from ``/proc``; None elsewhere.
+
+    Examples
+    --------
+    >>> import os, sys
+    >>> memory = process_memory(os.getpid())
+    >>> memory is None or memory["rss"] >= memory["anon"] > 0
+    True
+    """
+    if pid is None:
+        return None
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:  # not Linux, or the process has ended
+        return None
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    try:
+        return {
+            "rss": int(fields["VmRSS"].split()[0]) * 1024,
+            "anon": int(fields["RssAnon"].split()[0]) * 1024,
+        }
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
+def _gib(memory: dict[str, int] | None) -> str:
+    """Memory said on the console (``1.23 GiB``)."""
+    if memory is None:
+        return "memory unknown"
+    return f"{memory['rss'] / 2**30:.2f} GiB resident ({memory['anon'] / 2**30:.2f} GiB its own)"
 
 
 #: One step of an error's field path: a key (``cars``) or an index (``[0]``).
@@ -328,27 +371,43 @@ class JobRunner:
 
     The fork server imports the library once (``isles.web.tasks``), so a job's
     process starts in milliseconds with every solver library loaded. At most
-    ``max_running`` jobs run (a process each); up to ``max_queued`` more wait
-    their turn, holding only their request; one more is refused (:class:`Busy`).
-    A job is leased: every :meth:`get` renews it for ``lease`` seconds, and a job
-    whose lease lapses (its page was closed) is cancelled by :meth:`poll_all`.
+    ``max_running`` solver processes live at once: a running job's each, and a
+    resident one (a task's kept cache, the lighthouse's table) between its
+    jobs too, which gives its slot up to a waiting job (it is ended) and ends
+    by itself after ``resident_idle`` seconds without a job. Up to
+    ``max_queued`` more jobs wait their turn, holding only their request; one
+    more is refused (:class:`Busy`). A job is leased: every :meth:`get` renews
+    it for ``lease`` seconds, and a job whose lease lapses (its page was
+    closed) is cancelled by :meth:`poll_all`.
 
     Parameters
     ----------
     max_running : int
-        Jobs running at once.
+        Solver processes at once (running jobs and resident processes).
     max_queued : int
         Jobs waiting for a slot.
     lease : float
         Seconds a job lives without being asked about.
+    resident_idle : float
+        Seconds a resident process lives without a job (:data:`RESIDENT_IDLE`).
+    console : callable, optional
+        Told, in a line, when a resident process starts and ends and what it
+        held (``isles serve`` prints it); default the ``isles.web`` log.
     """
 
     def __init__(
-        self, max_running: int = MAX_RUNNING, max_queued: int = MAX_QUEUED, lease: float = LEASE
+        self,
+        max_running: int = MAX_RUNNING,
+        max_queued: int = MAX_QUEUED,
+        lease: float = LEASE,
+        resident_idle: float = RESIDENT_IDLE,
+        console: Callable[[str], None] | None = None,
     ) -> None:
         self.max_running = max_running
         self.max_queued = max_queued
         self.lease = lease
+        self.resident_idle = resident_idle
+        self._console = console if console is not None else _log.info
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._residents: dict[str, _Resident] = {}
         ctx = multiprocessing.get_context("forkserver")
@@ -361,6 +420,50 @@ class JobRunner:
         running = sum(job.state == "running" for job in self._jobs.values())
         queued = sum(job.state == "queued" for job in self._jobs.values())
         return running, queued
+
+    def processes(self) -> int:
+        """Solver processes holding a slot: the running jobs' and the idle resident ones."""
+        running, _ = self.counts()
+        return running + sum(not worker.busy for worker in self._residents.values())
+
+    def status(self) -> dict[str, Any]:
+        """The slots and what holds them (``GET /api/health``'s ``slots``).
+
+        Returns
+        -------
+        dict
+            ``{"max_running", "max_queued", "running", "queued", "processes",
+            "resident_idle", "resident": [{"kind", "pid", "busy", "idle",
+            "ends_in", "memory"}]}``: ``processes`` (at most ``max_running``)
+            counts the resident processes with the running jobs; a resident's
+            ``idle`` and ``ends_in`` are seconds (null while it works) and its
+            ``memory`` is :func:`process_memory`.
+        """
+        running, queued = self.counts()
+        now = time.monotonic()
+        resident = []
+        for kind, worker in self._residents.items():
+            idle = None if worker.busy else round(now - worker.since, 3)
+            left = None if idle is None else round(max(0.0, self.resident_idle - idle), 3)
+            resident.append(
+                {
+                    "kind": kind,
+                    "pid": worker.process.pid,
+                    "busy": worker.busy,
+                    "idle": idle,
+                    "ends_in": left,
+                    "memory": process_memory(worker.process.pid),
+                }
+            )
+        return {
+            "max_running": self.max_running,
+            "max_queued": self.max_queued,
+            "running": running,
+            "queued": queued,
+            "processes": self.processes(),
+            "resident_idle": self.resident_idle,
+            "resident": resident,
+        }
 
     def start(
         self,
@@ -419,11 +522,18 @@ class JobRunner:
         if job.wants_resident and (worker is None or not worker.busy):
             if worker is None or not worker.process.is_alive():
                 near, far = self._ctx.Pipe(duplex=True)
-                process = self._ctx.Process(target=_resident_child, args=(kind, far), daemon=True)
+                process = self._ctx.Process(
+                    target=_resident_child, args=(kind, far, job.task), daemon=True
+                )
                 process.start()
                 far.close()
                 worker = _Resident(process, near)
                 self._residents[kind] = worker
+                self._console(
+                    f"the {kind} jobs' process (pid {process.pid}) stays between jobs to keep "
+                    f"its cache: it holds one of the {self.max_running} job slots (given up "
+                    f"to a waiting job) and ends after {self.resident_idle:g} s without a job"
+                )
             worker.busy = True
             worker.connection.send(body)
             job.process, job.connection, job.resident = worker.process, worker.connection, True
@@ -438,23 +548,34 @@ class JobRunner:
 
     def _advance(self) -> None:
         """Start waiting jobs, oldest first, while a slot is free; number the rest."""
-        running, _ = self.counts()
         ahead = 0
         for job in list(self._jobs.values()):
             if job.state != "queued":
                 continue
-            if running < self.max_running:
+            if self._slot_for(job):
                 try:
                     self._launch(job)
                 except Exception:  # a bug or no more processes: this job fails, once
                     _log.exception("job %s %s could not start", job.kind, job.id)
                     job.state, job.body, job.ended = "error", None, time.monotonic()
                     job.error = {"field": None, "message": "internal error (see the server's log)"}
-                    continue
-                running += 1
             else:
                 job.ahead = ahead
                 ahead += 1
+
+    def _slot_for(self, job: Job) -> bool:
+        """Whether ``job`` can run now: its kind's idle resident process takes it, or a
+        slot is free, or an idle resident process gives its slot up (it is ended)."""
+        worker = self._residents.get(job.kind)
+        if job.wants_resident and worker is not None and not worker.busy:
+            return True
+        if self.processes() < self.max_running:
+            return True
+        idle = [kind for kind, other in self._residents.items() if not other.busy]
+        if not idle:
+            return False
+        self._end_resident(idle[0], why=f"its slot went to a waiting {job.kind} job")
+        return True
 
     def get(self, job_id: str) -> Job:
         """The job, polled; asking renews its lease.
@@ -490,6 +611,13 @@ class JobRunner:
                 self._stop(job, "cancelled")
             else:
                 self._poll(job)
+        for kind, worker in list(self._residents.items()):
+            if worker.busy:
+                continue
+            if not worker.process.is_alive():
+                self._end_resident(kind, why="it died")
+            elif now - worker.since > self.resident_idle:
+                self._end_resident(kind, why=f"{self.resident_idle:g} s without a job")
         self._advance()
 
     def shutdown(self) -> None:
@@ -498,14 +626,20 @@ class JobRunner:
             if job.state in ("running", "queued"):
                 self._stop(job, "cancelled")
         for kind in list(self._residents):
-            self._end_resident(kind)
+            self._end_resident(kind, why="the server stops")
 
-    def _end_resident(self, kind: str, terminate: bool = False) -> None:
+    def _end_resident(self, kind: str, terminate: bool = False, why: str | None = None) -> None:
         worker = self._residents.pop(kind, None)
         if worker is None:
             return
+        held = process_memory(worker.process.pid)
         worker.connection.close()
         _end(worker.process, terminate=terminate)
+        if why is not None:
+            self._console(
+                f"the {kind} jobs' process (pid {worker.process.pid}) ended ({why}); "
+                f"it held {_gib(held)}"
+            )
 
     def _poll(self, job: Job) -> None:
         if job.state != "running" or job.connection is None:
@@ -537,7 +671,7 @@ class JobRunner:
         if job.resident:
             # Its cache goes with it: the next job of its kind starts a fresh one.
             job.process = job.connection = None
-            self._end_resident(job.kind, terminate=True)
+            self._end_resident(job.kind, terminate=True, why=f"its job was {state}")
         elif job.process is not None:
             _end(job.process, terminate=True)
         job.state = state
@@ -554,9 +688,9 @@ class JobRunner:
             worker = self._residents.get(job.kind)
             if worker is not None and job.state in ("done", "error"):
                 if worker.process.is_alive():
-                    worker.busy = False
+                    worker.busy, worker.since = False, job.ended
                 else:
-                    self._end_resident(job.kind)
+                    self._end_resident(job.kind, why="it died")
         else:
             if job.connection is not None:
                 job.connection.close()
