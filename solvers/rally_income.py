@@ -1398,26 +1398,81 @@ def _spread(
             into.append((source[g_row[sel]], target, mass[g_row[sel]] * g_prob[sel]))
 
 
-def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
-    """One turn of the policy as a sparse matrix over all decision states (built once).
+@dataclass
+class _Turn:
+    """One turn of the policy over all decision states, in two sparse steps.
 
-    Returns (A, arrive, flows): ``A[i, j]`` the chance that state i's turn leads to
-    state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
-    ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
+    ``ends`` (states, ends): the chance that a state's decision ends its turn at
+    each distinct end of turn (the hex, the reserve, the hand); ``rolls`` (ends,
+    states): the chance that an end of turn leads to each state's next decision.
+    Many states end alike, so the two are far smaller than their product.
     """
-    from scipy.sparse import csr_matrix
+
+    ends: Any
+    rolls: Any
+
+    def step(self, mass: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The chance of each decision state a turn after ``mass``."""
+        return np.asarray(self.rolls.T @ (self.ends.T @ mass), np.float64)
+
+
+def _sparse(parts: list[Any], shape: tuple[int, int], first_row: int = 0) -> Any:
+    """CSR of (row, column, value) triplets (rows from ``first_row``), duplicates summed."""
+    from scipy.sparse import coo_matrix
+
+    if not parts:
+        return coo_matrix(shape).tocsr()
+    a = np.concatenate([x for x, _, _ in parts]) - first_row
+    b = np.concatenate([y for _, y, _ in parts])
+    c = np.concatenate([z for _, _, z in parts])
+    return coo_matrix((c, (a, b)), shape=shape).tocsr()
+
+
+def _transition(
+    game: _Game,
+) -> tuple[_Turn, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
+    """One turn of the policy over all decision states (built once).
+
+    Returns (turn, arrive, flows): ``turn.step`` the chances a turn later,
+    ``arrive[i]`` the chance state i's turn reaches a goal, ``flows[(v, hex)]``
+    a vector: the chance of each state's move from v into hex.
+    """
+    from scipy.sparse import vstack
 
     total = game.offsets[-1]
     arrive = np.zeros(total)
     flows: dict[tuple[int, Hex], Any] = {}
-    matrix = csr_matrix((total, total))
+    ends: dict[int, list[Any]] = {}
     for v, pos in enumerate(game.positions):
         grid = pos.grid()
         alive = np.flatnonzero(np.isfinite(pos.value))
-        # in chunks of states, each summed at once: the chances before merging are many
-        for rows in np.array_split(alive, max(1, -(-len(alive) // _CHUNK))):
-            matrix = matrix + _transition_rows(game, v, pos, grid, rows, arrive, flows)
-    return matrix, arrive, flows
+        _transition_rows(game, v, pos, grid, alive, arrive, flows, ends)
+    src_parts = []
+    blocks = []  # the rows of ``rolls``, a chunk of ends at a time (summed as it is built)
+    count = 0
+    for v in sorted(ends):
+        reserve = np.concatenate([r for r, _, _, _ in ends[v]])
+        hand = np.concatenate([h for _, h, _, _ in ends[v]])
+        source = np.concatenate([s for _, _, s, _ in ends[v]])
+        weight = np.concatenate([w for _, _, _, w in ends[v]])
+        first, inverse = _distinct_rows(
+            np.concatenate([reserve, hand[:, :-1]], axis=1), hand[:, -1].copy()
+        )
+        src_parts.append((source, inverse + count, weight))
+        for chunk in np.array_split(np.arange(len(first)), max(1, -(-len(first) // _CHUNK))):
+            if len(chunk) == 0:
+                continue
+            rows = first[chunk]
+            parts: list[Any] = []
+            _spread(
+                game, v, game.players, reserve[rows], hand[rows], np.ones(len(rows)), chunk, parts
+            )
+            blocks.append(_sparse(parts, (len(chunk), total), first_row=int(chunk[0])))
+        count += len(first)
+
+    rolls = vstack(blocks, format="csr") if blocks else _sparse([], (0, total))
+    turn = _Turn(_sparse(src_parts, (total, count)), rolls)
+    return turn, arrive, flows
 
 
 def _transition_rows(
@@ -1428,12 +1483,10 @@ def _transition_rows(
     rows: npt.NDArray[np.int64],
     arrive: npt.NDArray[np.float64],
     flows: dict[tuple[int, Hex], Any],
-) -> Any:
-    """The rows ``rows`` of position ``v`` of :func:`_transition`'s matrix (CSR)."""
-    from scipy.sparse import coo_matrix
-
+    ends: dict[int, list[Any]],
+) -> None:
+    """The ends of turn of the states ``rows`` of position ``v`` (for :func:`_transition`)."""
     total = game.offsets[-1]
-    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
     source = rows + game.offsets[v]
     post = pos._post[rows]  # type: ignore[attr-defined]
     options = pos.option[post]
@@ -1441,12 +1494,16 @@ def _transition_rows(
     reserve = np.minimum(x, pos.need)
     hand = np.minimum(x - reserve, game.fodder)
     labels = pos._labels  # type: ignore[attr-defined]
+
+    def end(at: int, r: Any, h: Any, src: Any, w: Any) -> None:
+        ends.setdefault(at, []).append((r, h, src, w))
+
     for o in np.unique(options):
         sel = options == o
         m, payer = labels[int(o)]
         ones = np.ones(int(sel.sum()))
         if m < 0:
-            _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
+            end(v, reserve[sel], hand[sel], source[sel], ones)
             continue
         move = pos.moves[m]
         paid = np.zeros(_NR, np.int64)
@@ -1460,26 +1517,9 @@ def _transition_rows(
         else:
             tgt = game.positions[move.target]
             r2 = np.minimum(reserve[sel] - paid, tgt.need)
-            _spread(game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts)
+            end(move.target, r2, hand[sel], source[sel], ones * p)
         if p < 1:
-            _spread(
-                game,
-                v,
-                game.players,
-                reserve[sel],
-                hand[sel],
-                ones * (1 - p),
-                source[sel],
-                parts,
-            )
-    if parts:
-        src = np.concatenate([a for a, _, _ in parts])
-        dst = np.concatenate([b for _, b, _ in parts])
-        wts = np.concatenate([c for _, _, c in parts])
-    else:
-        src = dst = np.zeros(0, np.int64)
-        wts = np.zeros(0)
-    return coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
+            end(v, reserve[sel], hand[sel], source[sel], ones * (1 - p))
 
 
 def _first_masses(
@@ -1514,16 +1554,22 @@ def _within(
     ``flow`` gathers the chance of each move made on the way (for the route shown):
     over at least 20 turns, or until 99.9% of the cars have arrived.
     """
-    matrix, arrive, flows = _transition(game)
+    from scipy.sparse import csr_matrix
+
+    turn, arrive, flows = _transition(game)
     mass = _first_masses(game, reserve, hand)
+    keys = list(flows)
+    # what each turn reads off the mass (arrivals, then each move's chance), at once
+    reads = csr_matrix(np.stack([arrive, *(flows[k] for k in keys)]))
     arrived = 0.0
     out = []
     t = 0
     while t < turns or (t < 20 and arrived < 0.999):
-        for key, vec in flows.items():
-            flow[key] = flow.get(key, 0.0) + float(vec @ mass)
-        arrived += float(arrive @ mass)
-        mass = matrix.T @ mass
+        read = reads @ mass
+        for key, x in zip(keys, read[1:], strict=True):
+            flow[key] = flow.get(key, 0.0) + float(x)
+        arrived += float(read[0])
+        mass = turn.step(mass)
         t += 1
         if t <= turns:
             out.append(min(arrived, 1.0))
