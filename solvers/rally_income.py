@@ -252,7 +252,69 @@ def _discard_rows(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
-@functools.cache
+def _window_step(
+    keys: npt.NDArray[np.int64],
+    probs: npt.NDArray[np.float64],
+    step: npt.NDArray[np.int64],
+    discard: bool,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """One roll from rows ``keys`` (a window's id, then six piles): the merged outcomes.
+
+    Rows of one id stay together, each id's outcomes in the order of its piles
+    (the last pile most significant), their chances summed in the order the rows
+    come: a batch of windows gives each window exactly what it gives alone.
+    """
+    seven = ROLLS.index(7)
+    piles = keys[:, 1:]
+    outs = np.repeat(keys[:, None, :], len(step), axis=1)
+    outs[:, :, 1:] += step[None, :, :]
+    outs[:, seven, 1:] = _discard_rows(piles) if discard else piles
+    weights = (probs[:, None] * _ROLL_P[None, :]).ravel()
+    outs = outs.reshape(-1, _NR + 2)
+    width = int(outs[:, 1:].max()) + 1
+    code = outs[:, 1:] @ (width ** np.arange(_NR + 1, dtype=np.int64)) + outs[:, 0] * (
+        width ** (_NR + 1)
+    )
+    unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    merged = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(unique))
+    return outs[first], merged.astype(np.float64)
+
+
+#: The windows computed, by (income, gold, rolls, discard, hand): computed once a process.
+_WINDOW_CACHE: dict[
+    tuple[Any, ...],
+    tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]],
+] = {}
+
+
+def _windows_batch(
+    income: tuple[tuple[int, ...], ...],
+    gold: tuple[int, ...],
+    rolls: int,
+    discard: bool,
+    hands: Sequence[tuple[int, ...]],
+) -> None:
+    """The windows of many hands at once, into the cache (each as :func:`_window` gives it)."""
+    todo = sorted({h for h in hands if (income, gold, rolls, discard, h) not in _WINDOW_CACHE})
+    if not todo:
+        return
+    step = np.array([(*row, g) for row, g in zip(income, gold, strict=True)], np.int64)
+    keys = np.array([[i, *h, 0] for i, h in enumerate(todo)], np.int64)
+    probs: npt.NDArray[np.float64] = np.ones(len(todo))
+    for _ in range(rolls):
+        keys, probs = _window_step(keys, probs, step, discard)
+    cuts = np.flatnonzero(np.diff(keys[:, 0])) + 1
+    starts = np.concatenate([[0], cuts, [len(keys)]])
+    for i, h in enumerate(todo):
+        lo, hi = int(starts[i]), int(starts[i + 1])
+        part = keys[lo:hi]
+        _WINDOW_CACHE[(income, gold, rolls, discard, h)] = (
+            part[:, 1 : _NR + 1].copy(),
+            part[:, _NR + 1].copy(),
+            probs[lo:hi].copy(),
+        )
+
+
 def _window(
     income: tuple[tuple[int, ...], ...],
     gold: tuple[int, ...],
@@ -264,23 +326,10 @@ def _window(
 
     The hand has a sixth pile: gold cards whose resource is still to choose.
     """
-    step = np.array([(*row, g) for row, g in zip(income, gold, strict=True)], np.int64)
-    seven = ROLLS.index(7)
-    keys = np.array([[*hand, 0]], np.int64)
-    probs: npt.NDArray[np.float64] = np.ones(1)
-    for _ in range(rolls):
-        outs = keys[:, None, :] + step[None, :, :]
-        outs[:, seven, :] = _discard_rows(keys) if discard else keys
-        weights = (probs[:, None] * _ROLL_P[None, :]).ravel()
-        outs = outs.reshape(-1, _NR + 1)
-        width = int(outs.max()) + 1
-        code = outs @ (width ** np.arange(_NR + 1, dtype=np.int64))
-        unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        keys = outs[first]
-        probs = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(unique)).astype(
-            np.float64
-        )
-    return keys[:, :_NR], keys[:, _NR], probs
+    key = (income, gold, rolls, discard, hand)
+    if key not in _WINDOW_CACHE:
+        _windows_batch(income, gold, rolls, discard, [hand])
+    return _WINDOW_CACHE[key]
 
 
 def _compositions(k: int, targets: Sequence[int]) -> npt.NDArray[np.int64]:
@@ -416,7 +465,6 @@ def _window_kernel(
     values: npt.NDArray[np.float64],
     comp_off: npt.NDArray[np.int64],
     comps: npt.NDArray[np.int64],
-    fill: bool,
     fixed: npt.NDArray[np.float64],
     leaves: npt.NDArray[np.bool_],
     mass: npt.NDArray[np.float64],
@@ -433,7 +481,7 @@ def _window_kernel(
     Outcomes that reach a state of level ``top`` are listed (``inner``; ``gold``:
     those with gold cards still to name, the state before naming them); the
     others are summed with ``values`` into ``fixed`` (inf: a positive chance of
-    an unreachable state). ``fill`` False: count the listed outcomes only.
+    an unreachable state). The listing arrays are long enough for every outcome.
     Returns the counts (inner, gold).
     """
     n_inner = 0
@@ -454,11 +502,10 @@ def _window_kernel(
             p = win_prob[m]
             if k == 0:
                 if level[t] == top:
-                    if fill:
-                        inner_row[n_inner] = i
-                        inner_col[n_inner] = t
-                        inner_p[n_inner] = p
-                        mass[i] += p
+                    inner_row[n_inner] = i
+                    inner_col[n_inner] = t
+                    inner_p[n_inner] = p
+                    mass[i] += p
                     n_inner += 1
                 else:
                     acc += p * values[t]
@@ -476,20 +523,126 @@ def _window_kernel(
                     break
                 best = min(best, values[u])
             if inside:
-                if fill:
-                    gold_row[n_gold] = i
-                    gold_col[n_gold] = t
-                    gold_k[n_gold] = k
-                    gold_p[n_gold] = p
-                    mass[i] += p
+                gold_row[n_gold] = i
+                gold_col[n_gold] = t
+                gold_k[n_gold] = k
+                gold_p[n_gold] = p
+                mass[i] += p
                 n_gold += 1
             else:
                 acc += p * best
                 if best < np.inf:
                     leaves[i] = True
-        if fill:
-            fixed[i] += acc
+        fixed[i] += acc
     return n_inner, n_gold
+
+
+def _level_kernel(
+    rows: npt.NDArray[np.int64],
+    current: npt.NDArray[np.float64],
+    values: npt.NDArray[np.float64],
+    best: npt.NDArray[np.float64],
+    waiting: npt.NDArray[np.float64],
+    fixed: npt.NDArray[np.float64],
+    distinct: npt.NDArray[np.int64],
+    indptr: npt.NDArray[np.int32],
+    indices: npt.NDArray[np.int32],
+    data: npt.NDArray[np.float64],
+    bases: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64],
+    post: npt.NDArray[np.int64],
+    inside: npt.NDArray[np.bool_],
+    above: npt.NDArray[np.float64],
+    selfish: npt.NDArray[np.int64],
+    diag: npt.NDArray[np.float64],
+    tolerance: float,
+    sweeps: int,
+) -> int:
+    """Value iteration over one level of a position (no gold cards to name), in place.
+
+    The sweeps of :func:`_solve_position` written out, the same operations in the
+    same order (the waiting window ``fixed + inner @ values``, the best option of
+    each post-trade state, the best trade, the states deciding at themselves
+    solved exactly), until no value moves by more than ``tolerance``; then the
+    waiting values and the best options of the level. Returns the sweeps made.
+    """
+    n = len(rows)
+    n_opt = bases.shape[0]
+    width = post.shape[1]
+    stay = np.empty(n)
+    new = np.empty(n)
+    waits = np.empty(len(indptr) - 1)
+    made = 0
+    final = False
+    while True:
+        for i in range(n):
+            values[rows[i]] = current[i]
+        for u in range(len(waits)):
+            acc = 0.0
+            for jj in range(indptr[u], indptr[u + 1]):
+                acc += data[jj] * values[rows[indices[jj]]]
+            waits[u] = acc
+        for i in range(n):
+            stay[i] = fixed[i] + waits[distinct[i]]
+        for i in range(n):
+            s = rows[i]
+            b = stay[i]
+            for o in range(n_opt):
+                w = weights[o, s]
+                cand = bases[o, s] + (w * stay[i] if w > 0 else 0.0)
+                if cand < b:
+                    b = cand
+            best[s] = b
+        if final:  # the values are final: their waiting and best options are set
+            break
+        for i in range(n):
+            m = above[i]
+            for c in range(width):
+                if inside[i, c]:
+                    x = best[post[i, c]]
+                    if x < m:
+                        m = x
+            new[i] = m + 1.0
+        for q in range(len(selfish)):
+            i = selfish[q]
+            d = diag[q]
+            rest = stay[i] - d * current[i]
+            out = (1 + rest) / (1 - d) if d < 1 else np.inf
+            s = rows[i]
+            for o in range(n_opt):
+                w = weights[o, s]
+                base = bases[o, s]
+                if w > 0:
+                    cand = (1 + base + w * rest) / (1 - w * d) if w * d < 1 else np.inf
+                else:
+                    cand = 1 + base
+                if cand < out:
+                    out = cand
+            new[i] = out
+        delta = 0.0
+        same = True
+        for i in range(n):
+            a, b = new[i], current[i]
+            fa, fb = np.isfinite(a), np.isfinite(b)
+            if fa and fb:
+                if abs(a - b) > delta:
+                    delta = abs(a - b)
+            elif fa != fb:
+                same = False
+            current[i] = a
+        made += 1
+        final = (delta <= tolerance and same) or made >= sweeps
+    for i in range(n):
+        waiting[rows[i]] = stay[i]
+    return made
+
+
+@functools.cache
+def _sweeper() -> Any:
+    """The compiled sweeps of one level (numba, cached in the user's cache directory)."""
+    from isles.solvers.lighthouse.compiled import compiled
+
+    return compiled(_level_kernel)
 
 
 @functools.cache
@@ -500,28 +653,71 @@ def _kernel() -> Any:
     return compiled(_window_kernel)
 
 
+class _Table:
+    """Every window computed for one table (income, gold, rolls, 7 rule), concatenated.
+
+    Windows are appended as new hands come (each window's id stays): the rows of
+    many calls index one set of arrays, built once, not one concatenation a call.
+    """
+
+    def __init__(self, key: tuple[Any, ...]) -> None:
+        self.key = key
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.offsets = np.zeros(1, np.int64)
+        self.cards = np.zeros((0, _NR), np.int64)
+        self.wild = np.zeros(0, np.int64)
+        self.probs = np.zeros(0)
+        self.comp_offsets = np.array([0, 1], np.int64)
+        self.comps = np.zeros((1, _NR), np.int64)
+
+    def extend(self, hands: Sequence[tuple[int, ...]]) -> None:
+        """Add the windows of ``hands`` not in the table yet."""
+        new = [h for h in dict.fromkeys(hands) if h not in self.ids]
+        if not new:
+            return
+        income, gold, rolls, discard = self.key
+        _windows_batch(income, gold, rolls, discard, new)
+        parts = [_WINDOW_CACHE[(*self.key, h)] for h in new]
+        for h in new:
+            self.ids[h] = len(self.ids)
+        sizes = [len(p) for _, _, p in parts]
+        self.offsets = np.concatenate(
+            [self.offsets, self.offsets[-1] + np.cumsum(sizes, dtype=np.int64)]
+        )
+        self.cards = np.concatenate([self.cards, *(c for c, _, _ in parts)]).astype(np.int64)
+        self.wild = np.concatenate([self.wild, *(w for _, w, _ in parts)]).astype(np.int64)
+        self.probs = np.concatenate([self.probs, *(p for _, _, p in parts)]).astype(np.float64)
+        most = int(self.wild.max()) if len(self.wild) else 0
+        tables = [_compositions(k, range(_NR)) for k in range(most + 1)]
+        self.comp_offsets = np.array([0, *itertools.accumulate(len(t) for t in tables)], np.int64)
+        self.comps = np.concatenate(tables).astype(np.int64)
+
+
+_TABLES: dict[tuple[Any, ...], _Table] = {}
+
+
 class _Windows:
-    """The waiting windows of many rows: each row's hand's window, concatenated."""
+    """The waiting windows of many rows: each row's hand's window, in one table's arrays."""
 
     def __init__(self, game: _Game, rolls: int, hand: npt.NDArray[np.int64]) -> None:
         hand = hand.reshape(-1, _NR)
         width = int(hand.max()) + 1 if len(hand) else 1
         code = hand @ (width ** np.arange(_NR, dtype=np.int64))  # one number per hand: fast
         _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        keys = hand[first]
-        self.group = inverse.reshape(-1).astype(np.int64)
-        parts = [
-            _window(game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0))
-            for h0 in keys
-        ]
-        self.offsets = np.array([0, *itertools.accumulate(len(p) for _, _, p in parts)], np.int64)
-        self.cards = np.concatenate([c for c, _, _ in parts]).astype(np.int64).reshape(-1, _NR)
-        self.wild = np.concatenate([w for _, w, _ in parts]).astype(np.int64)
-        self.probs = np.concatenate([p for _, _, p in parts]).astype(np.float64)
-        most = int(self.wild.max()) if len(self.wild) else 0
-        tables = [_compositions(k, range(_NR)) for k in range(most + 1)]
-        self.comp_offsets = np.array([0, *itertools.accumulate(len(t) for t in tables)], np.int64)
-        self.comps = np.concatenate(tables).astype(np.int64)
+        keys = [tuple(int(x) for x in h0) for h0 in hand[first]]
+        key = (game.income, game.gold, rolls, game.discard)
+        table = _TABLES.get(key)
+        if table is None:
+            table = _TABLES[key] = _Table(key)
+        table.extend(keys)
+        ids = np.array([table.ids[h] for h in keys], np.int64)
+        self.group = ids[inverse.reshape(-1)] if len(keys) else np.zeros(0, np.int64)
+        self.offsets = table.offsets
+        self.cards = table.cards
+        self.wild = table.wild
+        self.probs = table.probs
+        self.comp_offsets = table.comp_offsets
+        self.comps = table.comps
 
 
 @dataclass
@@ -535,6 +731,39 @@ class _Split:
     gold: tuple[
         npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]
     ]
+    distinct: npt.NDArray[np.int64]  # each row's row of ``inner`` (rows alike share one)
+
+
+def _distinct_rows(
+    reserve: npt.NDArray[np.int64], group: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The first of each distinct (reserve, group) row, and each row's distinct row."""
+    if len(reserve) < 2:
+        return np.arange(len(reserve)), np.arange(len(reserve))
+    table = np.concatenate([reserve, group[:, None]], axis=1)
+    low = table.min(axis=0)
+    width = table.max(axis=0) - low + 1
+    if float(np.prod(width.astype(np.float64))) < 2.0**62:
+        radix = np.cumprod(np.concatenate([[1], width[:-1]])).astype(np.int64)
+        code = (table - low) @ radix
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    else:  # pragma: no cover - a grid far beyond MAX_STATES
+        _, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+    return first.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+
+
+def _expand(
+    row: npt.NDArray[np.int64], distinct: int, inverse: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Entries listed by distinct row (in row order) copied to every row: (entry, row)."""
+    counts = np.bincount(row, minlength=distinct)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    each = counts[inverse]
+    total = int(each.sum())
+    out_row = np.repeat(np.arange(len(inverse), dtype=np.int64), each)
+    begin = np.concatenate([[0], np.cumsum(each)[:-1]])
+    pick = np.arange(total, dtype=np.int64) - np.repeat(begin - starts[inverse], each)
+    return pick.astype(np.int64), out_row
 
 
 def _split(
@@ -544,9 +773,22 @@ def _split(
     level: npt.NDArray[np.int64],
     top: int,
     values: npt.NDArray[np.float64],
+    spread: bool = True,
 ) -> _Split:
-    """The windows from ``reserve`` rows into ``pos``'s grid, split at level ``top``."""
+    """The windows from ``reserve`` rows into ``pos``'s grid, split at level ``top``.
+
+    Rows alike (the same reserve, the same hand's window) have the same outcomes:
+    each is computed once and copied to its rows, in the order of the rows
+    (``spread`` False: the inner outcomes stay listed by distinct row, ``distinct``
+    naming each row's).
+    """
     kernel = _kernel()
+    reserve = np.ascontiguousarray(reserve, np.int64).reshape(-1, _NR)
+    first, inverse = _distinct_rows(reserve, windows.group)
+    alike = len(first) < len(reserve)
+    group = windows.group[first] if alike else windows.group
+    if alike:
+        reserve = reserve[first]
     rows = len(reserve)
     cap = pos.cap.astype(np.int64)
     strides = np.cumprod([1, *(int(c) + 1 for c in cap[:0:-1])])[::-1].astype(np.int64)
@@ -554,8 +796,8 @@ def _split(
     leaves = np.zeros(rows, bool)
     mass = np.zeros(rows)
     args = (
-        np.ascontiguousarray(reserve, np.int64),
-        windows.group,
+        reserve,
+        group,
         windows.offsets,
         windows.cards,
         windows.wild,
@@ -568,19 +810,32 @@ def _split(
         windows.comp_offsets,
         windows.comps,
     )
-    none_i, none_f = np.zeros(0, np.int64), np.zeros(0)
-    n_inner, n_gold = kernel(
-        *args, False, fixed, leaves, mass, none_i, none_i, none_f, none_i, none_i, none_i, none_f
-    )
-    inner = (np.zeros(n_inner, np.int64), np.zeros(n_inner, np.int64), np.zeros(n_inner))
+    # one pass: room for every outcome of the rows (none can stay below level 0)
+    if top < 0 or rows == 0:
+        room = 0
+    else:
+        sizes = windows.offsets[1:] - windows.offsets[:-1]
+        room = int(sizes[group].sum())
+    inner = (np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room))
+    gold_room = room if windows.wild.any() else 0
     gold = (
-        np.zeros(n_gold, np.int64),
-        np.zeros(n_gold, np.int64),
-        np.zeros(n_gold, np.int64),
-        np.zeros(n_gold),
+        np.empty(gold_room, np.int64),
+        np.empty(gold_room, np.int64),
+        np.empty(gold_room, np.int64),
+        np.empty(gold_room),
     )
-    kernel(*args, True, fixed, leaves, mass, *inner, *gold)
-    return _Split(fixed, leaves, mass, inner, gold)
+    n_inner, n_gold = kernel(*args, fixed, leaves, mass, *inner, *gold)
+    inner = (inner[0][:n_inner], inner[1][:n_inner], inner[2][:n_inner])
+    gold = (gold[0][:n_gold], gold[1][:n_gold], gold[2][:n_gold], gold[3][:n_gold])
+    if alike:
+        fixed, leaves, mass = fixed[inverse], leaves[inverse], mass[inverse]
+        if spread:
+            pick, row = _expand(inner[0], rows, inverse)
+            inner = (row, inner[1][pick], inner[2][pick])
+        pick, row = _expand(gold[0], rows, inverse)
+        gold = (row, gold[1][pick], gold[2][pick], gold[3][pick])
+    distinct = inverse if alike and not spread else np.arange(len(inverse), dtype=np.int64)
+    return _Split(fixed, leaves, mass, inner, gold, distinct)
 
 
 @dataclass
@@ -669,7 +924,8 @@ class _Level:
 
     rows: npt.NDArray[np.int64]
     fixed: npt.NDArray[np.float64]  # the waiting window's part that leaves the level
-    inner: Any  # CSR (rows, rows): the waiting window's part that stays in the level
+    inner: Any  # CSR (distinct rows, rows): the waiting window's part that stays in the level
+    distinct: npt.NDArray[np.int64]  # each row's row of ``inner`` (rows alike share one)
     gold: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]]
     leaves: npt.NDArray[np.bool_]  # a positive chance of a reachable state above the level
     contraction: float  # the largest chance of staying in the level in one window
@@ -689,9 +945,10 @@ def _level(
     sub = _Windows.__new__(_Windows)
     sub.__dict__.update(windows.__dict__)
     sub.group = windows.group[rows]
-    split = _split(sub, pos, setup.reserve[rows], setup.level, top, values)
+    split = _split(sub, pos, setup.reserve[rows], setup.level, top, values, spread=False)
     row, col, prob = split.inner
-    inner = csr_matrix((prob, (row, local[col])), shape=(n_level, n_level))
+    distinct = int(split.distinct.max()) + 1 if n_level else 0
+    inner = csr_matrix((prob, (row, local[col])), shape=(distinct, n_level))
     gold = []
     g_row, g_state, g_k, g_prob = split.gold
     for k in np.unique(g_k):
@@ -703,15 +960,25 @@ def _level(
         rows,
         split.fixed,
         inner,
+        split.distinct,
         gold,
         split.leaves,
         float(split.mass.max()) if n_level else 0.0,
     )
 
 
+def _entries(matrix: Any, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int64]) -> Any:
+    """The entries (rows[i], cols[i]) of a sparse matrix."""
+    if len(rows) == 0:
+        return np.zeros(0)
+    out = matrix[rows, cols]
+    out = out.toarray() if hasattr(out, "toarray") else out
+    return np.asarray(out, np.float64).reshape(-1)
+
+
 def _waiting(level: _Level, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The value of waiting at each state of the level, for the current ``values``."""
-    stay = level.fixed + level.inner @ values[level.rows]
+    stay = level.fixed + (level.inner @ values[level.rows])[level.distinct]
     for row, targets, weight in level.gold:
         with np.errstate(invalid="ignore"):
             stay += np.bincount(
@@ -770,6 +1037,8 @@ def _solve_position(game: _Game, v: int) -> None:
     waiting = np.full(n, np.inf)
     order = np.argsort(-setup.level, kind="stable")
     cuts = np.flatnonzero(np.diff(setup.level[order])) + 1
+    bases = np.array([base for base, _ in setup.options], np.float64).reshape(-1, n)
+    weights = np.array([weight for _, weight in setup.options], np.float64).reshape(-1, n)
     for rows in np.split(order, cuts):
         rows = np.sort(rows)
         level = _level(setup, pos, rows, values)
@@ -784,7 +1053,7 @@ def _solve_position(game: _Game, v: int) -> None:
         can = np.zeros(len(rows), bool)
         while True:
             alive[rows] = can
-            stay_any = level.leaves | (level.inner @ can.astype(np.float64) > 0)
+            stay_any = level.leaves | ((level.inner @ can.astype(np.float64))[level.distinct] > 0)
             for row, targets, _ in level.gold:
                 stay_any[row[alive[targets].any(axis=1)]] = True
             reach[rows] = direct | stay_any
@@ -805,7 +1074,31 @@ def _solve_position(game: _Game, v: int) -> None:
         selfish = np.flatnonzero(
             can & (post_ok.sum(axis=1) == 1) & (post[:, 0] == rows) & post_ok[:, 0]
         )
-        diag = level.inner.diagonal()[selfish]
+        diag = _entries(level.inner, level.distinct[selfish], selfish)
+        if not level.gold:  # the same sweeps, compiled
+            inner = level.inner
+            _sweeper()(
+                rows,
+                current,
+                values,
+                best,
+                waiting,
+                level.fixed,
+                level.distinct,
+                inner.indptr,
+                inner.indices,
+                inner.data,
+                bases,
+                weights,
+                post,
+                inside,
+                above,
+                selfish,
+                diag,
+                TOLERANCE,
+                MAX_SWEEPS,
+            )
+            continue
         loops = [(base[rows[selfish]], weight[rows[selfish]]) for base, weight in setup.options]
         for _ in range(MAX_SWEEPS):
             values[rows] = current
@@ -1105,26 +1398,81 @@ def _spread(
             into.append((source[g_row[sel]], target, mass[g_row[sel]] * g_prob[sel]))
 
 
-def _transition(game: _Game) -> tuple[Any, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
-    """One turn of the policy as a sparse matrix over all decision states (built once).
+@dataclass
+class _Turn:
+    """One turn of the policy over all decision states, in two sparse steps.
 
-    Returns (A, arrive, flows): ``A[i, j]`` the chance that state i's turn leads to
-    state j's next decision, ``arrive[i]`` the chance it reaches a goal this turn,
-    ``flows[(v, hex)]`` a vector: the chance of each state's move from v into hex.
+    ``ends`` (states, ends): the chance that a state's decision ends its turn at
+    each distinct end of turn (the hex, the reserve, the hand); ``rolls`` (ends,
+    states): the chance that an end of turn leads to each state's next decision.
+    Many states end alike, so the two are far smaller than their product.
     """
-    from scipy.sparse import csr_matrix
+
+    ends: Any
+    rolls: Any
+
+    def step(self, mass: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The chance of each decision state a turn after ``mass``."""
+        return np.asarray(self.rolls.T @ (self.ends.T @ mass), np.float64)
+
+
+def _sparse(parts: list[Any], shape: tuple[int, int], first_row: int = 0) -> Any:
+    """CSR of (row, column, value) triplets (rows from ``first_row``), duplicates summed."""
+    from scipy.sparse import coo_matrix
+
+    if not parts:
+        return coo_matrix(shape).tocsr()
+    a = np.concatenate([x for x, _, _ in parts]) - first_row
+    b = np.concatenate([y for _, y, _ in parts])
+    c = np.concatenate([z for _, _, z in parts])
+    return coo_matrix((c, (a, b)), shape=shape).tocsr()
+
+
+def _transition(
+    game: _Game,
+) -> tuple[_Turn, npt.NDArray[np.float64], dict[tuple[int, Hex], Any]]:
+    """One turn of the policy over all decision states (built once).
+
+    Returns (turn, arrive, flows): ``turn.step`` the chances a turn later,
+    ``arrive[i]`` the chance state i's turn reaches a goal, ``flows[(v, hex)]``
+    a vector: the chance of each state's move from v into hex.
+    """
+    from scipy.sparse import vstack
 
     total = game.offsets[-1]
     arrive = np.zeros(total)
     flows: dict[tuple[int, Hex], Any] = {}
-    matrix = csr_matrix((total, total))
+    ends: dict[int, list[Any]] = {}
     for v, pos in enumerate(game.positions):
         grid = pos.grid()
         alive = np.flatnonzero(np.isfinite(pos.value))
-        # in chunks of states, each summed at once: the chances before merging are many
-        for rows in np.array_split(alive, max(1, -(-len(alive) // _CHUNK))):
-            matrix = matrix + _transition_rows(game, v, pos, grid, rows, arrive, flows)
-    return matrix, arrive, flows
+        _transition_rows(game, v, pos, grid, alive, arrive, flows, ends)
+    src_parts = []
+    blocks = []  # the rows of ``rolls``, a chunk of ends at a time (summed as it is built)
+    count = 0
+    for v in sorted(ends):
+        reserve = np.concatenate([r for r, _, _, _ in ends[v]])
+        hand = np.concatenate([h for _, h, _, _ in ends[v]])
+        source = np.concatenate([s for _, _, s, _ in ends[v]])
+        weight = np.concatenate([w for _, _, _, w in ends[v]])
+        first, inverse = _distinct_rows(
+            np.concatenate([reserve, hand[:, :-1]], axis=1), hand[:, -1].copy()
+        )
+        src_parts.append((source, inverse + count, weight))
+        for chunk in np.array_split(np.arange(len(first)), max(1, -(-len(first) // _CHUNK))):
+            if len(chunk) == 0:
+                continue
+            rows = first[chunk]
+            parts: list[Any] = []
+            _spread(
+                game, v, game.players, reserve[rows], hand[rows], np.ones(len(rows)), chunk, parts
+            )
+            blocks.append(_sparse(parts, (len(chunk), total), first_row=int(chunk[0])))
+        count += len(first)
+
+    rolls = vstack(blocks, format="csr") if blocks else _sparse([], (0, total))
+    turn = _Turn(_sparse(src_parts, (total, count)), rolls)
+    return turn, arrive, flows
 
 
 def _transition_rows(
@@ -1135,12 +1483,10 @@ def _transition_rows(
     rows: npt.NDArray[np.int64],
     arrive: npt.NDArray[np.float64],
     flows: dict[tuple[int, Hex], Any],
-) -> Any:
-    """The rows ``rows`` of position ``v`` of :func:`_transition`'s matrix (CSR)."""
-    from scipy.sparse import coo_matrix
-
+    ends: dict[int, list[Any]],
+) -> None:
+    """The ends of turn of the states ``rows`` of position ``v`` (for :func:`_transition`)."""
     total = game.offsets[-1]
-    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
     source = rows + game.offsets[v]
     post = pos._post[rows]  # type: ignore[attr-defined]
     options = pos.option[post]
@@ -1148,12 +1494,16 @@ def _transition_rows(
     reserve = np.minimum(x, pos.need)
     hand = np.minimum(x - reserve, game.fodder)
     labels = pos._labels  # type: ignore[attr-defined]
+
+    def end(at: int, r: Any, h: Any, src: Any, w: Any) -> None:
+        ends.setdefault(at, []).append((r, h, src, w))
+
     for o in np.unique(options):
         sel = options == o
         m, payer = labels[int(o)]
         ones = np.ones(int(sel.sum()))
         if m < 0:
-            _spread(game, v, game.players, reserve[sel], hand[sel], ones, source[sel], parts)
+            end(v, reserve[sel], hand[sel], source[sel], ones)
             continue
         move = pos.moves[m]
         paid = np.zeros(_NR, np.int64)
@@ -1167,26 +1517,9 @@ def _transition_rows(
         else:
             tgt = game.positions[move.target]
             r2 = np.minimum(reserve[sel] - paid, tgt.need)
-            _spread(game, move.target, game.players, r2, hand[sel], ones * p, source[sel], parts)
+            end(move.target, r2, hand[sel], source[sel], ones * p)
         if p < 1:
-            _spread(
-                game,
-                v,
-                game.players,
-                reserve[sel],
-                hand[sel],
-                ones * (1 - p),
-                source[sel],
-                parts,
-            )
-    if parts:
-        src = np.concatenate([a for a, _, _ in parts])
-        dst = np.concatenate([b for _, b, _ in parts])
-        wts = np.concatenate([c for _, _, c in parts])
-    else:
-        src = dst = np.zeros(0, np.int64)
-        wts = np.zeros(0)
-    return coo_matrix((wts, (src, dst)), shape=(total, total)).tocsr()
+            end(v, reserve[sel], hand[sel], source[sel], ones * (1 - p))
 
 
 def _first_masses(
@@ -1221,16 +1554,22 @@ def _within(
     ``flow`` gathers the chance of each move made on the way (for the route shown):
     over at least 20 turns, or until 99.9% of the cars have arrived.
     """
-    matrix, arrive, flows = _transition(game)
+    from scipy.sparse import csr_matrix
+
+    turn, arrive, flows = _transition(game)
     mass = _first_masses(game, reserve, hand)
+    keys = list(flows)
+    # what each turn reads off the mass (arrivals, then each move's chance), at once
+    reads = csr_matrix(np.stack([arrive, *(flows[k] for k in keys)]))
     arrived = 0.0
     out = []
     t = 0
     while t < turns or (t < 20 and arrived < 0.999):
-        for key, vec in flows.items():
-            flow[key] = flow.get(key, 0.0) + float(vec @ mass)
-        arrived += float(arrive @ mass)
-        mass = matrix.T @ mass
+        read = reads @ mass
+        for key, x in zip(keys, read[1:], strict=True):
+            flow[key] = flow.get(key, 0.0) + float(x)
+        arrived += float(read[0])
+        mass = turn.step(mass)
         t += 1
         if t <= turns:
             out.append(min(arrived, 1.0))
