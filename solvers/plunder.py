@@ -1050,6 +1050,14 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
     InvalidInput
         ``clue`` not a Code, or ``active`` not a player index.
 
+    Notes
+    -----
+    A forward pass over players with one column per answer prefix, the
+    values no clue names lumped into one class per category
+    (:func:`~isles.solvers.plunder_answers.answer_counts`): exact int64
+    counts. docs/plunder.md, "Answer vectors with the unnamed values lumped";
+    seed ``seeds/003_cfc377110defcf34.txt``.
+
     Examples
     --------
     >>> answer_distribution(Record(2), Code(0, 0, 0), 0)
@@ -1234,9 +1242,13 @@ def flip_advice(
     Answers are a function of the deal, so the information they give about the
     deal (hence about the opponents' codes, my own being known) is the entropy
     of the answer vector, computed from the exact counts of
-    :func:`answer_distribution` (with ``record.me`` given, from the same counts
-    taken from a :class:`~isles.solvers.plunder_belief.Belief`, milliseconds
-    for 6 players). docs/plunder.md, rule decision 6.
+    :func:`answer_distribution`: with ``record.me`` given, taken from a
+    :class:`~isles.solvers.plunder_belief.Belief`; else every clue an option
+    can give counted in one lumped pass per deck
+    (:func:`~isles.solvers.plunder_answers.answer_counts`). Both take
+    milliseconds for 6 players (the passes over every value took 0.35 to
+    0.6 s). docs/plunder.md, rule decision 6 and "Answer vectors with the
+    unnamed values lumped".
 
     Examples
     --------

@@ -45,6 +45,13 @@ def named_values(record: Record) -> tuple[frozenset[int], ...]:
     tuple of frozenset of int
         One set per category (island, marker, trap).
 
+    Notes
+    -----
+    Whether a player may hold a code depends on its values only through
+    which clue values (and which of my values) they equal. docs/plunder.md,
+    "Answer vectors with the unnamed values lumped"; seed
+    ``seeds/003_cfc377110defcf34.txt``.
+
     Examples
     --------
     >>> from isles.models.plunder import Observation
@@ -217,9 +224,18 @@ def answer_counts(
     category's state in the pass over players is which singled-out values are
     used and how many of the others. Clues that differ in one category share
     a pass, that category singling out every value they use. With ``u``
-    values singled out a category has at most ``C(u, j)`` states for each j,
-    not ``C(6, k)``. Counts are int64, exact (at most ``720**3``).
-    docs/plunder.md, "Answer vectors with the unnamed values lumped".
+    values singled out a category has at most ``2**u * (7 - u)`` states over
+    all layers, against ``2**6``; a layer's moves are built only from the
+    codes the player may hold and the states some partial deal reaches.
+    Counts are int64, exact (at most ``720**3``). Grouping interchangeable
+    values into one class with a count is the lumping of states of [1]_,
+    applied to the pass over players. docs/plunder.md, "Answer vectors with
+    the unnamed values lumped"; seed ``seeds/003_cfc377110defcf34.txt``.
+
+    References
+    ----------
+    .. [1] J. G. Kemeny, J. L. Snell, "Finite Markov Chains", Van Nostrand,
+       1960, section 6.3 (lumpable processes).
 
     Examples
     --------
