@@ -40,6 +40,7 @@ from isles.models.plunder import (
 )
 from isles.models.questions.plunder import ANALYSIS_TIME_LIMIT, RecordAnalysis
 from isles.models.status import Status
+from isles.solvers.plunder_answers import answer_counts, named_values
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_posterior import CODE_VALUES as _CODE_VALUES
 from isles.solvers.plunder_posterior import Posterior
@@ -1049,6 +1050,14 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
     InvalidInput
         ``clue`` not a Code, or ``active`` not a player index.
 
+    Notes
+    -----
+    A forward pass over players with one column per answer prefix, the
+    values no clue names lumped into one class per category
+    (:func:`~isles.solvers.plunder_answers.answer_counts`): exact int64
+    counts. docs/plunder.md, "Answer vectors with the unnamed values lumped";
+    seed ``seeds/003_cfc377110defcf34.txt``.
+
     Examples
     --------
     >>> answer_distribution(Record(2), Code(0, 0, 0), 0)
@@ -1057,28 +1066,17 @@ def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[b
     active = _check_active(record, active)
     if not isinstance(clue, Code):
         raise InvalidInput("clue", clue, "a Code")
-    w = allowed_codes(record)
-    hit = _hits(clue).astype(np.int64)
-    f = np.ones((1, 1), dtype=np.int64)  # (states, answer-prefix vectors)
-    for k in range(record.players):
-        lay = _layer(k)
-        head = f[lay.src]
-        if k == active:
-            f = np.asarray(lay.to_dst @ (head * w[k][lay.code][:, None]), dtype=np.int64)
-        else:
-            parts = [
-                np.asarray(lay.to_dst @ (head * (w[k] * h)[lay.code][:, None]), dtype=np.int64)
-                for h in (1 - hit, hit)
-            ]
-            # Answer-vector index: bit j is the answer of the j-th answerer.
-            f = np.concatenate(parts, axis=1)
-    totals = f.sum(axis=0)
-    answerers = record.players - 1
-    out: dict[tuple[bool, ...], int] = {}
-    for idx in range(1 << answerers):
-        if totals[idx]:
-            vec = tuple(bool(idx >> j & 1) for j in range(answerers))
-            out[vec] = int(totals[idx])
+    (counts,) = answer_counts(allowed_codes(record), named_values(record), active, [clue])
+    return _as_distribution(counts, record.players - 1)
+
+
+def _as_distribution(counts: IntArray, answerers: int) -> dict[tuple[bool, ...], int]:
+    """Answer vector -> deals, from counts indexed by vectors (bit j: j-th answerer)."""
+    out = {
+        tuple(bool(idx >> j & 1) for j in range(answerers)): int(n)
+        for idx, n in enumerate(counts)
+        if n
+    }
     return dict(sorted(out.items()))
 
 
@@ -1191,13 +1189,20 @@ def _check_seen(seen: object) -> list[list[int]]:
     return rows
 
 
-def _distribution(record: Record, active: int) -> Callable[[Code], dict[tuple[bool, ...], int]]:
-    """The answer distribution of a clue: from a :class:`Belief` when the record has
-    ``me`` (6 players: ms, not the counting passes' 0.5 s), else by counting."""
+def _clue_bits(record: Record, active: int, clues: Sequence[Code]) -> dict[Code, float]:
+    """The entropy (bits) of the answers to each clue: from a :class:`Belief` when the
+    record has ``me``, else from :func:`~isles.solvers.plunder_answers.answer_counts`
+    (all the clues in a few passes)."""
+    unique = list(dict.fromkeys(clues))
     if record.me is not None:
         belief = Belief.from_record(record)
-        return lambda c: belief.answer_distribution(c, active)
-    return lambda c: answer_distribution(record, c, active)
+        dists = [belief.answer_distribution(c, active) for c in unique]
+    else:
+        counts = answer_counts(allowed_codes(record), named_values(record), active, unique)
+        dists = [_as_distribution(row, record.players - 1) for row in counts]
+    if not dists[0]:
+        raise InvalidInput("record", "inconsistent", "a consistent record for advice")
+    return {c: _entropy_bits(list(d.values())) for c, d in zip(unique, dists, strict=True)}
 
 
 def flip_advice(
@@ -1237,9 +1242,13 @@ def flip_advice(
     Answers are a function of the deal, so the information they give about the
     deal (hence about the opponents' codes, my own being known) is the entropy
     of the answer vector, computed from the exact counts of
-    :func:`answer_distribution` (with ``record.me`` given, from the same counts
-    taken from a :class:`~isles.solvers.plunder_belief.Belief`, milliseconds
-    for 6 players). docs/plunder.md, rule decision 6.
+    :func:`answer_distribution`: with ``record.me`` given, taken from a
+    :class:`~isles.solvers.plunder_belief.Belief`; else every clue an option
+    can give counted in one lumped pass per deck
+    (:func:`~isles.solvers.plunder_answers.answer_counts`). Both take
+    milliseconds for 6 players (the passes over every value took 0.35 to
+    0.6 s). docs/plunder.md, rule decision 6 and "Answer vectors with the
+    unnamed values lumped".
 
     Examples
     --------
@@ -1253,23 +1262,15 @@ def flip_advice(
     if not isinstance(clue, Code):
         raise InvalidInput("clue", clue, "a Code")
     seen_rows = _check_seen(record.seen if seen is None else seen)
-    cache_bits: dict[Code, float] = {}
-    distribution = _distribution(record, active)
-
-    def bits(c: Code) -> float:
-        if c not in cache_bits:
-            dist = distribution(c)
-            if not dist:
-                raise InvalidInput("record", "inconsistent", "a consistent record for advice")
-            cache_bits[c] = _entropy_bits(list(dist.values()))
-        return cache_bits[c]
-
-    options = [FlipOption(None, bits(clue), ())]
-    for cat, row in zip(CATEGORIES, seen_rows, strict=True):
-        odds = _deck_odds(row)
+    decks = [(cat, _deck_odds(row)) for cat, row in zip(CATEGORIES, seen_rows, strict=True)]
+    bits = _clue_bits(
+        record, active, [clue, *(clue.replace(cat, v) for cat, odds in decks for v, _ in odds)]
+    )
+    options = [FlipOption(None, bits[clue], ())]
+    for cat, odds in decks:
         if not odds:
             continue
-        cards = tuple((v, p, bits(clue.replace(cat, v))) for v, p in odds)
+        cards = tuple((v, p, bits[clue.replace(cat, v)]) for v, p in odds)
         options.append(FlipOption(cat, sum(float(p) * b for _, p, b in cards), cards))
     order = sorted(range(len(options)), key=lambda i: (-round(options[i].expected_bits, 9), i))
     return FlipAdvice(clue, active, tuple(options[i] for i in order))
