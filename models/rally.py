@@ -41,6 +41,7 @@ __all__ = [
     "discard_count",
     "entry_cost",
     "is_rim_start",
+    "no_default_goals",
     "opposite_starts",
     "player_roads",
     "rim_sea",
@@ -401,6 +402,41 @@ def is_rim_start(board: Board, h: tuple[int, int]) -> bool:
         and board.terrain(h) is Terrain.SEA
         and len(board.neighbours(h)) < 6
         and any(board.terrain(n).is_land for n in board.neighbours(h))
+    )
+
+
+def no_default_goals(*, group: bool = False) -> InvalidInput:
+    """The error for missing goals when the car's start is not a rim start.
+
+    One wording for every question that takes default goals (the route, the
+    rally as it is played, each car of a race). The start is named by its
+    field's meaning, not spelt out, so the message reads the same whether the
+    start was typed (``--start 1,-1``) or sent as JSON (``[1, -1]``).
+
+    Parameters
+    ----------
+    group : bool, default False
+        Whether a start group (``--group``) may name the default goals instead.
+
+    Returns
+    -------
+    InvalidInput
+        On field ``goals``, with no value.
+
+    Examples
+    --------
+    >>> print(no_default_goals())  # doctest: +NORMALIZE_WHITESPACE
+    goals: required: the car's start is not a rim start, so it has no default goals
+    (a rim start is a sea hex on the board's rim next to land); expected goal hexes
+    >>> print(no_default_goals(group=True))  # doctest: +ELLIPSIS
+    goals: ...; expected goal hexes, or the start group to take the default goals from
+    """
+    return InvalidInput(
+        "goals",
+        None,
+        "goal hexes, or the start group to take the default goals from" if group else "goal hexes",
+        problem="required: the car's start is not a rim start, so it has no default goals "
+        "(a rim start is a sea hex on the board's rim next to land)",
     )
 
 

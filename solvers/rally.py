@@ -55,6 +55,7 @@ from isles.models.rally import (
     desert_exit_probability,
     entry_cost,
     is_rim_start,
+    no_default_goals,
     player_roads,
     start_group,
 )
@@ -911,7 +912,7 @@ def plan_route(
     >>> plan_route(beginner_board(), (1, -1))
     Traceback (most recent call last):
     ...
-    isles.models.errors.InvalidInput: goals: required, since the start 1,-1 is not a rim start ...
+    isles.models.errors.InvalidInput: goals: required: the car's start is not a rim start, ...
     """
     # The parameters, as given, are the question's fields (isles.models.questions.Trip).
     return plan_trip(Trip.ask(**locals()))
@@ -1027,14 +1028,7 @@ def _goal_list(
         elif is_rim_start(rg.board, start):
             members = start_group(rg.board, start)
         else:
-            raise InvalidInput(
-                "goals",
-                None,
-                "goal hexes, or the start group to take the default goals from "
-                "(docs/rally.md, 'Start groups and goals')",
-                problem=f"required, since the start {start} is not a rim start "
-                "(a sea hex on the board's rim next to land)",
-            )
+            raise no_default_goals(group=True)
         return default_goals(rg.board, members)
     out: list[Hex] = []
     for i, g in enumerate(goals):

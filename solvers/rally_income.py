@@ -39,6 +39,7 @@ from isles.models.rally import (
     desert_exit_probability,
     entry_cost,
     is_rim_start,
+    no_default_goals,
     player_roads,
     roll_income,
     start_group,
@@ -1144,11 +1145,7 @@ def _solve_position(game: _Game, v: int) -> None:
 def _read_goals(board: Board, start: Hex, goals: Iterable[object] | None) -> tuple[Hex, ...]:
     if goals is None:
         if not is_rim_start(board, start):
-            raise InvalidInput(
-                "goals",
-                None,
-                "goal hexes: the start is not a rim start, so it has no default goals",
-            )
+            raise no_default_goals()
         return tuple(default_goals(board, start_group(board, start)))
     out = []
     for i, g in enumerate(goals):

@@ -526,7 +526,7 @@ def _two_sea_rings() -> Board:
 def test_only_a_rim_start_has_default_goals() -> None:
     """Issue 9, case 11: no goals are invented for a start without a start group."""
     board = beginner_board()
-    with pytest.raises(InvalidInput, match=r"^goals: required, since the start 1,-1"):
+    with pytest.raises(InvalidInput, match=r"^goals: required: the car's start is not a rim start"):
         plan_route(board, (1, -1))
     with pytest.raises(InvalidInput, match="rim start"):
         start_group(board, (1, -1))

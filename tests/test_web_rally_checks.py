@@ -84,7 +84,7 @@ def test_race_errors_are_in_the_web_s_words(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("extra", "field", "said"),
     [
-        ({"start": [1, 0], "goals": None}, "goals", "missing; expected goal hexes"),
+        ({"start": [1, 0], "goals": None}, "goals", "no default goals (a rim start is a sea"),
         ({"goals": [[9, 9]]}, "goals[0]", "expected a land hex of the board"),
         ({"goals": []}, "goals", "expected at least one goal hex"),
         ({"player": "green"}, "player", "expected a player of the board"),
@@ -96,6 +96,7 @@ def test_a_bad_drive_is_refused_before_any_job(
     body = {k: v for k, v in {"board": rally_towns(), **DRIVE, **extra}.items() if v is not None}
     message = refused(client.post("/api/solve/income", json=body), field)
     assert said in message and "null" not in message
+    assert "1,0" not in message  # a start sent [1, 0] is never quoted in the CLI's spelling
 
 
 def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:

@@ -36,6 +36,7 @@ from isles.models.rally import (
     TradeMode,
     card_values,
     is_rim_start,
+    no_default_goals,
     spending_budget,
 )
 
@@ -431,9 +432,10 @@ class Race(AtTheTable):
                 if car.sent is None and exc.field == "player":  # typed: the name at fault
                     raise InvalidInput(f"cars[{i}]", exc.value, exc.expected) from None
                 if car.sent is None:  # typed: the car's text, the part at fault in the words
-                    raise InvalidInput(
-                        f"cars[{i}]", car.text, f"{exc.field}: {exc.expected}"
-                    ) from None
+                    said = (
+                        exc.expected if exc.problem is None else f"{exc.expected} ({exc.problem})"
+                    )
+                    raise InvalidInput(f"cars[{i}]", car.text, f"{exc.field}: {said}") from None
                 raise InvalidInput(
                     f"cars[{i}].{exc.field}", exc.value, exc.expected, problem=exc.problem
                 ) from None
@@ -453,13 +455,7 @@ def _check_route(
         raise InvalidInput("start", sent.get("start", str(start)), "a hex of the board")
     if goals is None:
         if not is_rim_start(board, start):
-            raise InvalidInput(
-                "goals",
-                None,
-                f"goal hexes: the start {start.q},{start.r} is not a rim start, "
-                "so it has no default goals",
-                problem="missing",
-            )
+            raise no_default_goals()
         return
     if not goals:
         raise InvalidInput("goals", [], "at least one goal hex", problem="empty")
