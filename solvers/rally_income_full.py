@@ -169,8 +169,12 @@ def full_states(
     reserve: Int,
     trade: str,
     discard: bool,
+    caps: Int | None = None,
 ) -> FullGame:
-    """The hexes, the card caps and the state count of the whole MDP (no transitions yet)."""
+    """The hexes, the card caps and the state count of the whole MDP (no transitions yet).
+
+    ``caps`` replaces the card caps (per resource; the tests' small spaces).
+    """
     goal_set = frozenset(goals)
     roads = frozenset(player_roads(board, player))
     # the hexes the car can stand on: the start, then land reached through land
@@ -215,12 +219,16 @@ def full_states(
     if gold_move:  # a gold hex takes any single resource: every one held is fuel
         burnt = used.copy()
     need = _costliest(board, start, goal_set, cost)
+    given = caps
     caps = np.where(burnt, need, 0)
     if ratios is not None:
         caps = caps + np.where(used & (earns | held), np.array(ratios) - 1 + players * per_roll, 0)
     elif discard:  # cards of no use still count towards the 7-card rule
         caps = caps + np.where(used & ~burnt, players * per_roll, 0)
     caps = np.where(used, np.maximum(caps, hand + reserve), 0).astype(np.int64)
+    if given is not None:
+        caps = np.asarray(given, np.int64)
+        used = caps > 0
     game = FullGame(
         hexes,
         tuple(sorted(goal_set)),
