@@ -261,7 +261,7 @@ class Drive(AtTheTable):
     method: IncomeMethod = param(
         "auto",
         help="the policy space: the whole of it (any hex, trade, reserve, discard) where it "
-        f"has at most {MAX_FULL_STATES:,} states, else routes committed to (auto); "
+        f"has at most {MAX_FULL_STATES} states, else routes committed to (auto); "
         "committed routes only (route); the whole space only (full)",
     )
 
