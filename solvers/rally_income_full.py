@@ -90,6 +90,7 @@ class FullGame:
     discard: bool
     track_hand: bool
     fuel: npt.NDArray[np.bool_]  # resources the reserve may hold (burnt by some move)
+    at_least: bool = False  # the caps (and the count) only a lower bound: too many anyway
     hex_of: Int = field(default_factory=lambda: np.zeros(0, np.int64))
     hand: Int = field(default_factory=lambda: np.zeros((0, _NR), np.int64))
     reserve: Int = field(default_factory=lambda: np.zeros((0, _NR), np.int64))
@@ -218,17 +219,33 @@ def full_states(
     used = burnt | held | (earns & (ratios is not None or discard))
     if gold_move:  # a gold hex takes any single resource: every one held is fuel
         burnt = used.copy()
-    need = _costliest(board, start, goal_set, cost)
     given = caps
-    caps = np.where(burnt, need, 0)
-    if ratios is not None:
-        caps = caps + np.where(used & (earns | held), np.array(ratios) - 1 + players * per_roll, 0)
-    elif discard:  # cards of no use still count towards the 7-card rule
-        caps = caps + np.where(used & ~burnt, players * per_roll, 0)
-    caps = np.where(used, np.maximum(caps, hand + reserve), 0).astype(np.int64)
+    track = ratios is not None or discard
+
+    def capped(need: Int) -> Int:
+        out = np.where(burnt, need, 0)
+        if ratios is not None:
+            out = out + np.where(
+                used & (earns | held), np.array(ratios) - 1 + players * per_roll, 0
+            )
+        elif discard:  # cards of no use still count towards the 7-card rule
+            out = out + np.where(used & ~burnt, players * per_roll, 0)
+        return np.where(used, np.maximum(out, hand + reserve), 0).astype(np.int64)
+
+    def per_hex(caps: Int) -> tuple[list[list[tuple[int, int]]], int]:
+        pairs = [_pairs(int(caps[j]), bool(burnt[j] and used[j]), track) for j in range(_NR)]
+        return pairs, int(np.prod([len(p) for p in pairs]))
+
+    # the dearest single move bounds the caps from below: a space too big already is
+    # not searched for its costliest route (``at_least``)
+    dearest = np.max(list(cost.values()), axis=0) if cost else np.zeros(_NR, np.int64)
+    caps = capped(dearest)
+    at_least = given is None and len(hexes) * per_hex(caps)[1] > MAX_FULL_STATES
     if given is not None:
         caps = np.asarray(given, np.int64)
         used = caps > 0
+    elif not at_least:
+        caps = capped(_costliest(board, start, goal_set, cost))
     game = FullGame(
         hexes,
         tuple(sorted(goal_set)),
@@ -236,11 +253,11 @@ def full_states(
         caps,
         ratios,
         discard,
-        ratios is not None or discard,
+        track,
         burnt & used,
     )
-    pairs = [_pairs(int(caps[j]), bool(game.fuel[j]), game.track_hand) for j in range(_NR)]
-    game.per_hex = int(np.prod([len(p) for p in pairs]))
+    pairs, game.per_hex = per_hex(caps)
+    game.at_least = at_least
     game._pairs = pairs  # type: ignore[attr-defined]
     game._cost = cost  # type: ignore[attr-defined]
     game._income = inc  # type: ignore[attr-defined]
@@ -816,7 +833,8 @@ def full_plan(
                 "method",
                 "full",
                 f"at most {MAX_FULL_STATES:,} states (hex, hand, reserve) for the whole policy "
-                f"space; this question has {count:,} (method auto or route)",
+                f"space; this question has {'at least ' if game.at_least else ''}{count:,} "
+                "(method auto or route)",
             )
         return None
     _build(game, board)
