@@ -109,7 +109,7 @@ class FullGame:
 
     def index(self, hexi: Int, hand: Int, reserve: Int) -> Int:
         """The state of each (hex, hand, reserve) row; cards beyond the cap leave the hand."""
-        hand, reserve = hand.copy(), reserve.copy()
+        hand, reserve = hand.copy(), reserve * self.fuel  # a card no move burns is no fuel
         if not self.track_hand:  # no trades, no 7 rule: every card is fuel at once
             reserve += hand * self.fuel
             hand[:] = 0
