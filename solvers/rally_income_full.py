@@ -45,7 +45,17 @@ from isles.models.rally import (
     trade_ratios,
 )
 
-__all__ = ["ERROR_BOUND", "MAX_SWEEPS", "FullGame", "full_states", "solve_full"]
+__all__ = [
+    "ERROR_BOUND",
+    "MAX_SWEEPS",
+    "FullAnswer",
+    "FullGame",
+    "arrivals",
+    "count_states",
+    "full_plan",
+    "full_states",
+    "solve_full",
+]
 
 RESOURCES: tuple[Resource, ...] = tuple(Resource)
 _NR = len(RESOURCES)
@@ -174,7 +184,51 @@ def full_states(
 ) -> FullGame:
     """The hexes, the card caps and the state count of the whole MDP (no transitions yet).
 
-    ``caps`` replaces the card caps (per resource; the tests' small spaces).
+    Parameters
+    ----------
+    board : Board
+        With the player's buildings, roads and harbours.
+    player : str
+        The car's owner.
+    start : Hex
+        The car's hex.
+    goals : sequence of Hex
+        Land hexes; entering one ends the drive.
+    players : int
+        Rolls at the table between two turns of the owner.
+    hand, reserve : ndarray of int, shape (5,)
+        Cards held at the start, per resource (``list(Resource)`` order).
+    trade : str
+        ``none``, ``bank`` or ``harbours``.
+    discard : bool
+        The 7-card rule.
+    caps : ndarray of int, optional
+        Replaces the card caps (per resource; the tests' small spaces).
+
+    Returns
+    -------
+    FullGame
+        Its ``hexes`` (the start first, then every land hex reached through
+        land, goals left out), ``caps`` (docs/rally.md, "The whole policy
+        space") and the card states of one hex; ``at_least`` when the caps of
+        the dearest single move already give more than
+        :data:`~isles.models.questions.rally.MAX_FULL_STATES` states (the
+        costliest route is then not searched).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import Hex, vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    >>> z = np.zeros(5, np.int64)
+    >>> game = full_states(board, "red", Hex(0, 0), [Hex(2, 0)], players=4, hand=z,
+    ...                    reserve=z, trade="none", discard=False)
+    >>> count_states(game), game.caps.tolist()  # 11 grain, 10 brick: 4 hexes x 12 x 11
+    (528, [0, 0, 11, 10, 0])
     """
     goal_set = frozenset(goals)
     roads = frozenset(player_roads(board, player))
@@ -265,7 +319,22 @@ def full_states(
 
 
 def count_states(game: FullGame) -> int:
-    """States of the whole MDP: hexes times card states of one hex."""
+    """States of the whole MDP: hexes times card states of one hex.
+
+    Parameters
+    ----------
+    game : FullGame
+        From :func:`full_states`.
+
+    Returns
+    -------
+    int
+        A lower bound when ``game.at_least``.
+
+    Examples
+    --------
+    See :func:`full_states`.
+    """
     return len(game.hexes) * game.per_hex
 
 
@@ -609,11 +678,50 @@ def solve_full(
 ) -> FullAnswer:
     """Value iteration over the whole MDP until the certified gap at the start is small.
 
+    Parameters
+    ----------
+    game : FullGame
+        From :func:`full_states` (its transitions are built here, once).
+    board : Board
+        The board of ``game``.
+    hand, reserve : ndarray of int, shape (5,)
+        Cards held at the start.
+    error_bound : float, default ERROR_BOUND
+        Stop when the certified gap at the start is at most this (turns).
+
+    Returns
+    -------
+    FullAnswer
+        ``lower`` (the fewest expected turns, from below), ``upper`` (from
+        above), the ``sweeps`` made and the greedy ``policy``.
+
+    Notes
+    -----
     From ``V = 0`` the iterates rise to the optimum: each is a lower bound. For
     the greedy policy of an iterate ``V`` with ``T V - V <= r < 1`` on every
     decision state it reaches from the start, ``V / (1 - r)`` is an upper bound
     (each turn costs 1: ``T(cV) = c T V - (c - 1)``, so ``cV`` is a
-    super-solution). The answer is the lower bound, the gap the error.
+    super-solution [2]_). The gap is checked every 16 sweeps, at most
+    :data:`MAX_SWEEPS` sweeps are made. docs/rally.md, "The whole policy space";
+    seed 002_8684547a41c0941c.txt.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import Hex, vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    >>> z = np.zeros(5, np.int64)
+    >>> game = full_states(board, "red", Hex(0, 0), [Hex(2, 0)], players=4, hand=z,
+    ...                    reserve=z, trade="none", discard=False)
+    >>> answer = solve_full(game, board, z, z)
+    >>> round(answer.lower, 6), answer.upper - answer.lower <= ERROR_BOUND
+    (8.043678, True)
+    >>> round(arrivals(answer, 10)[0][9], 4)  # P(arrived within 10 turns)
+    0.8608
     """
     if not game.n:
         _build(game, board)
@@ -658,7 +766,28 @@ def _reached(game: FullGame, pol: _Policy, s0: int) -> npt.NDArray[np.bool_]:
 def arrivals(
     answer: FullAnswer, turns: int
 ) -> tuple[tuple[float, ...], dict[tuple[int, Hex], float]]:
-    """P(arrived within t), t = 1..turns, under the policy; and each move's total chance."""
+    """P(arrived within t), t = 1..turns, under the policy; and each move's total chance.
+
+    Parameters
+    ----------
+    answer : FullAnswer
+        From :func:`solve_full`.
+    turns : int
+        The last ``t``.
+
+    Returns
+    -------
+    within : tuple of float
+        ``within[t - 1]`` = P(arrived within t turns), following the greedy
+        policy forward (float summation only).
+    flows : dict of (int, Hex) to float
+        The chance of each move (from hex index, to hex) over at least 20
+        turns or until 99.9% have arrived (the route shown).
+
+    Examples
+    --------
+    See :func:`solve_full`.
+    """
     game, pol = answer.game, answer.policy
     ends, arrive, rolls = _turn_matrices(game, pol)
     first = np.zeros(game.n)
@@ -800,11 +929,45 @@ def full_plan(
 ) -> Any:
     """The answer over the whole policy space, or None where it has too many states (auto).
 
+    Called by :func:`isles.solvers.rally_income.plan_drive` (``method`` ``auto``
+    or ``full``), which validated the question (:class:`~isles.models.questions.
+    rally.Drive`); docs/rally.md, "The whole policy space"; seed
+    002_8684547a41c0941c.txt.
+
+    Parameters
+    ----------
+    board, player, start, goals
+        The car: the goals read (never the start).
+    players, hand, reserve, trade, discard, within, method
+        As :class:`~isles.models.questions.rally.Drive` declares them
+        (``discard`` as a bool).
+
+    Returns
+    -------
+    IncomePlan or None
+        Status ``optimal`` (gap at most ``ERROR_BOUND``; ``feasible`` with the
+        gap reached, should the sweeps run out), or ``unreachable``;
+        ``method`` ``full``, ``error_bound``, ``card_cap``, no restrictions.
+        None: more than ``MAX_FULL_STATES`` states and ``method`` ``auto``.
+
     Raises
     ------
     InvalidInput
         Naming ``method``: ``full`` asked for a space of more than
         :data:`~isles.models.questions.rally.MAX_FULL_STATES` states.
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import Hex, vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    >>> plan = full_plan(board, "red", Hex(0, 0), [Hex(2, 0)], players=4, hand=None,
+    ...                  reserve=None, trade="none", discard=False, within=10, method="auto")
+    >>> str(plan.status), round(plan.expected_turns, 3), plan.card_cap
+    ('optimal', 8.044, {'grain': 11, 'brick': 10})
     """
     from isles.models.errors import InvalidInput
     from isles.models.status import Status
