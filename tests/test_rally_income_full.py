@@ -433,3 +433,19 @@ def test_whole_space_never_slower_with_trades(kind: HarbourKind | None, trade: s
     assert full.method == "full" and full.expected_turns is not None
     assert routed.expected_turns is not None
     assert full.expected_turns <= routed.expected_turns + 1e-7
+
+
+def test_three_cards_more_of_each_change_nothing() -> None:
+    """The card caps do not bind here: a larger card space gives the same fewest turns."""
+    board = harbour(HarbourKind.BRICK, BuildingKind.SETTLEMENT)
+    zero = np.zeros(5, np.int64)
+    game = full_states(
+        board, "red", Hex(0, 0), [Hex(1, 0)], players=4, hand=zero, reserve=zero,
+        trade="harbours", discard=True,
+    )  # fmt: skip
+    caps = [int(c) for c in game.caps]
+    wider = [c + 3 if c else 0 for c in caps]
+    low, _, n = full_value(board, Hex(0, 0), [Hex(1, 0)], 4, "harbours", True, caps)
+    wide, _, n_wide = full_value(board, Hex(0, 0), [Hex(1, 0)], 4, "harbours", True, wider)
+    assert n_wide > 2 * n
+    assert wide == pytest.approx(low, abs=1e-8)
