@@ -10,7 +10,8 @@ questions the issue times: the beginner board, the base board laid by
 ``isles layout --game base`` and the extension board (two settlements of red
 at the best corners, trades and the 7 rule), and the race of two cars on the
 beginner board. The corridor of the tests runs against the plain value
-iteration of tests/test_rally_income.py too. Each question runs in its own
+iteration of tests/test_rally_income.py too, and its whole policy space with bank
+trades (``full``: docs/rally.md, "The whole policy space") is timed. Each question runs in its own
 process: seconds (wall and CPU), the ratios, and each process's peak memory.
 
     python benchmarks/bench_rally_income.py [--quick] [--baseline]
@@ -79,6 +80,16 @@ def _case(name: str) -> dict[str, Any]:
             board, "red", (0, 0), [(2, 0)], players=6, trade="none", discard=True
         )
         return {"turns": plan.expected_turns, "plain": plain}
+    if name == "full":  # the whole policy space of the docs' corridor, bank trades
+        from tests.test_rally_income import corridor
+
+        plan = plan_income(corridor(), "red", (0, 0), [(2, 0)], trade="bank")
+        return {
+            "turns": plan.expected_turns,
+            "status": str(plan.status),
+            "states": plan.states,
+            "error_bound": plan.error_bound,
+        }
     if name in ("baseline", "route"):
         if name == "baseline":
             rally_income._solve_position = sweep_position
@@ -143,7 +154,7 @@ def main() -> None:
     print(f"load average {os.getloadavg()}")
     _run("corridor")  # compiles the kernel once (cached in the user's cache directory)
     cases = ["corridor", "route"] + (["baseline"] if args.baseline else [])
-    cases += ["beginner", "beginner-none", "race"]
+    cases += ["full", "beginner", "beginner-none", "race"]
     cases += [] if args.quick else ["base", "extension"]
     rows = {}
     for name in cases:

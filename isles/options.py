@@ -223,9 +223,11 @@ def _add_option(
     info: FieldInfo,
     help_text: str,
     repeat: bool,
+    shown: list[str] | None = None,
 ) -> None:
-    """One option of a field: a flag for a bool, the choices of a Literal or an Enum,
-    the declared placeholder, repeated for a list; absent when not given."""
+    """One option of a field: a flag for a bool, the choices of a Literal or an Enum
+    (``shown``: those of every mode sharing it), the declared placeholder, repeated for
+    a list; absent when not given."""
     kwargs: dict[str, Any] = {"dest": dest, "default": argparse.SUPPRESS, "help": help_text}
     if _base(info.annotation) is bool:
         parser.add_argument(option, action="store_true", **kwargs)
@@ -234,7 +236,7 @@ def _add_option(
     extra = param_extra(info)
     choices = None if extra.get("text") else _choices(_item(info.annotation))
     if choices is not None:  # shown in --help; refused by the field's reader, as isles words it
-        kwargs["metavar"] = "{" + ",".join(choices) + "}"
+        kwargs["metavar"] = "{" + ",".join(shown or choices) + "}"
     metavar = extra.get("metavar")
     if metavar:
         kwargs["metavar"] = metavar
@@ -485,7 +487,12 @@ def add_questions(
         else:
             help_text = next(iter(helps.values()))
         repeat = any(param_extra(i).get("repeat") for _, _, _, i in fields)
-        _add_option(parser, option, _dest(option), info, help_text, repeat)
+        shown = [
+            c for _, _, _, i in fields for c in _choices(_item(i.annotation)) or () if c
+        ]  # a shared option (``--method``) shows the choices of every mode
+        _add_option(
+            parser, option, _dest(option), info, help_text, repeat, list(dict.fromkeys(shown))
+        )
 
 
 def _only_in(option: str, having: list[str], modes: Mapping[str, type[Question]]) -> str:

@@ -180,9 +180,11 @@ class IncomePlan:
     Attributes
     ----------
     status : Status
-        ``feasible`` (the best policy of the restricted space, see
-        ``restrictions``), ``optimal`` (no restriction binds: docs/rally.md),
-        or ``unreachable`` (the goals cannot be reached with this income).
+        ``optimal`` (the whole policy space solved, ``method`` ``full``: the
+        fewest expected turns lie within ``error_bound`` above
+        ``expected_turns``), ``feasible`` (the best policy of the restricted
+        space of committed routes, see ``restrictions``; docs/rally.md), or
+        ``unreachable`` (the goals cannot be reached with this income).
     expected_turns : float or None
         Fewest expected turns to a goal (value iteration, stopped at
         ``tolerance``).
@@ -198,6 +200,14 @@ class IncomePlan:
         Keys of ``RESTRICTIONS`` the answer is restricted by.
     states : int
         Card states solved, over all hexes.
+    method : str
+        ``full`` (the whole policy space) or ``route`` (committed routes).
+    error_bound : float or None
+        ``method`` ``full``: the certified gap between ``expected_turns`` (a
+        lower bound) and an upper bound of the fewest expected turns.
+    card_cap : dict of str to int or None
+        ``method`` ``full``: the most cards of each resource held (hand plus
+        reserve) in the solved space; cards beyond are lost.
     """
 
     status: Status
@@ -215,6 +225,9 @@ class IncomePlan:
     states: int
     tolerance: float
     cheapest: dict[str, Any] | None = None
+    method: str = "route"
+    error_bound: float | None = None
+    card_cap: dict[str, int] | None = None
     #: The solved policy (for :mod:`isles.solvers.rally_race`); not part of the answer.
     policy: Any = field(default=None, repr=False, compare=False)
 
@@ -235,6 +248,9 @@ class IncomePlan:
             "first_turn": [a.to_dict() for a in self.first_turn],
             "restrictions": [{"name": r, "text": RESTRICTIONS[r]} for r in self.restrictions],
             "states": self.states,
+            "method": self.method,
+            "error_bound": self.error_bound,
+            "card_cap": self.card_cap,
             "cheapest_cards_route": self.cheapest,
         }
 
@@ -1695,8 +1711,9 @@ def plan_income(
         their defaults, ranges and help live): ``players`` (the table),
         ``hand`` and ``reserve`` (cards at the start), ``trade`` (``none``,
         ``bank`` or ``harbours``), ``discard`` (the 7-card rule, ``on`` or
-        ``off``) and ``within`` (``within[t - 1]`` = P(arrived within
-        t turns)).
+        ``off``), ``within`` (``within[t - 1]`` = P(arrived within
+        t turns)) and ``method`` (``auto``, ``route`` or ``full``: the policy
+        space).
 
     Returns
     -------
@@ -1712,11 +1729,16 @@ def plan_income(
 
     Notes
     -----
-    Value iteration over (hex, cards), each hex solved one level of reserve
-    cards at a time (the reserve never falls within a hex; docs/rally.md,
+    Where the whole policy space (any adjacent hex, trade, reserve, discard)
+    has at most :data:`~isles.models.questions.rally.MAX_FULL_STATES` states
+    (``method`` ``auto`` or ``full``), value iteration over all of them with a
+    certified error bound (:mod:`isles.solvers.rally_income_full`; docs/rally.md,
+    "The whole policy space"): status ``optimal``, ``error_bound`` stated.
+    Else (or ``method`` ``route``) value iteration over (hex, cards) of committed
+    routes, each hex solved one level of reserve cards at a time (docs/rally.md,
     "How it is solved"), in a restricted policy space whose restrictions the
     answer lists (docs/rally.md, "What is solved, and what is restricted"):
-    its status is ``feasible``, not ``optimal``.
+    status ``feasible``, not ``optimal``.
 
     Examples
     --------
@@ -1728,7 +1750,11 @@ def plan_income(
     ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
     >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
     >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
-    ('feasible', 8.044, ['0,0', '1,0', '2,0'])
+    ('optimal', 8.044, ['0,0', '1,0', '2,0'])
+    >>> plan.method, plan.error_bound < 1e-6, plan.restrictions
+    ('full', True, ())
+    >>> str(plan_income(board, "red", (0, 0), [(2, 0)], trade="none", method="route").status)
+    'feasible'
     """
     question = Drive.ask(
         board=board, player=player, start=start, goals=None if goals is None else goals, **table
@@ -1754,7 +1780,28 @@ def plan_drive(question: Any) -> IncomePlan:
         "discard": question.discard == "on",
         "within": question.within,
     }
-    plan = solve_income(board, player, question.start, question.goals, **kwargs)
+    plan: IncomePlan | None = None
+    if question.method != "route":
+        from isles.solvers.rally_income_full import full_plan
+
+        start = as_hex(question.start, "start")
+        goals = _read_goals(board, start, question.goals)
+        if start not in goals:
+            plan = full_plan(
+                board,
+                player,
+                start,
+                goals,
+                players=question.players,
+                hand=question.hand,
+                reserve=question.reserve,
+                trade=question.trade,
+                discard=question.discard == "on",
+                within=question.within,
+                method=question.method,
+            )
+    if plan is None:
+        plan = solve_income(board, player, question.start, question.goals, **kwargs)
     cheapest = plan_route(
         board, question.start, goals=list(plan.goals), roads=player_roads(board, player)
     )

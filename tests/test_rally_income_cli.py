@@ -37,19 +37,43 @@ def test_income_json_has_within_and_the_cheapest_route(
     code, out, err = run(capsys, *base(board_file), "--goal", "2,0", "--within", "5", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert data["status"] == "feasible"
+    # a small board: the whole policy space fits, the answer is optimal within its bound
+    assert data["status"] == "optimal" and data["method"] == "full"
+    assert 0 <= data["error_bound"] <= 1e-6 and data["restrictions"] == []
+    assert data["card_cap"] == {"brick": 17, "grain": 18}
     assert [w["turns"] for w in data["within"]] == [1, 2, 3, 4, 5]
     assert data["within"][0]["probability"] == 0.0
     assert data["route"] == [[0, 0], [1, 0], [2, 0]]
     assert data["cheapest_cards_route"]["path"] == [[0, 0], [1, 0], [2, 0]]
-    assert {r["name"] for r in data["restrictions"]} >= {"forward", "reserve"}
     assert len(data["first_turn"]) == 11
+    code, out, err = run(capsys, *base(board_file), "--goal", "2,0", "--json", "--method", "route")
+    data = json.loads(out)
+    assert data["status"] == "feasible" and data["method"] == "route"
+    assert data["error_bound"] is None
+    assert {r["name"] for r in data["restrictions"]} >= {"forward", "reserve"}
+
+
+def test_income_method_full_refused_beyond_the_state_limit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from isles.models.catan import Building, beginner_board
+    from isles.models.hexgrid import vertex
+
+    towns = [vertex((0, -2), (0, -1), (1, -2)), vertex((0, 1), (1, 0), (1, 1))]
+    path = tmp_path / "beginner.json"
+    beginner_board().replace(buildings={c: Building("red") for c in towns}).save(path)
+    code, _, err = run(
+        capsys, "rally", "--income", "--board", str(path), "--player", "red", "--start", "0,-3",
+        "--method", "full",
+    )  # fmt: skip
+    assert code == 2 and "--method: 'full' is invalid; expected at most 150,000 states" in err
 
 
 def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board_file: str) -> None:
     code, out, _ = run(capsys, *base(board_file), "--goal", "2,0", "--trade", "none")
     assert code == 0
     assert "cheapest in cards" in out and "expected turns" in out and "P(arrived within t)" in out
+    assert "status: optimal" in out and "error bound: " in out and "the whole of it" in out
 
 
 @pytest.mark.parametrize(

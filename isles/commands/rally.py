@@ -162,6 +162,20 @@ def format_income(data: dict[str, Any]) -> str:
         f"7-card rule {data['discard']})",
         "expected turns: " + ("never arrives" if turns is None else f"{turns:.3f}"),
     ]
+    if data.get("method") == "full":
+        bound = data["error_bound"]
+        caps = ",".join(f"{k}={v}" for k, v in (data["card_cap"] or {}).items()) or "-"
+        lines.append(
+            "policy space: the whole of it (any adjacent hex, trade, reserve, discard; "
+            f"{data['states']:,} states, cards held at most {caps})"
+        )
+        lines.append(
+            "error bound: " + ("none certified" if bound is None else f"{bound:.2g} turns")
+        )
+    else:
+        lines.append(
+            f"policy space: committed routes, restricted as below ({data['states']:,} states)"
+        )
     cheap = data["cheapest_cards_route"]
     lines.append(f"{'':28}{'this plan':<30}cheapest in cards")
     lines.append(

@@ -177,6 +177,11 @@ Switch = Literal["on", "off"]
 RaceMethod = Literal["auto", "exact", "monte_carlo"]
 #: Joint states (every car's hex and cards, the seat to roll) the exact race may enumerate.
 MAX_JOINT_STATES = 100_000
+#: How ``--income`` searches (docs/rally.md, "The whole policy space"): the whole policy
+#: space where its states fit (auto), one committed route (route), or the whole space only.
+IncomeMethod = Literal["auto", "route", "full"]
+#: States (hex, hand, reserve) of the whole policy space ``--income`` solves at most.
+MAX_FULL_STATES = 150_000
 
 
 class AtTheTable(Question):
@@ -253,6 +258,12 @@ class Drive(AtTheTable):
         metavar="T",
         ge=1,
         le=200,
+    )
+    method: IncomeMethod = param(
+        "auto",
+        help="the policy space: the whole of it (any hex, trade, reserve, discard) where it "
+        f"has at most {MAX_FULL_STATES} states, else routes committed to (auto); "
+        "committed routes only (route); the whole space only (full)",
     )
 
     @model_validator(mode="after")
