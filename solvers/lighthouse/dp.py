@@ -26,6 +26,7 @@ from isles.solvers.lighthouse.kernel import (
     Backend,
     finished_layer,
     layer_values,
+    one_more_width,
     pick_backend,
     roll_table,
     start_warm_up,
@@ -384,8 +385,9 @@ def _run(
         above[...] = Fraction(1) if exact else 1.0
         commit(last, above)
         # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
-        scratch = [new_table((widest * (colours + 1) * width,), dtype) for _ in range(2)]
-        g0 = finished_layer(graph.layers[last].size, colours, width, dtype)
+        row = one_more_width(colours, width, n)
+        scratch = [new_table((widest * row,), dtype) for _ in range(2)]
+        g0 = finished_layer(graph.layers[last].size, colours, width, n, dtype)
         if tick is not None:
             tick(graph.layers[last].size)
         for k in range(last - 1, -1, -1):

@@ -39,6 +39,7 @@ __all__ = [
     "finished_layer",
     "greedy_layer",
     "layer_values",
+    "one_more_width",
     "pick_backend",
     "roll_table",
     "start_warm_up",
@@ -138,11 +139,41 @@ def _buffer(out: npt.NDArray[Any] | None, shape: tuple[int, ...], dtype: Any) ->
     return out.reshape(-1)[:count].reshape(shape)
 
 
-def finished_layer(size: int, colours: int, width: int, dtype: Any) -> npt.NDArray[Any]:
+def one_more_width(colours: int, width: int, n: int) -> int:
+    """Values of a class's row of the one-more-disc table: a vector per colour, then its homes.
+
+    Each island colour's vector (``width = boats * n`` values), then the
+    class's home value on each boat column (``width // n`` values): the
+    null colour's vector, Maurice's walk of one, is not kept, as it is the
+    class's values moved by one island, its home value at a card's end.
+
+    Examples
+    --------
+    >>> one_more_width(5, 72, 8)  # 8 islands, 8 sea cards
+    369
+    """
+    return colours * width + width // n
+
+
+def finished_layer(size: int, colours: int, width: int, n: int, dtype: Any) -> npt.NDArray[Any]:
     """The one-more-disc table of the finished class: every lighthouse full, value 1."""
-    g0 = np.empty((size, colours + 1, width), dtype=dtype)
+    g0 = np.empty((size, one_more_width(colours, width, n)), dtype=dtype)
     g0[...] = Fraction(1) if np.dtype(dtype).kind == "O" else 1.0
     return g0
+
+
+def _with_null_slot(
+    g0: npt.NDArray[Any], v: npt.NDArray[Any], colours: int, n: int
+) -> npt.NDArray[Any]:
+    """A layer's one-more-disc table with the null colour's vector, shape (N, colours + 1, E)."""
+    size, width = v.shape
+    boats = width // n
+    full = np.empty((size, colours + 1, width), dtype=g0.dtype)
+    full[:, :colours] = g0[:, : colours * width].reshape(size, colours, width)
+    walk = full[:, colours].reshape(size, boats, n)
+    walk[:, :, : n - 1] = v.reshape(size, boats, n)[:, :, 1:]
+    walk[:, :, n - 1] = g0[:, colours * width :]
+    return full
 
 
 # --- the class kernel: optimal and random play ------------------------------------------------
@@ -175,7 +206,7 @@ def layer_values(
         Values of the next layer's classes, ``E = boats * n`` per class:
         ``v[j, b * n + m]`` with the boat on the ``b``-th boat column and
         Maurice ``m`` islands past his own.
-    g0_next : ndarray, shape (N', colours + 1, E)
+    g0_next : ndarray, shape (N', colours * E + E / n)
         The next layer's one-more-disc table (see Returns).
     v_out : ndarray, shape (N, E)
         Filled with the values of this layer (float64, or object for Fractions).
@@ -188,18 +219,21 @@ def layer_values(
     backend : {"auto", "numba", "numpy"}
         ``auto`` is numba when installed and the values are floats.
     out : ndarray, optional
-        A contiguous scratch buffer of at least ``N * (colours + 1) * E`` values
+        A contiguous scratch buffer of at least ``N * one_more_width(colours, E, n)`` values
         of ``v_out``'s dtype to hold the result (reused from layer to layer, it
         saves allocating and faulting in a large table per layer).
 
     Returns
     -------
-    ndarray, shape (N, colours + 1, E)
-        ``g0[j, c]``: the value of handling one more disc of colour ``c`` in
-        class ``j`` before anything went back this turn: the policy's placement,
-        or Maurice's walk of one when no lighthouse takes it (always for the
-        null colour ``colours``). It is what the previous layer reads for the
-        second disc of a roll.
+    ndarray, shape (N, colours * E + E / n)
+        ``g0[j, c * E : (c + 1) * E]``: the value of handling one more disc of
+        colour ``c`` in class ``j`` before anything went back this turn: the
+        policy's placement, or Maurice's walk of one when no lighthouse takes
+        it. It is what the previous layer reads for the second disc of a
+        roll. Then the class's home value on each boat column (``g0[j,
+        colours * E + b]``, Maurice back on his island with the bonus disc):
+        with the class's values it gives the null colour's walk of one, which
+        is not kept (:func:`one_more_width`).
 
     Raises
     ------
@@ -220,9 +254,7 @@ def layer_values(
     use = pick_backend(backend, v_out.dtype)
     random = policy == "random"
     if use == "numba":
-        g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), np.float64)
-        flat_next = g0_next.reshape(g0_next.shape[0], -1)
-        flat = g0.reshape(layer.size, -1)
+        g0 = _buffer(out, (layer.size, one_more_width(colours, v_out.shape[1], n)), np.float64)
 
         def body(lo: int, hi: int) -> None:
             _class_kernel(
@@ -238,18 +270,23 @@ def layer_values(
                 rolls.second,
                 rolls.probability,
                 v_next,
-                flat_next,
+                g0_next,
                 n,
                 colours,
                 random,
                 v_out,
-                flat,
+                g0,
             )
 
         in_parallel(layer.size, body, grain=1024)
         return cast(npt.NDArray[Any], g0)
-    g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), v_out.dtype)
-    _numpy_layer(layer, perms, rolls, v_next, g0_next, v_out, n, colours, random, g0)
+    width = v_out.shape[1]
+    full = np.empty((layer.size, colours + 1, width), dtype=v_out.dtype)
+    full_next = _with_null_slot(g0_next, v_next, colours, n)
+    _numpy_layer(layer, perms, rolls, v_next, full_next, v_out, n, colours, random, full)
+    g0 = _buffer(out, (layer.size, one_more_width(colours, width, n)), v_out.dtype)
+    g0[:, : colours * width] = full[:, :colours].reshape(layer.size, colours * width)
+    g0[:, colours * width :] = full[:, colours, n - 1 :: n]  # the walk of one at a card's end
     return cast(npt.NDArray[Any], g0)
 
 
@@ -497,11 +534,13 @@ def _class_loop(  # pragma: no cover - compiled by numba
     boats = width // n
     null = colours
     slots = colours + 1
+    homes = colours * width  # where a one-more-disc row's home values start
     acc = np.empty(width)
     bonus = np.empty(width)
     pair = np.empty((colours, slots, width))
     takeable = np.zeros(colours + 1, dtype=np.bool_)
     both = np.empty(width)
+    walk = np.empty(width)
     chain = np.empty(n)
     flat_pair = pair.reshape(colours, slots * width)
     # A roll with a colour no island has reads "lay v, then the null disc" in every class.
@@ -515,7 +554,7 @@ def _class_loop(  # pragma: no cover - compiled by numba
         have_bonus = False
         # "Lay c, then the null disc" (pair[c, null]) is read only when a disc of the
         # roll goes back: where every colour is taken and no roll has a null colour,
-        # the successors' null slot (a sixth of what is read) is skipped.
+        # it is skipped (otherwise it is the successors' walk of one, from their rows).
         used = colours if not null_rolls else slots
         for c in range(colours):
             if ptr[base + c] == ptr[base + c + 1]:
@@ -537,10 +576,18 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 blk = g0_next[s]
                 if f == 0:
                     # The identity frame (three entries in four): the whole block at once.
-                    _put(flat_pair[c, : used * width], blk, 0, w, mode)
+                    _put(flat_pair[c, :homes], blk, 0, w, mode)
                 else:
-                    for v in range(used):
+                    for v in range(colours):
                         _put(pair[c, v], blk, perms[f, v] * width, w, mode)
+                if used == slots:
+                    # The null disc (no frame moves it): s's walk of one, its home at a card's end.
+                    got = v_next[s]
+                    for b in range(boats):
+                        for m in range(n - 1):
+                            walk[b * n + m] = got[b * n + m + 1]
+                        walk[b * n + n - 1] = blk[homes + b]
+                    _put(pair[c, null], walk, 0, w, mode)
                 here += w
             if random:
                 _put(bonus, row, 0, 1.0, 3 if have_bonus else 0)
@@ -597,8 +644,9 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 _put(acc, both, 0, p, 3)
         # 3. Within the class, from the last card and the last Maurice offset down.
         _within(v_out[j], acc, bonus, q0, q1, q2, n, chain)
-        # 4. The one-more-disc table: Maurice walks one where no lighthouse takes the colour.
-        for c in range(colours + 1):
+        # 4. The one-more-disc table: Maurice walks one where no lighthouse takes the colour;
+        # then the home values (the null colour's walk of one is rebuilt from them).
+        for c in range(colours):
             if takeable[c]:
                 continue
             off = c * width
@@ -606,6 +654,8 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 for m in range(n - 1):
                     g0_out[j, off + b * n + m] = v_out[j, b * n + m + 1]
                 g0_out[j, off + b * n + n - 1] = bonus[b * n]
+        for b in range(boats):
+            g0_out[j, homes + b] = bonus[b * n]
 
 
 # --- the code kernel: greedy play over lighthouse codes ----------------------------------------
