@@ -257,6 +257,11 @@ def layer_values(
         g0 = _buffer(out, (layer.size, one_more_width(colours, v_out.shape[1], n)), np.float64)
 
         def body(lo: int, hi: int) -> None:
+            # The kernel's scratch, made here: NumPy's allocators compiled into the kernel
+            # would cost a fraction of a second each to compile on a first run.
+            vectors = np.empty((5, v_out.shape[1]))
+            pair = np.empty((colours, colours + 1, v_out.shape[1]))
+            takeable = np.zeros(colours + 1, dtype=np.bool_)
             _class_kernel(
                 lo,
                 hi,
@@ -276,6 +281,9 @@ def layer_values(
                 random,
                 v_out,
                 g0,
+                vectors,
+                pair,
+                takeable,
             )
 
         in_parallel(layer.size, body, grain=1024)
@@ -529,19 +537,24 @@ def _class_loop(  # pragma: no cover - compiled by numba
     random: bool,
     v_out: Any,
     g0_out: Any,
+    vectors: Any,
+    pair: Any,
+    takeable: Any,
 ) -> None:
+    """Classes ``lo..hi-1`` of a layer (:func:`layer_values`); the last three: scratch.
+
+    ``vectors`` (5, E), ``pair`` (colours, colours + 1, E), ``takeable`` (colours + 1).
+    """
     width = v_out.shape[1]
     boats = width // n
     null = colours
     slots = colours + 1
     homes = colours * width  # where a one-more-disc row's home values start
-    acc = np.empty(width)
-    bonus = np.empty(width)
-    pair = np.empty((colours, slots, width))
-    takeable = np.zeros(colours + 1, dtype=np.bool_)
-    both = np.empty(width)
-    walk = np.empty(width)
-    chain = np.empty(n)
+    acc = vectors[0]
+    bonus = vectors[1]
+    both = vectors[2]
+    walk = vectors[3]
+    chain = vectors[4]
     flat_pair = pair.reshape(colours, slots * width)
     # A roll with a colour no island has reads "lay v, then the null disc" in every class.
     null_rolls = False
@@ -1078,7 +1091,8 @@ def warm_up(policy: Policy, width: int = 2) -> None:
     _class_kernel(
         0, 0, i64, np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8),
         np.zeros(1, dtype=np.int8), np.zeros((1, 1), dtype=np.int64), i64, i64, i64, f64,
-        table, table, 1, 1, policy == "random", table, table,
+        table, table, 1, 1, policy == "random", table, table, np.zeros((5, width)),
+        np.zeros((1, 2, width)), np.zeros(2, dtype=np.bool_),
     )  # fmt: skip
 
 
