@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,7 @@ __all__ = [
     "HAVE_NUMBA",
     "Backend",
     "RollTable",
+    "Wait",
     "finished_layer",
     "greedy_layer",
     "layer_values",
@@ -1114,7 +1115,14 @@ def _core_to_spare() -> bool:
     return load <= threads() - 1
 
 
-def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
+class Wait(Protocol):
+    """Waits until a kernel is compiled, doing ``meanwhile()`` until it is or that says done."""
+
+    def __call__(self, meanwhile: Callable[[], bool] | None = None) -> None:
+        """Wait; ``meanwhile()`` (a short piece of work, False when none is left) runs first."""
+
+
+def start_warm_up(policy: Policy, *, big: bool = False) -> Wait:
     """Start compiling (or loading) ``policy``'s layer kernel; return the call that waits for it.
 
     Parameters
@@ -1134,17 +1142,19 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
 
     Returns
     -------
-    callable
+    Wait
         Waits until the kernel is ready (an interrupt stops the other process
-        and propagates). Where the other process failed, the first call
-        compiles the kernel itself: the answer never depends on it.
+        and propagates), calling its argument ``meanwhile`` while it is not,
+        until that returns False: work the caller would do later anyway (the
+        class DP touches its tables' memory). Where the other process failed,
+        the first call compiles the kernel itself: the answer never depends on it.
 
     Examples
     --------
     >>> start_warm_up("optimal")()
     """
     if not HAVE_NUMBA:  # pragma: no cover
-        return lambda: None
+        return lambda meanwhile=None: None
     kernel = _greedy_kernel if policy == "greedy" else _class_kernel
     if big and _cached_on_disk(kernel) is False and _core_to_spare():
         env = dict(os.environ)  # the child imports isles from where this process did
@@ -1162,8 +1172,10 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
             process = None
         if process is not None:
 
-            def wait() -> None:
+            def wait(meanwhile: Callable[[], bool] | None = None) -> None:
                 try:
+                    while meanwhile is not None and process.poll() is None and meanwhile():
+                        pass
                     process.wait()
                 except BaseException:
                     process.kill()
@@ -1173,4 +1185,10 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
             return wait
     thread = threading.Thread(target=warm_up, args=(policy,), daemon=True)
     thread.start()
-    return thread.join
+
+    def join(meanwhile: Callable[[], bool] | None = None) -> None:
+        while meanwhile is not None and thread.is_alive() and meanwhile():
+            pass
+        thread.join()
+
+    return join

@@ -137,6 +137,8 @@ class LayerWriter:
         # Page-aligned buffers (anonymous mappings), a block longer than the widest layer.
         size = max(widest, 1) * self.width + BLOCK // 8
         self._buffers = [_aligned(size) for _ in range(SLOTS)]
+        self.buffers = tuple(self._buffers)
+        """The two buffers (their memory, for touching it ahead of time)."""
         self._pending: list[Future[None] | None] = [None] * SLOTS
         self._turn = 0
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="isles-table")
@@ -180,7 +182,9 @@ class LayerWriter:
         _write_all(self._fd, data, offset)
 
     def close(self) -> None:
-        """Wait for every write (raising the first error) and close the file."""
+        """Wait for every write (raising the first error) and close the file (once)."""
+        if self._fd < 0:
+            return
         try:
             for pending in self._pending:
                 if pending is not None:
@@ -188,10 +192,12 @@ class LayerWriter:
         finally:
             self._pool.shutdown(wait=True, cancel_futures=True)
             os.close(self._fd)
+            self._fd = -1
             if self._direct is not None:
                 os.close(self._direct)
                 self._direct = None
             self._buffers = []
+            self.buffers = ()
 
 
 def _aligned(count: int) -> npt.NDArray[np.float64]:
