@@ -239,6 +239,43 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
     assert len(started) == 1
 
 
+@pytest.mark.parametrize("streamed", [True, False])
+def test_the_tables_memory_is_touched_while_the_kernel_compiles(
+    streamed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The waiter gets the tables' touch, which writes a piece at a time (here small)
+    # until every table is done, and the values stay the solve's.
+    kit = default_kit(5, 4)
+    kept = solve(kit)
+    monkeypatch.setattr(dp_module._Tables, "PIECE", 4096)
+    pieces: list[int] = []
+
+    def waiter(policy: str, *, big: bool = False) -> Any:
+        def wait(meanwhile: Any = None) -> None:
+            while meanwhile is not None and meanwhile():
+                pieces.append(1)
+
+        return wait
+
+    sizes: list[int] = []
+    real_tables = dp_module._Tables
+
+    def tables(*args: Any) -> Any:
+        made = real_tables(*args)
+        sizes.extend(table.size for table in made._untouched)
+        return made
+
+    monkeypatch.setattr(dp_module, "start_warm_up", waiter)
+    monkeypatch.setattr(dp_module, "_Tables", tables)
+    out = tmp_path / "v.npy" if streamed else None
+    touched = dp_module.solve_from_class(
+        kit, "optimal", colour_group(kit), 0, 0, 0, False, "numba", False, None, out
+    )
+    assert np.array_equal(np.asarray(touched.values), kept.values)
+    assert len(sizes) == 4 if streamed else len(sizes) == 3  # two scratch tables, the values
+    assert len(pieces) == sum(-(-size // 4096) for size in sizes) > len(sizes)
+
+
 def test_server_tables_report_progress_and_print_no_bar(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
