@@ -216,17 +216,12 @@ def test_late_advice_and_no_cache_solve_only_the_position(
 def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[list[str]] = []
 
-    killed: list[int] = []
-
     class Fake:
         def __init__(self, argv: list[str], **_: Any) -> None:
             started.append(argv)
 
         def wait(self) -> int:
             return 0
-
-        def kill(self) -> None:
-            killed.append(1)
 
     monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: False)
     monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
@@ -242,23 +237,6 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
     monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: True)
     kernel_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
     assert len(started) == 1
-    # The work given first runs while the other process compiles; an interrupt in it stops it.
-    monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: False)
-    order: list[str] = []
-    kernel_module.start_warm_up("optimal", big=True, first=lambda: order.append("graph"))()
-    assert len(started) == 2 and order == ["graph"] and killed == []
-
-    def interrupted() -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        kernel_module.start_warm_up("optimal", big=True, first=interrupted)
-    assert len(started) == 3 and killed == [1]
-    # With a thread, the work given first is done before the thread starts (one compiler).
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: False)
-    monkeypatch.setattr(kernel_module, "warm_up", lambda policy: order.append("kernel"))
-    kernel_module.start_warm_up("optimal", big=True, first=lambda: order.append("graph"))()
-    assert order == ["graph", "graph", "kernel"]
 
 
 @pytest.mark.parametrize("streamed", [True, False])
@@ -272,9 +250,7 @@ def test_the_tables_memory_is_touched_while_the_kernel_compiles(
     monkeypatch.setattr(dp_module._Tables, "PIECE", 4096)
     pieces: list[int] = []
 
-    def waiter(policy: str, *, big: bool = False, first: Any = None) -> Any:
-        first()  # the graph's kernels
-
+    def waiter(policy: str, *, big: bool = False) -> Any:
         def wait(meanwhile: Any = None) -> None:
             while meanwhile is not None and meanwhile():
                 pieces.append(1)

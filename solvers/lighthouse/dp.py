@@ -298,17 +298,17 @@ def solve_from_class(
         progress = sum(weights) // group.size >= AUTO_PROGRESS_CLASSES
     phases = _PhasedProgress(policy, progress, on_progress)
     numba = pick_backend(backend, dtype) == "numba"
+    if numba:
+        # The first run compiles the kernel while the graph is built: in another
+        # process when its machine code can be cached on disk (numba compiles one
+        # kernel at a time per process), else in a thread.
+        finish_compiling = start_warm_up(policy, big=len(kit.islands) >= BIG_ISLANDS)
     tables: _Tables | None = None
     try:
         coding = ClassCoding(group)
         phases.enter(0)
         if numba:
-            # The first run compiles the layer kernel while the graph's kernels compile and
-            # the graph is built: in another process when its machine code can be cached
-            # on disk (numba compiles one kernel at a time per process), else in a thread
-            # started once the graph's kernels are compiled.
-            big = len(kit.islands) >= BIG_ISLANDS
-            finish_compiling = start_warm_up(policy, big=big, first=lambda: warm_up_graph(coding))
+            warm_up_graph(coding)
         phases.enter(1)
         graph = class_graph(coding, first_key, first_discs, _layer_counter(weights, phases),
                             backend=backend)  # fmt: skip

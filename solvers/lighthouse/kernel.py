@@ -1122,9 +1122,7 @@ class Wait(Protocol):
         """Wait; ``meanwhile()`` (a short piece of work, False when none is left) runs first."""
 
 
-def start_warm_up(
-    policy: Policy, *, big: bool = False, first: Callable[[], None] | None = None
-) -> Wait:
+def start_warm_up(policy: Policy, *, big: bool = False) -> Wait:
     """Start compiling (or loading) ``policy``'s layer kernel; return the call that waits for it.
 
     Parameters
@@ -1141,12 +1139,6 @@ def start_warm_up(
         here then loads it. That process costs about 2 s of CPU more (its own
         start and numba's), a loss on a machine with no core to spare, where a
         thread compiles instead.
-    first : callable, optional
-        Work to do before returning (the class graph's kernels to compile):
-        while the other process compiles, or, with a thread, before the
-        thread starts (numba compiles one function at a time in a process, so
-        the thread's compiling then overlaps the work after this call, not
-        this). An interrupt in it stops the other process.
 
     Returns
     -------
@@ -1162,8 +1154,6 @@ def start_warm_up(
     >>> start_warm_up("optimal")()
     """
     if not HAVE_NUMBA:  # pragma: no cover
-        if first is not None:
-            first()
         return lambda meanwhile=None: None
     kernel = _greedy_kernel if policy == "greedy" else _class_kernel
     if big and _cached_on_disk(kernel) is False and _core_to_spare():
@@ -1192,16 +1182,7 @@ def start_warm_up(
                     process.wait()
                     raise
 
-            if first is not None:
-                try:
-                    first()
-                except BaseException:
-                    process.kill()
-                    process.wait()
-                    raise
             return wait
-    if first is not None:
-        first()
     thread = threading.Thread(target=warm_up, args=(policy,), daemon=True)
     thread.start()
 
