@@ -551,6 +551,11 @@ def _class_loop(  # pragma: no cover - compiled by numba
     null = colours
     slots = colours + 1
     homes = colours * width  # where a one-more-disc row's home values start
+    # _put's modes as run-time integers: numba compiles it once for them all (a
+    # constant would be a specialisation of its own to compile).
+    copy: Any = np.int64(0)
+    best: Any = np.int64(1)
+    add: Any = np.int64(3)
     acc = vectors[0]
     bonus = vectors[1]
     both = vectors[2]
@@ -646,16 +651,16 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 # Order (u, v): lay u and handle v; if no lighthouse takes u, v alone, walk one.
                 a = pair[u, v] if tu else pair[v, null]
                 if u == v:
-                    _put(acc, a, 0, p, 3)
+                    _put(acc, a, 0, p, add)
                     continue
                 b = pair[v, u] if tv else pair[u, null]
                 if random:
                     for e in range(width):
                         both[e] = (a[e] + b[e]) * 0.5
                 else:
-                    _put(both, a, 0, 1.0, 0)
-                    _put(both, b, 0, 1.0, 1)
-                _put(acc, both, 0, p, 3)
+                    _put(both, a, 0, 1.0, copy)
+                    _put(both, b, 0, 1.0, best)
+                _put(acc, both, 0, p, add)
         # 3. Within the class, from the last card and the last Maurice offset down.
         _within(v_out[j], acc, bonus, q0, q1, q2, n, chain)
         # 4. The one-more-disc table: Maurice walks one where no lighthouse takes the colour;
