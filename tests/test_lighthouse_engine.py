@@ -9,6 +9,7 @@ server's advice reports real progress and never prints a progress bar.
 
 from __future__ import annotations
 
+import errno
 import threading
 import time
 from pathlib import Path
@@ -30,7 +31,8 @@ from isles.solvers.lighthouse import advice as advice_module
 from isles.solvers.lighthouse import cache as cache_module
 from isles.solvers.lighthouse import dp as dp_module
 from isles.solvers.lighthouse import kernel as kernel_module
-from isles.solvers.lighthouse.stream import LayerWriter
+from isles.solvers.lighthouse import stream as stream_module
+from isles.solvers.lighthouse.stream import BLOCK, LayerWriter
 from isles.solvers.lighthouse.symmetry import colour_group
 from isles.solvers.usercache import clear_cache
 from isles.web import jobs
@@ -79,6 +81,50 @@ def test_layer_writer_rotates_its_buffers(tmp_path: Path) -> None:
     writer.close()
     values = np.load(path)[:, 0, 0]
     assert values.tolist() == [0, 0, 2, 2, 2, 5, 5, 5, 8, 8]
+
+
+@pytest.mark.parametrize("direct", ["direct", "refused at open", "refused at write"])
+def test_layer_writer_writes_whole_blocks_direct_and_the_rest_cached(
+    direct: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Layers of 9 floats (72 bytes) a class: their ends fall inside blocks, some
+    # layers hold several whole blocks, some none; the file must hold every float.
+    if direct == "refused at open":
+        monkeypatch.setattr(stream_module, "_open_direct", lambda path: None)
+    elif direct == "refused at write":  # a file system that opens with O_DIRECT, then says EINVAL
+        real_open, real_write = stream_module._open_direct, stream_module._write_all
+        refused: list[int] = []
+
+        def opening(path: Path) -> int | None:
+            fd = real_open(path)
+            refused.extend([] if fd is None else [fd])
+            return fd
+
+        def writing(fd: int, data: memoryview, offset: int) -> None:
+            if fd in refused:
+                raise OSError(errno.EINVAL, "Invalid argument")
+            real_write(fd, data, offset)
+
+        monkeypatch.setattr(stream_module, "_open_direct", opening)
+        monkeypatch.setattr(stream_module, "_write_all", writing)
+    sizes = [1, 3000, 57, 1200, 700, 2]  # classes per layer, the last layer first
+    total = sum(sizes)
+    path = tmp_path / "v.npy"
+    writer = LayerWriter(path, (total, 3, 3), max(sizes))
+    if direct == "direct":
+        assert writer._direct is not None  # tmp_path's file system takes direct I/O
+    expected = np.arange(total * 9, dtype=np.float64).reshape(total, 9) / 7
+    hi = total
+    for size in sizes:
+        rows = writer.rows(hi - size, hi)
+        assert rows.flags.c_contiguous
+        rows[...] = expected[hi - size : hi]
+        writer.commit(hi - size, rows)
+        hi -= size
+    writer.close()
+    assert np.load(path).reshape(total, 9).tolist() == expected.tolist()
+    with path.open("rb") as raw:
+        assert len(raw.read(BLOCK)) == BLOCK and np.load(path, mmap_mode="r").offset == BLOCK
 
 
 def test_solve_cached_keeps_no_whole_table_in_memory(folder: Path) -> None:
@@ -191,6 +237,43 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
     monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: True)
     kernel_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
     assert len(started) == 1
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_the_tables_memory_is_touched_while_the_kernel_compiles(
+    streamed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The waiter gets the tables' touch, which writes a piece at a time (here small)
+    # until every table is done, and the values stay the solve's.
+    kit = default_kit(5, 4)
+    kept = solve(kit)
+    monkeypatch.setattr(dp_module._Tables, "PIECE", 4096)
+    pieces: list[int] = []
+
+    def waiter(policy: str, *, big: bool = False) -> Any:
+        def wait(meanwhile: Any = None) -> None:
+            while meanwhile is not None and meanwhile():
+                pieces.append(1)
+
+        return wait
+
+    sizes: list[int] = []
+    real_tables = dp_module._Tables
+
+    def tables(*args: Any) -> Any:
+        made = real_tables(*args)
+        sizes.extend(table.size for table in made._untouched)
+        return made
+
+    monkeypatch.setattr(dp_module, "start_warm_up", waiter)
+    monkeypatch.setattr(dp_module, "_Tables", tables)
+    out = tmp_path / "v.npy" if streamed else None
+    touched = dp_module.solve_from_class(
+        kit, "optimal", colour_group(kit), 0, 0, 0, False, "numba", False, None, out
+    )
+    assert np.array_equal(np.asarray(touched.values), kept.values)
+    assert len(sizes) == 4 if streamed else len(sizes) == 3  # two scratch tables, the values
+    assert len(pieces) == sum(-(-size // 4096) for size in sizes) > len(sizes)
 
 
 def test_server_tables_report_progress_and_print_no_bar(

@@ -347,6 +347,8 @@ def _expand_numba(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
     counts = np.zeros(keys.size * coding.colours, dtype=np.int64)
 
     def body(lo: int, hi: int) -> None:
+        # The kernel's scratch: a class's open states, its pool, its keys under the group.
+        work = np.empty(coding.n + coding.colours + coding.group.size, dtype=np.int64)
         _candidates_kernel(
             lo,
             hi,
@@ -366,12 +368,26 @@ def _expand_numba(coding: ClassCoding, keys: npt.NDArray[np.int64]) -> Expansion
             cand_frame,
             cand_count,
             counts,
+            work,
         )
 
     in_parallel(keys.size, body)
-    found, ident, ptr, frame, count = _assemble_kernel(
-        cand_key, cand_frame, cand_count, counts, coding.colours
-    )
+    # The kernels' arrays are made here: NumPy's allocators, compiled into a kernel, each
+    # cost a fraction of a second of compiling on a first run.
+    ptr = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    total = int(ptr[-1])
+    bits = max(1, (2 * total + 1).bit_length())  # a table of at least 2 * total + 2 slots
+    table = np.full((1 << bits, 2), -1, dtype=np.int64)
+    found = np.empty(total, dtype=np.int64)
+    ident = np.empty(total, dtype=np.int64)
+    frame = np.empty(total, dtype=np.int8)
+    count = np.empty(total, dtype=np.int8)
+    distinct = _assemble_kernel(
+        cand_key, cand_frame, cand_count, ptr, coding.colours, bits, table, found, ident, frame,
+        count,
+    )  # fmt: skip
+    found = found[:distinct]
     # Rank the distinct keys (NumPy's sort: compiling numba's would cost seconds).
     order = np.argsort(found)
     rank = np.empty(found.size, dtype=np.int32)
@@ -426,18 +442,19 @@ def _candidates(  # pragma: no cover - compiled by numba
     cand_frame: Any,
     cand_count: Any,
     counts: Any,
+    work: Any,
 ) -> None:
     """Every distinct (successor key, frame) per (class, colour) of classes lo..hi-1.
 
     Class ``j``'s candidates fill ``cand_*[j * slots ...]``, colour by colour, with
     how many placements reach each; ``counts[j * colours + c]`` says how many
-    candidates colour ``c`` has.
+    candidates colour ``c`` has. ``work``: ``n + colours + group size`` scratch integers.
     """
     groups = ow.shape[0]
     slots = colour_ptr[colours] + colours
-    open_states = np.empty(n, dtype=np.int64)
-    pool = np.empty(colours, dtype=np.int64)
-    seen = np.empty(groups, dtype=np.int64)
+    open_states = work[:n]
+    pool = work[n : n + colours]
+    seen = work[n + colours : n + colours + groups]
     for j in range(lo, hi):
         rest = keys[j]
         for i in range(n):
@@ -495,25 +512,28 @@ def _candidates(  # pragma: no cover - compiled by numba
 
 
 def _assemble(
-    cand_key: Any, cand_frame: Any, cand_count: Any, counts: Any, colours: int
-) -> Any:  # pragma: no cover - compiled by numba
-    """(distinct keys as found, each entry's index among them, ptr, frames, counts), by hashing."""
-    size = counts.size // colours if colours else 0
+    cand_key: Any,
+    cand_frame: Any,
+    cand_count: Any,
+    ptr: Any,
+    colours: int,
+    bits: int,
+    table: Any,
+    found: Any,
+    ident: Any,
+    frame: Any,
+    count: Any,
+) -> int:  # pragma: no cover - compiled by numba
+    """Hash the candidates (``ptr``: where each (class, colour) starts); return the distinct keys.
+
+    Fills ``found`` (the distinct keys, in the order met), ``ident`` (each
+    entry's index among them), ``frame`` and ``count``; ``table`` (``2**bits``
+    rows of -1, at least twice the entries) is the open-addressing table:
+    ``table[h, 0]`` a key, ``table[h, 1]`` its index in ``found`` (-1: empty).
+    """
+    size = (ptr.size - 1) // colours if colours else 0
     slots = cand_key.size // size if size else 0
-    ptr = np.zeros(counts.size + 1, dtype=np.int64)
-    for x in range(counts.size):
-        ptr[x + 1] = ptr[x] + counts[x]
-    total = ptr[counts.size]
-    bits = 1
-    while (1 << bits) < 2 * total + 2:
-        bits += 1
-    # Open addressing: table[h, 0] a key, table[h, 1] its index in `found` (-1: empty).
-    table = np.full((1 << bits, 2), -1, dtype=np.int64)
     mask = (1 << bits) - 1
-    found = np.empty(total, dtype=np.int64)
-    ident = np.empty(total, dtype=np.int64)
-    frame = np.empty(total, dtype=np.int8)
-    count = np.empty(total, dtype=np.int8)
     distinct = 0
     out = 0
     for j in range(size):
@@ -533,7 +553,7 @@ def _assemble(
             frame[out] = cand_frame[e]
             count[out] = cand_count[e]
             out += 1
-    return found[:distinct].copy(), ident, ptr, frame, count
+    return distinct
 
 
 _candidates_kernel = compiled(_candidates)

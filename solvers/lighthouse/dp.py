@@ -24,8 +24,10 @@ from isles.solvers.lighthouse.classes import ClassGraph, class_graph, warm_up_gr
 from isles.solvers.lighthouse.greedy import greedy_table
 from isles.solvers.lighthouse.kernel import (
     Backend,
+    Wait,
     finished_layer,
     layer_values,
+    one_more_width,
     pick_backend,
     roll_table,
     start_warm_up,
@@ -290,7 +292,7 @@ def solve_from_class(
     table is the file, memory-mapped; otherwise they are in memory.
     """
     dtype: Any = object if exact else np.float64
-    finish_compiling: Callable[[], None] | None = None
+    finish_compiling: Wait | None = None
     weights = class_counts(kit)[first_discs:]  # the classes without the group, by layer
     if progress is None and first_discs == 0:  # the whole table: its size is known
         progress = sum(weights) // group.size >= AUTO_PROGRESS_CLASSES
@@ -301,6 +303,7 @@ def solve_from_class(
         # process when its machine code can be cached on disk (numba compiles one
         # kernel at a time per process), else in a thread.
         finish_compiling = start_warm_up(policy, big=len(kit.islands) >= BIG_ISLANDS)
+    tables: _Tables | None = None
     try:
         coding = ClassCoding(group)
         phases.enter(0)
@@ -311,10 +314,12 @@ def solve_from_class(
                             backend=backend)  # fmt: skip
         if phases.show is None:
             phases.show = graph.size >= AUTO_PROGRESS_CLASSES
+        writer = None if exact or values_file is None else values_file
+        tables = _Tables(kit, graph, first_boat, exact, writer)
         phases.enter(2)
         if finish_compiling is not None:
             finish, finish_compiling = finish_compiling, None
-            finish()
+            finish(tables.touch)  # the tables' first touch while the kernel compiles
         phases.enter(3)
         done = [0]
 
@@ -322,17 +327,76 @@ def solve_from_class(
             done[0] += count
             phases.at(done[0] / max(graph.size, 1))
 
-        writer = None if exact or values_file is None else values_file
-        values = _run(kit, policy, graph, first_boat, exact, backend, tick, writer)
+        values = _run(kit, policy, graph, first_boat, exact, backend, tick, tables)
+        tables = None
         phases.close()
     finally:
         if finish_compiling is not None:  # an interrupt or an error while building the graph
-            finish_compiling()
+            finish_compiling(None)
+        if tables is not None and tables.writer is not None:  # an interrupt while waiting
+            tables.writer.close()
         if phases.bar is not None:
             phases.bar.close()
     rolls = roll_table(kit, group.colours)
     bound = 0.0 if exact else error_bound(kit, rolls.size, policy)
     return LighthouseSolution(kit, policy, graph.index, first_boat, values, exact, bound)
+
+
+class _Tables:
+    """The memory of a class DP's valuing: the value table (or the writer's two layers) and
+    the two one-more-disc tables, made before the layer kernel is ready.
+
+    :meth:`touch` writes to their pages a piece at a time: on a first run the
+    process touches them while it waits for the kernel to compile instead of
+    while the kernel runs (a fresh virtual machine pays about 3 s of system
+    time per GiB of memory touched for the first time: docs/lighthouse.md,
+    "Measured").
+    """
+
+    PIECE = 1 << 22
+    """Floats touched per call of :meth:`touch` (32 MiB: tens of milliseconds)."""
+
+    def __init__(
+        self, kit: Kit, graph: ClassGraph, first_boat: int, exact: bool, values_file: Path | None
+    ) -> None:
+        coding = graph.index.coding
+        n, colours = coding.n, coding.colours
+        self.boats = kit.sea_cards + 1 - first_boat
+        width = self.boats * n
+        dtype: Any = object if exact else np.float64
+        widest = max(layer.size for layer in graph.layers)
+        self.writer: LayerWriter | None = None
+        self.values: npt.NDArray[Any] | None = None
+        self.values_file = values_file
+        if values_file is not None:
+            self.writer = LayerWriter(values_file, (graph.size, self.boats, n), widest)
+        else:
+            self.values = new_table((graph.size, width), dtype)
+        # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
+        row = one_more_width(colours, width, n)
+        self.scratch = [new_table((widest * row,), dtype) for _ in range(2)]
+        self._untouched: list[npt.NDArray[Any]] = []
+        if not exact:
+            tables = [*self.scratch]
+            if self.writer is not None:
+                tables += self.writer.buffers
+            elif self.values is not None:
+                tables.append(self.values)
+            self._untouched = [t.reshape(-1) for t in tables]
+
+    def touch(self) -> bool:
+        """Write zeros to the pages of the next piece of the tables; False when none is left."""
+        page = 4096 // 8
+        while self._untouched:
+            flat = self._untouched[-1]
+            piece = flat[: self.PIECE]
+            piece[::page] = 0.0  # fresh zeros: the values stay what the tables hold
+            if flat.size <= self.PIECE:
+                self._untouched.pop()
+            else:
+                self._untouched[-1] = flat[self.PIECE :]
+            return True
+        return False
 
 
 def _run(
@@ -343,29 +407,23 @@ def _run(
     exact: bool,
     backend: Backend,
     tick: Callable[[int], Any] | None,
-    values_file: Path | None = None,
+    tables: _Tables,
 ) -> npt.NDArray[Any]:
     """Values of every class, layer by layer from the finished one down.
 
-    Each layer reads only the values of the layer above; with ``values_file``
-    the layers go to that file as they are done and the table returned is the
-    file, memory-mapped (:class:`LayerWriter`).
+    Each layer reads only the values of the layer above; with a values file
+    (``tables.writer``) the layers go to that file as they are done and the
+    table returned is the file, memory-mapped (:class:`LayerWriter`).
     """
     coding = graph.index.coding
     n, colours = coding.n, coding.colours
-    boats = kit.sea_cards + 1 - first_boat
+    boats = tables.boats
     width = boats * n
     dtype: Any = object if exact else np.float64
     rolls = roll_table(kit, coding.group.colours)
     perms = coding.group.colour_perms
     offsets = graph.index.offsets
-    widest = max(layer.size for layer in graph.layers)
-    writer: LayerWriter | None = None
-    values: npt.NDArray[Any] | None = None
-    if values_file is not None:
-        writer = LayerWriter(values_file, (graph.size, boats, n), widest)
-    else:
-        values = new_table((graph.size, width), dtype)
+    writer, values, scratch = tables.writer, tables.values, tables.scratch
 
     def rows(k: int) -> npt.NDArray[Any]:
         lo, hi = int(offsets[k]), int(offsets[k + 1])
@@ -383,9 +441,7 @@ def _run(
         above = rows(last)
         above[...] = Fraction(1) if exact else 1.0
         commit(last, above)
-        # Two scratch tables (this layer's one-more-disc values, the layer above's), reused.
-        scratch = [new_table((widest * (colours + 1) * width,), dtype) for _ in range(2)]
-        g0 = finished_layer(graph.layers[last].size, colours, width, dtype)
+        g0 = finished_layer(graph.layers[last].size, colours, width, n, dtype)
         if tick is not None:
             tick(graph.layers[last].size)
         for k in range(last - 1, -1, -1):
@@ -398,12 +454,14 @@ def _run(
             above = here
             if tick is not None:
                 tick(layer.size)
-        del g0, scratch, above
+        del g0, above
+        tables.scratch = []
+        del scratch
     finally:
         if writer is not None:
             writer.close()
-    if values_file is not None:
-        table: npt.NDArray[Any] = np.load(values_file, mmap_mode="r")
+    if tables.values_file is not None:
+        table: npt.NDArray[Any] = np.load(tables.values_file, mmap_mode="r")
         return table
     assert values is not None
     return values.reshape(graph.size, boats, n)

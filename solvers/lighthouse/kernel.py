@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -36,9 +36,11 @@ __all__ = [
     "HAVE_NUMBA",
     "Backend",
     "RollTable",
+    "Wait",
     "finished_layer",
     "greedy_layer",
     "layer_values",
+    "one_more_width",
     "pick_backend",
     "roll_table",
     "start_warm_up",
@@ -138,11 +140,41 @@ def _buffer(out: npt.NDArray[Any] | None, shape: tuple[int, ...], dtype: Any) ->
     return out.reshape(-1)[:count].reshape(shape)
 
 
-def finished_layer(size: int, colours: int, width: int, dtype: Any) -> npt.NDArray[Any]:
+def one_more_width(colours: int, width: int, n: int) -> int:
+    """Values of a class's row of the one-more-disc table: a vector per colour, then its homes.
+
+    Each island colour's vector (``width = boats * n`` values), then the
+    class's home value on each boat column (``width // n`` values): the
+    null colour's vector, Maurice's walk of one, is not kept, as it is the
+    class's values moved by one island, its home value at a card's end.
+
+    Examples
+    --------
+    >>> one_more_width(5, 72, 8)  # 8 islands, 8 sea cards
+    369
+    """
+    return colours * width + width // n
+
+
+def finished_layer(size: int, colours: int, width: int, n: int, dtype: Any) -> npt.NDArray[Any]:
     """The one-more-disc table of the finished class: every lighthouse full, value 1."""
-    g0 = np.empty((size, colours + 1, width), dtype=dtype)
+    g0 = np.empty((size, one_more_width(colours, width, n)), dtype=dtype)
     g0[...] = Fraction(1) if np.dtype(dtype).kind == "O" else 1.0
     return g0
+
+
+def _with_null_slot(
+    g0: npt.NDArray[Any], v: npt.NDArray[Any], colours: int, n: int
+) -> npt.NDArray[Any]:
+    """A layer's one-more-disc table with the null colour's vector, shape (N, colours + 1, E)."""
+    size, width = v.shape
+    boats = width // n
+    full = np.empty((size, colours + 1, width), dtype=g0.dtype)
+    full[:, :colours] = g0[:, : colours * width].reshape(size, colours, width)
+    walk = full[:, colours].reshape(size, boats, n)
+    walk[:, :, : n - 1] = v.reshape(size, boats, n)[:, :, 1:]
+    walk[:, :, n - 1] = g0[:, colours * width :]
+    return full
 
 
 # --- the class kernel: optimal and random play ------------------------------------------------
@@ -175,7 +207,7 @@ def layer_values(
         Values of the next layer's classes, ``E = boats * n`` per class:
         ``v[j, b * n + m]`` with the boat on the ``b``-th boat column and
         Maurice ``m`` islands past his own.
-    g0_next : ndarray, shape (N', colours + 1, E)
+    g0_next : ndarray, shape (N', colours * E + E / n)
         The next layer's one-more-disc table (see Returns).
     v_out : ndarray, shape (N, E)
         Filled with the values of this layer (float64, or object for Fractions).
@@ -188,18 +220,21 @@ def layer_values(
     backend : {"auto", "numba", "numpy"}
         ``auto`` is numba when installed and the values are floats.
     out : ndarray, optional
-        A contiguous scratch buffer of at least ``N * (colours + 1) * E`` values
+        A contiguous scratch buffer of at least ``N * one_more_width(colours, E, n)`` values
         of ``v_out``'s dtype to hold the result (reused from layer to layer, it
         saves allocating and faulting in a large table per layer).
 
     Returns
     -------
-    ndarray, shape (N, colours + 1, E)
-        ``g0[j, c]``: the value of handling one more disc of colour ``c`` in
-        class ``j`` before anything went back this turn: the policy's placement,
-        or Maurice's walk of one when no lighthouse takes it (always for the
-        null colour ``colours``). It is what the previous layer reads for the
-        second disc of a roll.
+    ndarray, shape (N, colours * E + E / n)
+        ``g0[j, c * E : (c + 1) * E]``: the value of handling one more disc of
+        colour ``c`` in class ``j`` before anything went back this turn: the
+        policy's placement, or Maurice's walk of one when no lighthouse takes
+        it. It is what the previous layer reads for the second disc of a
+        roll. Then the class's home value on each boat column (``g0[j,
+        colours * E + b]``, Maurice back on his island with the bonus disc):
+        with the class's values it gives the null colour's walk of one, which
+        is not kept (:func:`one_more_width`).
 
     Raises
     ------
@@ -220,11 +255,14 @@ def layer_values(
     use = pick_backend(backend, v_out.dtype)
     random = policy == "random"
     if use == "numba":
-        g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), np.float64)
-        flat_next = g0_next.reshape(g0_next.shape[0], -1)
-        flat = g0.reshape(layer.size, -1)
+        g0 = _buffer(out, (layer.size, one_more_width(colours, v_out.shape[1], n)), np.float64)
 
         def body(lo: int, hi: int) -> None:
+            # The kernel's scratch, made here: NumPy's allocators compiled into the kernel
+            # would cost a fraction of a second each to compile on a first run.
+            vectors = np.empty((5, v_out.shape[1]))
+            pair = np.empty((colours, colours + 1, v_out.shape[1]))
+            takeable = np.zeros(colours + 1, dtype=np.bool_)
             _class_kernel(
                 lo,
                 hi,
@@ -238,18 +276,26 @@ def layer_values(
                 rolls.second,
                 rolls.probability,
                 v_next,
-                flat_next,
+                g0_next,
                 n,
                 colours,
                 random,
                 v_out,
-                flat,
+                g0,
+                vectors,
+                pair,
+                takeable,
             )
 
         in_parallel(layer.size, body, grain=1024)
         return cast(npt.NDArray[Any], g0)
-    g0 = _buffer(out, (layer.size, colours + 1, v_out.shape[1]), v_out.dtype)
-    _numpy_layer(layer, perms, rolls, v_next, g0_next, v_out, n, colours, random, g0)
+    width = v_out.shape[1]
+    full = np.empty((layer.size, colours + 1, width), dtype=v_out.dtype)
+    full_next = _with_null_slot(g0_next, v_next, colours, n)
+    _numpy_layer(layer, perms, rolls, v_next, full_next, v_out, n, colours, random, full)
+    g0 = _buffer(out, (layer.size, one_more_width(colours, width, n)), v_out.dtype)
+    g0[:, : colours * width] = full[:, :colours].reshape(layer.size, colours * width)
+    g0[:, colours * width :] = full[:, colours, n - 1 :: n]  # the walk of one at a card's end
     return cast(npt.NDArray[Any], g0)
 
 
@@ -492,17 +538,29 @@ def _class_loop(  # pragma: no cover - compiled by numba
     random: bool,
     v_out: Any,
     g0_out: Any,
+    vectors: Any,
+    pair: Any,
+    takeable: Any,
 ) -> None:
+    """Classes ``lo..hi-1`` of a layer (:func:`layer_values`); the last three: scratch.
+
+    ``vectors`` (5, E), ``pair`` (colours, colours + 1, E), ``takeable`` (colours + 1).
+    """
     width = v_out.shape[1]
     boats = width // n
     null = colours
     slots = colours + 1
-    acc = np.empty(width)
-    bonus = np.empty(width)
-    pair = np.empty((colours, slots, width))
-    takeable = np.zeros(colours + 1, dtype=np.bool_)
-    both = np.empty(width)
-    chain = np.empty(n)
+    homes = colours * width  # where a one-more-disc row's home values start
+    # _put's modes as run-time integers: numba compiles it once for them all (a
+    # constant would be a specialisation of its own to compile).
+    copy: Any = np.int64(0)
+    best: Any = np.int64(1)
+    add: Any = np.int64(3)
+    acc = vectors[0]
+    bonus = vectors[1]
+    both = vectors[2]
+    walk = vectors[3]
+    chain = vectors[4]
     flat_pair = pair.reshape(colours, slots * width)
     # A roll with a colour no island has reads "lay v, then the null disc" in every class.
     null_rolls = False
@@ -515,7 +573,7 @@ def _class_loop(  # pragma: no cover - compiled by numba
         have_bonus = False
         # "Lay c, then the null disc" (pair[c, null]) is read only when a disc of the
         # roll goes back: where every colour is taken and no roll has a null colour,
-        # the successors' null slot (a sixth of what is read) is skipped.
+        # it is skipped (otherwise it is the successors' walk of one, from their rows).
         used = colours if not null_rolls else slots
         for c in range(colours):
             if ptr[base + c] == ptr[base + c + 1]:
@@ -537,10 +595,18 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 blk = g0_next[s]
                 if f == 0:
                     # The identity frame (three entries in four): the whole block at once.
-                    _put(flat_pair[c, : used * width], blk, 0, w, mode)
+                    _put(flat_pair[c, :homes], blk, 0, w, mode)
                 else:
-                    for v in range(used):
+                    for v in range(colours):
                         _put(pair[c, v], blk, perms[f, v] * width, w, mode)
+                if used == slots:
+                    # The null disc (no frame moves it): s's walk of one, its home at a card's end.
+                    got = v_next[s]
+                    for b in range(boats):
+                        for m in range(n - 1):
+                            walk[b * n + m] = got[b * n + m + 1]
+                        walk[b * n + n - 1] = blk[homes + b]
+                    _put(pair[c, null], walk, 0, w, mode)
                 here += w
             if random:
                 _put(bonus, row, 0, 1.0, 3 if have_bonus else 0)
@@ -585,20 +651,21 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 # Order (u, v): lay u and handle v; if no lighthouse takes u, v alone, walk one.
                 a = pair[u, v] if tu else pair[v, null]
                 if u == v:
-                    _put(acc, a, 0, p, 3)
+                    _put(acc, a, 0, p, add)
                     continue
                 b = pair[v, u] if tv else pair[u, null]
                 if random:
                     for e in range(width):
                         both[e] = (a[e] + b[e]) * 0.5
                 else:
-                    _put(both, a, 0, 1.0, 0)
-                    _put(both, b, 0, 1.0, 1)
-                _put(acc, both, 0, p, 3)
+                    _put(both, a, 0, 1.0, copy)
+                    _put(both, b, 0, 1.0, best)
+                _put(acc, both, 0, p, add)
         # 3. Within the class, from the last card and the last Maurice offset down.
         _within(v_out[j], acc, bonus, q0, q1, q2, n, chain)
-        # 4. The one-more-disc table: Maurice walks one where no lighthouse takes the colour.
-        for c in range(colours + 1):
+        # 4. The one-more-disc table: Maurice walks one where no lighthouse takes the colour;
+        # then the home values (the null colour's walk of one is rebuilt from them).
+        for c in range(colours):
             if takeable[c]:
                 continue
             off = c * width
@@ -606,6 +673,8 @@ def _class_loop(  # pragma: no cover - compiled by numba
                 for m in range(n - 1):
                     g0_out[j, off + b * n + m] = v_out[j, b * n + m + 1]
                 g0_out[j, off + b * n + n - 1] = bonus[b * n]
+        for b in range(boats):
+            g0_out[j, homes + b] = bonus[b * n]
 
 
 # --- the code kernel: greedy play over lighthouse codes ----------------------------------------
@@ -1028,7 +1097,8 @@ def warm_up(policy: Policy, width: int = 2) -> None:
     _class_kernel(
         0, 0, i64, np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8),
         np.zeros(1, dtype=np.int8), np.zeros((1, 1), dtype=np.int64), i64, i64, i64, f64,
-        table, table, 1, 1, policy == "random", table, table,
+        table, table, 1, 1, policy == "random", table, table, np.zeros((5, width)),
+        np.zeros((1, 2, width)), np.zeros(2, dtype=np.bool_),
     )  # fmt: skip
 
 
@@ -1050,7 +1120,14 @@ def _core_to_spare() -> bool:
     return load <= threads() - 1
 
 
-def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
+class Wait(Protocol):
+    """Waits until a kernel is compiled, doing ``meanwhile()`` until it is or that says done."""
+
+    def __call__(self, meanwhile: Callable[[], bool] | None = None) -> None:
+        """Wait; ``meanwhile()`` (a short piece of work, False when none is left) runs first."""
+
+
+def start_warm_up(policy: Policy, *, big: bool = False) -> Wait:
     """Start compiling (or loading) ``policy``'s layer kernel; return the call that waits for it.
 
     Parameters
@@ -1070,17 +1147,19 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
 
     Returns
     -------
-    callable
+    Wait
         Waits until the kernel is ready (an interrupt stops the other process
-        and propagates). Where the other process failed, the first call
-        compiles the kernel itself: the answer never depends on it.
+        and propagates), calling its argument ``meanwhile`` while it is not,
+        until that returns False: work the caller would do later anyway (the
+        class DP touches its tables' memory). Where the other process failed,
+        the first call compiles the kernel itself: the answer never depends on it.
 
     Examples
     --------
     >>> start_warm_up("optimal")()
     """
     if not HAVE_NUMBA:  # pragma: no cover
-        return lambda: None
+        return lambda meanwhile=None: None
     kernel = _greedy_kernel if policy == "greedy" else _class_kernel
     if big and _cached_on_disk(kernel) is False and _core_to_spare():
         env = dict(os.environ)  # the child imports isles from where this process did
@@ -1098,8 +1177,10 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
             process = None
         if process is not None:
 
-            def wait() -> None:
+            def wait(meanwhile: Callable[[], bool] | None = None) -> None:
                 try:
+                    while meanwhile is not None and process.poll() is None and meanwhile():
+                        pass
                     process.wait()
                 except BaseException:
                     process.kill()
@@ -1109,4 +1190,10 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Callable[[], None]:
             return wait
     thread = threading.Thread(target=warm_up, args=(policy,), daemon=True)
     thread.start()
-    return thread.join
+
+    def join(meanwhile: Callable[[], bool] | None = None) -> None:
+        while meanwhile is not None and thread.is_alive() and meanwhile():
+            pass
+        thread.join()
+
+    return join
