@@ -10,7 +10,9 @@ by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
 scored on the same sampled games. Once its belief holds few deals, it weighs
 them by how well the others' models replay the public record (their flips and
-the cards they sent) and plays on from the weighed deals.
+the cards they sent) and plays on from the weighed deals; on the last turn it
+then scores every combination of its most likely codes exactly over them, and on
+its own turn it flips for its digs (:func:`dig_flip`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "SEARCH_DEALS",
     "Replay",
     "SearchPolicy",
+    "dig_flip",
     "draws",
     "plan_values",
     "seen_after",
@@ -82,7 +85,8 @@ best guess reaches this probability (on the last turn in any case)."""
 MARGIN_WEIGHT = 0.2
 """Utility of a game played on: 1 for a win (the seed's tie-break), plus this much
 per point of margin over the best of the others (breaks ties between options that
-win equally often)."""
+win equally often; 0.2 won as often as 0.05 at 4 players, with a larger margin:
+docs/plunder.md, "How strong")."""
 
 FLIP_RULES: tuple[float, ...] = (0.5, 0.7, 1.0)
 """The flips are weighed by the games played on with every card sent by the best of
@@ -654,6 +658,18 @@ def dig_flip(
     >>> deals = b.deals_at(range(b.deals))
     >>> dig_flip(deals, np.full(len(deals), 1 / len(deals)), v)
     <Category.ISLAND: 'island'>
+
+    Notes
+    -----
+    docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``):
+    a flip's card is drawn by the copies left in its deck; the answers of every
+    other player follow from the deal and the clue. Information is valued by the
+    decision it serves (my best guesses), not by its bits.
+
+    References
+    ----------
+    R. A. Howard, "Information Value Theory", IEEE Trans. Syst. Sci. Cybern. 2(1),
+    1966, 22-26.
     """
     n, me = view.players, view.player
     values = np.array([[c.values for c in deal] for deal in deals], dtype=np.int64)
