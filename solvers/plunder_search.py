@@ -64,8 +64,10 @@ __all__ = [
 
 DEFAULT_BUDGET = 32
 """Games played on per decision by default (``search``). Measured at 6 players
-(benchmarks/bench_search.py, a shared 2-core machine): median 54 ms, at most 0.86 s
-of CPU a decision; 16 won less often at 4 players (docs/plunder.md, "How strong")."""
+(benchmarks/bench_search.py, 54 decisions of 3 games, a shared 2-core machine):
+median 15 ms, 90% 299 ms, at most 529 ms of CPU a decision with the last turn
+exact and the flip for the digs; 16 won less often at 4 players, 64 no more often
+at 6 (docs/plunder.md, "How strong")."""
 
 MAX_BUDGET = 10_000
 """The largest budget ``search:BUDGET`` takes."""
