@@ -10,12 +10,15 @@ by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
 scored on the same sampled games. Once its belief holds few deals, it weighs
 them by how well the others' models replay the public record (their flips and
-the cards they sent) and plays on from the weighed deals.
+the cards they sent) and plays on from the weighed deals; on the last turn it
+then scores every combination of its most likely codes exactly over them, and on
+its own turn it flips for its digs (:func:`dig_flip`).
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -53,6 +56,7 @@ __all__ = [
     "SEARCH_DEALS",
     "Replay",
     "SearchPolicy",
+    "dig_flip",
     "draws",
     "plan_values",
     "seen_after",
@@ -60,8 +64,10 @@ __all__ = [
 
 DEFAULT_BUDGET = 32
 """Games played on per decision by default (``search``). Measured at 6 players
-(benchmarks/bench_search.py, a shared 2-core machine): median 54 ms, at most 0.86 s
-of CPU a decision; 16 won less often at 4 players (docs/plunder.md, "How strong")."""
+(benchmarks/bench_search.py, 54 decisions of 3 games, a shared 2-core machine):
+median 15 ms, 90% 299 ms, at most 529 ms of CPU a decision with the last turn
+exact and the flip for the digs; 16 won less often at 4 players, 64 no more often
+at 6 (docs/plunder.md, "How strong")."""
 
 MAX_BUDGET = 10_000
 """The largest budget ``search:BUDGET`` takes."""
@@ -78,10 +84,11 @@ RULES: tuple[float, ...] = (0.3, 0.5, 0.7, 0.9, 1.0)
 """The ways of waiting weighed: send the card at the first later turn on which my
 best guess reaches this probability (on the last turn in any case)."""
 
-MARGIN_WEIGHT = 0.05
+MARGIN_WEIGHT = 0.2
 """Utility of a game played on: 1 for a win (the seed's tie-break), plus this much
 per point of margin over the best of the others (breaks ties between options that
-win equally often)."""
+win equally often; 0.2 won as often as 0.05 at 4 players, with a larger margin:
+docs/plunder.md, "How strong")."""
 
 FLIP_RULES: tuple[float, ...] = (0.5, 0.7, 1.0)
 """The flips are weighed by the games played on with every card sent by the best of
@@ -96,6 +103,22 @@ FLIP_SEARCH_BUDGET = 256
 ``budget // options`` games): with fewer games a flip chosen on a handful of games
 played worse than the most informative one (docs/plunder.md, measured); below it
 the search flips for the most information, as the built-in policies do."""
+
+DIG_FLIP = True
+"""Whether the search, once it plans, flips for its digs (:func:`dig_flip`: the flip
+after whose answers its best guesses are right most often) rather than for the most
+information."""
+
+LAST_TURN = True
+"""Whether the last turn's cards are chosen exactly over the weighed deals (a
+combination of codes, :meth:`_SearchSeat._last_turn`) rather than each target's most
+likely code."""
+
+LAST_CODES = 3
+"""The most likely codes per target tried on the last turn."""
+
+LAST_COMBOS = 64
+"""At most this many combinations tried on the last turn (fewer codes per target)."""
 
 OTHERS = ThresholdPolicy(0.5)
 """How the search plays the others in its games played on."""
@@ -605,6 +628,81 @@ def _uniform_value(
     return total / max(1, len(played))
 
 
+def dig_flip(
+    deals: Sequence[tuple[Code, ...]],
+    weights: npt.NDArray[np.float64],
+    view: PlayerView,
+    default: Category | None = None,
+) -> Category | None:
+    """The flip after whose answers my best guesses are right most often: the expected
+    sum, over my targets left, of the probability of my best guess on each.
+
+    Parameters
+    ----------
+    deals : sequence of deals
+        My possible deals.
+    weights : numpy array
+        Their probabilities (summing to 1).
+    view : PlayerView
+        My turn, before the flip.
+    default : Category or None
+        Kept when it is among the best (ties).
+
+    Returns
+    -------
+    Category or None
+
+    Examples
+    --------
+    >>> b = Belief.start(2, 0, Code(0, 0, 0))
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (),
+    ...                ((1,) + (0,) * 5,) * 3)
+    >>> deals = b.deals_at(range(b.deals))
+    >>> dig_flip(deals, np.full(len(deals), 1 / len(deals)), v)
+    <Category.ISLAND: 'island'>
+
+    Notes
+    -----
+    docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``):
+    a flip's card is drawn by the copies left in its deck; the answers of every
+    other player follow from the deal and the clue. Information is valued by the
+    decision it serves (my best guesses), not by its bits.
+
+    References
+    ----------
+    R. A. Howard, "Information Value Theory", IEEE Trans. Syst. Sci. Cybern. 2(1),
+    1966, 22-26.
+    """
+    n, me = view.players, view.player
+    values = np.array([[c.values for c in deal] for deal in deals], dtype=np.int64)
+    index = values[:, :, 0] * VALUES * VALUES + values[:, :, 1] * VALUES + values[:, :, 2]
+    others = [p for p in range(n) if p != me]
+    targets = view.targets_left()
+    size = VALUES**3
+
+    def worth(clue: Code) -> float:
+        shown = np.array(clue.values, dtype=np.int64)
+        yes = (values[:, others, :] == shown).any(axis=2)
+        pattern = yes @ (1 << np.arange(len(others), dtype=np.int64))
+        total = 0.0
+        for q in targets:
+            mass = np.bincount(pattern * size + index[:, q], weights, (1 << len(others)) * size)
+            total += float(mass.reshape(-1, size).max(axis=1).sum())
+        return total
+
+    options: dict[Category | None, float] = {None: worth(view.clue)}
+    for k, cat in enumerate(CATEGORIES):
+        left = [COPIES - view.seen[k][v] for v in range(VALUES)]
+        if sum(left):
+            options[cat] = sum(
+                n_v * worth(view.clue.replace(cat, v)) for v, n_v in enumerate(left) if n_v
+            ) / sum(left)
+    top = max(options.values())
+    if options.get(default, -1.0) >= top - 1e-9:
+        return default
+    return next(c for c, v in options.items() if v >= top - 1e-9)
+
+
 class _SearchSeat:
     """A seat that plans: exact belief, opponent models, games played on per decision."""
 
@@ -723,6 +821,50 @@ class _SearchSeat:
             out[q] = (code, min(1.0, mass[code]))
         return out
 
+    def _last_turn(
+        self, view: PlayerView, replay: Replay, targets: Sequence[int]
+    ) -> list[tuple[int, Code]]:
+        """My cards on the last turn, every target left dug: the combination of codes
+        (among each target's most likely ones) whose games end best for me, exactly over
+        the weighed deals (the others' cards are fixed by their models: nothing is left
+        to chance). Ties: the most likely codes."""
+        deals, weights = self._posterior(view, replay)
+        me, n = view.player, view.players
+        mine = self._my_cards_by_turn(view)
+        chests = []
+        for deal in deals:
+            game, _ = replay.game(deal, None, mine)
+            turns = game.turns
+            order = {(turns[-1].observation.active + j) % n: j for j in range(n)}
+            head = [c for x in turns[:-1] for c in x.crew]
+            last = turns[-1].crew
+            chests.append(
+                (
+                    head + [c for c in last if order[c.proposer] < order[me]],
+                    [c for c in last if order[c.proposer] > order[me]],
+                )
+            )
+        ranked = {}
+        for q in targets:
+            mass: dict[Code, float] = {}
+            for deal, w in zip(deals, weights, strict=True):
+                mass[deal[q]] = mass.get(deal[q], 0.0) + float(w)
+            ranked[q] = sorted(mass, key=lambda c: (-round(mass[c], 12), c.index))
+        k = LAST_CODES
+        while k > 1 and np.prod([min(k, len(ranked[q])) for q in targets]) > LAST_COMBOS:
+            k -= 1
+        best, value = None, -np.inf
+        for combo in itertools.product(*(ranked[q][:k] for q in targets)):
+            cards = [CrewCard(me, q, c) for q, c in zip(targets, combo, strict=True)]
+            v = sum(
+                float(w) * _score(deal, before + cards + after, me)[0]
+                for deal, w, (before, after) in zip(deals, weights, chests, strict=True)
+            )
+            if v > value + 1e-12:
+                best, value = combo, v
+        assert best is not None
+        return list(zip(targets, best, strict=True))
+
     # -- decisions ---------------------------------------------------------------
 
     def _searching(self, view: PlayerView) -> bool:
@@ -731,7 +873,15 @@ class _SearchSeat:
     def flip(self, view: PlayerView) -> Category | None:
         belief = self._update(view)
         if not self._searching(view) or self.policy.budget < FLIP_SEARCH_BUDGET:
-            return best_flip(belief, view)
+            if not DIG_FLIP or not self._searching(view):
+                return best_flip(belief, view)
+            if self._weighing(belief):
+                self._prune(belief)
+                deals, weights = self._posterior(view, Replay(view, OTHERS, self.models))
+            else:
+                deals = belief.deals_at(range(belief.deals))
+                weights = np.full(len(deals), 1.0 / len(deals))
+            return dig_flip(deals, weights, view, best_flip(belief, view))
         options: list[Category | None] = [None]
         options += [c for k, c in enumerate(CATEGORIES) if sum(view.seen[k]) < COPIES * VALUES]
         games = max(1, self.policy.budget // len(options))
@@ -761,6 +911,8 @@ class _SearchSeat:
             now = {q: (code, 0) for q, (code, _) in guesses.items()}
             prob = {q: 1.0 if prob[q] >= 1 else p for q, (_, p) in guesses.items()}
         if view.turns_left == 0:
+            if LAST_TURN and self._weighing(belief) and self._searching(view) and targets:
+                return self._last_turn(view, replay, targets)
             return [(q, now[q][0]) for q in targets]
         out = [(q, now[q][0]) for q in targets if prob[q] >= 1]
         weigh = [q for q in targets if FLOOR <= prob[q] < 1]

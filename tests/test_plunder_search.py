@@ -3,7 +3,9 @@ choice is the expectimax of the games it samples, and its tournaments are reprod
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -12,8 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder import CATEGORIES, Category, Code
-from isles.models.plunder_game import GameRecord, PlayerView, Policy, Seat, play_game, play_turns
+from isles.models.plunder import CATEGORIES, Category, Code, CrewCard
+from isles.models.plunder_game import (
+    GameRecord,
+    GameTurn,
+    PlayerView,
+    Policy,
+    Seat,
+    play_game,
+    play_turns,
+)
 from isles.solvers import plunder_search
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import ThresholdPolicy, best_flip, policy_by_name
@@ -146,9 +156,10 @@ class _Forced:
 
 
 def _utility(game: GameRecord) -> float:
-    """A win (the seed's tie-break), plus 0.05 a point of margin over the other."""
+    """A win (the seed's tie-break), plus MARGIN_WEIGHT a point of margin over the other."""
     score = game.score()
-    return (0 in score.winners) + 0.05 * (score.total[0] - score.total[1])
+    margin = score.total[0] - score.total[1]
+    return (0 in score.winners) + plunder_search.MARGIN_WEIGHT * margin
 
 
 @pytest.mark.parametrize("seed", [0, 2, 5, 10])
@@ -298,3 +309,117 @@ def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
     monkeypatch.undo()
     assert short.results == tournament(*args, games=2, seed=1, workers=0).results
+
+
+def _dig_worth(deals: list[tuple[Code, ...]], view: PlayerView, clue: Code) -> float:
+    """Brute force: the expected sum over my targets left of my best guess's probability
+    after the answers to ``clue``, every deal equally likely."""
+    groups: dict[tuple[bool, ...], list[tuple[Code, ...]]] = {}
+    for deal in deals:
+        answers = tuple(
+            any(clue.values[k] == deal[p].values[k] for k in range(3))
+            for p in range(view.players)
+            if p != view.player
+        )
+        groups.setdefault(answers, []).append(deal)
+    total = 0.0
+    for group in groups.values():
+        for q in view.targets_left():
+            codes = [d[q] for d in group]
+            total += max(codes.count(c) for c in set(codes)) / len(deals)
+    return total
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_flip_for_digs_is_the_best_by_brute_force(seed: int) -> None:
+    """dig_flip's choice is worth the most, each deck's card drawn by the copies left."""
+    n, t = 3, 4
+    game = play_game([_Patient()] * n, seed, turn_limit=t)
+    obs = game.observations
+    player = t % n  # the active player of turn index t
+    seen = game.seen()
+    view = PlayerView(n, player, game.deal[player], 15, obs[-1].clue, obs,
+                      tuple(x.flip for x in game.turns), ((),) * t, (), seen)  # fmt: skip
+    belief = Belief.from_record(view.record())
+    deals = belief.deals_at(range(belief.deals))
+    worth: dict[Category | None, float] = {None: _dig_worth(deals, view, view.clue)}
+    for k, cat in enumerate(CATEGORIES):
+        left = [3 - seen[k][v] for v in range(6)]
+        worth[cat] = sum(
+            c * _dig_worth(deals, view, view.clue.replace(cat, v)) for v, c in enumerate(left)
+        ) / sum(left)
+    chosen = plunder_search.dig_flip(deals, np.full(len(deals), 1 / len(deals)), view)
+    assert worth[chosen] == pytest.approx(max(worth.values()))
+    assert len({round(w, 9) for w in worth.values()}) > 1, "the flips differ"
+
+
+def _last_worth(
+    me: int,
+    targets: Sequence[int],
+    combo: Sequence[Code],
+    games: Sequence[GameRecord],
+    weights: Sequence[float],
+) -> float:
+    """My cards ``combo`` put in at my place in each game's last crew round, each game
+    scored by score_game: the mean of a win plus MARGIN_WEIGHT a point of margin."""
+    total = 0.0
+    for game, w in zip(games, weights, strict=True):
+        n, last = game.players, game.turns[-1]
+        place = {(last.observation.active + j) % n: j for j in range(n)}
+        mine = [CrewCard(me, q, c) for q, c in zip(targets, combo, strict=True)]
+        crew = tuple(sorted((*last.crew, *mine), key=lambda c: place[c.proposer]))
+        turns = (*game.turns[:-1], GameTurn(last.observation, last.flip, crew))
+        score = GameRecord(n, game.deal, game.table, turns, game.turn_limit).score()
+        margin = score.total[me] - max(x for p, x in enumerate(score.total) if p != me)
+        total += w * ((me in score.winners) + plunder_search.MARGIN_WEIGHT * margin)
+    return total
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_last_turn_digs_the_best_combination(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the last turn the search sends the combination of codes (among each target's
+    LAST_CODES most likely) worth the most over its weighed deals, each deal's game
+    finished by the others' replayed cards and scored by score_game: at least as good
+    as every target's most likely code."""
+    monkeypatch.setattr(plunder_search, "FLOOR", 2.0)  # digs only sure codes before the last turn
+    noted: list[tuple[int, Sequence[int], list[tuple[int, Code]], list[Any], Any, list[Any]]] = []
+    last_turn = plunder_search._SearchSeat._last_turn
+
+    def spy(
+        self: plunder_search._SearchSeat,
+        view: PlayerView,
+        replay: plunder_search.Replay,
+        targets: Sequence[int],
+    ) -> list[tuple[int, Code]]:
+        out = last_turn(self, view, replay, targets)
+        deals, weights = self._posterior(view, replay)
+        mine = self._my_cards_by_turn(view)
+        games = [replay.game(d, None, mine)[0] for d in deals]
+        noted.append((view.player, targets, out, deals, weights, games))
+        return out
+
+    monkeypatch.setattr(plunder_search._SearchSeat, "_last_turn", spy)
+    play_game([SearchPolicy(8), ThresholdPolicy(0.5), ThresholdPolicy(0.5)], seed)
+    assert noted, "a last turn with targets left"
+    differ = False
+    for me, targets, out, deals, weights, games in noted:
+        ranked = []
+        for q in targets:
+            mass: dict[Code, float] = {}
+            for d, w in zip(deals, weights, strict=True):
+                mass[d[q]] = mass.get(d[q], 0.0) + w
+            ranked.append(sorted(mass, key=lambda c: (-round(mass[c], 12), c.index)))
+        k = plunder_search.LAST_CODES
+        while k > 1 and np.prod([min(k, len(r)) for r in ranked]) > plunder_search.LAST_COMBOS:
+            k -= 1
+        values = [
+            _last_worth(me, targets, c, games, weights)
+            for c in itertools.product(*(r[:k] for r in ranked))
+        ]
+        chosen = _last_worth(me, targets, [c for _, c in out], games, weights)
+        assert chosen == pytest.approx(max(values))
+        assert chosen >= _last_worth(me, targets, [r[0] for r in ranked], games, weights) - 1e-12
+        differ = differ or max(values) > min(values) + 1e-9
+    assert differ, "a choice that matters"

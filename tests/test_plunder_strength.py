@@ -96,7 +96,10 @@ class _Flips:
 def test_below_the_flip_search_budget_the_search_flips_for_information(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """With the flip for the digs off (DIG_FLIP; tested in test_plunder_search.py),
+    below the flip-search budget the search flips as the built-in policies do."""
     monkeypatch.setattr(plunder_search, "FLIP_SEARCH_BUDGET", 5)
+    monkeypatch.setattr(plunder_search, "DIG_FLIP", False)
     budget = plunder_search.FLIP_SEARCH_BUDGET - 1
     seats: list[_Flips] = []
 
