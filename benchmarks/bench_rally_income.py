@@ -107,6 +107,9 @@ def _case(name: str) -> dict[str, Any]:
             "first": {c.player: [c.first, list(c.interval)] for c in race.cars},
             "status": str(race.status),
         }
+    if name == "baseline-beginner":  # the whole beginner question, every position swept
+        rally_income._solve_position = sweep_position
+        name = "beginner"
     if name == "beginner-none":  # no trades: every shortest route at once
         plan = plan_income(beginner(), "red", (0, -3), trade="none")
     else:
@@ -138,7 +141,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="the beginner board and the race only")
-    parser.add_argument("--baseline", action="store_true", help="also the NumPy baseline (minutes)")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also the NumPy baseline, on one route and on the whole beginner question (minutes)",
+    )
     args = parser.parse_args()
     if args.case:
         wall, cpu = time.perf_counter(), time.process_time()
@@ -154,7 +161,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()}")
     _run("corridor")  # compiles the kernel once (cached in the user's cache directory)
     cases = ["corridor", "route"] + (["baseline"] if args.baseline else [])
-    cases += ["full", "beginner", "beginner-none", "race"]
+    cases += ["full", "beginner"] + (["baseline-beginner"] if args.baseline else [])
+    cases += ["beginner-none", "race"]
     cases += [] if args.quick else ["base", "extension"]
     rows = {}
     for name in cases:
@@ -173,6 +181,14 @@ def main() -> None:
             f"{base['cpu'] / fast['cpu']:.1f}x CPU, {base['wall'] / fast['wall']:.1f}x wall; "
             f"the solve alone {base['solve_cpu']:.2f} / {fast['solve_cpu']:.2f} s CPU = "
             f"{base['solve_cpu'] / fast['solve_cpu']:.1f}x; "
+            f"expected turns {base['turns']:.9f} / {fast['turns']:.9f}"
+        )
+    if "baseline-beginner" in rows:
+        base, fast = rows["baseline-beginner"], rows["beginner"]
+        print(
+            "the beginner question (the best of its routes): "
+            f"NumPy baseline / isles = {base['cpu'] / fast['cpu']:.1f}x CPU, "
+            f"{base['wall'] / fast['wall']:.1f}x wall, whole processes; "
             f"expected turns {base['turns']:.9f} / {fast['turns']:.9f}"
         )
     print(f"load average {os.getloadavg()}")
