@@ -83,3 +83,11 @@ def test_every_help_writes_plain_digits() -> None:
     for parser in seen:
         text = parser.format_help()
         assert grouped.search(text) is None, (parser.prog, grouped.findall(text))
+
+
+def test_no_help_states_a_default_twice() -> None:
+    """The declaration's default is said once (``--time-limit`` said it twice, a newcomer saw)."""
+    twice = re.compile(r"\(default:? [^)]*\)\s*\(default")
+    for parser in parsers(build_parser()):
+        text = " ".join(parser.format_help().split())
+        assert twice.search(text) is None, (parser.prog, twice.findall(text))

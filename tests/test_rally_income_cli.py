@@ -70,9 +70,16 @@ def test_income_method_full_refused_beyond_the_state_limit(
 
 
 def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board_file: str) -> None:
-    code, out, _ = run(capsys, *base(board_file), "--goal", "2,0", "--trade", "none")
+    code, out, _ = run(
+        capsys, *base(board_file), "--goal", "2,0", "--trade", "none", "--within", "7"
+    )
     assert code == 0
     assert "cheapest in cards" in out and "expected turns" in out and "P(arrived within t)" in out
+    # each route on a line of its own (a long one ran into the other), the last t asked for shown
+    lines = out.splitlines()
+    assert next(x for x in lines if x.startswith("route of this plan: ")).endswith("2,0")
+    assert next(x for x in lines if x.startswith("route cheapest in cards: ")).count("(") == 1
+    assert ", t=7: " in next(x for x in lines if x.startswith("P(arrived within t): "))
     assert "status: optimal" in out and "error bound: " in out and "the whole of it" in out
 
 

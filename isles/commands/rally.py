@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--png",
         action=StoreOnce,
         metavar="FILE",
-        help="draw the board and the route (.png or .svg)",
+        help="draw the board and the route (.png or .svg; not with --income or --race)",
     )
     p.set_defaults(func=run)
 
@@ -177,18 +177,19 @@ def format_income(data: dict[str, Any]) -> str:
             f"policy space: committed routes, restricted as below ({data['states']:,} states)"
         )
     cheap = data["cheapest_cards_route"]
-    lines.append(f"{'':28}{'this plan':<30}cheapest in cards")
-    lines.append(
-        f"{'route':28}{path(data['route']):<30}" + ("-" if cheap is None else path(cheap["path"]))
-    )
-    if cheap is not None:
+    lines.append(f"route of this plan: {path(data['route'])}")
+    if cheap is None:
+        lines.append("route cheapest in cards: -")
+    else:
         other = cheap["expected_turns"]
         lines.append(
-            f"{'expected turns':28}{'-' if turns is None else f'{turns:.3f}':<30}"
-            + ("never arrives" if other is None else f"{other:.3f}")
-            + f" ({cheap['total_cards']} cards)"
+            f"route cheapest in cards: {path(cheap['path'])} ({cheap['total_cards']} cards, "
+            + ("never arrives" if other is None else f"{other:.3f} expected turns")
+            + ")"
         )
-    shown = [w for w in data["within"] if w["turns"] in (1, 5, 10, 15, 20, 30, 50, 100, 200)]
+    last = data["within"][-1]["turns"] if data["within"] else 0
+    milestones = (1, 5, 10, 15, 20, 30, 50, 100, 200, last)
+    shown = [w for w in data["within"] if w["turns"] in milestones]
     lines.append(
         "P(arrived within t): "
         + ", ".join(f"t={w['turns']}: {w['probability']:.3f}" for w in shown)

@@ -289,7 +289,7 @@ class TournamentQuestion(Question):
     turn_limit: int = param(TURN_LIMIT, help="the game's length in turns", ge=1, cli=False)
     time_limit: float | None = param(
         TOURNAMENT_TIME_LIMIT,
-        help=f"{_TIME_HELP} (default: {TOURNAMENT_TIME_LIMIT:g})",
+        help=_TIME_HELP,
         metavar="SEC",
         gt=0,
         finite=True,
