@@ -225,3 +225,31 @@ def test_the_page_races_two_cars(server: str, page: Page) -> None:
     no_sideways_scroll(page)
     page.click("#undo")  # the last goal: the answer goes with it
     expect(page.locator("#race")).to_have_count(0)
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_whole_policy_spaces_bound(server: str, page: Page) -> None:
+    """Where the whole policy space is solved, the page states its error bound and card caps."""
+    from tests.test_rally_income import corridor
+    from tests.test_web_browser_pages import file
+
+    board = corridor()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    upload = page.locator("span:has(> button:text-is('Load board file')) input[type=file]")
+    upload.set_input_files(files=[file("corridor.json", board.to_dict())])
+    choose(page, "#mode", "income")
+    tap(page, "0,0")
+    page.click('button[data-tap="goal"]')
+    tap(page, "2,0")
+    choose(page, "#trade", "none")
+    page.click("#plan")
+    expect(page.locator("#expected")).to_contain_text("expected turns", timeout=60_000)
+    plan = rally.plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
+    assert str(plan.status) == "optimal" and plan.error_bound is not None
+    expect(page.locator("#status")).to_have_attribute("data-status", "optimal")
+    mantissa, power = f"{plan.error_bound:.1e}".split("e")  # as JavaScript's toExponential(1)
+    expect(page.locator("#bound")).to_contain_text(f"at most {mantissa}e{int(power):+d} turns")
+    caps = ", ".join(f"{k} {v}" for k, v in (plan.card_cap or {}).items())
+    expect(page.locator("#bound")).to_contain_text(f"cards held at most: {caps}")

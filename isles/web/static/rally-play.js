@@ -55,6 +55,16 @@ function statusLine(status, id = "status") {
   return el("p", { class: `status ${good ? "good" : status === "feasible" || status === "estimate" ? "" : "bad"}`, id, dataset: { status } }, words[status] || status);
 }
 
+/** The whole policy space's certificate: the error bound of the expected turns, the card caps. */
+function boundLine(answer) {
+  const caps = Object.entries(answer.card_cap || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  const bound = answer.error_bound === null
+    ? "no error bound certified"
+    : `at most ${answer.error_bound.toExponential(1)} turns more than shown`;
+  return el("p", { class: "muted", id: "bound" },
+    `The fewest expected turns are ${bound} (${answer.states} states; cards held at most: ${caps}).`);
+}
+
 function restrictionList(restrictions, id = "restrictions") {
   if (!restrictions || !restrictions.length) return el("p", { class: "muted", id }, "No restriction of the policy space.");
   return el(
@@ -144,6 +154,9 @@ export function incomeBlock(board, answer, roll) {
   parts.push(
     el("p", { id: "expected" }, el("strong", {}, `${turns(answer.expected_turns)} expected turns`),
       ` to a goal (fewest under the best policy; ${answer.players} players, trade ${answer.trade}, 7-card rule ${answer.discard})`),
+  );
+  if (answer.method === "full") parts.push(boundLine(answer));
+  parts.push(
     restrictionList(answer.restrictions),
     adviceBlock(board, answer, roll),
     el("p", { id: "heading" }, `heading for: ${pathText(board, answer.route)}`),
