@@ -86,7 +86,7 @@ def test_search_never_breaks_a_rule(others: list[str], seed: int, budget: int) -
 def test_the_name_and_budget_are_read_and_bad_ones_refused() -> None:
     assert policy_by_name("search").name == "search"
     assert policy_by_name("search:7") == SearchPolicy(7)
-    for bad in ("search:0", "search:x", "search:-1", "search:10001"):
+    for bad in ("search:", "search:0", "search:x", "search:-1", "search:10001"):
         with pytest.raises(InvalidInput, match=f"policy: '{bad}' is invalid; expected search:"):
             policy_by_name(bad)
     with pytest.raises(InvalidInput, match="budget: 0 is invalid"):
