@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder_game import TURN_LIMIT, Policy, play_game
+from isles.models.plunder import Category, Code
+from isles.models.plunder_game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
 from isles.models.questions.plunder import (
     DEFAULT_LINEUP,
     MAX_GAMES,
@@ -55,7 +56,52 @@ _LIMITED_CHUNK = 4
 policies), so that the games finished by the limit are most of those played."""
 
 _clock = time.monotonic
-"""The clock of the time limit (a test replaces it)."""
+"""The clock of the time limit, read before each game (a test replaces it)."""
+
+_decision_clock = time.monotonic
+"""The clock of the time limit read after each decision of a game played in this
+process (a test replaces it): a game still going at the limit is stopped and dropped."""
+
+
+class _TimeUp(Exception):
+    """The time limit came during a game (raised by a :class:`_TimedSeat`)."""
+
+
+class _TimedSeat:
+    """A seat that stops its game once a decision ends at or past the deadline."""
+
+    def __init__(self, seat: Seat, deadline: float) -> None:
+        self.inner = seat
+        self.deadline = deadline
+
+    def _check(self) -> None:
+        if _decision_clock() >= self.deadline:
+            raise _TimeUp
+
+    def flip(self, view: PlayerView) -> Category | None:
+        flip = self.inner.flip(view)
+        self._check()
+        return flip
+
+    def crew(self, view: PlayerView) -> Sequence[tuple[int, Code]]:
+        crew = self.inner.crew(view)
+        self._check()
+        return crew
+
+
+@dataclass(frozen=True)
+class _TimedPolicy:
+    """``policy`` under a deadline of :data:`_decision_clock`, checked after each decision."""
+
+    policy: Policy
+    deadline: float
+
+    @property
+    def name(self) -> str:
+        return self.policy.name
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
+        return _TimedSeat(self.policy.seat(players, player, code, rng), self.deadline)
 
 
 @dataclass(frozen=True)
@@ -471,12 +517,23 @@ def tournament_question(question: TournamentQuestion, *, progress: bool = False)
 def _in_process(
     question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float
 ) -> list[GameResult]:
-    """The games played one by one in this process (``workers=0``), up to the deadline."""
+    """The games played one by one in this process (``workers=0``), up to the deadline:
+    checked before each game and after each decision in a game, so that a game still
+    going at the limit is stopped there and not counted (only games finished before
+    the limit are)."""
     results: list[GameResult] = []
+    timed: Sequence[Policy] = lineup
+    if question.time_limit is not None:
+        stop = _decision_clock() + question.time_limit
+        timed = [_TimedPolicy(p, stop) for p in lineup]
     for g in range(question.games):
         if _clock() >= deadline:
             break
-        results += play_games(question.players, lineup, question.seed, [g], question.turn_limit)
+        try:
+            game = play_games(question.players, timed, question.seed, [g], question.turn_limit)
+        except _TimeUp:
+            break
+        results += game
         if bar is not None:
             bar.update(1)
     return results

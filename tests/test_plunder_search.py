@@ -305,6 +305,7 @@ def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
 
     args = (3, ["search:2", "threshold"])
     monkeypatch.setattr(plunder_tournament, "_clock", Clock())
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", lambda: 0.0)  # stands still
     short = tournament(*args, games=6, seed=1, workers=0, time_limit=2.5)
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
     monkeypatch.undo()

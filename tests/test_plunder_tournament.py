@@ -134,7 +134,9 @@ def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
     assert [r.totals for r in full.results] == _SEED_4_TOTALS  # no limit: unchanged
     assert (full.games, full.games_asked, full.time_limit) == (10, 10, None)
     assert not full.stopped_at_time_limit and full.to_dict()["stopped_at_time_limit"] is False
-    # One reading sets the deadline, one comes before each game: 3 games in 3.5 "seconds".
+    # One reading sets the deadline, one comes before each game: 3 games in 3.5 "seconds"
+    # (the clock read after each decision stands still).
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", lambda: 0.0)
     monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
     short = tournament(*args, games=10, seed=4, workers=0, time_limit=3.5)
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (3, 10, True)
@@ -152,6 +154,31 @@ def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
     monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
     long = tournament(*args, games=10, seed=4, workers=0, time_limit=1000)
     assert long.results == full.results and not long.stopped_at_time_limit
+
+
+def test_a_game_still_going_at_the_time_limit_is_stopped_and_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The clock read after each decision moves 1 "second" a reading; the one read
+    # before each game stands still. A game counts only if it ended before the limit.
+    args = (3, ["certain", "random"])
+    monkeypatch.setattr(plunder_tournament, "_clock", lambda: 0.0)
+    clock = _FakeClock(1.0)
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", clock)
+    tournament(*args, games=1, seed=4, workers=0, time_limit=1e9)
+    decisions = int(clock.now) - 1  # one reading sets the deadline
+    assert decisions >= 3 * 2  # a flip and three seats' crew cards a turn, 2 turns at least
+    for limit, played in ((0.5, 0), (decisions + 0.5, 1)):
+        clock = _FakeClock(1.0)
+        monkeypatch.setattr(plunder_tournament, "_decision_clock", clock)
+        t = tournament(*args, games=10, seed=4, workers=0, time_limit=limit)
+        assert (t.games, t.stopped_at_time_limit) == (played, True)
+        assert t.status.value == ("timed_out" if played == 0 else "estimate")
+        # Stopped at the first decision that ended past the limit, not at the game's end.
+        assert clock.now == 1 + played * decisions + 1
+    d = tournament(*args, games=10, seed=4, workers=0, time_limit=0.5).to_dict()
+    assert d["status"] == "timed_out" and d["mean_turns"] is None
+    assert all(p["win_rate"] is None and p["score_ci95"] is None for p in d["policies"])
 
 
 def test_a_time_limit_before_any_game_is_timed_out() -> None:
