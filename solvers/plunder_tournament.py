@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder import Category, Code
+from isles.models.plunder import Category, Code, score_range
 from isles.models.plunder_game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
 from isles.models.questions.plunder import (
     DEFAULT_LINEUP,
@@ -195,12 +195,15 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return (float(ci.low), float(ci.high))
 
 
-def _mean_ci(xs: Sequence[int]) -> tuple[float, tuple[float, float]]:
+def _mean_ci(xs: Sequence[int], bounds: tuple[int, int]) -> tuple[float, tuple[float, float]]:
+    """The mean of ``xs`` and its normal 95% interval, clipped to ``bounds`` (the scores
+    possible: with few games the normal interval reaches past them); the whole range
+    for fewer than two."""
     arr = np.array(xs, dtype=np.float64)
     mean = float(arr.mean()) if len(arr) else 0.0
     half = _Z95 * float(arr.std(ddof=1)) / math.sqrt(len(arr)) if len(arr) > 1 else math.inf
-    low, high = mean - half, mean + half
-    return mean, (low if math.isfinite(low) else 0.0, high if math.isfinite(high) else 18.0)
+    low, high = np.clip([mean - half, mean + half], *bounds)
+    return mean, (float(low), float(high))
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,8 @@ class PolicyStats:
         Wilson 95% interval of the win rate.
     mean_score : float
     score_ci95 : (float, float)
-        Normal 95% interval of the mean score.
+        Normal 95% interval of the mean score, clipped to the scores possible
+        (:func:`isles.models.plunder.score_range`).
     first_digs : int
         Games in which it made the first correct dig.
     first_dig_ci95 : (float, float)
@@ -262,11 +266,11 @@ class PolicyStats:
         }
 
 
-def _stats(name: str, rows: list[tuple[int, bool, bool]]) -> PolicyStats:
-    """``rows``: (score, won, dug first) per seat played."""
+def _stats(name: str, rows: list[tuple[int, bool, bool]], players: int) -> PolicyStats:
+    """``rows``: (score, won, dug first) per seat played in games of ``players``."""
     wins = sum(w for _, w, _ in rows)
     first = sum(f for _, _, f in rows)
-    mean, ci = _mean_ci([s for s, _, _ in rows])
+    mean, ci = _mean_ci([s for s, _, _ in rows], score_range(players))
     return PolicyStats(
         name, len(rows), wins, _wilson(wins, len(rows)), mean, ci, first, _wilson(first, len(rows))
     )
@@ -373,8 +377,8 @@ def _summarise(
         len(results),
         seed,
         tuple(lineup),
-        tuple(_stats(name, rows) for name, rows in by_policy.items()),
-        tuple(_stats(f"seat {s}", rows) for s, rows in enumerate(by_seat)),
+        tuple(_stats(name, rows, players) for name, rows in by_policy.items()),
+        tuple(_stats(f"seat {s}", rows, players) for s, rows in enumerate(by_seat)),
         float(np.mean([r.turns for r in results])) if results else 0.0,
         tuple(results),
         games,
@@ -443,7 +447,8 @@ def tournament(
     Notes
     -----
     Win rates and first-dig rates carry Wilson score intervals, mean scores
-    normal ones (95%). docs/plunder.md, "Tournaments".
+    normal ones (95%), clipped to the scores possible
+    (:func:`isles.models.plunder.score_range`). docs/plunder.md, "Tournaments".
 
     References
     ----------

@@ -209,3 +209,45 @@ def test_a_time_limit_ends_a_dask_tournament_with_a_prefix_of_the_games(
     assert [r.index for r in t.results] == list(range(t.games))
     monkeypatch.undo()
     assert t.results == tournament(*args, games=t.games, seed=4, workers=0).results
+
+
+def _brute_force_score_range(players: int) -> tuple[int, int]:
+    """Every chest of correct crew cards (a wrong one scores nothing and moves no
+    treasure), in every order: the lowest and highest total of any player."""
+    from itertools import combinations, permutations
+
+    from isles.models.plunder import Code, CrewCard, score_game
+
+    deal = [Code(p, p, p) for p in range(players)]
+    pairs = [(a, b) for a in range(players) for b in range(players) if a != b]
+    totals = [
+        t
+        for k in range(len(pairs) + 1)
+        for chosen in combinations(pairs, k)
+        for order in permutations(chosen)
+        for t in score_game(deal, [CrewCard(a, b, deal[b]) for a, b in order]).total
+    ]
+    return min(totals), max(totals)
+
+
+def test_score_range_matches_brute_force() -> None:
+    from isles.models.plunder import score_range
+
+    for players in (2, 3):
+        assert score_range(players) == _brute_force_score_range(players)
+    with pytest.raises(InvalidInput, match="players: 7 is invalid"):
+        score_range(7)
+
+
+def test_score_intervals_stay_within_the_scores_possible() -> None:
+    from isles.models.plunder import score_range
+
+    # 4 games: the normal interval of threshold:0.5 (mean 3.0) reached -0.92 unclipped.
+    t = tournament(3, games=4, seed=1, workers=0, time_limit=None)
+    low, high = score_range(3)
+    for stats in t.policies + t.seats:
+        if stats.played:
+            assert low <= stats.score_ci95[0] <= stats.mean_score <= stats.score_ci95[1] <= high
+    assert t.policies[1].score_ci95[0] == low  # the one clipped
+    one = tournament(4, ["random"], games=1, seed=1, workers=0, time_limit=None)
+    assert one.seats[0].score_ci95 == score_range(4)  # one game a seat: every score possible
