@@ -47,6 +47,7 @@ import numpy as np
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from isles.models.plunder import score_range
 from isles.models.plunder_game import PlayerView, play_game
 from isles.solvers.plunder_policies import policy_by_name
 from isles.solvers.plunder_search import DEFAULT_BUDGET, SearchPolicy
@@ -59,10 +60,14 @@ def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def _mean_ci(xs: list[float]) -> str:
+def _mean_ci(xs: list[float], players: int) -> str:
+    """The mean margin and its normal 95% interval, clipped to the margins possible
+    (a score less others' scores: within +-(highest - lowest score))."""
     a = np.array(xs, dtype=np.float64)
     half = 1.959963984540054 * float(a.std(ddof=1)) / math.sqrt(len(a)) if len(a) > 1 else 0.0
-    return f"{a.mean():+.2f} [{a.mean() - half:+.2f}, {a.mean() + half:+.2f}]"
+    low, high = score_range(players)
+    lo, hi = np.clip([a.mean() - half, a.mean() + half], low - high, high - low)
+    return f"{a.mean():+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
 def match(
@@ -107,8 +112,8 @@ def match(
         f"each {them.name} seat {them.win_rate:.3f}"
     )
     print(f"  mean score: search {me.mean_score:.2f}, {them.name} {them.mean_score:.2f}")
-    print(f"  margin over the others' mean {_mean_ci(mean_margin)}")
-    print(f"  margin over the best other {_mean_ci(best_margin)}")
+    print(f"  margin over the others' mean {_mean_ci(mean_margin, players)}")
+    print(f"  margin over the best other {_mean_ci(best_margin, players)}")
     sys.stdout.flush()
 
 

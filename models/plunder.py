@@ -51,6 +51,7 @@ __all__ = [
     "dig_points",
     "example_record",
     "score_game",
+    "score_range",
     "treasure_left",
 ]
 
@@ -905,6 +906,44 @@ def treasure_left(digs: int) -> int:
     [6, 3, 1, 0, 0]
     """
     return _TREASURE[min(digs, len(_TREASURE) - 1)]
+
+
+def score_range(players: int) -> tuple[int, int]:
+    """The lowest and highest total one player can score in a game of ``players``.
+
+    Parameters
+    ----------
+    players : int
+        2..6.
+
+    Returns
+    -------
+    (int, int)
+        Lowest: the treasure after every other player dug it
+        (``treasure_left(players - 1)``, nothing dug); highest: the whole
+        treasure kept and the first correct dig on every other treasure
+        (``treasure_left(0) + (players - 1) * dig_points(0)``).
+
+    Raises
+    ------
+    InvalidInput
+        ``players`` not an integer in MIN_PLAYERS..MAX_PLAYERS.
+
+    Notes
+    -----
+    docs/plunder.md, "The game" (seed ``seeds/003_cfc377110defcf34.txt``): the
+    bounds follow from :func:`treasure_left` and :func:`dig_points`; both are
+    reached (a player whose treasure all others dig and who digs nothing; a
+    player nobody digs who digs every other treasure first).
+
+    Examples
+    --------
+    >>> [score_range(n) for n in range(2, 7)]
+    [(3, 9), (1, 12), (0, 15), (0, 18), (0, 21)]
+    """
+    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidInput("players", players, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+    return treasure_left(players - 1), treasure_left(0) + (players - 1) * dig_points(0)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,8 @@ class BuiltinPolicy:
 
     @classmethod
     def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
-        """The policy ``text`` names; ``argument`` is what follows ``:`` (None: no ``:``).
+        """The policy ``text`` names; ``argument`` is what follows ``:`` (None: no ``:``;
+        ``""`` for a ``:`` with nothing after it, which names no argument: refused).
 
         The default takes no argument: a policy with ``argument`` overrides it.
         """
@@ -221,8 +222,9 @@ class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
 
     @classmethod
     def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
-        """``threshold`` (0.5) or ``threshold:P``, ``P`` a probability in (0, 1]."""
-        if not argument:
+        """``threshold`` (0.5) or ``threshold:P``, ``P`` a probability in (0, 1]
+        (``threshold:`` is refused)."""
+        if argument is None:
             return cls()
         try:
             value = float(argument)

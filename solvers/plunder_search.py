@@ -963,8 +963,9 @@ class SearchPolicy(BuiltinPolicy):
 
     @classmethod
     def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
-        """``search`` (DEFAULT_BUDGET) or ``search:BUDGET``, ``BUDGET`` in 1..MAX_BUDGET."""
-        if not argument:
+        """``search`` (DEFAULT_BUDGET) or ``search:BUDGET``, ``BUDGET`` in 1..MAX_BUDGET
+        (``search:`` is refused)."""
+        if argument is None:
             return cls()
         if not argument.isdigit() or not 1 <= int(argument) <= MAX_BUDGET:
             raise InvalidInput(

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder_game import TURN_LIMIT, Policy, play_game
+from isles.models.plunder import Category, Code, score_range
+from isles.models.plunder_game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
 from isles.models.questions.plunder import (
     DEFAULT_LINEUP,
     MAX_GAMES,
@@ -55,7 +56,52 @@ _LIMITED_CHUNK = 4
 policies), so that the games finished by the limit are most of those played."""
 
 _clock = time.monotonic
-"""The clock of the time limit (a test replaces it)."""
+"""The clock of the time limit, read before each game (a test replaces it)."""
+
+_decision_clock = time.monotonic
+"""The clock of the time limit read after each decision of a game played in this
+process (a test replaces it): a game still going at the limit is stopped and dropped."""
+
+
+class _TimeUp(Exception):
+    """The time limit came during a game (raised by a :class:`_TimedSeat`)."""
+
+
+class _TimedSeat:
+    """A seat that stops its game once a decision ends at or past the deadline."""
+
+    def __init__(self, seat: Seat, deadline: float) -> None:
+        self.inner = seat
+        self.deadline = deadline
+
+    def _check(self) -> None:
+        if _decision_clock() >= self.deadline:
+            raise _TimeUp
+
+    def flip(self, view: PlayerView) -> Category | None:
+        flip = self.inner.flip(view)
+        self._check()
+        return flip
+
+    def crew(self, view: PlayerView) -> Sequence[tuple[int, Code]]:
+        crew = self.inner.crew(view)
+        self._check()
+        return crew
+
+
+@dataclass(frozen=True)
+class _TimedPolicy:
+    """``policy`` under a deadline of :data:`_decision_clock`, checked after each decision."""
+
+    policy: Policy
+    deadline: float
+
+    @property
+    def name(self) -> str:
+        return self.policy.name
+
+    def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
+        return _TimedSeat(self.policy.seat(players, player, code, rng), self.deadline)
 
 
 @dataclass(frozen=True)
@@ -149,12 +195,15 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return (float(ci.low), float(ci.high))
 
 
-def _mean_ci(xs: Sequence[int]) -> tuple[float, tuple[float, float]]:
+def _mean_ci(xs: Sequence[int], bounds: tuple[int, int]) -> tuple[float, tuple[float, float]]:
+    """The mean of ``xs`` and its normal 95% interval, clipped to ``bounds`` (the scores
+    possible: with few games the normal interval reaches past them); the whole range
+    for fewer than two."""
     arr = np.array(xs, dtype=np.float64)
     mean = float(arr.mean()) if len(arr) else 0.0
     half = _Z95 * float(arr.std(ddof=1)) / math.sqrt(len(arr)) if len(arr) > 1 else math.inf
-    low, high = mean - half, mean + half
-    return mean, (low if math.isfinite(low) else 0.0, high if math.isfinite(high) else 18.0)
+    low, high = np.clip([mean - half, mean + half], *bounds)
+    return mean, (float(low), float(high))
 
 
 @dataclass(frozen=True)
@@ -173,7 +222,8 @@ class PolicyStats:
         Wilson 95% interval of the win rate.
     mean_score : float
     score_ci95 : (float, float)
-        Normal 95% interval of the mean score.
+        Normal 95% interval of the mean score, clipped to the scores possible
+        (:func:`isles.models.plunder.score_range`).
     first_digs : int
         Games in which it made the first correct dig.
     first_dig_ci95 : (float, float)
@@ -216,11 +266,11 @@ class PolicyStats:
         }
 
 
-def _stats(name: str, rows: list[tuple[int, bool, bool]]) -> PolicyStats:
-    """``rows``: (score, won, dug first) per seat played."""
+def _stats(name: str, rows: list[tuple[int, bool, bool]], players: int) -> PolicyStats:
+    """``rows``: (score, won, dug first) per seat played in games of ``players``."""
     wins = sum(w for _, w, _ in rows)
     first = sum(f for _, _, f in rows)
-    mean, ci = _mean_ci([s for s, _, _ in rows])
+    mean, ci = _mean_ci([s for s, _, _ in rows], score_range(players))
     return PolicyStats(
         name, len(rows), wins, _wilson(wins, len(rows)), mean, ci, first, _wilson(first, len(rows))
     )
@@ -327,8 +377,8 @@ def _summarise(
         len(results),
         seed,
         tuple(lineup),
-        tuple(_stats(name, rows) for name, rows in by_policy.items()),
-        tuple(_stats(f"seat {s}", rows) for s, rows in enumerate(by_seat)),
+        tuple(_stats(name, rows, players) for name, rows in by_policy.items()),
+        tuple(_stats(f"seat {s}", rows, players) for s, rows in enumerate(by_seat)),
         float(np.mean([r.turns for r in results])) if results else 0.0,
         tuple(results),
         games,
@@ -397,7 +447,8 @@ def tournament(
     Notes
     -----
     Win rates and first-dig rates carry Wilson score intervals, mean scores
-    normal ones (95%). docs/plunder.md, "Tournaments".
+    normal ones (95%), clipped to the scores possible
+    (:func:`isles.models.plunder.score_range`). docs/plunder.md, "Tournaments".
 
     References
     ----------
@@ -471,12 +522,23 @@ def tournament_question(question: TournamentQuestion, *, progress: bool = False)
 def _in_process(
     question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float
 ) -> list[GameResult]:
-    """The games played one by one in this process (``workers=0``), up to the deadline."""
+    """The games played one by one in this process (``workers=0``), up to the deadline:
+    checked before each game and after each decision in a game, so that a game still
+    going at the limit is stopped there and not counted (only games finished before
+    the limit are)."""
     results: list[GameResult] = []
+    timed: Sequence[Policy] = lineup
+    if question.time_limit is not None:
+        stop = _decision_clock() + question.time_limit
+        timed = [_TimedPolicy(p, stop) for p in lineup]
     for g in range(question.games):
         if _clock() >= deadline:
             break
-        results += play_games(question.players, lineup, question.seed, [g], question.turn_limit)
+        try:
+            game = play_games(question.players, timed, question.seed, [g], question.turn_limit)
+        except _TimeUp:
+            break
+        results += game
         if bar is not None:
             bar.update(1)
     return results

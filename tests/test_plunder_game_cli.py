@@ -98,6 +98,8 @@ def _fake_clock(monkeypatch: pytest.MonkeyPatch, module: object) -> None:
     """One second passes at every reading of ``module``'s clock."""
     ticks = iter(range(10_000))
     monkeypatch.setattr(module, "_clock", lambda: float(next(ticks)))
+    if module is plunder_tournament:  # the clock read after each decision stands still
+        monkeypatch.setattr(module, "_decision_clock", lambda: 0.0)
 
 
 def test_tournament_time_limit_stops_it_and_says_so(

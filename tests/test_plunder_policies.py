@@ -77,3 +77,7 @@ def test_policy_names() -> None:
         policy_by_name("greedy")
     with pytest.raises(InvalidInput, match="threshold:P"):
         policy_by_name("threshold:2")
+    # A ':' with nothing after it names no argument: refused, not read as the default.
+    for bad in ("threshold:", "certain:"):
+        with pytest.raises(InvalidInput, match=f"^policy: '{bad}' is invalid; expected "):
+            policy_by_name(bad)

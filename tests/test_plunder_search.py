@@ -86,7 +86,7 @@ def test_search_never_breaks_a_rule(others: list[str], seed: int, budget: int) -
 def test_the_name_and_budget_are_read_and_bad_ones_refused() -> None:
     assert policy_by_name("search").name == "search"
     assert policy_by_name("search:7") == SearchPolicy(7)
-    for bad in ("search:0", "search:x", "search:-1", "search:10001"):
+    for bad in ("search:", "search:0", "search:x", "search:-1", "search:10001"):
         with pytest.raises(InvalidInput, match=f"policy: '{bad}' is invalid; expected search:"):
             policy_by_name(bad)
     with pytest.raises(InvalidInput, match="budget: 0 is invalid"):
@@ -305,6 +305,7 @@ def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
 
     args = (3, ["search:2", "threshold"])
     monkeypatch.setattr(plunder_tournament, "_clock", Clock())
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", lambda: 0.0)  # stands still
     short = tournament(*args, games=6, seed=1, workers=0, time_limit=2.5)
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
     monkeypatch.undo()

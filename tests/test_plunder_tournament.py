@@ -134,7 +134,9 @@ def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
     assert [r.totals for r in full.results] == _SEED_4_TOTALS  # no limit: unchanged
     assert (full.games, full.games_asked, full.time_limit) == (10, 10, None)
     assert not full.stopped_at_time_limit and full.to_dict()["stopped_at_time_limit"] is False
-    # One reading sets the deadline, one comes before each game: 3 games in 3.5 "seconds".
+    # One reading sets the deadline, one comes before each game: 3 games in 3.5 "seconds"
+    # (the clock read after each decision stands still).
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", lambda: 0.0)
     monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
     short = tournament(*args, games=10, seed=4, workers=0, time_limit=3.5)
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (3, 10, True)
@@ -152,6 +154,31 @@ def test_a_time_limit_ends_a_tournament_early_with_the_games_played_so_far(
     monkeypatch.setattr(plunder_tournament, "_clock", _FakeClock(1.0))
     long = tournament(*args, games=10, seed=4, workers=0, time_limit=1000)
     assert long.results == full.results and not long.stopped_at_time_limit
+
+
+def test_a_game_still_going_at_the_time_limit_is_stopped_and_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The clock read after each decision moves 1 "second" a reading; the one read
+    # before each game stands still. A game counts only if it ended before the limit.
+    args = (3, ["certain", "random"])
+    monkeypatch.setattr(plunder_tournament, "_clock", lambda: 0.0)
+    clock = _FakeClock(1.0)
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", clock)
+    tournament(*args, games=1, seed=4, workers=0, time_limit=1e9)
+    decisions = int(clock.now) - 1  # one reading sets the deadline
+    assert decisions >= 3 * 2  # a flip and three seats' crew cards a turn, 2 turns at least
+    for limit, played in ((0.5, 0), (decisions + 0.5, 1)):
+        clock = _FakeClock(1.0)
+        monkeypatch.setattr(plunder_tournament, "_decision_clock", clock)
+        t = tournament(*args, games=10, seed=4, workers=0, time_limit=limit)
+        assert (t.games, t.stopped_at_time_limit) == (played, True)
+        assert t.status.value == ("timed_out" if played == 0 else "estimate")
+        # Stopped at the first decision that ended past the limit, not at the game's end.
+        assert clock.now == 1 + played * decisions + 1
+    d = tournament(*args, games=10, seed=4, workers=0, time_limit=0.5).to_dict()
+    assert d["status"] == "timed_out" and d["mean_turns"] is None
+    assert all(p["win_rate"] is None and p["score_ci95"] is None for p in d["policies"])
 
 
 def test_a_time_limit_before_any_game_is_timed_out() -> None:
@@ -182,3 +209,45 @@ def test_a_time_limit_ends_a_dask_tournament_with_a_prefix_of_the_games(
     assert [r.index for r in t.results] == list(range(t.games))
     monkeypatch.undo()
     assert t.results == tournament(*args, games=t.games, seed=4, workers=0).results
+
+
+def _brute_force_score_range(players: int) -> tuple[int, int]:
+    """Every chest of correct crew cards (a wrong one scores nothing and moves no
+    treasure), in every order: the lowest and highest total of any player."""
+    from itertools import combinations, permutations
+
+    from isles.models.plunder import Code, CrewCard, score_game
+
+    deal = [Code(p, p, p) for p in range(players)]
+    pairs = [(a, b) for a in range(players) for b in range(players) if a != b]
+    totals = [
+        t
+        for k in range(len(pairs) + 1)
+        for chosen in combinations(pairs, k)
+        for order in permutations(chosen)
+        for t in score_game(deal, [CrewCard(a, b, deal[b]) for a, b in order]).total
+    ]
+    return min(totals), max(totals)
+
+
+def test_score_range_matches_brute_force() -> None:
+    from isles.models.plunder import score_range
+
+    for players in (2, 3):
+        assert score_range(players) == _brute_force_score_range(players)
+    with pytest.raises(InvalidInput, match="players: 7 is invalid"):
+        score_range(7)
+
+
+def test_score_intervals_stay_within_the_scores_possible() -> None:
+    from isles.models.plunder import score_range
+
+    # 4 games: the normal interval of threshold:0.5 (mean 3.0) reached -0.92 unclipped.
+    t = tournament(3, games=4, seed=1, workers=0, time_limit=None)
+    low, high = score_range(3)
+    for stats in t.policies + t.seats:
+        if stats.played:
+            assert low <= stats.score_ci95[0] <= stats.mean_score <= stats.score_ci95[1] <= high
+    assert t.policies[1].score_ci95[0] == low  # the one clipped
+    one = tournament(4, ["random"], games=1, seed=1, workers=0, time_limit=None)
+    assert one.seats[0].score_ci95 == score_range(4)  # one game a seat: every score possible
