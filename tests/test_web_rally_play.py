@@ -122,8 +122,8 @@ def test_the_defaults_are_the_declarations(client: TestClient) -> None:
     assert got["race"]["games"] == rally.Race.model_fields["games"].default
 
 
-def percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
+def percent(p: float | None) -> str:
+    return "–" if p is None else f"{100 * p:.1f}%"
 
 
 def choose(page: Page, selector: str, value: str) -> None:
