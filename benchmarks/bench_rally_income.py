@@ -104,7 +104,7 @@ def _case(name: str) -> dict[str, Any]:
     if name == "race":
         race = race_cars(beginner(True), ["red:0,-3", "blue:0,3"], games=10_000)
         return {
-            "first": {c.player: [c.first, list(c.interval)] for c in race.cars},
+            "first": {c.player: [c.first, list(c.interval or ())] for c in race.cars},
             "status": str(race.status),
         }
     if name == "baseline-beginner":  # the whole beginner question, every position swept

@@ -23,6 +23,7 @@ from isles.models.text import check_name
 __all__ = [
     "MAX_BYTES",
     "STDIN",
+    "UNREADABLE",
     "corner_json",
     "edge_json",
     "exact_text",
@@ -46,6 +47,8 @@ MAX_BYTES = 256 * 2**20
 
 #: The file name that means standard input.
 STDIN = "-"
+#: What :func:`load_json` expects of a file it cannot open (its reason follows).
+UNREADABLE = "a readable JSON file"
 
 
 class _Refused:
@@ -224,7 +227,7 @@ def load_json(path: str | Path, what: str = "file") -> object:
                 raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        raise InvalidInput(what, str(path), f"a readable JSON file ({reason})") from None
+        raise InvalidInput(what, str(path), f"{UNREADABLE} ({reason})") from None
     if len(raw) > MAX_BYTES:
         raise InvalidInput(what, name, f"a JSON file of at most {MAX_BYTES // 2**20} MiB")
     try:

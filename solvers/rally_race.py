@@ -108,14 +108,15 @@ class RaceCar:
         The car's own plan (its policy, its exact expected turns alone).
     wins : int
         Games this car arrived first.
-    first : float
-        ``wins / games``.
-    interval : (float, float)
-        95% Wilson interval of ``first``.
+    first : float or None
+        ``wins / games``; None when no game was played (timed out first).
+    interval : (float, float) or None
+        95% Wilson interval of ``first``; None when no game was played.
     mean_turns : float or None
         Mean turns to arrive, over the games it arrived within ``turns``.
-    within : tuple of float
-        ``within[t - 1]``: the share of games it arrived within ``t`` turns.
+    within : tuple of float or None
+        ``within[t - 1]``: the share of games it arrived within ``t`` turns;
+        every one None when no game was played.
     """
 
     player: str
@@ -123,10 +124,10 @@ class RaceCar:
     goals: tuple[Hex, ...]
     plan: IncomePlan
     wins: int
-    first: float
-    interval: tuple[float, float]
+    first: float | None
+    interval: tuple[float, float] | None
     mean_turns: float | None
-    within: tuple[float, ...]
+    within: tuple[float | None, ...]
 
     def to_dict(self) -> dict[str, Any]:
         """``player``, ``start``, ``goals``, ``plan_status``, ``expected_turns_alone``,
@@ -140,7 +141,7 @@ class RaceCar:
             "route": [hex_json(h) for h in self.plan.route],
             "wins": self.wins,
             "first": self.first,
-            "interval": list(self.interval),
+            "interval": None if self.interval is None else list(self.interval),
             "mean_turns": float_or_none(self.mean_turns),
             "within": [{"turns": t + 1, "probability": p} for t, p in enumerate(self.within)],
         }
@@ -155,7 +156,8 @@ class RaceResult:
     status : Status
         ``exact`` (the joint chain, ``method="exact"``), ``estimate`` (Monte
         Carlo), or ``timed_out`` (the time limit stopped it: the figures are
-        those of the games played, ``games``).
+        those of the games played, ``games``; with none played, each car's
+        ``first``, ``interval`` and ``within`` chances are None).
     games : int
         Games played.
     asked : int
@@ -499,7 +501,10 @@ def plan_race(question: Any, *, progress: bool | None = None) -> RaceResult:
         turn = arrived[seat]
         hit = turn[turn > 0]
         counts = np.bincount(hit, minlength=question.turns + 1)[1:]
-        within = tuple(float(x) for x in np.cumsum(counts) / max(done, 1))
+        # No game played (the time limit came first): every chance absent, never 0.
+        within: tuple[float | None, ...] = (
+            tuple(float(x) for x in np.cumsum(counts) / done) if done else (None,) * question.turns
+        )
         out.append(
             RaceCar(
                 plan.player,
@@ -507,8 +512,8 @@ def plan_race(question: Any, *, progress: bool | None = None) -> RaceResult:
                 plan.goals,
                 plan,
                 wins,
-                wins / done if done else 0.0,
-                wilson_interval(wins, done),
+                wins / done if done else None,
+                wilson_interval(wins, done) if done else None,
                 float(hit.mean()) if len(hit) else None,
                 within,
             )

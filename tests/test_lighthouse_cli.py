@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from isles.cli import main
-from isles.models.lighthouse import Kit, Position, Roll, default_kit
+from isles.models.lighthouse import KITS, Kit, Position, Roll, default_kit
 from isles.solvers.lighthouse import (
     best_move,
     competitive_odds,
@@ -269,7 +269,15 @@ def test_kit_files_refuse_unknown_and_missing_keys(
     bad.write_text("{not json", encoding="utf-8")
     assert "bad.json" in fails(capsys, "--kit", str(bad))
     err = fails(capsys, "--kit", "/nonexistent/kit.json")
-    assert "--kit: '/nonexistent/kit.json' is invalid; expected a readable JSON file" in err
+    assert "--kit: '/nonexistent/kit.json' is invalid; expected a kit name (" in err
+    assert "or a kit JSON file (No such file or directory)" in err
+
+
+def test_an_unknown_kit_name_lists_the_named_kits(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--kit nosuch``: neither a name nor a file; the message names every kit of KITS."""
+    err = fails(capsys, "--kit", "nosuch")
+    assert err.startswith("isles lighthouse: error: --kit: 'nosuch' is invalid; expected a kit")
+    assert f"a kit name ({', '.join(KITS)}) or a kit JSON file" in err
 
 
 def test_kit_and_position_from_stdin(

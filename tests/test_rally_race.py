@@ -14,6 +14,7 @@ from isles.models.catan import Board, Building, BuildingKind, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import vertex
 from isles.rally import plan_income, race_cars
+from isles.solvers.rally_race import RaceCar
 
 
 def two_owners(kind: BuildingKind = BuildingKind.SETTLEMENT) -> Board:
@@ -39,6 +40,14 @@ CARS = [
 ]
 
 
+def played(car: RaceCar) -> tuple[float, tuple[float, float], list[float]]:
+    """A car of a race with games played: its chance, interval and arrival shares, all given."""
+    assert car.first is not None and car.interval is not None
+    within = [p for p in car.within if p is not None]
+    assert len(within) == len(car.within)
+    return car.first, car.interval, within
+
+
 def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
     """Seat 1's turns are those of plan_income alone: the MC mean within 4 standard errors."""
     board = two_owners(BuildingKind.CITY)
@@ -46,7 +55,7 @@ def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
     plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="bank")
     assert plan.expected_turns is not None
     car = race.cars[0]
-    turns = car.within
+    _, _, turns = played(car)
     assert turns[-1] == 1.0  # every game arrived within 200 rounds
     # the spread of the arrival turn, from its distribution in the race
     pmf = [turns[0]] + [b - a for a, b in itertools.pairwise(turns)]
@@ -67,10 +76,10 @@ def test_every_game_has_one_winner_and_the_same_seed_the_same_answer() -> None:
     assert a.to_dict()["cars"] == b.to_dict()["cars"]
     assert sum(c.wins for c in a.cars) + a.no_winner == 3000
     for car in a.cars:
-        lo, hi = car.interval
-        assert lo <= car.first <= hi
+        first, (lo, hi), _ = played(car)
+        assert lo <= first <= hi
     # red earns brick on 4 and 6 and grain on 8, blue brick on 5 and 4 only: red leads
-    assert a.cars[0].first > a.cars[1].first
+    assert played(a.cars[0])[0] > played(a.cars[1])[0]
     assert str(a.status) == "estimate"
 
 
@@ -285,3 +294,33 @@ def test_ctrl_c_during_the_games_exits_130_with_no_result(board_file: str) -> No
     text = err.decode(errors="replace")
     assert proc.returncode == 130, (out, text)
     assert out == "" and "isles: interrupted" in text and "Traceback" not in text
+
+
+def test_a_race_timed_out_before_any_game_has_null_chances(
+    capsys: pytest.CaptureFixture[str], board_file: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No game played: every chance is absent (None, JSON null), never 0.0 (docs/json.md)."""
+    from types import SimpleNamespace
+
+    import isles.solvers.rally_race as rally_race
+
+    clock = itertools.count(0.0, 10.0)  # each reading 10 s after the last: past any limit
+    monkeypatch.setattr(rally_race, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    race = race_cars(two_owners(), CARS, trade="none", method="monte_carlo", time_limit=1.0)
+    assert str(race.status) == "timed_out" and race.games == 0
+    for car in race.cars:
+        assert car.wins == 0 and car.first is None and car.interval is None
+        assert car.mean_turns is None and len(car.within) == race.turns
+        assert all(p is None for p in car.within)
+    argv = ["rally", "--race", "--board", board_file, "--car", "red:0,0", "--car", "blue:0,0"]
+    argv += ["--trade", "none", "--method", "monte_carlo", "--time-limit", "1"]
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 1 and err == ""
+    data = json.loads(out)
+    assert data["status"] == "timed_out" and data["games"] == 0
+    for car in data["cars"]:
+        assert car["first"] is None and car["interval"] is None
+        assert {w["probability"] for w in car["within"]} == {None}
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and err == ""
+    assert "no game finished before the time limit" in out and "0.000" not in out

@@ -68,6 +68,7 @@ def test_the_exact_race_is_the_plain_recursion(players: int, turns: int, swap: b
     assert str(race.status) == "exact" and race.method == "exact" and race.error is not None
     want = plain_first(players, turns, tuple(str(c["player"]) for c in cars))
     for car, p in zip(race.cars, want, strict=True):
+        assert car.first is not None and car.interval is not None  # exact: always given
         assert abs(car.first - float(p)) < race.error
         assert car.interval[0] <= car.first <= car.interval[1]
     assert race.no_winner_chance == pytest.approx(float(1 - sum(want)), abs=race.error)
@@ -107,16 +108,18 @@ def test_the_monte_carlo_agrees_with_the_exact_race(board: Board, cars: list[obj
     assert str(exact.status) == "exact" and str(mc.status) == "estimate"
     assert exact.error is not None and exact.joint_states
     for e, m in zip(exact.cars, mc.cars, strict=True):
+        assert e.first is not None and m.first is not None
         sigma = math.sqrt(max(e.first * (1 - e.first), 1e-4) / games)
         assert abs(e.first - m.first) < 4 * sigma, (e.first, m.first)
         for t in (5, 20):  # each car's own arrival by round t
-            p = e.within[t - 1]
-            assert abs(p - m.within[t - 1]) < 4 * math.sqrt(max(p * (1 - p), 1e-4) / games)
+            p, q = e.within[t - 1], m.within[t - 1]
+            assert p is not None and q is not None
+            assert abs(p - q) < 4 * math.sqrt(max(p * (1 - p), 1e-4) / games)
     # the first seat rolls first, as alone: its own chain is its plan's P(arrived within t)
     car = exact.cars[0]
     alone = plan_income(board, car.player, car.start, car.goals, trade="none", within=60)
     assert car.within == pytest.approx(alone.within, abs=1e-9)
-    total = sum(c.first for c in exact.cars) + (exact.no_winner_chance or 0)
+    total = sum(c.first or 0 for c in exact.cars) + (exact.no_winner_chance or 0)
     assert total == pytest.approx(1, abs=exact.error)
 
 

@@ -122,8 +122,8 @@ def test_the_defaults_are_the_declarations(client: TestClient) -> None:
     assert got["race"]["games"] == rally.Race.model_fields["games"].default
 
 
-def percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
+def percent(p: float | None) -> str:
+    return "–" if p is None else f"{100 * p:.1f}%"
 
 
 def choose(page: Page, selector: str, value: str) -> None:
@@ -253,3 +253,35 @@ def test_the_page_shows_the_whole_policy_spaces_bound(server: str, page: Page) -
     expect(page.locator("#bound")).to_contain_text(f"at most {mantissa}e{int(power):+d} turns")
     caps = ", ".join(f"{k} {v}" for k, v in (plan.card_cap or {}).items())
     expect(page.locator("#bound")).to_contain_text(f"cards held at most: {caps}")
+
+
+@pytest.mark.browser
+def test_a_race_with_no_game_shows_dashes_not_zero(
+    server: str, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race timed out before any game (its chances null) renders "–", never 0% or NaN."""
+    import itertools
+    from types import SimpleNamespace
+
+    import isles.solvers.rally_race as rally_race
+
+    clock = itertools.count(0.0, 10.0)  # each reading 10 s after the last: past any limit
+    monkeypatch.setattr(rally_race, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    race = rally.race_cars(TOWNS, CARS, trade="none", method="monte_carlo", time_limit=1.0)
+    assert str(race.status) == "timed_out" and race.games == 0
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    text = page.evaluate(
+        """async ([board, answer]) => {
+          const { raceBlock } = await import("/static/rally-play.js");
+          const box = document.createElement("div");
+          box.id = "no-games";
+          box.append(...raceBlock(board, answer).filter((x) => x));
+          document.body.append(box);
+          return box.innerText;
+        }""",
+        [rally_towns(), race.to_dict()],
+    )
+    assert page.locator("#no-games #race td.first").all_text_contents() == ["–", "–"]
+    assert "no game finished before the time limit" in text
+    assert "NaN" not in text and "null" not in text and "0.0%" not in text

@@ -124,12 +124,16 @@ def format_race(data: dict[str, Any]) -> str:
         f"{'E[turns] alone':>15}{'mean turns':>12}",
     ]
     for seat, car in enumerate(data["cars"], 1):
-        lo, hi = car["interval"]
         alone = car["expected_turns_alone"]
         mean = car["mean_turns"]
         name = f"{car['player']} {car['start'][0]},{car['start'][1]}"
+        if car["first"] is None:  # no game played: the chances are absent, not 0
+            first, interval = "-", "-"
+        else:
+            lo, hi = car["interval"]
+            first, interval = f"{car['first']:.3f}", f"{lo:.3f}..{hi:.3f}"
         lines.append(
-            f"{seat:<6}{name:<20}{car['first']:>7.3f}  {f'{lo:.3f}..{hi:.3f}':<17}"
+            f"{seat:<6}{name:<20}{first:>7}  {interval:<17}"
             f"{'never' if alone is None else f'{alone:.2f}':>15}"
             f"{'-' if mean is None else f'{mean:.2f}':>12}"
         )
@@ -139,7 +143,12 @@ def format_race(data: dict[str, Any]) -> str:
         lines.append(
             f"no car arrives within {data['turns']} rounds: {data['no_winner_chance']:.6f}"
         )
-    if data["status"] == "timed_out":
+    if data["status"] == "timed_out" and not data["games"]:
+        lines.append(
+            f"no game finished before the time limit of {data['time_limit']:g} s "
+            "(--time-limit): no chance to show"
+        )
+    elif data["status"] == "timed_out":
         lines.append(
             f"stopped by the time limit of {data['time_limit']:g} s (--time-limit): "
             "the figures are those of the games played"
@@ -443,11 +452,11 @@ def race_demo(picture_path: Path, echo: Callable[[str], None], games: int = 4000
     )
     echo(f"A race to 0,0, red seated first, blue from 0,3 ({race.games} games, seed 0):")
     for car in race.cars:
-        lo, hi = car.interval
-        echo(
-            f"  {car.player:<5} first {car.first:.3f} (95% {lo:.3f}..{hi:.3f}); "
-            f"{car.plan.expected_turns or 0:.2f} expected turns alone"
-        )
+        chance = "no game finished before the time limit"
+        if car.first is not None and car.interval is not None:
+            lo, hi = car.interval
+            chance = f"first {car.first:.3f} (95% {lo:.3f}..{hi:.3f})"
+        echo(f"  {car.player:<5} {chance}; {car.plan.expected_turns or 0:.2f} expected turns alone")
     near = [{**car, "goals": [goal]} for car, goal in zip(DEMO_CARS, DEMO_NEAR, strict=True)]
     exact = race_cars(board, near, trade="none", turns=horizon)
     echo(
@@ -473,6 +482,8 @@ def draw_arrivals(alone: list[Any], race: Any, path: str | Path) -> Path:
         colour = colours.get(car.player)
         turns = range(1, len(plan.within) + 1)
         ax.plot(turns, plan.within, color=colour, label=f"{car.player} alone (exact)")
+        if car.first is None:  # no game played before the time limit: nothing to draw
+            continue
         shown = car.within[: len(plan.within)]
         ax.plot(
             range(1, len(shown) + 1),

@@ -25,7 +25,7 @@ from pydantic import PlainValidator
 from isles.models.competitive import MAX_SEATS
 from isles.models.contract import Is, NotWith, OnlyWith, Question, Together, param
 from isles.models.errors import SEED_MAX, InvalidInput
-from isles.models.jsonio import load_json
+from isles.models.jsonio import UNREADABLE, load_json
 from isles.models.lighthouse import (
     DEFAULT_GAMES,
     DEFAULT_KIT,
@@ -73,7 +73,16 @@ def _kit(value: object) -> Kit:
     if isinstance(value, Kit):
         return value
     if isinstance(value, KitFile):  # its errors name the entry of the file (kit.sea_cards)
-        return Kit.from_dict(load_json(value.path, ""))
+        try:
+            data = load_json(value.path, "")
+        except InvalidInput as exc:  # no such file: perhaps a misspelt name, so list them
+            if not exc.expected.startswith(UNREADABLE):
+                raise
+            why = exc.expected.removeprefix(UNREADABLE)
+            raise InvalidInput(
+                "", value.path, f"a kit name ({', '.join(KITS)}) or a kit JSON file{why}"
+            ) from None
+        return Kit.from_dict(data)
     if isinstance(value, str):
         return named_kit(value, field="")
     if isinstance(value, Mapping):  # a kit's JSON (the web app's requests)

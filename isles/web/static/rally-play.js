@@ -39,7 +39,7 @@ function turns(x) {
 }
 
 function percent(p) {
-  return `${(100 * p).toFixed(1)}%`;
+  return p === null || p === undefined ? "–" : `${(100 * p).toFixed(1)}%`; // null: absent, not 0
 }
 
 function statusLine(status, id = "status") {
@@ -96,7 +96,9 @@ export function arrivalChart(series) {
   }
   for (const s of series) {
     let points = `${x(0)},${y(0)}`;
-    for (const { turns: t, probability: p } of s.within) points += ` ${x(t - 1)},${y(p)} ${x(t)},${y(p)}`;
+    for (const { turns: t, probability: p } of s.within) {
+      if (p !== null && p !== undefined) points += ` ${x(t - 1)},${y(p)} ${x(t)},${y(p)}`; // null: no games, no line
+    }
     root.append(svg("polyline", { points, class: "arrival", fill: "none", "stroke-width": 2, stroke: s.colour || "#0b6bcb" }, svg("title", {}, s.name)));
   }
   return root;
@@ -182,14 +184,14 @@ export function raceBlock(board, answer) {
   const header = el("tr", {}, el("th", {}, "seat"), el("th", {}, "car"), el("th", {}, "P(first)"),
     el("th", {}, exact ? "error" : "95% interval"), el("th", {}, "E[turns] alone"));
   const rows = answer.cars.map((car, i) => {
-    const [lo, hi] = car.interval;
+    const [lo, hi] = car.interval || [null, null]; // null: no game played before the time limit
     return el(
       "tr",
       { dataset: { car: String(i) } },
       el("td", {}, String(i + 1)),
       el("td", {}, `${car.player} from ${hexLabel(board, car.start)}`),
       el("td", { class: "p first" }, percent(car.first)),
-      el("td", { class: "p" }, exact ? `± ${Number(answer.error).toExponential(0)}` : `${percent(lo)} .. ${percent(hi)}`),
+      el("td", { class: "p" }, exact ? `± ${Number(answer.error).toExponential(0)}` : car.interval ? `${percent(lo)} .. ${percent(hi)}` : "–"),
       el("td", { class: "p" }, turns(car.expected_turns_alone)),
     );
   });
@@ -200,6 +202,7 @@ export function raceBlock(board, answer) {
     statusLine(answer.status),
     el("p", { class: "muted", id: "race-how" }, how, `; ties: ${answer.tie_rule}`),
     el("div", { class: "scroll" }, el("table", { id: "race" }, header, ...rows)),
+    answer.status === "timed_out" && !answer.games ? el("p", { class: "muted", id: "race-none" }, "no game finished before the time limit: no chance to show") : null,
     answer.no_winner ? el("p", { class: "muted" }, `no car arrived within ${answer.turns} rounds: ${answer.no_winner} games`) : null,
     exact && answer.no_winner_chance > answer.error ? el("p", { class: "muted" }, `no car arrives within ${answer.turns} rounds: ${percent(answer.no_winner_chance)}`) : null,
     restrictionList(answer.restrictions),
