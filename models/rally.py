@@ -423,6 +423,12 @@ def no_default_goals(*, group: bool = False) -> InvalidInput:
     InvalidInput
         On field ``goals``, with no value.
 
+    Notes
+    -----
+    docs/rally.md, "Start groups and goals" (seed 002_8684547a41c0941c.txt: the
+    cars start on the board's rim; the default goals are the land opposite the
+    start group, so a start that is not a rim start has none).
+
     Examples
     --------
     >>> print(no_default_goals())  # doctest: +NORMALIZE_WHITESPACE
