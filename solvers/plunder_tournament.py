@@ -619,6 +619,13 @@ def _on_dask(
         question.turn_limit,
     )
     opened: list[Any] = []  # the local cluster and the client, once started
+    # Dask's own loggers stay quiet while the games run: ``silence_logs`` quiets the
+    # cluster's handlers only until it closes, and a cluster closed after a Ctrl-C
+    # (its workers killed) logged a "Batched Comm Closed" traceback while it did.
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    interrupted = False
     try:
         client = _client(question, opened)
         slots = max(1, sum(client.nthreads().values()))
@@ -664,12 +671,17 @@ def _on_dask(
             client.cancel(list(in_flight))  # the time limit: games not finished are dropped
         return results
     except KeyboardInterrupt:
+        interrupted = True
         if question.scheduler is None and opened:
             _kill_workers(opened[0])
         raise
     finally:
         for started in reversed(opened):
             started.close()
+        if not interrupted:
+            # After a Ctrl-C the process ends: the loggers stay quiet for the threads
+            # of the cluster that are still winding down.
+            quiet.setLevel(level)
 
 
 def _kill_workers(cluster: Any) -> None:

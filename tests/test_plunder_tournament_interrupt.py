@@ -70,3 +70,39 @@ def test_ctrl_c_to_the_process_group_is_one_line_and_exit_130(after: float) -> N
     assert proc.returncode == 130, err
     assert err == "isles: interrupted\n"
     assert out == ""
+
+
+def test_dask_stays_quiet_after_a_ctrl_c_and_speaks_again_after_a_normal_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A cluster closed after a Ctrl-C logged "Batched Comm Closed" with a traceback at
+    # INFO (1 run of CI's in about 50): its handlers' quiet level is undone as it closes,
+    # so isles quiets Dask's loggers themselves, for good once interrupted.
+    import logging
+
+    from isles.models.questions.plunder import TournamentQuestion
+    from isles.solvers import plunder_tournament
+
+    dask_log = logging.getLogger("distributed")
+    was = dask_log.level
+    dask_log.setLevel(logging.INFO)
+    question = TournamentQuestion.read({"players": 2, "policies": ["random"], "games": 2})
+
+    def stopped(*_: object) -> object:
+        assert not logging.getLogger("distributed.batched").isEnabledFor(logging.INFO)
+        raise RuntimeError("the cluster would start here")
+
+    def interrupted(*_: object) -> object:
+        raise KeyboardInterrupt
+
+    try:
+        monkeypatch.setattr(plunder_tournament, "_client", stopped)
+        with pytest.raises(RuntimeError):
+            plunder_tournament._on_dask(question, [], None)
+        assert dask_log.level == logging.INFO  # a normal end (an error included): as it was
+        monkeypatch.setattr(plunder_tournament, "_client", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            plunder_tournament._on_dask(question, [], None)
+        assert not logging.getLogger("distributed.batched").isEnabledFor(logging.INFO)
+    finally:
+        dask_log.setLevel(was)
