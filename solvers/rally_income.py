@@ -1759,11 +1759,14 @@ def plan_income(
     ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
     ...                (2, -1): Tile(Terrain.FIELDS, 8)},
     ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
-    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
+    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none", discard="off")
     >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
     ('optimal', 8.044, ['0,0', '1,0', '2,0'])
     >>> plan.method, plan.error_bound < 1e-6, plan.restrictions
     ('full', True, ())
+    >>> ruled = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")  # the 7-card rule
+    >>> str(ruled.status), ruled.restrictions, ruled.cap_lost
+    ('feasible', ('card_cap',), True)
     >>> str(plan_income(board, "red", (0, 0), [(2, 0)], trade="none", method="route").status)
     'feasible'
     """

@@ -7,7 +7,9 @@ the harbours, any cards into the reserve, a move to any adjacent land hex (or a
 wait), paid from hand and reserve in any split; on a 7 the cards discarded are
 chosen; a gold card's resource is named as it comes. Value iteration from zero
 gives a lower bound of the fewest expected turns; the greedy policy's residual
-gives an upper bound (below); the answer is ``optimal`` with the gap stated.
+gives an upper bound (below); the answer is ``optimal`` with the gap stated
+where the card caps are proven to lose nothing (no trades, no 7-card rule), else
+``feasible`` with the restriction ``card_cap`` (docs/rally.md, "The card caps").
 
 The card space is finite: of each resource at most ``card_cap`` cards are held
 (hand plus reserve); cards beyond are lost. The cap is the most cards of that
@@ -1048,9 +1050,11 @@ def full_plan(
     Returns
     -------
     IncomePlan or None
-        Status ``optimal`` (gap at most ``ERROR_BOUND``; ``feasible`` with the
-        gap reached, should the sweeps run out), or ``unreachable``;
-        ``method`` ``full``, ``error_bound``, ``card_cap``, no restrictions.
+        Status ``optimal`` (no trades, no 7-card rule, gap at most
+        ``ERROR_BOUND``), ``feasible`` (with trades or the 7-card rule:
+        restriction ``card_cap`` and ``cap_lost`` from :func:`cap_lost`; or the
+        sweeps ran out), or ``unreachable``; ``method`` ``full``,
+        ``error_bound``, ``card_cap``.
         None: more than ``MAX_FULL_STATES`` states and ``method`` ``auto``.
 
     Raises
@@ -1071,6 +1075,10 @@ def full_plan(
     ...                  reserve=None, trade="none", discard=False, within=10, method="auto")
     >>> str(plan.status), round(plan.expected_turns, 3), plan.card_cap
     ('optimal', 8.044, {'grain': 11, 'brick': 10})
+    >>> capped = full_plan(board, "red", Hex(0, 0), [Hex(2, 0)], players=4, hand=None,
+    ...                    reserve=None, trade="none", discard=True, within=10, method="auto")
+    >>> str(capped.status), capped.restrictions, capped.cap_lost  # the 7-card rule
+    ('feasible', ('card_cap',), True)
     """
     from isles.models.errors import InvalidInput
     from isles.models.status import Status
