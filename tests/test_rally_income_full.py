@@ -550,3 +550,31 @@ def test_no_trades_no_7_rule_cards_beyond_the_caps_are_of_no_use(players: int) -
         board, Hex(0, 0), [Hex(2, 0)], players, "none", False, _caps(brick=2, grain=3)
     )
     assert lower == pytest.approx(tight, abs=1e-6)
+
+
+@settings(max_examples=4, deadline=None)
+@given(a=TOKENS, b=TOKENS, c=TOKENS, d=TOKENS, players=st.integers(3, 6))
+def test_a_city_never_slower_without_the_7_rule(
+    a: int, b: int, c: int, d: int, players: int
+) -> None:
+    """The issue's properties, where they are proven (no 7-card rule: a card may go unused):
+    a city never slower than a settlement on the same corner."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.HILLS, a),
+        Hex(2, 0): Tile(Terrain.FIELDS, b),
+        Hex(1, -1): Tile(Terrain.HILLS, c),
+        Hex(2, -1): Tile(Terrain.FIELDS, d),
+    }
+    corner = vertex((1, 0), (1, -1), (2, -1))
+    boards = {
+        "town": Board(tiles, buildings={corner: Building("red")}),
+        "city": Board(tiles, buildings={corner: Building("red", BuildingKind.CITY)}),
+    }
+    table = {"players": players, "trade": "none", "discard": "off"}
+    turns = {}
+    for name, board in boards.items():
+        plan = plan_income(board, "red", (0, 0), [(2, 0)], **table)
+        assert str(plan.status) == "optimal" and plan.expected_turns is not None
+        turns[name] = plan.expected_turns
+    assert turns["city"] <= turns["town"] + 1e-6
