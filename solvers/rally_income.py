@@ -71,8 +71,11 @@ RESTRICTIONS = {
     "ratio of one resource is held",
     "discard_rule": "on a 7 the cards discarded come from the largest pile in hand",
     "gold_choice": "a gold card's resource is chosen at the player's next turn",
-    "card_cap": "cards beyond what the routes can burn are kept up to one trade's ratio "
-    "plus one roll's income of each resource (more are lost: this errs towards more turns)",
+    "card_cap": "of each resource, cards beyond a cap are lost (the cap: what the routes can "
+    "burn plus, with trades, a trade's ratio less one and one roll's income, or for the whole "
+    "space one turn's, as card_cap lists; with the 7-card rule a card no move burns up to one "
+    "turn's income); at the table a lost card might have paid, been traded or taken a "
+    "discard's place (fewer turns), or pushed the hand over 7 cards (more)",
     "committed_route": "the car commits at the start to one shortest route in moves (the best "
     "of them): the card states of every route at once are too many",
 }
@@ -208,6 +211,12 @@ class IncomePlan:
     card_cap : dict of str to int or None
         ``method`` ``full``: the most cards of each resource held (hand plus
         reserve) in the solved space; cards beyond are lost.
+    cap_lost : bool or None
+        ``method`` ``full`` with trades or the 7-card rule: whether the policy
+        whose value ``error_bound`` certifies ever loses a card to ``card_cap``
+        from the start (False: ``expected_turns + error_bound`` bounds the fewest
+        expected turns at the table from above); None: the caps lose nothing of
+        use (no trades, no 7-card rule), or not the whole space.
     """
 
     status: Status
@@ -228,6 +237,7 @@ class IncomePlan:
     method: str = "route"
     error_bound: float | None = None
     card_cap: dict[str, int] | None = None
+    cap_lost: bool | None = None
     #: The solved policy (for :mod:`isles.solvers.rally_race`); not part of the answer.
     policy: Any = field(default=None, repr=False, compare=False)
 
@@ -251,6 +261,7 @@ class IncomePlan:
             "method": self.method,
             "error_bound": self.error_bound,
             "card_cap": self.card_cap,
+            "cap_lost": self.cap_lost,
             "cheapest_cards_route": self.cheapest,
         }
 
@@ -1233,7 +1244,7 @@ def solve_income(
         else np.zeros(_NR, np.int64)
     )
     # Cards beyond need are kept up to one full ratio plus one roll's income (restriction
-    # card_cap): beyond that they are lost, which only errs towards more turns.
+    # card_cap): beyond that they are lost, which may err either way (docs/rally.md).
     excess = (
         np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
     )
@@ -1748,11 +1759,14 @@ def plan_income(
     ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
     ...                (2, -1): Tile(Terrain.FIELDS, 8)},
     ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
-    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")
+    >>> plan = plan_income(board, "red", (0, 0), [(2, 0)], trade="none", discard="off")
     >>> str(plan.status), round(plan.expected_turns, 3), [str(h) for h in plan.route]
     ('optimal', 8.044, ['0,0', '1,0', '2,0'])
     >>> plan.method, plan.error_bound < 1e-6, plan.restrictions
     ('full', True, ())
+    >>> ruled = plan_income(board, "red", (0, 0), [(2, 0)], trade="none")  # the 7-card rule
+    >>> str(ruled.status), ruled.restrictions, ruled.cap_lost
+    ('feasible', ('card_cap',), True)
     >>> str(plan_income(board, "red", (0, 0), [(2, 0)], trade="none", method="route").status)
     'feasible'
     """

@@ -7,7 +7,9 @@ the harbours, any cards into the reserve, a move to any adjacent land hex (or a
 wait), paid from hand and reserve in any split; on a 7 the cards discarded are
 chosen; a gold card's resource is named as it comes. Value iteration from zero
 gives a lower bound of the fewest expected turns; the greedy policy's residual
-gives an upper bound (below); the answer is ``optimal`` with the gap stated.
+gives an upper bound (below); the answer is ``optimal`` with the gap stated
+where the card caps are proven to lose nothing (no trades, no 7-card rule), else
+``feasible`` with the restriction ``card_cap`` (docs/rally.md, "The card caps").
 
 The card space is finite: of each resource at most ``card_cap`` cards are held
 (hand plus reserve); cards beyond are lost. The cap is the most cards of that
@@ -51,6 +53,7 @@ __all__ = [
     "FullAnswer",
     "FullGame",
     "arrivals",
+    "cap_lost",
     "count_states",
     "full_plan",
     "full_states",
@@ -109,6 +112,7 @@ class FullGame:
     strides: Int = field(default_factory=lambda: np.zeros(_NR, np.int64))
     roll_cand: Int = field(default_factory=lambda: np.zeros(0, np.int64))
     roll_starts: Int = field(default_factory=lambda: np.zeros(0, np.int64))
+    roll_over: Int = field(default_factory=lambda: np.zeros(0, np.int64))  # cards lost
     options: list[_Option] = field(default_factory=list)
     reserve_steps: list[list[tuple[Int, Int]]] = field(default_factory=list)
     trade_steps: list[list[tuple[Int, Int, int, int]]] = field(default_factory=list)
@@ -131,6 +135,17 @@ class FullGame:
             if self.caps[j]:
                 flat = flat + self.pair_id[j][hand[:, j], reserve[:, j]] * self.strides[j]
         return np.asarray(flat, np.int64)
+
+    def over(self, hand: Int, reserve: Int) -> Int:
+        """The cards each (hand, reserve) row loses to the caps in :meth:`index`.
+
+        Cards no move burns leaving the reserve, and (no trades, no 7-card rule)
+        cards beyond the caps, are of no use to any policy (docs/rally.md, "The card
+        caps"): not counted.
+        """
+        if not self.track_hand:
+            return np.zeros(len(hand), np.int64)
+        return np.asarray(np.maximum(hand + reserve * self.fuel - self.caps, 0).sum(axis=1))
 
 
 def _pairs(cap: int, fuel: bool, hand: bool) -> list[tuple[int, int]]:
@@ -387,6 +402,7 @@ def _build_rolls(game: FullGame) -> None:
     n = game.n
     cand_parts: list[Int] = []
     count_parts: list[Int] = []
+    lost_parts: list[Int] = []
     for i, roll in enumerate(ROLLS):
         if roll == 7:
             total = game.hand.sum(axis=1)
@@ -416,6 +432,7 @@ def _build_rolls(game: FullGame) -> None:
                 merged[offs[src] + within] = targets
             cand_parts.append(merged)
             count_parts.append(counts)
+            lost_parts.append(np.zeros(len(merged), np.int64))  # a discard only takes cards
             continue
         step = np.array(inc.cards[i], np.int64)
         comps = _compositions(int(inc.gold[i]), used)
@@ -424,8 +441,10 @@ def _build_rolls(game: FullGame) -> None:
         targets = game.index(game.hex_of[src], game.hand[src] + add, game.reserve[src])
         cand_parts.append(targets)
         count_parts.append(np.full(n, len(comps), np.int64))
+        lost_parts.append(game.over(game.hand[src] + add, game.reserve[src]))
     counts = np.concatenate(count_parts)
     game.roll_cand = np.concatenate(cand_parts)
+    game.roll_over = np.concatenate(lost_parts)
     game.roll_starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
 
 
@@ -671,6 +690,8 @@ class FullAnswer:
     sweeps: int
     policy: _Policy
     start: int
+    #: The policy whose value ``upper`` bounds (None: no bound certified).
+    certified: _Policy | None = None
 
 
 def solve_full(
@@ -730,6 +751,7 @@ def solve_full(
     upper = np.inf
     lower = 0.0
     sweeps = 0
+    certified: _Policy | None = None
     while sweeps < MAX_SWEEPS:
         new = _bellman(game, v)
         sweeps += 1
@@ -739,13 +761,15 @@ def solve_full(
             reached = _reached(game, pol, s0)
             r = float((new - v)[reached].max()) if reached.any() else 0.0
             if r < 1:
-                upper = min(upper, float(_roll(game, v)[s0]) / (1 - r) * (1 + 1e-12))
+                bound = float(_roll(game, v)[s0]) / (1 - r) * (1 + 1e-12)
+                if bound < upper:
+                    upper, certified = bound, pol
             if upper - lower <= error_bound:
                 v = new
                 break
         v = new
     lower = float(_roll(game, v)[s0])
-    return FullAnswer(game, lower, max(upper, lower), sweeps, _policy(game, v), s0)
+    return FullAnswer(game, lower, max(upper, lower), sweeps, _policy(game, v), s0, certified)
 
 
 def _reached(game: FullGame, pol: _Policy, s0: int) -> npt.NDArray[np.bool_]:
@@ -761,6 +785,87 @@ def _reached(game: FullGame, pol: _Policy, s0: int) -> npt.NDArray[np.bool_]:
         frontier = nxt & ~seen
         seen |= nxt
     return np.asarray(seen, bool)
+
+
+def cap_lost(game: FullGame, pol: _Policy, s0: int) -> bool:
+    """Whether the cards the caps take away could change the policy's play at the table.
+
+    Parameters
+    ----------
+    game : FullGame
+        Solved by :func:`solve_full`.
+    pol : _Policy
+        Its greedy policy.
+    s0 : int
+        The start (before turn 1's roll).
+
+    Returns
+    -------
+    bool
+        False: a player at the table who follows ``pol`` on the capped cards, keeps
+        every card the caps take away in hand as *extra* (discarded first on a 7,
+        put into the reserve at their next turn, never paid or traded), holds the
+        policy's cards at every turn with the same chances, so the policy's
+        expected turns are reached at the table. True: on some chain the policy
+        reaches from the start, a 7 comes when the capped hand holds ``m <= 7``
+        cards, ``m + E > 7`` with the ``E`` extras and ``m > E + 1``, so the half
+        discarded takes a card the policy keeps (docs/rally.md, "The card caps").
+        Without the 7-card rule extras are simply never used: always False.
+
+    Examples
+    --------
+    See :func:`full_plan`.
+    """
+    n = game.n
+    if not game.discard:
+        return False
+    starts = game.roll_starts
+    owner = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(game.roll_cand))))
+    big = np.iinfo(np.int64).max // 4
+    lost = []  # per layer (rolls, n): the fewest cards lost by the pick of each roll
+    for layer in pol.layers:  # layer: the choice with k rolls left, (rolls, n)
+        match = game.roll_cand == layer.reshape(-1)[owner]
+        vals = np.where(match, game.roll_over, big)
+        lost.append(np.minimum.reduceat(vals, starts).reshape(len(ROLLS), n))
+    m = game.hand.sum(axis=1)
+    seven = ROLLS.index(7)
+
+    def window(k0: int, sets: dict[int, Int]) -> Int | None:
+        """Rolls k0..0 from states (extras -> states): the decision states, None: a 7 bites."""
+        for k in range(k0, -1, -1):
+            nxt: dict[int, list[Int]] = {}
+            for e, states in sets.items():
+                for i in range(len(ROLLS)):
+                    to = pol.layers[k][i, states]
+                    if i == seven:
+                        h = m[states]
+                        if e and ((h <= HAND_LIMIT) & (h + e > HAND_LIMIT) & (h > e + 1)).any():
+                            return None
+                        d = np.where(h > HAND_LIMIT, h // 2, 0)
+                        kept = np.where(h + e > HAND_LIMIT, e - ((h + e) // 2 - d), e)
+                    else:
+                        kept = e + lost[k][i, states]
+                    for e2 in np.unique(kept):
+                        nxt.setdefault(int(e2), []).append(to[kept == e2])
+            sets = {e: np.unique(np.concatenate(v)) for e, v in nxt.items()}
+        return np.unique(np.concatenate(list(sets.values())))
+
+    ends, _, _ = _turn_matrices(game, pol)
+    first = window(0, {0: np.array([s0], np.int64)})
+    if first is None:
+        return True
+    seen = np.zeros(n, bool)
+    frontier = first
+    while len(frontier):
+        seen[frontier] = True
+        mass = np.zeros(n)
+        mass[frontier] = 1.0
+        after = np.flatnonzero(np.asarray(ends.T @ mass) > 0)  # extras go to the reserve
+        reached = window(game.players - 1, {0: after}) if len(after) else np.zeros(0, np.int64)
+        if reached is None:
+            return True
+        frontier = reached[~seen[reached]]
+    return False
 
 
 def arrivals(
@@ -945,9 +1050,11 @@ def full_plan(
     Returns
     -------
     IncomePlan or None
-        Status ``optimal`` (gap at most ``ERROR_BOUND``; ``feasible`` with the
-        gap reached, should the sweeps run out), or ``unreachable``;
-        ``method`` ``full``, ``error_bound``, ``card_cap``, no restrictions.
+        Status ``optimal`` (no trades, no 7-card rule, gap at most
+        ``ERROR_BOUND``), ``feasible`` (with trades or the 7-card rule:
+        restriction ``card_cap`` and ``cap_lost`` from :func:`cap_lost`; or the
+        sweeps ran out), or ``unreachable``; ``method`` ``full``,
+        ``error_bound``, ``card_cap``.
         None: more than ``MAX_FULL_STATES`` states and ``method`` ``auto``.
 
     Raises
@@ -968,6 +1075,10 @@ def full_plan(
     ...                  reserve=None, trade="none", discard=False, within=10, method="auto")
     >>> str(plan.status), round(plan.expected_turns, 3), plan.card_cap
     ('optimal', 8.044, {'grain': 11, 'brick': 10})
+    >>> capped = full_plan(board, "red", Hex(0, 0), [Hex(2, 0)], players=4, hand=None,
+    ...                    reserve=None, trade="none", discard=True, within=10, method="auto")
+    >>> str(capped.status), capped.restrictions, capped.cap_lost  # the 7-card rule
+    ('feasible', ('card_cap',), True)
     """
     from isles.models.errors import InvalidInput
     from isles.models.status import Status
@@ -1024,13 +1135,24 @@ def full_plan(
             route=(),
             first_turn=(),
             error_bound=None,
+            cap_lost=None,
             **common,  # type: ignore[arg-type]
         )
     answer = solve_full(game, board, h0, r0)
     gap = answer.upper - answer.lower
     arrive, flows = arrivals(answer, within)
+    # docs/rally.md, "The card caps": without trades and the 7-card rule no card beyond
+    # the caps is of any use (proven there), so the capped space is the table's game;
+    # else the caps restrict it, and whether the certified policy ever loses a card to
+    # them says whether its bound holds at the table.
+    exact_caps = not game.track_hand
+    lost = None
+    if not exact_caps:
+        common["restrictions"] = ("card_cap",)
+        lost = answer.certified is None or cap_lost(game, answer.certified, s0)
     return IncomePlan(
-        status=Status.OPTIMAL if gap <= ERROR_BOUND else Status.FEASIBLE,
+        status=Status.OPTIMAL if gap <= ERROR_BOUND and exact_caps else Status.FEASIBLE,
+        cap_lost=lost,
         expected_turns=answer.lower,
         within=arrive,
         route=_route(game, flows),

@@ -37,10 +37,12 @@ def test_income_json_has_within_and_the_cheapest_route(
     code, out, err = run(capsys, *base(board_file), "--goal", "2,0", "--within", "5", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    # a small board: the whole policy space fits, the answer is optimal within its bound
-    assert data["status"] == "optimal" and data["method"] == "full"
-    assert 0 <= data["error_bound"] <= 1e-6 and data["restrictions"] == []
-    assert data["card_cap"] == {"brick": 17, "grain": 18}
+    # a small board: the whole policy space fits; with trades and the 7-card rule the card
+    # caps restrict it (feasible), and the certified policy never loses a card to them
+    assert data["status"] == "feasible" and data["method"] == "full"
+    assert 0 <= data["error_bound"] <= 1e-6
+    assert [r["name"] for r in data["restrictions"]] == ["card_cap"]
+    assert data["card_cap"] == {"brick": 17, "grain": 18} and data["cap_lost"] is False
     assert [w["turns"] for w in data["within"]] == [1, 2, 3, 4, 5]
     assert data["within"][0]["probability"] == 0.0
     assert data["route"] == [[0, 0], [1, 0], [2, 0]]
@@ -80,7 +82,15 @@ def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board
     assert next(x for x in lines if x.startswith("route of this plan: ")).endswith("2,0")
     assert next(x for x in lines if x.startswith("route cheapest in cards: ")).count("(") == 1
     assert ", t=7: " in next(x for x in lines if x.startswith("P(arrived within t): "))
-    assert "status: optimal" in out and "error bound: " in out and "the whole of it" in out
+    assert "status: feasible" in out and "error bound: " in out and "the whole of it" in out
+    assert "card caps: the certified policy " in out
+    assert "restricted: of each resource, cards beyond a cap are lost" in out
+    # no trades, no 7-card rule: the caps lose nothing of use, the answer is optimal
+    code, out, _ = run(capsys, *base(board_file), "--goal", "2,0", "--trade", "none",
+                       "--discard", "off", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert data["status"] == "optimal" and data["restrictions"] == []
+    assert data["cap_lost"] is None and data["error_bound"] <= 1e-6
 
 
 @pytest.mark.parametrize(

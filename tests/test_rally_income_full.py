@@ -34,7 +34,14 @@ from isles.models.rally import (
     trade_ratios,
 )
 from isles.solvers.rally_income import plan_income, solve_income
-from isles.solvers.rally_income_full import ERROR_BOUND, full_states, solve_full
+from isles.solvers.rally_income_full import (
+    ERROR_BOUND,
+    FullAnswer,
+    FullGame,
+    cap_lost,
+    full_states,
+    solve_full,
+)
 
 P2D6 = {n: (6 - abs(7 - n)) / 36 for n in ROLLS}
 RES = list(Resource)
@@ -449,3 +456,125 @@ def test_three_cards_more_of_each_change_nothing() -> None:
     wide, _, n_wide = full_value(board, Hex(0, 0), [Hex(1, 0)], 4, "harbours", True, wider)
     assert n_wide > 2 * n
     assert wide == pytest.approx(low, abs=1e-8)
+
+
+def plain_cap_lost(game: FullGame, answer: FullAnswer) -> bool:
+    """Play the certified policy at the table (plain BFS over (rolls left, state, extras)):
+    the cards the caps take away kept in hand as extras, discarded first on a 7, put in the
+    reserve at the owner's turn; True when a 7 must take a card the policy keeps."""
+    pol = answer.certified
+    assert pol is not None
+    income = game._income  # type: ignore[attr-defined]
+    n = game.n
+    seen: set[tuple[int, int, int]] = set()
+    todo = [(0, answer.start, 0)]  # (rolls left - 1, capped state before the roll, extras)
+    while todo:
+        k, s, extra = todo.pop()
+        if (k, s, extra) in seen:
+            continue
+        seen.add((k, s, extra))
+        for i, roll in enumerate(ROLLS):
+            t = int(pol.layers[k][i, s])
+            if roll == 7:
+                hand = int(game.hand[s].sum())
+                must = (hand + extra) // 2 if hand + extra > 7 else 0
+                own = hand // 2 if hand > 7 else 0  # what the policy discards itself
+                if must > extra + own:
+                    return True  # the half discarded reaches the policy's own cards
+                after = extra - (must - own)  # the policy's discards, then extras
+            else:
+                assert not income.gold[i]  # boards without gold: income fixed per roll
+                held = game.hand[s] + game.reserve[s] + np.array(income.cards[i])
+                after = extra + sum(max(0, int(held[j] - game.caps[j])) for j in range(5))
+            if k > 0:
+                todo.append((k - 1, t, after))
+                continue
+            u = int(pol.keep[t])  # the owner's turn: the extras go to the reserve
+            o = int(pol.option[u])
+            p = game.options[o].p if o >= 0 else 0.0
+            if o >= 0 and int(pol.to[u]) < n:
+                todo.append((game.players - 1, int(pol.to[u]), 0))
+            if p < 1:
+                todo.append((game.players - 1, u, 0))
+    return False
+
+
+@pytest.mark.parametrize(
+    ("board", "goal", "players", "trade", "caps", "lost"),
+    [
+        (harbour(None), Hex(1, 0), 4, "bank", _caps(brick=4, grain=2), False),
+        (harbour(None), Hex(1, 0), 4, "bank", None, False),
+        (wool_city(), Hex(1, 0), 6, "bank", _caps(wool=9, grain=2), True),
+        (corridor(), Hex(2, 0), 4, "none", _caps(brick=2, grain=3), False),
+        (corridor(), Hex(2, 0), 4, "none", None, True),
+        (corridor(BuildingKind.CITY), Hex(2, 0), 6, "none", _caps(brick=2, grain=3), True),
+    ],
+    ids=["bank, small caps", "bank", "wool city", "7 rule, small caps", "7 rule", "city"],
+)
+def test_cap_lost_against_a_plain_walk_of_the_policy(
+    board: Board, goal: Hex, players: int, trade: str, caps: list[int] | None, lost: bool
+) -> None:
+    zero = np.zeros(5, np.int64)
+    game = full_states(
+        board, "red", Hex(0, 0), [goal], players=players, hand=zero, reserve=zero, trade=trade,
+        discard=True, caps=None if caps is None else np.array(caps, np.int64),
+    )  # fmt: skip
+    answer = solve_full(game, board, zero, zero)
+    assert answer.certified is not None
+    assert cap_lost(game, answer.certified, answer.start) is lost
+    assert plain_cap_lost(game, answer) is lost
+
+
+def test_the_card_caps_restrict_unless_no_trades_and_no_7_rule() -> None:
+    banked = plan_income(harbour(None), "red", (0, 0), [(1, 0)], trade="bank")
+    assert str(banked.status) == "feasible" and banked.method == "full"
+    assert banked.restrictions == ("card_cap",) and banked.cap_lost is False
+    assert banked.error_bound is not None and banked.error_bound <= ERROR_BOUND
+    free = plan_income(corridor(), "red", (0, 0), [(2, 0)], trade="none", discard="off")
+    assert str(free.status) == "optimal" and free.restrictions == () and free.cap_lost is None
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_no_trades_no_7_rule_cards_beyond_the_caps_are_of_no_use(players: int) -> None:
+    """The proof's claim (docs/rally.md, "The card caps"), by the plain value iteration:
+    two cards more of each resource than the costliest route burns change nothing."""
+    board = corridor()
+    tight = plain_full(
+        board, Hex(0, 0), [Hex(2, 0)], players, "none", False, _caps(brick=2, grain=3)
+    )
+    wide = plain_full(
+        board, Hex(0, 0), [Hex(2, 0)], players, "none", False, _caps(brick=4, grain=5)
+    )
+    assert wide == pytest.approx(tight, abs=1e-9)
+    lower, _, _ = full_value(
+        board, Hex(0, 0), [Hex(2, 0)], players, "none", False, _caps(brick=2, grain=3)
+    )
+    assert lower == pytest.approx(tight, abs=1e-6)
+
+
+@settings(max_examples=4, deadline=None)
+@given(a=TOKENS, b=TOKENS, c=TOKENS, d=TOKENS, players=st.integers(3, 6))
+def test_a_city_never_slower_without_the_7_rule(
+    a: int, b: int, c: int, d: int, players: int
+) -> None:
+    """The issue's properties, where they are proven (no 7-card rule: a card may go unused):
+    a city never slower than a settlement on the same corner."""
+    tiles = {
+        Hex(0, 0): Tile(Terrain.SEA),
+        Hex(1, 0): Tile(Terrain.HILLS, a),
+        Hex(2, 0): Tile(Terrain.FIELDS, b),
+        Hex(1, -1): Tile(Terrain.HILLS, c),
+        Hex(2, -1): Tile(Terrain.FIELDS, d),
+    }
+    corner = vertex((1, 0), (1, -1), (2, -1))
+    boards = {
+        "town": Board(tiles, buildings={corner: Building("red")}),
+        "city": Board(tiles, buildings={corner: Building("red", BuildingKind.CITY)}),
+    }
+    table = {"players": players, "trade": "none", "discard": "off"}
+    turns = {}
+    for name, board in boards.items():
+        plan = plan_income(board, "red", (0, 0), [(2, 0)], **table)
+        assert str(plan.status) == "optimal" and plan.expected_turns is not None
+        turns[name] = plan.expected_turns
+    assert turns["city"] <= turns["town"] + 1e-6

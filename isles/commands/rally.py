@@ -181,6 +181,15 @@ def format_income(data: dict[str, Any]) -> str:
         lines.append(
             "error bound: " + ("none certified" if bound is None else f"{bound:.2g} turns")
         )
+        lost = data.get("cap_lost")
+        if lost is not None and turns is not None:
+            lines.append(
+                "card caps: the certified policy loses cards to them; its turns are of the "
+                "capped game"
+                if lost or bound is None
+                else "card caps: the certified policy never loses a card to them; at the "
+                f"table the fewest expected turns are at most {turns + bound:.3f}"
+            )
     else:
         lines.append(
             f"policy space: committed routes, restricted as below ({data['states']:,} states)"

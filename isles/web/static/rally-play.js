@@ -61,8 +61,14 @@ function boundLine(answer) {
   const bound = answer.error_bound === null
     ? "no error bound certified"
     : `at most ${answer.error_bound.toExponential(1)} turns more than shown`;
+  // cap_lost (docs/json.md): whether the certified policy loses a card to the card caps
+  const table = answer.cap_lost === false && answer.error_bound !== null
+    ? ` The certified policy never loses a card to the caps: at the table the fewest expected turns are at most ${turns(answer.expected_turns + answer.error_bound)}.`
+    : answer.cap_lost === true
+      ? " The certified policy loses cards to the caps: these turns are of the capped game only."
+      : "";
   return el("p", { class: "muted", id: "bound" },
-    `The fewest expected turns are ${bound} (${answer.states} states; cards held at most: ${caps}).`);
+    `The fewest expected turns are ${bound} (${answer.states} states; cards held at most: ${caps}).${table}`);
 }
 
 function restrictionList(restrictions, id = "restrictions") {
