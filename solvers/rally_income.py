@@ -1248,7 +1248,9 @@ def solve_income(
     excess = (
         np.where(earns, fodder + per_roll, 0) if ratios is not None else np.zeros(_NR, np.int64)
     )
-    if ratios is not None:
+    if ratios is not None or discard:
+        # Without trades a card beyond need is of no use, unless the 7-card rule makes it
+        # count: it may take a discard's place, or push the hand over 7.
         restrictions.add("card_cap")
     for pos in positions:
         pos.cap = pos.need + excess

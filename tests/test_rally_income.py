@@ -153,6 +153,16 @@ def test_the_7_rule_slows_a_city_at_a_table_of_six() -> None:
     assert lost.expected_turns > kept.expected_turns
 
 
+def test_without_trades_the_card_caps_restrict_only_with_the_7_rule() -> None:
+    # Without trades a card beyond the need is of no use, so losing it changes nothing;
+    # with the 7-card rule it counts towards the 7 cards, and the answer must say so.
+    board = corridor(BuildingKind.CITY)
+    kept = solve_income(board, "red", (0, 0), [(2, 0)], players=6, trade="none", discard=False)
+    ruled = solve_income(board, "red", (0, 0), [(2, 0)], players=6, trade="none", discard=True)
+    assert "card_cap" not in kept.restrictions
+    assert "card_cap" in ruled.restrictions
+
+
 def test_within_is_the_arrival_distribution_of_the_policy() -> None:
     plan = solve_income(
         corridor(), "red", (0, 0), [(2, 0)], trade="none", discard=False, within=200
