@@ -10,7 +10,9 @@ by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
 scored on the same sampled games. Once its belief holds few deals, it weighs
 them by how well the others' models replay the public record (their flips and
-the cards they sent) and plays on from the weighed deals; on the last turn it
+the cards they sent), each other player modelled by the candidate policy
+(``threshold:0.5``, ``certain``, ``expected``: ``CANDIDATES``) whose best deal
+replays them with the fewest misses, and plays on from the weighed deals; on the last turn it
 then scores every combination of its most likely codes exactly over them, and on
 its own turn it flips for its digs (:func:`dig_flip`).
 """
@@ -52,6 +54,7 @@ from isles.solvers.plunder_policies import (
 )
 
 __all__ = [
+    "CANDIDATES",
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "RULES",
@@ -1014,7 +1017,8 @@ def _start_game(
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
     drawn exactly from its belief (weighed by the others' public play once they are at
-    most ``POOL * BUDGET``), the others as ``threshold:0.5``.
+    most ``POOL * BUDGET``), the others as ``threshold:0.5`` (or as the candidate of
+    ``CANDIDATES`` their play names).
 
     Examples
     --------
@@ -1025,7 +1029,8 @@ class SearchPolicy(BuiltinPolicy):
     key: ClassVar[str] = "search"
     summary: ClassVar[str] = (
         "plans: plays the game on from deals drawn from its belief, the others as "
-        f"threshold:0.5, BUDGET games a decision (default {DEFAULT_BUDGET})"
+        "threshold:0.5 (or the policy their play names), BUDGET games a decision "
+        f"(default {DEFAULT_BUDGET})"
     )
     argument: ClassVar[str | None] = "BUDGET"
 

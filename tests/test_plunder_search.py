@@ -311,14 +311,14 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
         trusted = [col for col in columns if min(col) == 0]
         plain = [MISS_WEIGHT ** sum(col[i] for col in trusted) for i in range(len(deals))]
         assert list(weights) == pytest.approx([w / sum(plain) for w in plain])
-        real = [others[p - 1] for p in chosen]
+        by_name = {c.name: c for c in plunder_search.CANDIDATES}
+        real = [by_name[others[p - 1]] for p in chosen]  # the search sits at player 0
         truth_misses = [
-            plunder_search.Replay(view, policy_by_name(real[j]), crew_round=replay.crew_round)
-            .misses(truth)[j]
+            plunder_search.Replay(view, real[j], crew_round=replay.crew_round).misses(truth)[j]
             for j in range(len(chosen))
         ]
         assert truth_misses == [0] * len(chosen)
-        noted.append((chosen, list(weights), [m for m in columns]))
+        noted.append((chosen, list(weights), columns))
         return deals, weights
 
     monkeypatch.setattr(plunder_search._SearchSeat, "_posterior", spy)
@@ -327,7 +327,7 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
     names = {c for chosen, _, _ in noted for c in chosen.values()}
     assert names - {plunder_search.OTHERS.name}, "some player is not modelled by OTHERS"
     # every player is trusted at the end: some deal (the true one) replays them
-    chosen, _, columns = noted[-1]
+    _, _, columns = noted[-1]
     assert all(min(col) == 0 for col in columns)
 
 
