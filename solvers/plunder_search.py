@@ -420,8 +420,27 @@ class Replay:
         policy: _SolverPolicy | None = None,
         models: dict[tuple[int, Code], _Model] | None = None,
     ) -> _Model:
-        """Player ``p``'s model with ``code`` (by ``policy`` and its ``models``; default
-        their policy here), kept in its models."""
+        """Player ``p``'s model with ``code``, kept in its models.
+
+        Parameters
+        ----------
+        p : int
+            The player.
+        code : Code
+            Their code in the deal.
+        policy : solver policy, optional
+            The policy to model them by, with ``models`` (its models by player and
+            code); default: their policy here (``others``, else ``policy``).
+        models : dict, optional
+
+        Returns
+        -------
+        _Model
+
+        Notes
+        -----
+        docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``).
+        """
         if policy is None or models is None:
             policy, models = self.others.get(p, (self.policy, self.models))
         key = (p, code)
@@ -443,7 +462,37 @@ class Replay:
         models: dict[tuple[int, Code], _Model] | None = None,
     ) -> int:
         """How often player ``p``, with their code in ``deal``, would have played otherwise
-        than the record says, by ``policy`` (default: their policy here)."""
+        than the record says (their model brought up to the position).
+
+        Parameters
+        ----------
+        deal : tuple of Code
+        p : int
+            The player (not ``view.player``).
+        policy : solver policy, optional
+            The policy to replay them by, with ``models``; default: their policy here.
+        models : dict, optional
+            The models of ``policy`` kept so far (by player and code).
+
+        Returns
+        -------
+        int
+            The turns on which the model flipped or sent otherwise.
+
+        Examples
+        --------
+        >>> from isles.models.plunder import Observation
+        >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
+        >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
+        ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+        >>> Replay(v).misses_of((Code(0, 0, 0), Code(1, 1, 1)), 1, CANDIDATES[1], {})
+        0
+
+        Notes
+        -----
+        docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``):
+        a player is modelled by the first of ``CANDIDATES`` whose best deal misses least.
+        """
         model = self.model(p, deal[p], policy, models)
         upto = self.view.turn - 1 if self._later(p) else self.view.turn
         model.advance(self.view, self.seen_at, upto, self.public, self.before)
