@@ -10,7 +10,9 @@ by the seed's scoring and tie-break, the flip and the crew cards whose games
 end best for it. Flat Monte Carlo with common random numbers: every option is
 scored on the same sampled games. Once its belief holds few deals, it weighs
 them by how well the others' models replay the public record (their flips and
-the cards they sent) and plays on from the weighed deals; on the last turn it
+the cards they sent), each other player modelled by the candidate policy
+(``threshold:0.5``, ``certain``, ``expected``: ``CANDIDATES``) whose best deal
+replays them with the fewest misses, and plays on from the weighed deals; on the last turn it
 then scores every combination of its most likely codes exactly over them, and on
 its own turn it flips for its digs (:func:`dig_flip`).
 """
@@ -41,6 +43,8 @@ from isles.models.plunder_game import GameRecord, GameTurn, PlayerView, Policy, 
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import (
     BuiltinPolicy,
+    CertainPolicy,
+    ExpectedPointsPolicy,
     ThresholdPolicy,
     _SolverPolicy,
     _SolverSeat,
@@ -50,6 +54,7 @@ from isles.solvers.plunder_policies import (
 )
 
 __all__ = [
+    "CANDIDATES",
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "RULES",
@@ -121,7 +126,14 @@ LAST_COMBOS = 64
 """At most this many combinations tried on the last turn (fewer codes per target)."""
 
 OTHERS = ThresholdPolicy(0.5)
-"""How the search plays the others in its games played on."""
+"""How the search plays the others in its games played on (unless their play names
+another of CANDIDATES)."""
+
+CANDIDATES: tuple[_SolverPolicy, ...] = (OTHERS, CertainPolicy(), ExpectedPointsPolicy())
+"""The policies a player may be modelled by, in the order of preference (ties: the
+first). A player whom no deal's OTHERS model replays without a miss is modelled by the
+candidate with the fewest misses in its best deal (docs/plunder.md, "The search
+policy")."""
 
 CHECK_MODELS = True
 """Whether the search weighs its deals by the others' public play (docs/plunder.md,
@@ -329,6 +341,10 @@ class _Model:
         self.upto = max(self.upto, upto)
 
 
+Overrides = dict[int, tuple[_SolverPolicy, dict[tuple[int, Code], _Model]]]
+"""Players modelled otherwise than by OTHERS: their policy and its models by code."""
+
+
 class Replay:
     """The others' seats along a public record, for deals drawn: each other player
     played by a solver policy from the first turn, their crew cards of the turns so
@@ -353,6 +369,9 @@ class Replay:
     public : bool, default True
         Whether ``view.senders`` are the real senders: each other player then gets
         as many cards per turn as they sent (else the policy alone decides).
+    others : dict, optional
+        Players played by another policy than ``policy``: their policy and its
+        models kept so far (by player and code).
 
     Examples
     --------
@@ -374,12 +393,14 @@ class Replay:
         *,
         crew_round: bool = False,
         public: bool = True,
+        others: Overrides | None = None,
     ) -> None:
         self.view = view
         self.crew_round = crew_round
         self.public = public
         self.policy = policy
         self.models = {} if models is None else models
+        self.others: Overrides = {} if others is None else dict(others)
         self.seen_at = seen_after(view)
         self.table = _table(view) if table is None else table
         counts = [[0] * VALUES for _ in CATEGORIES]
@@ -392,23 +413,90 @@ class Replay:
             for i in range(view.turn)
         ]  # fmt: skip
 
+    def model(
+        self,
+        p: int,
+        code: Code,
+        policy: _SolverPolicy | None = None,
+        models: dict[tuple[int, Code], _Model] | None = None,
+    ) -> _Model:
+        """Player ``p``'s model with ``code``, kept in its models.
+
+        Parameters
+        ----------
+        p : int
+            The player.
+        code : Code
+            Their code in the deal.
+        policy : solver policy, optional
+            The policy to model them by, with ``models`` (its models by player and
+            code); default: their policy here (``others``, else ``policy``).
+        models : dict, optional
+
+        Returns
+        -------
+        _Model
+
+        Notes
+        -----
+        docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``).
+        """
+        if policy is None or models is None:
+            policy, models = self.others.get(p, (self.policy, self.models))
+        key = (p, code)
+        if key not in models:
+            models[key] = _Model(self.view.players, p, code, self.view.turn_limit, policy)
+        return models[key]
+
     def misses(self, deal: tuple[Code, ...]) -> list[int]:
         """How often each other player (in player order), with their code in ``deal``,
         would have played otherwise than the record says (their models brought up to the
         position)."""
-        view, t = self.view, self.view.turn
-        total = []
-        for p in range(view.players):
-            if p == view.player:
-                continue
-            key = (p, deal[p])
-            if key not in self.models:
-                self.models[key] = _Model(view.players, p, deal[p], view.turn_limit, self.policy)
-            model = self.models[key]
-            upto = t - 1 if self._later(p) else t
-            model.advance(view, self.seen_at, upto, self.public, self.before)
-            total.append(model.misses)
-        return total
+        return [self.misses_of(deal, p) for p in range(self.view.players) if p != self.view.player]
+
+    def misses_of(
+        self,
+        deal: tuple[Code, ...],
+        p: int,
+        policy: _SolverPolicy | None = None,
+        models: dict[tuple[int, Code], _Model] | None = None,
+    ) -> int:
+        """How often player ``p``, with their code in ``deal``, would have played otherwise
+        than the record says (their model brought up to the position).
+
+        Parameters
+        ----------
+        deal : tuple of Code
+        p : int
+            The player (not ``view.player``).
+        policy : solver policy, optional
+            The policy to replay them by, with ``models``; default: their policy here.
+        models : dict, optional
+            The models of ``policy`` kept so far (by player and code).
+
+        Returns
+        -------
+        int
+            The turns on which the model flipped or sent otherwise.
+
+        Examples
+        --------
+        >>> from isles.models.plunder import Observation
+        >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
+        >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
+        ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+        >>> Replay(v).misses_of((Code(0, 0, 0), Code(1, 1, 1)), 1, CANDIDATES[1], {})
+        0
+
+        Notes
+        -----
+        docs/plunder.md, "The search policy" (seed ``seeds/003_cfc377110defcf34.txt``):
+        a player is modelled by the first of ``CANDIDATES`` whose best deal misses least.
+        """
+        model = self.model(p, deal[p], policy, models)
+        upto = self.view.turn - 1 if self._later(p) else self.view.turn
+        model.advance(self.view, self.seen_at, upto, self.public, self.before)
+        return model.misses
 
     def _later(self, p: int) -> bool:
         """Whether ``p`` still chooses in this turn's crew round (after me)."""
@@ -433,10 +521,7 @@ class Replay:
             if p == view.player:
                 seats.append(me)  # type: ignore[arg-type]
                 continue
-            key = (p, deal[p])
-            if key not in self.models:
-                self.models[key] = _Model(n, p, deal[p], view.turn_limit, self.policy)
-            model = self.models[key]
+            model = self.model(p, deal[p])
             later = self.crew_round and t and place[p] > place[view.player]
             model.advance(view, self.seen_at, t - 1 if later else t, self.public, self.before)
             seat = copy.copy(model.seat)
@@ -716,6 +801,12 @@ class _SearchSeat:
         self.rng = rng
         self.belief = Belief.start(players, player, code)
         self.models: dict[tuple[int, Code], _Model] = {}
+        self.alt_models: dict[str, dict[tuple[int, Code], _Model]] = {
+            c.name: {} for c in CANDIDATES[1:]
+        }
+        """The models of the other candidate policies, by policy name."""
+        self.others: dict[int, _SolverPolicy] = {}
+        """The players modelled by another candidate than OTHERS (found by their play)."""
         self._pool_key: tuple[int, bool] | None = None
         self._pool: tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]] = ([], np.ones(0))
         self.last_values: dict[tuple[int, float | None], float] = {}
@@ -744,11 +835,20 @@ class _SearchSeat:
     def _prune(self, belief: Belief) -> None:
         """Forget opponent models whose code my belief rules out (bounded memory)."""
         counts = {p: belief.code_counts(p) for p in belief.opponents}
-        self.models = {
-            (p, code): model
-            for (p, code), model in self.models.items()
-            if counts[p][code.index] > 0
-        }
+
+        def keep(models: dict[tuple[int, Code], _Model]) -> dict[tuple[int, Code], _Model]:
+            return {k: m for k, m in models.items() if counts[k[0]][k[1].index] > 0}
+
+        self.models = keep(self.models)
+        self.alt_models = {name: keep(models) for name, models in self.alt_models.items()}
+
+    def _overrides(self) -> Overrides:
+        """The players modelled by another candidate, with that candidate's models."""
+        return {p: (c, self.alt_models[c.name]) for p, c in self.others.items()}
+
+    def _replay(self, view: PlayerView, crew_round: bool = False) -> Replay:
+        """The others along the record, each by the policy their play names so far."""
+        return Replay(view, OTHERS, self.models, crew_round=crew_round, others=self._overrides())
 
     def _play_on(
         self, view: PlayerView, first: Category | None, games: int, flip: bool
@@ -768,7 +868,7 @@ class _SearchSeat:
                 code, count = belief.best_code(q)
                 guesses[q] = (code, count / belief.deals)
             now = [(view.turn - 1, guesses)]
-        replay = Replay(view, OTHERS, self.models, crew_round=not flip)
+        replay = self._replay(view, crew_round=not flip)
         out = []
         drawn = draws(belief, view.seen, ss, games)
         if self._weighing(belief):
@@ -799,7 +899,29 @@ class _SearchSeat:
         if self._pool_key == key:
             return self._pool
         deals = belief.deals_at(range(belief.deals))
-        misses = np.array([replay.misses(d) for d in deals], dtype=np.float64)
+        others = [p for p in range(view.players) if p != view.player]
+        columns = []
+        for p in others:
+            # Each player by the first candidate whose best deal misses least (OTHERS
+            # first: against OTHERS the true deal never misses, and nothing else runs).
+            best: tuple[int, _SolverPolicy, list[int]] | None = None
+            for c in CANDIDATES:
+                if c == OTHERS:
+                    col = [replay.misses_of(d, p, OTHERS, self.models) for d in deals]
+                else:
+                    col = [replay.misses_of(d, p, c, self.alt_models[c.name]) for d in deals]
+                if best is None or min(col) < best[0]:
+                    best = (min(col), c, col)
+                if best[0] == 0:
+                    break
+            assert best is not None
+            if best[1] == OTHERS:
+                self.others.pop(p, None)
+            else:
+                self.others[p] = best[1]
+            columns.append(best[2])
+        replay.others = self._overrides()
+        misses = np.array(columns, dtype=np.float64).T.reshape(len(deals), len(others))
         # A player whom no deal's model replays is not playing as modelled: not weighed.
         trusted = misses.min(axis=0) == 0
         weights = MISS_WEIGHT ** misses[:, trusted].sum(axis=1)
@@ -877,7 +999,7 @@ class _SearchSeat:
                 return best_flip(belief, view)
             if self._weighing(belief):
                 self._prune(belief)
-                deals, weights = self._posterior(view, Replay(view, OTHERS, self.models))
+                deals, weights = self._posterior(view, self._replay(view))
             else:
                 deals = belief.deals_at(range(belief.deals))
                 weights = np.full(len(deals), 1.0 / len(deals))
@@ -905,7 +1027,7 @@ class _SearchSeat:
         prob = {q: count / belief.deals for q, (_, count) in now.items()}
         if self._weighing(belief) and self._searching(view):
             self._prune(belief)
-            replay = Replay(view, OTHERS, self.models, crew_round=True)
+            replay = self._replay(view, crew_round=True)
             guesses = self._guesses(view, *self._posterior(view, replay))
             self.last_guesses = guesses
             now = {q: (code, 0) for q, (code, _) in guesses.items()}
@@ -944,7 +1066,8 @@ def _start_game(
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
     drawn exactly from its belief (weighed by the others' public play once they are at
-    most ``POOL * BUDGET``), the others as ``threshold:0.5``.
+    most ``POOL * BUDGET``), the others as ``threshold:0.5`` (or as the candidate of
+    ``CANDIDATES`` their play names).
 
     Examples
     --------
@@ -955,7 +1078,8 @@ class SearchPolicy(BuiltinPolicy):
     key: ClassVar[str] = "search"
     summary: ClassVar[str] = (
         "plans: plays the game on from deals drawn from its belief, the others as "
-        f"threshold:0.5, BUDGET games a decision (default {DEFAULT_BUDGET})"
+        "threshold:0.5 (or the policy their play names), BUDGET games a decision "
+        f"(default {DEFAULT_BUDGET})"
     )
     argument: ClassVar[str | None] = "BUDGET"
 

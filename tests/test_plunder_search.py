@@ -273,6 +273,64 @@ def test_the_others_replayed_play_weighs_the_deals(
         assert weights == pytest.approx([w / sum(plain) for w in plain])
 
 
+@pytest.mark.parametrize(
+    ("others", "seed"), [(("certain", "certain"), 1), (("expected", "threshold:0.5"), 7)]
+)
+def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
+    others: tuple[str, str], seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Brute force: every deal replayed afresh by each candidate policy for every player
+    (a new Replay per candidate, no models shared); each player is modelled by the first
+    candidate whose best deal misses least, the weights are MISS_WEIGHT to the misses of
+    the players so modelled (those some deal replays), and the true deal, replayed by
+    the player's real policy, never misses: its players are all trusted."""
+    lineup: list[Policy] = [SearchPolicy(4)] + [policy_by_name(o) for o in others]
+    truth = play_game(lineup, seed).deal
+    noted: list[tuple[dict[int, str], list[float], list[list[int]]]] = []
+    posterior = plunder_search._SearchSeat._posterior
+
+    def spy(
+        self: Any, view: PlayerView, replay: plunder_search.Replay
+    ) -> tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]]:
+        deals, weights = posterior(self, view, replay)
+        fresh = {
+            c.name: [
+                plunder_search.Replay(view, c, crew_round=replay.crew_round).misses(d)
+                for d in deals
+            ]
+            for c in plunder_search.CANDIDATES
+        }
+        chosen, columns = {}, []
+        for j, p in enumerate(q for q in range(view.players) if q != view.player):
+            name = min(fresh, key=lambda c: min(m[j] for m in fresh[c]))  # first of the least
+            chosen[p] = name
+            columns.append([m[j] for m in fresh[name]])
+        assert {p: c.name for p, c in self.others.items()} == {
+            p: c for p, c in chosen.items() if c != plunder_search.OTHERS.name
+        }
+        trusted = [col for col in columns if min(col) == 0]
+        plain = [MISS_WEIGHT ** sum(col[i] for col in trusted) for i in range(len(deals))]
+        assert list(weights) == pytest.approx([w / sum(plain) for w in plain])
+        by_name = {c.name: c for c in plunder_search.CANDIDATES}
+        real = [by_name[others[p - 1]] for p in chosen]  # the search sits at player 0
+        truth_misses = [
+            plunder_search.Replay(view, real[j], crew_round=replay.crew_round).misses(truth)[j]
+            for j in range(len(chosen))
+        ]
+        assert truth_misses == [0] * len(chosen)
+        noted.append((chosen, list(weights), columns))
+        return deals, weights
+
+    monkeypatch.setattr(plunder_search._SearchSeat, "_posterior", spy)
+    assert play_game(lineup, seed).deal == truth
+    assert noted, "it weighed"
+    names = {c for chosen, _, _ in noted for c in chosen.values()}
+    assert names - {plunder_search.OTHERS.name}, "some player is not modelled by OTHERS"
+    # every player is trusted at the end: some deal (the true one) replays them
+    _, _, columns = noted[-1]
+    assert all(min(col) == 0 for col in columns)
+
+
 def _decks_of(game: GameRecord) -> tuple[tuple[int, ...], ...]:
     """Some deck order after the table (patient seats never flip: any order will do)."""
     rng = np.random.default_rng(1)
