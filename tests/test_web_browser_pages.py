@@ -284,3 +284,20 @@ def test_changing_the_rally_seed_is_an_undo_step(server: str, page: Page) -> Non
     expect(page.locator("#undo")).to_be_enabled()
     page.click("#undo")
     expect(page.locator("#seed")).to_have_value("0")
+
+
+def test_one_ctrl_z_is_one_step_on_a_page_that_renders_again(server: str, page: Page) -> None:
+    # The set-up page renders itself again after every change; each render used to add
+    # one more Ctrl-Z listener, so after two changes one Ctrl-Z undid both.
+    page.goto(f"{server}/setup")
+    page.wait_for_selector("#radius")
+    page.select_option("#radius", "2")
+    expect(page.locator("#radius")).to_have_value("2")
+    page.select_option("#radius", "1")
+    expect(page.locator("#radius")).to_have_value("1")
+    page.locator("body").click(position={"x": 5, "y": 5})  # out of the select
+    page.keyboard.press("Control+z")
+    expect(page.locator("#radius")).to_have_value("2")
+    expect(page.locator("#undo")).to_have_attribute("title", "Undo: radius 2")
+    page.keyboard.press("Control+Shift+z")
+    expect(page.locator("#radius")).to_have_value("1")

@@ -35,7 +35,8 @@
 //   confirmThen(message, fn, confirmLabel = "Delete")
 //       Ask in the page (a <dialog>, not window.confirm) and call fn() only on
 //       yes. Returns a Promise of the answer. Buttons: .confirm-yes, .confirm-no.
-//   historyButtons(h)   an element with Undo and Redo buttons (#undo, #redo,
+//   historyButtons(h)   an element (made once per history: the same one on every
+//                        call, so a page may call it on each render) with Undo and Redo buttons (#undo, #redo,
 //                        titled with the step's label), kept up to date; Ctrl-Z
 //                        and Ctrl-Shift-Z / Ctrl-Y outside text fields; and, when
 //                        the server shares games (``isles serve --share`` or
@@ -526,8 +527,14 @@ export function tableButtons(h) {
   return box;
 }
 
-/** Undo and Redo buttons for ``h`` (and their keys), labelled with the step. */
+const madeButtons = new WeakMap(); // History -> its buttons, made once
+
+/** Undo and Redo buttons for ``h`` (and their keys), labelled with the step. Made once
+ * per history: a page that renders again gets the same element back (a new one on each
+ * render added a key listener each time, and one Ctrl-Z undid as many steps). */
 export function historyButtons(h) {
+  const made = madeButtons.get(h);
+  if (made) return made;
   const undo = document.createElement("button");
   undo.type = "button";
   undo.id = "undo";
@@ -562,5 +569,6 @@ export function historyButtons(h) {
   const box = document.createElement("span");
   box.className = "history";
   box.append(undo, redo, tableButtons(h));
+  madeButtons.set(h, box);
   return box;
 }
