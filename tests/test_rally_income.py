@@ -194,7 +194,9 @@ def test_no_income_of_a_needed_resource_is_unreachable() -> None:
     assert str(traded.status) == "feasible" and traded.expected_turns is not None
 
 
-def _tokens_board(a: int, b: int, c: int, d: int, kind: BuildingKind) -> Board:
+def tokens_board(a: int, b: int, c: int, d: int, kind: BuildingKind) -> Board:
+    """Sea at 0,0, hills and fields in two rows with the tokens given, red's building on
+    the corner of 1,0, 1,-1 and 2,-1 (the hypothesis boards of these tests)."""
     tiles = {
         Hex(0, 0): Tile(Terrain.SEA),
         Hex(1, 0): Tile(Terrain.HILLS, a),
@@ -215,7 +217,7 @@ def test_a_city_never_slower_and_more_players_never_slower(
 ) -> None:
     def turns(kind: BuildingKind, p: int) -> float:
         plan = solve_income(
-            _tokens_board(a, b, c, d, kind),
+            tokens_board(a, b, c, d, kind),
             "red",
             (0, 0),
             [(2, 0)],

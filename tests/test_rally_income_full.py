@@ -42,6 +42,7 @@ from isles.solvers.rally_income_full import (
     full_states,
     solve_full,
 )
+from tests.test_rally_income import tokens_board
 
 P2D6 = {n: (6 - abs(7 - n)) / 36 for n in ROLLS}
 RES = list(Resource)
@@ -410,14 +411,7 @@ TOKENS = st.sampled_from([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])
 def test_whole_space_never_slower_than_committed_routes(
     a: int, b: int, c: int, d: int, players: int, discard: str
 ) -> None:
-    tiles = {
-        Hex(0, 0): Tile(Terrain.SEA),
-        Hex(1, 0): Tile(Terrain.HILLS, a),
-        Hex(2, 0): Tile(Terrain.FIELDS, b),
-        Hex(1, -1): Tile(Terrain.HILLS, c),
-        Hex(2, -1): Tile(Terrain.FIELDS, d),
-    }
-    board = Board(tiles, buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red")})
+    board = tokens_board(a, b, c, d, BuildingKind.SETTLEMENT)
     table = {"players": players, "trade": "none", "discard": discard}
     full = plan_income(board, "red", (0, 0), [(2, 0)], **table)
     if full.method != "full":  # too many states: the committed route is the answer
@@ -559,17 +553,9 @@ def test_a_city_never_slower_without_the_7_rule(
 ) -> None:
     """The issue's properties, where they are proven (no 7-card rule: a card may go unused):
     a city never slower than a settlement on the same corner."""
-    tiles = {
-        Hex(0, 0): Tile(Terrain.SEA),
-        Hex(1, 0): Tile(Terrain.HILLS, a),
-        Hex(2, 0): Tile(Terrain.FIELDS, b),
-        Hex(1, -1): Tile(Terrain.HILLS, c),
-        Hex(2, -1): Tile(Terrain.FIELDS, d),
-    }
-    corner = vertex((1, 0), (1, -1), (2, -1))
     boards = {
-        "town": Board(tiles, buildings={corner: Building("red")}),
-        "city": Board(tiles, buildings={corner: Building("red", BuildingKind.CITY)}),
+        "town": tokens_board(a, b, c, d, BuildingKind.SETTLEMENT),
+        "city": tokens_board(a, b, c, d, BuildingKind.CITY),
     }
     table = {"players": players, "trade": "none", "discard": "off"}
     turns = {}
