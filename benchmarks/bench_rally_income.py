@@ -9,7 +9,9 @@ players, the bank's trades and the 7-card rule). Then isles alone on the
 questions the issue times: the beginner board, the base board laid by
 ``isles layout --game base`` and the extension board (two settlements of red
 at the best corners, trades and the 7 rule), and the race of two cars on the
-beginner board. The corridor of the tests runs against the plain value
+beginner board (with the first car's turns from the games, the Monte Carlo
+of its returned policy, beside its plan's expected turns and their 95% interval).
+The corridor of the tests runs against the plain value
 iteration of tests/test_rally_income.py too, and its whole policy space with bank
 trades (``full``: docs/rally.md, "The whole policy space") is timed. Each question runs in its own
 process: seconds (wall and CPU), the ratios, and each process's peak memory.
@@ -20,6 +22,7 @@ process: seconds (wall and CPU), the ratios, and each process's peak memory.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import resource
@@ -103,9 +106,23 @@ def _case(name: str) -> dict[str, Any]:
         return {"turns": plan.expected_turns, "states": plan.states, "solve_cpu": solve}
     if name == "race":
         race = race_cars(beginner(True), ["red:0,-3", "blue:0,3"], games=10_000)
+        # The first seat's turns are its own plan's, as plan_income plays it alone: the
+        # Monte Carlo of the returned policy on a real board, its mean and 95% interval
+        # beside the plan's expected turns (the later seat has the earlier seats' rolls
+        # before its first move, so only the first is compared).
+        red = race.cars[0]
+        shares = [p or 0.0 for p in red.within]
+        pmf = [shares[0]] + [b - a for a, b in itertools.pairwise(shares)]
+        mean = sum((t + 1) * p for t, p in enumerate(pmf))
+        var = sum((t + 1 - mean) ** 2 * p for t, p in enumerate(pmf))
+        half = 1.959963984540054 * (var / race.games) ** 0.5
         return {
             "first": {c.player: [c.first, list(c.interval or ())] for c in race.cars},
             "status": str(race.status),
+            "red_alone": red.plan.expected_turns,
+            "red_games": [mean, mean - half, mean + half],
+            "red_arrived_within_200": shares[-1],
+            "inside": abs(mean - (red.plan.expected_turns or 0.0)) <= half,
         }
     if name == "baseline-beginner":  # the whole beginner question, every position swept
         rally_income._solve_position = sweep_position
