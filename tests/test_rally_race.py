@@ -69,6 +69,31 @@ def test_the_first_seat_plays_the_returned_policy_inside_its_interval() -> None:
         assert abs(turns[t - 1] - p) < 4 * math.sqrt(p * (1 - p) / race.games) + 1e-9
 
 
+def test_on_the_beginner_board_the_games_of_the_policy_agree_with_its_plan() -> None:
+    """The issue's check on a real board: the first seat's games are a Monte Carlo of the
+    policy plan_income returned (the beginner board, red's two starting settlements, bank
+    trades, the 7-card rule, 4 players); its mean arrival turn within its 95% interval of
+    the plan's expected turns (seeded: the same games every run)."""
+    from isles.models.catan import beginner_board
+
+    towns = {
+        vertex((0, -2), (0, -1), (1, -2)): Building("red"),
+        vertex((0, 1), (1, 0), (1, 1)): Building("red"),
+        vertex((0, 2), (0, 1), (-1, 2)): Building("blue"),
+        vertex((0, -1), (-1, 0), (-1, -1)): Building("blue"),
+    }
+    board = beginner_board().replace(buildings=towns)
+    race = race_cars(board, ["red:0,-3", "blue:0,3"], games=4000, seed=0)
+    red = race.cars[0]
+    _, _, turns = played(red)
+    assert turns[-1] == 1.0
+    pmf = [turns[0]] + [b - a for a, b in itertools.pairwise(turns)]
+    mean = sum((t + 1) * p for t, p in enumerate(pmf))
+    var = sum((t + 1 - mean) ** 2 * p for t, p in enumerate(pmf))
+    assert red.plan.expected_turns == pytest.approx(25.7921, abs=1e-4)  # docs/rally.md
+    assert abs(mean - red.plan.expected_turns) < 1.96 * math.sqrt(var / race.games)
+
+
 def test_every_game_has_one_winner_and_the_same_seed_the_same_answer() -> None:
     board = two_owners()
     a = race_cars(board, CARS, trade="none", method="monte_carlo", games=3000, seed=7)
