@@ -34,7 +34,7 @@ from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
-from tests.web_nap import NAP, SLOW_PLUNDER
+from tests.web_nap import NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
 
@@ -489,6 +489,66 @@ def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> No
         expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
         expect(tab.locator(".job")).to_be_hidden()
         context.close()
+
+
+def test_a_reload_while_asking_asks_again_but_not_after_a_cancel(browser: Browser) -> None:
+    """A reload cancels the job and asks the same question again by itself; a cancel ends it."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"lighthouse": SLOW_LIGHTHOUSE})
+    with serving(app) as address, httpx.Client(base_url=address) as client:
+        context = browser.new_context()
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        asked: list[str] = []
+        tab.on("request", lambda r: asked.append(r.url) if "/api/solve/" in r.url else None)
+        tab.goto(f"{address}/lighthouse")
+        tab.select_option("#mode", "islands")
+        tab.select_option("#islands", "2")
+        tab.select_option("#sea-cards", "3")
+        tab.click('.lighthouse[data-island="0"] button[data-add="red"]')
+        tab.click('button[data-boat="1"]')
+        tab.click('[data-die="0"] button[data-face="blue"]')
+        tab.click('[data-die="1"] button[data-face="green"]')
+        solve = "**/api/solve/lighthouse"
+        pending = "() => sessionStorage.getItem('isles.lighthouse.asking')"
+
+        # Cancelled, then reloaded: nothing is asked again.
+        with tab.expect_response(solve):
+            tab.click("#advise")
+        tab.click(".job .cancel")
+        expect(tab.locator(".job-text")).to_have_text("cancelled")
+        assert tab.evaluate(pending) is None
+        tab.reload()
+        tab.wait_for_load_state("networkidle")
+        assert len(asked) == 1
+        expect(tab.locator(".job")).to_be_hidden()
+
+        # Reloaded while asking: the job ends and the same question is asked again.
+        with tab.expect_response(solve) as first:
+            tab.click("#advise")
+        job = first.value.json()["job"]
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.json()["job"] != job
+        assert len(asked) == 3
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        kit = lighthouse.default_kit(2, 3)
+        advice = lighthouse.best_move(
+            kit,
+            lighthouse.Position((("red",), ()), boat=1, maurice=0),
+            lighthouse.Roll.from_faces(kit, ("blue", "green")),
+        ).to_dict()
+        expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+        assert tab.evaluate(pending) is None
+
+        # Answered, then reloaded: nothing is asked again, the answer is kept.
+        tab.reload()
+        tab.wait_for_load_state("networkidle")
+        assert len(asked) == 3
+        expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}")
+        context.close()
+        assert errors == []
 
 
 def three_player_turns() -> list[dict[str, Any]]:

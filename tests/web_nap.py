@@ -14,9 +14,10 @@ from typing import Any
 
 from isles.models.errors import InvalidInput
 from isles.web.tasks import Task
+from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
 
-__all__ = ["NAP", "RESIDENT_NAP", "SLOW_PLUNDER"]
+__all__ = ["NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -70,3 +71,13 @@ def _never_in_time(args: dict[str, Any]) -> dict[str, Any]:
 #: The Plunder job with its real request reader whose analysis never ends within its
 #: 0.5 s limit: the time limit is reached every time, whatever the machine's speed.
 SLOW_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _never_in_time, 0.5)
+
+
+def _slow_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return LIGHTHOUSE_TASKS["lighthouse"].run(args)
+
+
+#: The lighthouse job with its real reader and solver, 3 s late (in a process of its
+#: own, not the resident one): long enough to reload the page while it runs.
+SLOW_LIGHTHOUSE = Task(LIGHTHOUSE_TASKS["lighthouse"].read, _slow_lighthouse, 60.0)
