@@ -34,7 +34,7 @@ from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
-from tests.web_nap import NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
+from tests.web_nap import LATE_PLUNDER, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
 
@@ -549,6 +549,33 @@ def test_a_reload_while_asking_asks_again_but_not_after_a_cancel(browser: Browse
         expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}")
         context.close()
         assert errors == []
+
+
+def test_plunder_advice_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """The advice asked, the page reloaded: the advice comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"plunder": LATE_PLUNDER})
+    turn: dict[str, Any] = {"active": 1, "clue": {"island": 0, "marker": 0, "trap": 0}}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    record = {"players": 3, "me": me, "observations": [{**turn, "answers": {"2": True}}]}
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+        tab.evaluate(store, record)
+        tab.reload()
+        expect(tab.locator("#deals")).not_to_be_empty(timeout=20_000)
+        solve = "**/api/solve/plunder"
+        with tab.expect_response(solve) as first:
+            tab.click("#advise")
+        assert first.value.request.post_data_json["advise"] is True
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json["advise"] is True
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        title = tab.locator("#flip-title")
+        expect(title).to_have_text("Flip advice for my next turn (P0)", timeout=20_000)
+        context.close()
 
 
 def three_player_turns() -> list[dict[str, Any]]:

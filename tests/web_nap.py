@@ -17,7 +17,7 @@ from isles.web.tasks import Task
 from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
 
-__all__ = ["NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
+__all__ = ["LATE_PLUNDER", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -81,3 +81,13 @@ def _slow_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
 #: The lighthouse job with its real reader and solver, 3 s late (in a process of its
 #: own, not the resident one): long enough to reload the page while it runs.
 SLOW_LIGHTHOUSE = Task(LIGHTHOUSE_TASKS["lighthouse"].read, _slow_lighthouse, 60.0)
+
+
+def _late_plunder(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return PLUNDER_TASKS["plunder"].run(args)
+
+
+#: The Plunder job with its real reader and analysis, 3 s late: long enough to
+#: reload the page while it runs.
+LATE_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _late_plunder, 60.0)
