@@ -34,7 +34,7 @@ from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
-from tests.web_nap import LATE_PLUNDER, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
+from tests.web_nap import LATE_LAYOUT, LATE_PLUNDER, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
 
@@ -575,6 +575,25 @@ def test_plunder_advice_interrupted_by_a_reload_is_asked_again(browser: Browser)
         expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
         title = tab.locator("#flip-title")
         expect(title).to_have_text("Flip advice for my next turn (P0)", timeout=20_000)
+        context.close()
+
+
+def test_a_layout_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """"Lay the board" asked, the page reloaded: the board comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"layout": LATE_LAYOUT})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/setup")
+        tab.select_option("#radius", "2")
+        solve = "**/api/solve/layout"
+        with tab.expect_response(solve) as first:
+            tab.click("#lay")
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json == first.value.request.post_data_json
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        expect(tab.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
         context.close()
 
 

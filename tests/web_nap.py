@@ -14,10 +14,11 @@ from typing import Any
 
 from isles.models.errors import InvalidInput
 from isles.web.tasks import Task
+from isles.web.tasks.layout import TASKS as LAYOUT_TASKS
 from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
 
-__all__ = ["LATE_PLUNDER", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
+__all__ = ["LATE_LAYOUT", "LATE_PLUNDER", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -91,3 +92,12 @@ def _late_plunder(args: dict[str, Any]) -> dict[str, Any]:
 #: The Plunder job with its real reader and analysis, 3 s late: long enough to
 #: reload the page while it runs.
 LATE_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _late_plunder, 60.0)
+
+
+def _late_layout(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return LAYOUT_TASKS["layout"].run(args)
+
+
+#: The board set-up's layout job, real but 3 s late: long enough to reload the page.
+LATE_LAYOUT = Task(LAYOUT_TASKS["layout"].read, _late_layout, 120.0)
