@@ -34,7 +34,7 @@ from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
-from tests.web_nap import LATE_LAYOUT, LATE_PLUNDER, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
+from tests.web_nap import LATE_LAYOUT, LATE_PLUNDER, LATE_ROUTE, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
 
@@ -594,6 +594,25 @@ def test_a_layout_interrupted_by_a_reload_is_asked_again(browser: Browser) -> No
         assert second.value.request.post_data_json == first.value.request.post_data_json
         expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
         expect(tab.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
+        context.close()
+
+
+def test_a_route_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """"Plan route" asked, the page reloaded: the route comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"route": LATE_ROUTE})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/rally")
+        tab.click('g[data-hex="0,-3"] polygon')
+        solve = "**/api/solve/route"
+        with tab.expect_response(solve) as first:
+            tab.click("#plan")
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json == first.value.request.post_data_json
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        expect(tab.locator("#status")).to_have_text("optimal", timeout=20_000)
         context.close()
 
 

@@ -17,8 +17,9 @@ from isles.web.tasks import Task
 from isles.web.tasks.layout import TASKS as LAYOUT_TASKS
 from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
+from isles.web.tasks.rally import TASKS as RALLY_TASKS
 
-__all__ = ["LATE_LAYOUT", "LATE_PLUNDER", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
+__all__ = ["LATE_LAYOUT", "LATE_PLUNDER", "LATE_ROUTE", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -101,3 +102,12 @@ def _late_layout(args: dict[str, Any]) -> dict[str, Any]:
 
 #: The board set-up's layout job, real but 3 s late: long enough to reload the page.
 LATE_LAYOUT = Task(LAYOUT_TASKS["layout"].read, _late_layout, 120.0)
+
+
+def _late_route(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return RALLY_TASKS["route"].run(args)
+
+
+#: The rally's route job, real but 3 s late: long enough to reload the page.
+LATE_ROUTE = Task(RALLY_TASKS["route"].read, _late_route, 60.0)
