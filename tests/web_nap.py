@@ -19,7 +19,15 @@ from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
 from isles.web.tasks.rally import TASKS as RALLY_TASKS
 
-__all__ = ["LATE_LAYOUT", "LATE_PLUNDER", "LATE_ROUTE", "NAP", "RESIDENT_NAP", "SLOW_LIGHTHOUSE", "SLOW_PLUNDER"]
+__all__ = [
+    "LATE_LAYOUT",
+    "LATE_PLUNDER",
+    "LATE_ROUTE",
+    "NAP",
+    "RESIDENT_NAP",
+    "SLOW_LIGHTHOUSE",
+    "SLOW_PLUNDER",
+]
 
 
 def _read(body: object) -> dict[str, Any]:
