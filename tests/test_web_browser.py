@@ -34,7 +34,7 @@ from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from isles.web.tasks import DIG_SAMPLES
-from tests.web_nap import NAP, SLOW_PLUNDER
+from tests.web_nap import LATE_LAYOUT, LATE_PLUNDER, LATE_ROUTE, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
 
@@ -488,6 +488,131 @@ def test_a_job_ended_while_the_page_slept_is_asked_again(browser: Browser) -> No
         client.post(f"/api/jobs/{holder}/cancel", json={})
         expect(tab.locator("#deals")).to_have_text("162", timeout=20_000)
         expect(tab.locator(".job")).to_be_hidden()
+        context.close()
+
+
+def test_a_reload_while_asking_asks_again_but_not_after_a_cancel(browser: Browser) -> None:
+    """A reload cancels the job and asks the same question again by itself; a cancel ends it."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"lighthouse": SLOW_LIGHTHOUSE})
+    with serving(app) as address, httpx.Client(base_url=address) as client:
+        context = browser.new_context()
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        asked: list[str] = []
+        tab.on("request", lambda r: asked.append(r.url) if "/api/solve/" in r.url else None)
+        tab.goto(f"{address}/lighthouse")
+        tab.select_option("#mode", "islands")
+        tab.select_option("#islands", "2")
+        tab.select_option("#sea-cards", "3")
+        tab.click('.lighthouse[data-island="0"] button[data-add="red"]')
+        tab.click('button[data-boat="1"]')
+        tab.click('[data-die="0"] button[data-face="blue"]')
+        tab.click('[data-die="1"] button[data-face="green"]')
+        solve = "**/api/solve/lighthouse"
+        pending = "() => sessionStorage.getItem('isles.lighthouse.asking')"
+
+        # Cancelled, then reloaded: nothing is asked again.
+        with tab.expect_response(solve):
+            tab.click("#advise")
+        tab.click(".job .cancel")
+        expect(tab.locator(".job-text")).to_have_text("cancelled")
+        assert tab.evaluate(pending) is None
+        tab.reload()
+        tab.wait_for_load_state("networkidle")
+        assert len(asked) == 1
+        expect(tab.locator(".job")).to_be_hidden()
+
+        # Reloaded while asking: the job ends and the same question is asked again.
+        with tab.expect_response(solve) as first:
+            tab.click("#advise")
+        job = first.value.json()["job"]
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.json()["job"] != job
+        assert len(asked) == 3
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        kit = lighthouse.default_kit(2, 3)
+        advice = lighthouse.best_move(
+            kit,
+            lighthouse.Position((("red",), ()), boat=1, maurice=0),
+            lighthouse.Roll.from_faces(kit, ("blue", "green")),
+        ).to_dict()
+        expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+        assert tab.evaluate(pending) is None
+
+        # Answered, then reloaded: nothing is asked again, the answer is kept.
+        tab.reload()
+        tab.wait_for_load_state("networkidle")
+        assert len(asked) == 3
+        expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}")
+        context.close()
+        assert errors == []
+
+
+def test_plunder_advice_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """The advice asked, the page reloaded: the advice comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"plunder": LATE_PLUNDER})
+    turn: dict[str, Any] = {"active": 1, "clue": {"island": 0, "marker": 0, "trap": 0}}
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    record = {"players": 3, "me": me, "observations": [{**turn, "answers": {"2": True}}]}
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/plunder")
+        store = "record => localStorage.setItem('isles.plunder', JSON.stringify({record}))"
+        tab.evaluate(store, record)
+        tab.reload()
+        expect(tab.locator("#deals")).not_to_be_empty(timeout=20_000)
+        solve = "**/api/solve/plunder"
+        with tab.expect_response(solve) as first:
+            tab.click("#advise")
+        assert (first.value.request.post_data_json or {})["advise"] is True
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert (second.value.request.post_data_json or {})["advise"] is True
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        title = tab.locator("#flip-title")
+        expect(title).to_have_text("Flip advice for my next turn (P0)", timeout=20_000)
+        context.close()
+
+
+def test_a_layout_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """ "Lay the board" asked, the page reloaded: the board comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"layout": LATE_LAYOUT})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/setup")
+        tab.select_option("#radius", "2")
+        solve = "**/api/solve/layout"
+        with tab.expect_response(solve) as first:
+            tab.click("#lay")
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json == first.value.request.post_data_json
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        expect(tab.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
+        context.close()
+
+
+def test_a_route_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
+    """ "Plan route" asked, the page reloaded: the route comes without a new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"route": LATE_ROUTE})
+    with serving(app) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/rally")
+        tab.click('g[data-hex="0,-3"] polygon')
+        solve = "**/api/solve/route"
+        with tab.expect_response(solve) as first:
+            tab.click("#plan")
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json == first.value.request.post_data_json
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        expect(tab.locator("#status")).to_have_text("optimal", timeout=20_000)
         context.close()
 
 

@@ -14,9 +14,20 @@ from typing import Any
 
 from isles.models.errors import InvalidInput
 from isles.web.tasks import Task
+from isles.web.tasks.layout import TASKS as LAYOUT_TASKS
+from isles.web.tasks.lighthouse import TASKS as LIGHTHOUSE_TASKS
 from isles.web.tasks.plunder import TASKS as PLUNDER_TASKS
+from isles.web.tasks.rally import TASKS as RALLY_TASKS
 
-__all__ = ["NAP", "RESIDENT_NAP", "SLOW_PLUNDER"]
+__all__ = [
+    "LATE_LAYOUT",
+    "LATE_PLUNDER",
+    "LATE_ROUTE",
+    "NAP",
+    "RESIDENT_NAP",
+    "SLOW_LIGHTHOUSE",
+    "SLOW_PLUNDER",
+]
 
 
 def _read(body: object) -> dict[str, Any]:
@@ -70,3 +81,41 @@ def _never_in_time(args: dict[str, Any]) -> dict[str, Any]:
 #: The Plunder job with its real request reader whose analysis never ends within its
 #: 0.5 s limit: the time limit is reached every time, whatever the machine's speed.
 SLOW_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _never_in_time, 0.5)
+
+
+def _slow_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return LIGHTHOUSE_TASKS["lighthouse"].run(args)
+
+
+#: The lighthouse job with its real reader and solver, 3 s late (in a process of its
+#: own, not the resident one): long enough to reload the page while it runs.
+SLOW_LIGHTHOUSE = Task(LIGHTHOUSE_TASKS["lighthouse"].read, _slow_lighthouse, 60.0)
+
+
+def _late_plunder(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return PLUNDER_TASKS["plunder"].run(args)
+
+
+#: The Plunder job with its real reader and analysis, 3 s late: long enough to
+#: reload the page while it runs.
+LATE_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _late_plunder, 60.0)
+
+
+def _late_layout(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return LAYOUT_TASKS["layout"].run(args)
+
+
+#: The board set-up's layout job, real but 3 s late: long enough to reload the page.
+LATE_LAYOUT = Task(LAYOUT_TASKS["layout"].read, _late_layout, 120.0)
+
+
+def _late_route(args: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3.0)
+    return RALLY_TASKS["route"].run(args)
+
+
+#: The rally's route job, real but 3 s late: long enough to reload the page.
+LATE_ROUTE = Task(RALLY_TASKS["route"].read, _late_route, 60.0)

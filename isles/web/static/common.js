@@ -180,8 +180,33 @@ window.addEventListener("pagehide", () => {
  * or ``cancelled`` (the panel says so, neutral; showError shows nothing). A busy
  * server is waited for: the panel says "waiting" (and how many jobs are ahead)
  * and asks again, until the job runs or the player cancels.
+ *
+ * With ``remember`` (the page's key), the question being asked (its kind and
+ * request) is kept in the tab's sessionStorage while it runs, so a page reloaded
+ * meanwhile (which cancels the job, see "pagehide") can ask it again by itself:
+ * ``panel.pending()`` is that question or null, ``panel.run(kind, body, {again:
+ * true})`` says "asked again after the reload", ``panel.forget()`` drops it. An
+ * answer, an error or a cancel ends it: nothing is pending any more.
  */
-export function jobPanel() {
+export function jobPanel({ remember = null } = {}) {
+  const slot = remember ? `isles.${remember}.asking` : null;
+  const stored = () => {
+    try {
+      const text = slot ? window.sessionStorage.getItem(slot) : null;
+      return text === null ? null : JSON.parse(text);
+    } catch {
+      return null;
+    }
+  };
+  const keep = (value) => {
+    if (!slot) return;
+    try {
+      if (value === null) window.sessionStorage.removeItem(slot);
+      else window.sessionStorage.setItem(slot, JSON.stringify(value));
+    } catch {
+      // Private browsing or a full store: a reload only forgets the question.
+    }
+  };
   const bar = el("progress", { max: "1", value: "0" });
   const text = el("span", { class: "muted job-text" });
   const cancel = el("button", { type: "button", class: "cancel" }, "Cancel");
@@ -190,9 +215,10 @@ export function jobPanel() {
   cancel.addEventListener("click", () => {
     if (current) current.cancelled = true;
   });
+  let note = ""; // "asked again after the reload: ", before what the job says
   const show = (how, message) => {
     node.dataset.state = how;
-    text.textContent = message;
+    text.textContent = how === "cancelled" ? message : note + message;
   };
   const cancelled = () => new RequestError({ field: null, message: "cancelled" }, { cancelled: true });
   // Start the job, waiting while the server is busy (503): the job's first state.
@@ -266,10 +292,12 @@ export function jobPanel() {
       openJobs.delete(id);
     }
   };
-  node.run = async (kind, body) => {
+  node.run = async (kind, body, { again = false } = {}) => {
     if (current) current.cancelled = true;
-    const mine = { cancelled: false };
+    const mine = { cancelled: false, token: `${Date.now()}-${Math.random()}` };
     current = mine;
+    keep({ token: mine.token, kind, body });
+    note = again ? "asked again after the reload: " : "";
     node.hidden = false;
     bar.hidden = false;
     cancel.hidden = false;
@@ -305,6 +333,8 @@ export function jobPanel() {
       }
       throw error;
     } finally {
+      // Answered, refused or cancelled: not asked any more (a later question keeps its own).
+      if (stored()?.token === mine.token) keep(null);
       if (current === mine) {
         current = null;
         node.hidden = true;
@@ -312,6 +342,15 @@ export function jobPanel() {
     }
   };
   node.busy = () => current !== null;
+  /** The question a reload interrupted ({kind, body}), or null. */
+  node.pending = () => {
+    const asking = stored();
+    return asking && current === null ? { kind: asking.kind, body: asking.body } : null;
+  };
+  /** Drop the question a reload interrupted (the page will not ask it again). */
+  node.forget = () => {
+    if (current === null) keep(null);
+  };
   /** Cancel the job under way (its inputs changed): as the Cancel button does. */
   node.cancel = () => {
     if (current) current.cancelled = true;

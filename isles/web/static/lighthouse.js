@@ -11,7 +11,7 @@ import { History, confirmThen, historyButtons } from "./history.js";
 const KEY = "lighthouse";
 const COLOURS = { red: "#c62828", blue: "#1565c0", green: "#2e7d32", orange: "#ef6c00", purple: "#6a1b9a" };
 const WRAP = { overflowWrap: "anywhere", minWidth: "0" }; // a long colour name wraps, never overflows
-const job = jobPanel();
+const job = jobPanel({ remember: KEY }); // a question a reload interrupts is asked again
 const kitBox = el("div");
 const positionBox = el("div");
 const rollBox = el("div");
@@ -314,7 +314,7 @@ function renderRoll() {
     playedBox,
     ...dice,
     fieldError("roll"),
-    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "advise", onclick: advise }, "Best move")),
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "advise", onclick: () => advise() }, "Best move")),
   );
   fill(playedBox, state.played ? el("p", { class: "status" }, state.played) : null);
 }
@@ -399,7 +399,13 @@ async function play(decision) {
   }
 }
 
-async function advise() {
+/** The request of "Best move" for the position and roll shown. */
+function adviceRequest() {
+  return { ...kitRequest(), position: state.position, roll: state.roll };
+}
+
+/** Ask for the best move; ``again``: the question a reload interrupted, asked again by itself. */
+async function advise({ again = false } = {}) {
   await kitLoading; // else the kit's redraw, landing after, wipes what is said here
   clearErrors();
   const unset = state.roll.findIndex((face) => face === null);
@@ -409,8 +415,7 @@ async function advise() {
   }
   const asked = JSON.stringify([state.position, state.roll, kitRequest()]);
   try {
-    const body = { ...kitRequest(), position: state.position, roll: state.roll };
-    const advice = await job.run("lighthouse", body);
+    const advice = await job.run("lighthouse", adviceRequest(), { again });
     if (JSON.stringify([state.position, state.roll, kitRequest()]) === asked) quietly((s) => { s.advice = advice; s.played = null; });
   } catch (error) {
     if (!error.cancelled) showError(String(error.field || "").startsWith("position") ? positionWords(error) : error);
@@ -444,4 +449,12 @@ const shared = History.fromLink(window.location.hash, KEY);
 if (shared) {
   history.change("open a shared link", { ...FRESH, ...shared });
   window.history.replaceState(null, "", window.location.pathname);
-} else kitLoading = loadKit();
+  job.forget(); // another position: the question before is not asked again
+} else {
+  kitLoading = loadKit();
+  // Reloaded while "Best move" was being answered: asked again, if the position and
+  // roll are still the ones asked about (else the question is no longer pending).
+  const asking = job.pending();
+  if (asking && asking.kind === "lighthouse" && !state.advice && JSON.stringify(asking.body) === JSON.stringify(adviceRequest())) advise({ again: true });
+  else job.forget();
+}

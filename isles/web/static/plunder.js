@@ -29,7 +29,7 @@ function drawable(s) {
 
 const store = new History(KEY, FRESH);
 if (!drawable(store.state)) store.replace(structuredClone(FRESH)); // a stored game this page cannot draw
-const job = jobPanel();
+const job = jobPanel({ remember: KEY }); // a question a reload interrupts is asked again
 const undoButtons = historyButtons(store); // made once: it listens to the store
 const setupBox = el("div");
 const turnsBox = el("div");
@@ -583,7 +583,8 @@ function analyseSoon() {
 // (A refused record file stays said until the next file: showError's keep, which
 // an analysis that ends meanwhile leaves.)
 
-async function analyse(advise) {
+/** Analyse the record (``advise``: with the advice); ``again``: asked again after a reload. */
+async function analyse(advise, { again = false } = {}) {
   clearTimeout(timer); // an analysis due for an earlier change would cancel this one
   const { record, sent, drafts } = view(state());
   const gap = digGap(sent, drafts);
@@ -603,7 +604,7 @@ async function analyse(advise) {
     return;
   }
   try {
-    const analysis = await job.run("plunder", request);
+    const analysis = await job.run("plunder", request, { again });
     clearErrors();
     lastAnalysis = { analysis, sent };
     lastSent = JSON.stringify({ record, advise: false });
@@ -731,4 +732,11 @@ try {
   render();
 }
 renderAdvice(null);
-analyseSoon();
+// Reloaded while the advice was being answered: asked again, if the record is still
+// the one asked about (an analysis alone is asked again after any reload anyway).
+const asking = job.pending();
+if (linked === null && asking && asking.kind === "plunder" && asking.body && asking.body.advise === true && JSON.stringify(asking.body) === JSON.stringify({ record: view(state()).record, advise: true })) analyse(true, { again: true });
+else {
+  job.forget();
+  analyseSoon();
+}

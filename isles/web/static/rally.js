@@ -24,7 +24,7 @@ const OBJECTIVES = [
   ["turns", "fewest turns"],
   ["expected_turns", "fewest expected turns"],
 ];
-const job = jobPanel();
+const job = jobPanel({ remember: KEY }); // a question a reload interrupts is asked again
 const controls = el("div");
 const boardBox = el("div", { id: "board" });
 const resultBox = el("div", { id: "result" });
@@ -90,11 +90,11 @@ history.onchange = (next) => {
 };
 
 /** Run a job whose answer is for ``body()`` as it reads now: a change cancels it. */
-async function runFor(kind, body) {
+async function runFor(kind, body, again = false) {
   const mine = { asked: JSON.stringify(body()), body };
   running = mine;
   try {
-    return await job.run(kind, body());
+    return await job.run(kind, body(), { again });
   } finally {
     if (running === mine) running = null;
   }
@@ -295,7 +295,7 @@ function renderControls() {
       fieldError("budget"),
     ] : tableControls()),
     el("div", { class: "row" },
-      el("button", { type: "button", class: "primary", id: "plan", onclick: plan }, { route: "Plan route", income: "Plan the drive", race: "Race" }[state.mode]),
+      el("button", { type: "button", class: "primary", id: "plan", onclick: () => plan() }, { route: "Plan route", income: "Plan the drive", race: "Race" }[state.mode]),
       el("button", { type: "button", id: "clear", onclick: () => confirmThen("Clear the start, the goals and the roads? (Undo brings them back.)", () => commit("clear the taps", (s) => { s.start = null; s.goals = []; s.roads = []; }), "Clear") }, "Clear taps")),
   );
   renderGoalsNote();
@@ -526,7 +526,7 @@ function withRoads(board) {
   return { ...board, roads: [...(board.roads || []), ...state.roads.map((edge) => ({ edge, player: state.player }))] };
 }
 
-async function planTable() {
+async function planTable(again = false) {
   const income = state.mode === "income";
   if (income && !state.player) {
     showError({ field: "player", message: "player: this board has no buildings; choose the board with settlements or load a board file with buildings" });
@@ -550,7 +550,7 @@ async function planTable() {
   const bodyNow = income ? incomeBody : raceBody;
   const asked = JSON.stringify(bodyNow());
   try {
-    const answer = await runFor(income ? "income" : "race", bodyNow);
+    const answer = await runFor(income ? "income" : "race", bodyNow, again);
     if (JSON.stringify(bodyNow()) !== asked) return; // changed meanwhile
     const next = history.state;
     next[income ? "income" : "race"] = answer;
@@ -581,12 +581,13 @@ function carWords(error) {
   return { ...error, message: message.replace(/one car per player \(car (\d+) is (\w+)'s\)/, "one car per player: $2 already drives car $1") };
 }
 
-async function plan() {
+/** Plan (the mode's question); ``again``: the question a reload interrupted, asked again. */
+async function plan({ again = false } = {}) {
   if (!numbersReady()) return; // a number of cards typed wrong: said, never sent as 0
   clearErrors();
   if (!state.board) return;
   if (state.mode !== "route") {
-    await planTable();
+    await planTable(again);
     return;
   }
   if (!state.start) {
@@ -595,7 +596,7 @@ async function plan() {
   }
   const asked = JSON.stringify(planBody(true));
   try {
-    const route = await runFor("route", () => planBody(true));
+    const route = await runFor("route", () => planBody(true), again);
     let unbounded = null;
     if (route.status === "unaffordable") unbounded = await job.run("route", planBody(false));
     if (JSON.stringify(planBody(true)) !== asked) return; // the plan changed meanwhile
@@ -643,6 +644,16 @@ try {
   history.replace(structuredClone(FRESH)); // a stored plan this page cannot draw: start afresh
 }
 if (!state.board) loadBoard("beginner");
+// Reloaded while a plan was being answered: asked again, if the mode and what it
+// reads are still the ones asked about (a new board is not: it is tapped again).
+const asking = shared || !state.board ? null : job.pending();
+const askedNow = {
+  route: () => [planBody(true), planBody(false)],
+  income: () => [incomeBody()],
+  race: () => [raceBody()],
+};
+if (asking && asking.kind === state.mode && askedNow[state.mode] && askedNow[state.mode]().some((body) => JSON.stringify(body) === JSON.stringify(asking.body))) plan({ again: true });
+else job.forget();
 getJSON("/api/rally/defaults").then((answer) => {
   table = answer;
   render();

@@ -13,7 +13,7 @@ const KEY = "setup";
 const TERRAINS = ["sea", "forest", "pasture", "fields", "hills", "mountains", "desert"];
 const TOKENS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
 const RADII = [1, 2, 3, 4, 5];
-const job = jobPanel();
+const job = jobPanel({ remember: KEY }); // a question a reload interrupts is asked again
 const controls = el("div");
 const boardBox = el("div", { id: "board" });
 const resultBox = el("div", { id: "result" });
@@ -121,25 +121,32 @@ function conflictBlock(conflict, id, lead) {
   );
 }
 
-async function lay() {
+/** Lay the board; ``again``: the question a reload interrupted, asked again by itself. */
+async function lay({ again = false } = {}) {
   if (!numbersReady()) return; // a seed typed wrong is said, never sent as another
   clearErrors();
   const asked = JSON.stringify(body());
   try {
-    const result = await job.run("layout", body());
+    const result = await job.run("layout", body(), { again });
     if (JSON.stringify(body()) === asked) quietly((s) => { s.result = result; s.next = null; });
   } catch (error) {
     if (!error.cancelled) showError(error);
   }
 }
 
-async function nextMove() {
+/** The request of "Where do they go?" for the board shown. */
+function nextRequest() {
+  return { radius: state.radius, rules: state.rules, fixed: fixedBoard(), holding: state.holding };
+}
+
+/** Where the tiles held go; ``again``: the question a reload interrupted, asked again. */
+async function nextMove({ again = false } = {}) {
   clearErrors();
-  const request = { radius: state.radius, rules: state.rules, fixed: fixedBoard(), holding: state.holding };
+  const request = nextRequest();
   const asked = JSON.stringify(request);
   try {
-    const next = await job.run("next-move", request);
-    const now = JSON.stringify({ radius: state.radius, rules: state.rules, fixed: fixedBoard(), holding: state.holding });
+    const next = await job.run("next-move", request, { again });
+    const now = JSON.stringify(nextRequest());
     if (now === asked) quietly((s) => { s.next = next; });
   } catch (error) {
     if (!error.cancelled) showError(error);
@@ -200,7 +207,7 @@ function renderControls() {
     el("div", { class: "rules" }, ...rules),
     fieldError("rules"),
     el("div", { class: "row" },
-      el("button", { type: "button", class: "primary", id: "lay", onclick: lay }, state.down.length ? "Complete the board" : "Lay the board"),
+      el("button", { type: "button", class: "primary", id: "lay", onclick: () => lay() }, state.down.length ? "Complete the board" : "Lay the board"),
       state.result && state.result.board ? el("button", { type: "button", onclick: () => download("board.json", state.result.board) }, "Download board") : null),
   ];
   if (state.game === "ships") {
@@ -216,7 +223,7 @@ function renderControls() {
       el("div", { class: "row" },
         el("label", {}, "in hand"),
         ...[0, 1].map((k) => select(TERRAINS.map((t) => [t, t]), state.holding[k], (value) => commit(`in hand: ${value}`, (s) => { s.holding[k] = value; s.next = null; }, true), { id: `holding-${k}` })),
-        el("button", { type: "button", class: "primary", id: "next", onclick: nextMove }, "Where do they go?")),
+        el("button", { type: "button", class: "primary", id: "next", onclick: () => nextMove() }, "Where do they go?")),
       fieldError("holding"),
     );
   }
@@ -311,4 +318,11 @@ getJSON("/api/layout/rules").then((value) => {
     // a stored set-up this page cannot draw: start afresh
     history.replace({ ...structuredClone(FRESH), rules: defaults(FRESH.game) });
   }
+  // Reloaded while a question was being answered: asked again, if the board is still
+  // the one asked about (else the question is no longer pending).
+  const asking = shared ? null : job.pending();
+  const same = (request) => asking && JSON.stringify(asking.body) === JSON.stringify(request);
+  if (asking && asking.kind === "layout" && same(body())) lay({ again: true });
+  else if (asking && asking.kind === "next-move" && same(nextRequest())) nextMove({ again: true });
+  else job.forget();
 });
