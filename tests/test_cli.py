@@ -104,7 +104,14 @@ def test_rally_unreachable_is_an_answer(capsys: pytest.CaptureFixture[str], tmp_
             "--value only with --objective weighted",
         ),
         (["rally", "--start", "0,-3", "--road", "0,0:2,0"], "--road"),
-        (["rally", "--start", "0,-3", "--board", "/no/such/board.json"], "board file"),
+        (
+            ["rally", "--start", "0,-3", "--board", "/no/such/board.json"],
+            "--board: '/no/such/board.json' is invalid; expected a readable JSON file",
+        ),
+        (
+            ["rally", "--income", "--player", "red", "--start", "0,0", "--board", "/no/such.json"],
+            "--board: '/no/such.json' is invalid; expected a readable JSON file",
+        ),
         (["rally", "--start", "0,-3", "--png", "route.gif"], ".png or .svg"),
         (
             ["rally", "--start", "0,-3", "--objective", "fastest"],

@@ -90,9 +90,10 @@ def test_on_the_beginner_board_the_games_of_the_policy_agree_with_its_plan() -> 
     pmf = [turns[0]] + [b - a for a, b in itertools.pairwise(turns)]
     mean = sum((t + 1) * p for t, p in enumerate(pmf))
     var = sum((t + 1 - mean) ** 2 * p for t, p in enumerate(pmf))
-    alone = red.plan.expected_turns
-    assert alone == pytest.approx(25.7921, abs=1e-4)  # docs/rally.md
-    assert alone is not None and abs(mean - alone) < 1.96 * math.sqrt(var / race.games)
+    expected = red.plan.expected_turns
+    assert expected is not None  # reachable
+    assert expected == pytest.approx(25.7921, abs=1e-4)  # docs/rally.md
+    assert abs(mean - expected) < 1.96 * math.sqrt(var / race.games)
 
 
 def test_every_game_has_one_winner_and_the_same_seed_the_same_answer() -> None:
@@ -234,7 +235,19 @@ def test_cli_race_cars_give_their_own_goals(
         (["--car", "red:0,0:9,9", "--car", "blue:0,0"], "--car: 'red:0,0:9,9' is invalid; "),
         (
             ["--car", "red:0,0:0,0", "--car", "blue:0,0"],
-            "expected goals[0]: a land hex of the board",
+            "--car: 'red:0,0:0,0' is invalid; expected goal 0,0: a land hex of the board",
+        ),
+        (
+            ["--car", "red:0,0:1,0:9,9", "--car", "blue:0,0"],
+            "--car: 'red:0,0:1,0:9,9' is invalid; expected goal 9,9: a land hex of the board",
+        ),
+        (
+            ["--car", "red:1,0:1,0", "--car", "blue:0,0"],
+            "--car: 'red:1,0:1,0' is invalid; expected goal 1,0: a hex other than the car's start",
+        ),
+        (
+            ["--car", "red:9,9:1,0", "--car", "blue:0,0"],
+            "--car: 'red:9,9:1,0' is invalid; expected start 9,9: a hex of the board",
         ),
     ],
 )

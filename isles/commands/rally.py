@@ -225,13 +225,26 @@ def format_income(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _load_board(path: str) -> Board:
+    """The board file of ``--board``; a file that cannot be read is refused naming ``--board``."""
+    from isles.models.errors import InvalidInput
+    from isles.rally import Board
+
+    try:
+        return Board.load(path)
+    except InvalidInput as exc:
+        if exc.field != "board file":  # the file's content: the field at fault is named
+            raise
+        raise InvalidInput("--board", path, exc.expected, problem=exc.problem) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the trip the options ask, plan it, print it."""
     # SciPy and NetworkX load on first use only: `isles --help` stays quick.
-    from isles.rally import Board, beginner_board, choose_trip, plan_trip
+    from isles.rally import beginner_board, choose_trip, plan_trip
 
     picture = check_output("--png", args.png, (".png", ".svg"))
-    board = Board.load(args.board) if args.board is not None else beginner_board()
+    board = _load_board(args.board) if args.board is not None else beginner_board()
     if picture is not None:  # a board too big to draw is refused before any search
         from isles.draw import check_drawable
 

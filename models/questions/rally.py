@@ -446,7 +446,10 @@ class Race(AtTheTable):
                     said = (
                         exc.expected if exc.problem is None else f"{exc.expected} ({exc.problem})"
                     )
-                    raise InvalidInput(f"cars[{i}]", car.text, f"{exc.field}: {said}") from None
+                    part = exc.field  # the part in the car's own words, not the keys of a request
+                    if part.startswith("goals[") or part == "start":
+                        part = f"{'start' if part == 'start' else 'goal'} {exc.value}"
+                    raise InvalidInput(f"cars[{i}]", car.text, f"{part}: {said}") from None
                 raise InvalidInput(
                     f"cars[{i}].{exc.field}", exc.value, exc.expected, problem=exc.problem
                 ) from None
