@@ -14,7 +14,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -33,7 +33,7 @@ from isles import lighthouse, plunder, rally
 from isles.models.errors import InvalidInput
 from isles.web import create_app
 from isles.web.screenshots import CHROMIUM, CHROMIUM_ARGS
-from isles.web.tasks import DIG_SAMPLES
+from isles.web.tasks import DIG_SAMPLES, Task
 from tests.web_nap import LATE_LAYOUT, LATE_PLUNDER, LATE_ROUTE, NAP, SLOW_LIGHTHOUSE, SLOW_PLUNDER
 
 pytestmark = pytest.mark.browser
@@ -178,8 +178,8 @@ def test_plunder_turn_by_turn_reaches_the_librarys_posterior(server: str, page: 
     expect(best).to_have_count(1)
 
 
-def test_lighthouse_position_advised(server: str, page: Page) -> None:
-    page.goto(f"{server}/lighthouse")
+def _enter_red_on_island_0(page: Page) -> None:
+    """Two islands, 3 sea cards: red's lighthouse on island 0, the boat on 1, blue and green."""
     page.select_option("#mode", "islands")
     page.select_option("#islands", "2")
     page.select_option("#sea-cards", "3")
@@ -187,6 +187,11 @@ def test_lighthouse_position_advised(server: str, page: Page) -> None:
     page.click('button[data-boat="1"]')
     page.click('[data-die="0"] button[data-face="blue"]')
     page.click('[data-die="1"] button[data-face="green"]')
+
+
+def test_lighthouse_position_advised(server: str, page: Page) -> None:
+    page.goto(f"{server}/lighthouse")
+    _enter_red_on_island_0(page)
     page.click("#advise")
     kit = lighthouse.default_kit(2, 3)
     advice = lighthouse.best_move(
@@ -502,13 +507,7 @@ def test_a_reload_while_asking_asks_again_but_not_after_a_cancel(browser: Browse
         asked: list[str] = []
         tab.on("request", lambda r: asked.append(r.url) if "/api/solve/" in r.url else None)
         tab.goto(f"{address}/lighthouse")
-        tab.select_option("#mode", "islands")
-        tab.select_option("#islands", "2")
-        tab.select_option("#sea-cards", "3")
-        tab.click('.lighthouse[data-island="0"] button[data-add="red"]')
-        tab.click('button[data-boat="1"]')
-        tab.click('[data-die="0"] button[data-face="blue"]')
-        tab.click('[data-die="1"] button[data-face="green"]')
+        _enter_red_on_island_0(tab)
         solve = "**/api/solve/lighthouse"
         pending = "() => sessionStorage.getItem('isles.lighthouse.asking')"
 
@@ -578,41 +577,48 @@ def test_plunder_advice_interrupted_by_a_reload_is_asked_again(browser: Browser)
         context.close()
 
 
-def test_a_layout_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
-    """ "Lay the board" asked, the page reloaded: the board comes without a new tap."""
-    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"layout": LATE_LAYOUT})
+def _radius_2(tab: Page) -> None:
+    tab.select_option("#radius", "2")
+
+
+def _start_at_0_m3(tab: Page) -> None:
+    tab.click('g[data-hex="0,-3"] polygon')
+
+
+@pytest.mark.parametrize(
+    ("kind", "task", "page", "prepare", "button", "answer", "text", "limit"),
+    [
+        ("layout", LATE_LAYOUT, "setup", _radius_2, "#lay", "#outcome", "Board laid", 30_000),
+        ("route", LATE_ROUTE, "rally", _start_at_0_m3, "#plan", "#status", "optimal", 20_000),
+    ],
+    ids=["set-up lay", "rally route"],
+)
+def test_a_question_interrupted_by_a_reload_is_asked_again(
+    browser: Browser,
+    kind: str,
+    task: Task,
+    page: str,
+    prepare: Callable[[Page], None],
+    button: str,
+    answer: str,
+    text: str,
+    limit: int,
+) -> None:
+    """Asked, the page reloaded: the same question is asked again and answered, no new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={kind: task})
     with serving(app) as address:
         context = browser.new_context()
         tab = context.new_page()
-        tab.goto(f"{address}/setup")
-        tab.select_option("#radius", "2")
-        solve = "**/api/solve/layout"
+        tab.goto(f"{address}/{page}")
+        prepare(tab)
+        solve = f"**/api/solve/{kind}"
         with tab.expect_response(solve) as first:
-            tab.click("#lay")
+            tab.click(button)
         with tab.expect_response(solve, timeout=15_000) as second:
             tab.reload()
         assert second.value.request.post_data_json == first.value.request.post_data_json
         expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
-        expect(tab.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
-        context.close()
-
-
-def test_a_route_interrupted_by_a_reload_is_asked_again(browser: Browser) -> None:
-    """ "Plan route" asked, the page reloaded: the route comes without a new tap."""
-    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"route": LATE_ROUTE})
-    with serving(app) as address:
-        context = browser.new_context()
-        tab = context.new_page()
-        tab.goto(f"{address}/rally")
-        tab.click('g[data-hex="0,-3"] polygon')
-        solve = "**/api/solve/route"
-        with tab.expect_response(solve) as first:
-            tab.click("#plan")
-        with tab.expect_response(solve, timeout=15_000) as second:
-            tab.reload()
-        assert second.value.request.post_data_json == first.value.request.post_data_json
-        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
-        expect(tab.locator("#status")).to_have_text("optimal", timeout=20_000)
+        expect(tab.locator(answer)).to_contain_text(text, timeout=limit)
         context.close()
 
 

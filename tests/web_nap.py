@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,39 +85,27 @@ def _never_in_time(args: dict[str, Any]) -> dict[str, Any]:
 SLOW_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _never_in_time, 0.5)
 
 
-def _slow_lighthouse(args: dict[str, Any]) -> dict[str, Any]:
-    time.sleep(3.0)
-    return LIGHTHOUSE_TASKS["lighthouse"].run(args)
+@dataclass(frozen=True)
+class _Late:
+    """A real task's run, three seconds late: long enough to reload the page while it runs."""
+
+    run: Callable[[dict[str, Any]], dict[str, Any]]
+
+    def __call__(self, args: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(3.0)
+        return self.run(args)
 
 
-#: The lighthouse job with its real reader and solver, 3 s late (in a process of its
-#: own, not the resident one): long enough to reload the page while it runs.
-SLOW_LIGHTHOUSE = Task(LIGHTHOUSE_TASKS["lighthouse"].read, _slow_lighthouse, 60.0)
+def _late(task: Task, limit: float) -> Task:
+    """``task`` with its real reader and solver, three seconds late, within ``limit`` s."""
+    return Task(task.read, _Late(task.run), limit)
 
 
-def _late_plunder(args: dict[str, Any]) -> dict[str, Any]:
-    time.sleep(3.0)
-    return PLUNDER_TASKS["plunder"].run(args)
-
-
-#: The Plunder job with its real reader and analysis, 3 s late: long enough to
-#: reload the page while it runs.
-LATE_PLUNDER = Task(PLUNDER_TASKS["plunder"].read, _late_plunder, 60.0)
-
-
-def _late_layout(args: dict[str, Any]) -> dict[str, Any]:
-    time.sleep(3.0)
-    return LAYOUT_TASKS["layout"].run(args)
-
-
-#: The board set-up's layout job, real but 3 s late: long enough to reload the page.
-LATE_LAYOUT = Task(LAYOUT_TASKS["layout"].read, _late_layout, 120.0)
-
-
-def _late_route(args: dict[str, Any]) -> dict[str, Any]:
-    time.sleep(3.0)
-    return RALLY_TASKS["route"].run(args)
-
-
-#: The rally's route job, real but 3 s late: long enough to reload the page.
-LATE_ROUTE = Task(RALLY_TASKS["route"].read, _late_route, 60.0)
+#: The lighthouse job, real but late (in a process of its own, not the resident one).
+SLOW_LIGHTHOUSE = _late(LIGHTHOUSE_TASKS["lighthouse"], 60.0)
+#: The Plunder job, real but late.
+LATE_PLUNDER = _late(PLUNDER_TASKS["plunder"], 60.0)
+#: The board set-up's layout job, real but late.
+LATE_LAYOUT = _late(LAYOUT_TASKS["layout"], 120.0)
+#: The rally's route job, real but late.
+LATE_ROUTE = _late(RALLY_TASKS["route"], 60.0)
