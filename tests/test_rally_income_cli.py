@@ -104,6 +104,11 @@ def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board
         (["--hand", "ore=-1"], "--hand"),
         (["--hand", "brick=99999999"], "expected a whole number of cards in 0..19"),
         (["--reserve", "ore=20"], "--reserve ore: '20' is invalid"),
+        # hand and reserve come from one bank of 19 cards a resource (was accepted: 25 brick)
+        (
+            ["--hand", "brick=15", "--reserve", "brick=10"],
+            "--reserve brick: '10' is invalid; expected at most 4 with 15 brick in hand",
+        ),
         (["--within", "0"], "--within: '0' is invalid"),
     ],
 )

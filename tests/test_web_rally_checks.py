@@ -45,6 +45,13 @@ def test_a_hand_beyond_the_bank_is_refused_at_once(
     assert "0..19" in message
 
 
+def test_a_hand_and_reserve_beyond_the_bank_together_are_refused(client: TestClient) -> None:
+    # each within 0..19, together 25 brick: more than the bank holds (was solved)
+    body = {"board": rally_towns(), **DRIVE, "hand": {"brick": 15}, "reserve": {"brick": 10}}
+    message = refused(client.post("/api/solve/income", json=body), "reserve.brick")
+    assert message.startswith("reserve.brick: 10 is invalid; expected at most 4 with 15 brick")
+
+
 def race(client: TestClient, cars: list[Any]) -> Any:
     return client.post("/api/solve/race", json={"board": rally_towns(), "cars": cars})
 

@@ -32,6 +32,7 @@ from isles.models.hexgrid import Hex, as_hex, parse_hex
 from isles.models.rally import (
     CARD_COUNT,
     MAX_CARD_VALUE,
+    MAX_CARDS,
     Objective,
     TradeMode,
     card_values,
@@ -272,6 +273,18 @@ class Drive(AtTheTable):
         board = self.board if isinstance(self.board, Board) else self.board.board
         board.check_player(self.player, "player")
         _check_route(board, self.start, self.goals, {})
+        # Hand and reserve come from one bank: of each resource at most MAX_CARDS in all.
+        hand, reserve = self.hand or {}, self.reserve or {}
+        for resource, count in reserve.items():
+            held = hand.get(resource, 0)
+            if held + count > MAX_CARDS:
+                raise InvalidInput(
+                    f"reserve.{resource.value}",
+                    count,
+                    f"at most {MAX_CARDS - held} with {held} {resource.value} in hand "
+                    f"(the bank holds {MAX_CARDS} cards of each resource, hand and reserve "
+                    "together)",
+                )
         return self
 
 
