@@ -132,3 +132,24 @@ def test_a_player_the_board_does_not_name_is_refused(
     argv[argv.index("red")] = "blue"
     code, _, err = run(capsys, *argv, "--goal", "2,0")
     assert code == 2 and "'blue' is invalid; expected a player of the board: red" in err
+
+
+def test_an_unreachable_goal_says_so_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # no grain anywhere and no trades: the car never arrives; the route and the advice
+    # were printed blank ("route of this plan: " and a header with no rows)
+    board = corridor().to_dict()
+    board["hexes"] = [
+        {**h, "terrain": "hills"} if h["hex"] == [2, -1] else h for h in board["hexes"]
+    ]
+    path = tmp_path / "no_grain.json"
+    path.write_text(json.dumps(board))
+    argv = base(str(path))
+    code, out, err = run(capsys, *argv, "--goal", "2,0", "--trade", "none", "--discard", "off")
+    assert code == 1 and err == ""
+    lines = out.splitlines()
+    assert "status: unreachable" in lines[0]
+    assert "route of this plan: none (no goal is reached on this income)" in lines
+    assert "turn 1, by the roll: no advice (the car never arrives)" in lines
+    assert all(not x.endswith(": ") for x in lines), out

@@ -195,7 +195,11 @@ def format_income(data: dict[str, Any]) -> str:
             f"policy space: committed routes, restricted as below ({data['states']:,} states)"
         )
     cheap = data["cheapest_cards_route"]
-    lines.append(f"route of this plan: {path(data['route'])}")
+    # Unreachable: no route and no advice, said in words rather than left blank.
+    lines.append(
+        "route of this plan: "
+        + (path(data["route"]) if data["route"] else "none (no goal is reached on this income)")
+    )
     if cheap is None:
         lines.append("route cheapest in cards: -")
     else:
@@ -212,7 +216,11 @@ def format_income(data: dict[str, Any]) -> str:
         "P(arrived within t): "
         + ", ".join(f"t={w['turns']}: {w['probability']:.3f}" for w in shown)
     )
-    lines.append("turn 1, by the roll: move / reserve / trades")
+    lines.append(
+        "turn 1, by the roll: move / reserve / trades"
+        if data["first_turn"]
+        else "turn 1, by the roll: no advice (the car never arrives)"
+    )
     for a in data["first_turn"]:
         move = "wait" if a["move"] is None else f"move to {a['move'][0]},{a['move'][1]}"
         trades = ", ".join(f"{t['cards']} {t['give']} -> {t['take']}" for t in a["trades"])
