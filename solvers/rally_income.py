@@ -1227,7 +1227,11 @@ def solve_income(
     inc = roll_income(board, player)
     ratios = trade_ratios(board, player, trade)
     positions, s0 = _positions(board, start_hex, goal_hexes, roads, route)
-    restrictions = {"forward", "reserve"} | ({"committed_route"} if route is not None else set())
+    restrictions = {"forward"} | ({"committed_route"} if route is not None else set())
+    if ratios is not None or discard:
+        # Without trades and without the 7-card rule a card in hand is as good as one in
+        # the reserve (neither is traded or discarded): the reserve rule then costs nothing.
+        restrictions.add("reserve")
     if ratios is not None:
         restrictions.add("trade_at_once")
     if discard:

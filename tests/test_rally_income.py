@@ -183,6 +183,20 @@ def test_a_city_is_never_slower_than_a_settlement() -> None:
     assert city.expected_turns < town.expected_turns
 
 
+def test_the_reserve_rule_is_listed_only_where_it_can_cost() -> None:
+    # No trades, no 7-card rule: hand and reserve are alike, the answer is the plain
+    # recursion's and names only `forward` (it also listed `reserve`, which cost nothing).
+    board = corridor()
+    free = solve_income(board, "red", (0, 0), [(2, 0)], trade="none", discard=False)
+    assert free.restrictions == ("forward",)
+    assert free.expected_turns == pytest.approx(
+        plain_value([(BRICK, 4), (GRAIN, 3)], board, 4, False), abs=1e-7
+    )
+    ruled = solve_income(board, "red", (0, 0), [(2, 0)], trade="none", discard=True)
+    traded = solve_income(board, "red", (0, 0), [(2, 0)], trade="bank", discard=False)
+    assert "reserve" in ruled.restrictions and "reserve" in traded.restrictions
+
+
 def test_no_income_of_a_needed_resource_is_unreachable() -> None:
     tiles = dict(corridor().tiles)
     tiles[Hex(2, -1)] = Tile(Terrain.HILLS, 8)  # no grain at all: the goal costs grain
