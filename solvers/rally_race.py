@@ -2,8 +2,10 @@
 
 Implements docs/rally.md ("The race"; seed 002_8684547a41c0941c.txt). Each car
 is a player of the board file with their buildings, a start and their goals;
-each plays its own policy of :func:`isles.rally.plan_income` (the fewest
-expected turns alone: it does not react to the other cars). The game is played
+each plays its own committed-routes policy of :func:`isles.rally.plan_income`
+(``method="route"``: the fewest expected turns alone within the restrictions it
+lists, even where the whole policy space would fit; it does not react to the
+other cars). The game is played
 out by Monte Carlo, every game's rolls shared by all the cars in turn order,
 vectorised over the games in NumPy; each car's chance of arriving first comes
 with a 95% Wilson interval [1]_. Seeded: the same question gives the same
@@ -52,8 +54,8 @@ TIE_RULE = (
 )
 #: The restriction every race answer has on top of its cars' own.
 OWN_POLICY = (
-    "each car plays its own policy of plan_income (fewest expected turns alone), "
-    "not a reply to the other cars"
+    "each car plays its own committed-routes policy of plan_income (method route: "
+    "fewest expected turns alone within its restrictions), not a reply to the other cars"
 )
 #: Games simulated at once (one vectorised batch).
 BATCH = 2_000
@@ -381,7 +383,8 @@ def race_cars(
 
     Notes
     -----
-    Each car's policy is its own of :func:`plan_income`, solved once; the
+    Each car's policy is its own of :func:`plan_income` with ``method="route"``
+    (committed routes, even where the whole space would fit), solved once; the
     games then cost a few NumPy operations per car and turn over a batch of
     2,000 games. The tie rule is :data:`TIE_RULE`.
 

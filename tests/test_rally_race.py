@@ -363,3 +363,16 @@ def test_a_race_timed_out_before_any_game_has_null_chances(
     code, out, err = run(capsys, *argv)
     assert code == 1 and err == ""
     assert "no game finished before the time limit" in out and "0.000" not in out
+
+
+def test_each_car_plays_its_committed_routes_policy_and_the_answer_says_so() -> None:
+    """The race's cars play plan_income's committed routes (method "route"), even where the
+    whole policy space fits; the restriction own_policy says so (it said "plan_income")."""
+    board = two_owners()
+    race = race_cars(board, CARS, trade="none", method="monte_carlo", games=200, seed=1)
+    route = plan_income(board, "red", (0, 0), [(2, 0)], trade="none", method="route")
+    car = race.cars[0]
+    assert car.plan.method == "route"
+    assert car.plan.expected_turns == pytest.approx(route.expected_turns, abs=1e-9)
+    texts = {r["name"]: r["text"] for r in race.to_dict()["restrictions"]}
+    assert "committed-routes policy of plan_income (method route" in texts["own_policy"]
