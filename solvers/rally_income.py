@@ -145,7 +145,9 @@ class TurnAdvice:
     roll : int or None
         The roll of turn 1 this advice answers (None: the hand as given).
     cards : dict of str to int
-        Cards held (hand plus reserve) when the player decides.
+        Cards held (hand plus reserve) when the player decides: for committed routes
+        those at the table, beyond the card caps too; for the whole space its capped
+        state (``card_cap``).
     trades : list of dict
         ``{"give": resource, "cards": n, "take": resource}`` each.
     reserve : dict of str to int
@@ -1344,7 +1346,7 @@ def solve_income(
         )
     flow: dict[tuple[int, Hex], float] = {}
     arrive = _within(game, r0[0], hand_v, within, flow)
-    advice = _first_turn(game, r0[0], hand_v)
+    advice = _first_turn(game, r0[0], hand_v, reserve_v)
     status = Status.FEASIBLE if np.isfinite(value) else Status.UNREACHABLE
     return IncomePlan(
         status,
@@ -1628,9 +1630,17 @@ def _names(vec: npt.NDArray[np.int64]) -> dict[str, int]:
 
 
 def _first_turn(
-    game: _Game, reserve: npt.NDArray[np.int64], hand: npt.NDArray[np.int64]
+    game: _Game,
+    reserve: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
+    held: npt.NDArray[np.int64],
 ) -> tuple[TurnAdvice, ...]:
-    """Turn 1's advice for each roll of the player."""
+    """Turn 1's advice for each roll of the player.
+
+    ``reserve`` is the reserve as solved (capped at the need), ``held`` the reserve
+    as given: an advice's ``cards`` are those at the table (hand after the roll plus
+    the reserve given), not the capped state the policy reads.
+    """
     pos = game.positions[game.start]
     grid = pos.grid()
     out = []
@@ -1662,7 +1672,8 @@ def _first_turn(
         if m >= 0 and payer >= 0:
             res = res.copy()
             res[payer] -= pos.moves[m].cards
-        out.append(TurnAdvice(n, _names(cards), trades, _names(res), move, float(pos.value[flat])))
+        table = _names(held + h)  # the cards at the table, beyond the caps too
+        out.append(TurnAdvice(n, table, trades, _names(res), move, float(pos.value[flat])))
     return tuple(out)
 
 

@@ -388,3 +388,17 @@ def test_levels_match_whole_grid_sweeps_with_trades(
     assert levels.expected_turns == pytest.approx(sweeps.expected_turns, abs=1e-7)
     assert levels.within == pytest.approx(sweeps.within, abs=1e-7)
     assert levels.route == sweeps.route
+
+
+def test_turn_1_advice_shows_the_cards_at_the_table_not_the_capped_ones() -> None:
+    # 10 brick in hand, 4 needed: the committed route's advice showed brick=4 (its capped
+    # state); the owner holds 10, 11 after a 6 (hills 6), 5 after a 7 (half of 10 discarded)
+    board = corridor()
+    hand = {Resource.BRICK: 10}
+    plan = solve_income(board, "red", (0, 0), [(2, 0)], trade="none", hand=hand)
+    assert plan.method == "route"
+    by_roll = {a.roll: a.cards for a in plan.first_turn}
+    assert by_roll[2] == {"brick": 10} and by_roll[6] == {"brick": 11}
+    assert by_roll[7] == {"brick": 5} and by_roll[8] == {"grain": 1, "brick": 10}
+    kept = solve_income(board, "red", (0, 0), [(2, 0)], trade="none", reserve={Resource.BRICK: 9})
+    assert {a.roll: a.cards for a in kept.first_turn}[7] == {"brick": 9}  # the reserve is safe
