@@ -64,7 +64,9 @@ def _named_numbers(text: str, option: str, number: Callable[[str, str], Any]) ->
         if not sep or not key:
             raise InvalidInput(option, part, "resource=number, e.g. ore=2")
         if key in out:
-            raise InvalidInput(option, key, "each resource at most once")
+            raise InvalidInput(
+                option, key, "each resource at most once", problem=f"{key!r} given twice"
+            )
         out[key] = number(value, f"{option} {key}")
     return out
 
@@ -414,7 +416,9 @@ def _read_text(
         for item in items:
             for key, v in item.items():
                 if key in merged:
-                    raise InvalidInput(option, key, "each resource at most once")
+                    raise InvalidInput(
+                        option, key, "each resource at most once", problem=f"{key!r} given twice"
+                    )
                 merged[key] = v
         typed.update(_pair_texts(name, text))
         return merged

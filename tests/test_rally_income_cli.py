@@ -104,6 +104,9 @@ def test_income_text_shows_both_routes(capsys: pytest.CaptureFixture[str], board
         (["--hand", "ore=-1"], "--hand"),
         (["--hand", "brick=99999999"], "expected a whole number of cards in 0..19"),
         (["--reserve", "ore=20"], "--reserve ore: '20' is invalid"),
+        # a resource twice was "'brick' is invalid", as if brick were no resource
+        (["--hand", "brick=1,brick=2"], "--hand: 'brick' given twice; expected each resource"),
+        (["--hand", "brick=1", "--hand", "brick=2"], "--hand: 'brick' given twice; expected"),
         # hand and reserve come from one bank of 19 cards a resource (was accepted: 25 brick)
         (
             ["--hand", "brick=15", "--reserve", "brick=10"],
