@@ -697,7 +697,8 @@ class Board:
         """
         players = self.players()
         if player not in players:
-            named = ", ".join(players) if players else "none (the board has no roads or buildings)"
+            none = "none (this board has no roads or buildings; a board file gives them)"
+            named = ", ".join(players) if players else none
             raise InvalidInput(field, player, f"a player of the board: {named}")
         assert isinstance(player, str)  # one of the board's names
         return player

@@ -156,3 +156,21 @@ def test_an_unreachable_goal_says_so_in_words(
     assert "route of this plan: none (no goal is reached on this income)" in lines
     assert "turn 1, by the roll: no advice (the car never arrives)" in lines
     assert all(not x.endswith(": ") for x in lines), out
+
+
+def test_a_small_chance_is_not_printed_as_zero(
+    capsys: pytest.CaptureFixture[str], board_file: str
+) -> None:
+    """P(arrived within 3) on the corridor is 0.00024: shown so, not rounded to 0.000."""
+    code, out, _ = run(
+        capsys, *base(board_file), "--goal", "2,0", "--within", "3", "--trade", "none"
+    )
+    line = next(x for x in out.splitlines() if x.startswith("P(arrived within t): "))
+    assert code == 0 and line == "P(arrived within t): t=1: 0.000, t=3: 2.4e-04"
+
+
+def test_the_embedded_board_without_buildings_points_to_a_board_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "rally", "--income", "--player", "red", "--start", "0,-3")
+    assert code == 2 and "no roads or buildings; a board file gives them" in err

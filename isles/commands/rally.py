@@ -214,7 +214,7 @@ def format_income(data: dict[str, Any]) -> str:
     shown = [w for w in data["within"] if w["turns"] in milestones]
     lines.append(
         "P(arrived within t): "
-        + ", ".join(f"t={w['turns']}: {w['probability']:.3f}" for w in shown)
+        + ", ".join(f"t={w['turns']}: {_chance(w['probability'])}" for w in shown)
     )
     lines.append(
         "turn 1, by the roll: move / reserve / trades"
@@ -370,6 +370,19 @@ def format_route(route: Route) -> str:
     if route.objective == "weighted":
         lines.append(f"Weighted value: {float(route.value):g}{_exact(route.value)}")
     return "\n".join(lines)
+
+
+def _chance(p: float) -> str:
+    """``p`` to three decimals, but never a nonzero chance shown as 0.000 or a short one as 1.000.
+
+    >>> _chance(0.25), _chance(0.00024), _chance(0.0), _chance(1 - 2e-15), _chance(1.0)
+    ('0.250', '2.4e-04', '0.000', '1 - 2.0e-15', '1.000')
+    """
+    if 0.0 < p < 0.0005:
+        return f"{p:.1e}"
+    if 0.9995 <= p < 1.0:
+        return f"1 - {1.0 - p:.1e}"
+    return f"{p:.3f}"
 
 
 def _plural(n: int, word: str) -> str:
