@@ -424,6 +424,10 @@ def test_every_lighthouse_change_is_one_undo_step(server: str, page: Page) -> No
         page.click("#new-game")
         page.click(".confirm-yes")
 
+    position = {"discs": [[kit.islands[0][0]], [], []], "boat": 1, "maurice": 1}
+    lighthouse.Position.from_dict(position, kit)  # a position the library accepts
+    upload = page.locator("span:has(> button:text-is('Load position')) input[type=file]")
+
     undo_redo_each(
         page,
         shown,
@@ -435,6 +439,10 @@ def test_every_lighthouse_change_is_one_undo_step(server: str, page: Page) -> No
             ("Maurice past his island by 2", lambda: page.click('button[data-maurice="2"]')),
             (f"die 1: {face}", lambda: page.click(f'[data-die="0"] button[data-face="{face}"]')),
             ("a new game", new_game),
+            (
+                "load a position",
+                lambda: upload.set_input_files(files=[file("position.json", position)]),
+            ),
             ("2 islands", lambda: page.select_option("#islands", "2")),
         ],
     )
