@@ -622,6 +622,43 @@ def test_a_question_interrupted_by_a_reload_is_asked_again(
         context.close()
 
 
+def test_a_new_rally_board_interrupted_by_a_reload_is_laid_again(browser: Browser) -> None:
+    """A board isles lays (Board list, then "New board"), the page reloaded: laid, no new tap."""
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"layout": LATE_LAYOUT})
+    with serving(app) as address:
+        context = browser.new_context(viewport=PHONE)
+        tab = context.new_page()
+        tab.goto(f"{address}/rally")
+        expect(tab.locator('g[data-hex="0,-3"] polygon')).to_be_visible()  # the beginner board
+        stored = "JSON.parse(localStorage.getItem('isles.rally'))"
+        beginner = tab.evaluate(stored)["board"]
+        laid = "**/api/solve/layout"
+        boards = []
+        for seed in (0, 3):
+            if seed:  # another seed, then "New board"
+                tab.fill("#seed", str(seed))
+                tab.locator("#seed").dispatch_event("change")
+            with tab.expect_response(laid) as first:
+                if seed:
+                    tab.get_by_role("button", name="New board").click()
+                else:
+                    tab.select_option("#source", "base")
+            with tab.expect_response(laid, timeout=15_000) as second:
+                tab.reload()
+            asked = {"game": "base", "seed": seed}
+            assert first.value.request.post_data_json == asked
+            assert second.value.request.post_data_json == asked
+            expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+            expect(tab.locator("#undo")).to_have_attribute(
+                "title", "Undo: new board (base)", timeout=30_000
+            )
+            state = tab.evaluate(stored)
+            assert (state["source"], state["seed"]) == ("base", seed)
+            boards.append(state["board"])
+        assert beginner not in boards and boards[0] != boards[1]
+        context.close()
+
+
 def three_player_turns() -> list[dict[str, Any]]:
     """Three turns of a 3-player game, me P0 (code 1.2.3): one card turned up a turn."""
     return [

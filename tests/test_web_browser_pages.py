@@ -301,3 +301,148 @@ def test_one_ctrl_z_is_one_step_on_a_page_that_renders_again(server: str, page: 
     expect(page.locator("#undo")).to_have_attribute("title", "Undo: radius 2")
     page.keyboard.press("Control+Shift+z")
     expect(page.locator("#radius")).to_have_value("1")
+
+
+def shows(page: Page, shown: Any, want: object, label: str) -> None:
+    """``shown()`` comes to equal ``want`` (a page redraws after its kit is read)."""
+    for _ in range(50):
+        if shown() == want:
+            return
+        page.wait_for_timeout(100)
+    assert shown() == want, label
+
+
+def undo_redo_each(page: Page, shown: Any, changes: list[tuple[str, Any]]) -> None:
+    """Each change shows something new; Undo shows what was before it, Redo what it did."""
+    for label, change in changes:
+        before = shown()
+        change()
+        expect(page.locator("#undo")).to_have_attribute("title", f"Undo: {label}")
+        page.wait_for_timeout(200)  # the page settles (a kit is read again)
+        after = shown()
+        assert after != before, label  # something visible changed
+        page.click("#undo")
+        expect(page.locator("#redo")).to_have_attribute("title", f"Redo: {label}")
+        shows(page, shown, before, label)
+        page.click("#redo")
+        expect(page.locator("#undo")).to_have_attribute("title", f"Undo: {label}")
+        shows(page, shown, after, label)
+
+
+def type_number(page: Page, selector: str, value: int) -> None:
+    page.fill(selector, str(value))
+    page.locator(selector).dispatch_event("change")
+
+
+def test_every_rally_change_is_one_undo_step(server: str, page: Page) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/rally")
+    board = rally.beginner_board()
+
+    def shown() -> tuple[object, ...]:
+        return (
+            page.locator("#taps").inner_text(),
+            page.locator("#goals-note").inner_text(),
+            page.locator("#use-budget").is_checked(),
+            page.locator('input[data-resource="ore"]').input_value(),
+            page.locator("#objective").input_value(),
+            page.locator("#seed").input_value(),
+        )
+
+    def tap_as(kind: str, *hexes: str) -> Any:
+        def change() -> None:
+            page.click(f'button[data-tap="{kind}"]')
+            for hex_ in hexes:
+                tap(page, hex_)
+
+        return change
+
+    start, goal, road = Hex(0, -3), Hex(0, 0), Hex(0, -2)
+    undo_redo_each(
+        page,
+        shown,
+        [
+            (f"start at {seen(board, start)}", tap_as("start", "0,-3")),
+            (f"goal {seen(board, goal)}", tap_as("goal", "0,0")),
+            (
+                f"road between {seen(board, start)} and {seen(board, road)}",
+                tap_as("road", "0,-3", "0,-2"),
+            ),
+            ("only the cards in hand", lambda: page.check("#use-budget")),
+            ("3 ore in hand", lambda: type_number(page, 'input[data-resource="ore"]', 3)),
+            ("route for turns", lambda: page.select_option("#objective", "turns")),
+            ("seed 5", lambda: type_number(page, "#seed", 5)),
+        ],
+    )
+
+
+def test_every_set_up_change_is_one_undo_step(server: str, page: Page) -> None:
+    page.goto(f"{server}/setup")
+    page.wait_for_selector("#radius")
+    rule = page.locator('input[data-rule="six-eight-apart"]')
+    title = layout_rules()["titles"]["six-eight-apart"]
+
+    def shown() -> tuple[object, ...]:
+        return (
+            page.locator("#game").input_value(),
+            page.locator("#seed").input_value(),
+            rule.is_checked(),
+            page.locator("#holding-0").evaluate_all("hs => hs.map(h => h.value)"),
+        )
+
+    undo_redo_each(
+        page,
+        shown,
+        [
+            ("seed 9", lambda: type_number(page, "#seed", 9)),
+            (f"off: {title}", rule.click),
+            ("in hand: forest", lambda: page.select_option("#holding-0", "forest")),
+            ("game: base", lambda: page.select_option("#game", "base")),
+        ],
+    )
+
+
+def test_every_lighthouse_change_is_one_undo_step(server: str, page: Page) -> None:
+    lighthouse_kit(page, server, 3, 3)
+    kit = lighthouse.default_kit(3, 3)
+    island = page.locator('.lighthouse[data-island="1"]')
+    first, second = kit.islands[1][:2]
+    face = kit.dice[0][1]
+
+    def shown() -> tuple[object, ...]:
+        return (
+            page.locator(".lighthouse").evaluate_all(
+                "ls => ls.map(l => [...l.querySelectorAll('.disc')].map(d => d.textContent))"
+            ),
+            page.locator('[aria-pressed="true"]').evaluate_all(
+                "bs => bs.map(b => JSON.stringify(b.dataset))"
+            ),
+            page.locator("#islands").input_value(),
+        )
+
+    def new_game() -> None:
+        page.click("#new-game")
+        page.click(".confirm-yes")
+
+    position = {"discs": [[kit.islands[0][0]], [], []], "boat": 1, "maurice": 1}
+    lighthouse.Position.from_dict(position, kit)  # a position the library accepts
+    upload = page.locator("span:has(> button:text-is('Load position')) input[type=file]")
+
+    undo_redo_each(
+        page,
+        shown,
+        [
+            (f"{first} disc on island 1", island.locator(f'button[data-add="{first}"]').click),
+            (f"{second} disc on island 1", island.locator(f'button[data-add="{second}"]').click),
+            ("take the top disc off island 1", island.locator("button[data-remove]").click),
+            ("boat on sea card 2", lambda: page.click('button[data-boat="2"]')),
+            ("Maurice past his island by 2", lambda: page.click('button[data-maurice="2"]')),
+            (f"die 1: {face}", lambda: page.click(f'[data-die="0"] button[data-face="{face}"]')),
+            ("a new game", new_game),
+            (
+                "load a position",
+                lambda: upload.set_input_files(files=[file("position.json", position)]),
+            ),
+            ("2 islands", lambda: page.select_option("#islands", "2")),
+        ],
+    )

@@ -145,14 +145,20 @@ function setUi(change) {
   render();
 }
 
-async function loadBoard(source) {
+/** The layout question of a board isles lays (``source`` a game), as it reads now. */
+function layoutBody(source) {
+  return { game: source, seed: state.seed };
+}
+
+/** A new board; ``again``: the layout a reload interrupted, asked again by itself. */
+async function loadBoard(source, { again = false } = {}) {
   if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
   try {
     let board;
     if (source === "beginner") board = await getJSON("/api/examples/beginner");
     else if (source === "towns") board = await getJSON("/api/examples/beginner-towns");
-    else board = (await job.run("layout", { game: source, seed: state.seed })).board;
+    else board = (await job.run("layout", layoutBody(source), { again })).board;
     const change = (s) => {
       Object.assign(s, { source, board, start: null, goals: [], roads: [], player: owners(board)[0] || null, cars: freshCars(board) });
     };
@@ -644,15 +650,17 @@ try {
   history.replace(structuredClone(FRESH)); // a stored plan this page cannot draw: start afresh
 }
 if (!state.board) loadBoard("beginner");
-// Reloaded while a plan was being answered: asked again, if the mode and what it
-// reads are still the ones asked about (a new board is not: it is tapped again).
+// Reloaded while a plan or a new board was being answered: asked again, if the mode
+// and what it reads (for a new board: its game and the seed) are still the ones asked about.
 const asking = shared || !state.board ? null : job.pending();
 const askedNow = {
   route: () => [planBody(true), planBody(false)],
   income: () => [incomeBody()],
   race: () => [raceBody()],
 };
-if (asking && asking.kind === state.mode && askedNow[state.mode] && askedNow[state.mode]().some((body) => JSON.stringify(body) === JSON.stringify(asking.body))) plan({ again: true });
+// (Only a board isles lays is a job here: its body names the game, as loadBoard sent it.)
+if (asking && asking.kind === "layout" && JSON.stringify(layoutBody(asking.body.game)) === JSON.stringify(asking.body)) loadBoard(asking.body.game, { again: true });
+else if (asking && asking.kind === state.mode && askedNow[state.mode] && askedNow[state.mode]().some((body) => JSON.stringify(body) === JSON.stringify(asking.body))) plan({ again: true });
 else job.forget();
 getJSON("/api/rally/defaults").then((answer) => {
   table = answer;
