@@ -99,7 +99,9 @@ def _rally_income(page: Page, base: str) -> None:
     page.wait_for_selector("#plan")
     page.select_option("#source", "towns")
     page.select_option("#mode", "income")
+    page.wait_for_selector("select#player")  # the board with towns has come
     page.select_option("#player", "red")
+    page.click('button[data-tap="start"]')  # the tap mode an earlier scene left is not assumed
     page.click('g[data-hex="0,-3"] polygon')
     page.click('button[data-tap="goal"]')
     page.click('g[data-hex="0,0"] polygon')
