@@ -155,21 +155,35 @@ class _Forced:
         return [] if view.turn <= len(self.flips) else out
 
 
-def _utility(game: GameRecord) -> float:
-    """A win (the seed's tie-break), plus MARGIN_WEIGHT a point of margin over the other."""
+def _worth(game: GameRecord, me: int) -> float:
+    """What a finished game is worth to ``me`` by score_game, as UTILITY says: ``margin``,
+    my points less the best other's; ``score``, my points; ``win``, a win (the seed's
+    tie-break) plus MARGIN_WEIGHT a point of that margin."""
     score = game.score()
-    margin = score.total[0] - score.total[1]
-    return (0 in score.winners) + plunder_search.MARGIN_WEIGHT * margin
+    margin = score.total[me] - max(x for p, x in enumerate(score.total) if p != me)
+    if plunder_search.UTILITY == "margin":
+        return float(margin)
+    if plunder_search.UTILITY == "score":
+        return float(score.total[me])
+    return (me in score.winners) + plunder_search.MARGIN_WEIGHT * margin
 
 
+def _utility(game: GameRecord) -> float:
+    """What a finished two-player game is worth to player 0 (:func:`_worth`)."""
+    return _worth(game, 0)
+
+
+@pytest.mark.parametrize("utility", ["win", "margin", "score"])
 @pytest.mark.parametrize("seed", [0, 2, 5, 10])
 def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, utility: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two players, nine turns, the decision after turn 7's answers: dig now, or on the
     last turn (every way of waiting is that). The test plays each sampled game again
-    whole, from the first turn, each of my two plans for real, and scores it."""
+    whole, from the first turn, each of my two plans for real, and scores it by each
+    UTILITY."""
     monkeypatch.setattr(plunder_search, "FLOOR", 0.0)
+    monkeypatch.setattr(plunder_search, "UTILITY", utility)
     limit, t, games = 9, 8, 12  # the decision after turn index 7: 8 observations
     base = play_game([_Flipper(), _Flipper()], seed, turn_limit=limit)
     so_far = GameRecord(2, base.deal, base.table, base.turns[:t], limit)
@@ -420,7 +434,7 @@ def _last_worth(
     weights: Sequence[float],
 ) -> float:
     """My cards ``combo`` put in at my place in each game's last crew round, each game
-    scored by score_game: the mean of a win plus MARGIN_WEIGHT a point of margin."""
+    scored by score_game: the mean of what it is worth to me (:func:`_worth`)."""
     total = 0.0
     for game, w in zip(games, weights, strict=True):
         n, last = game.players, game.turns[-1]
@@ -428,21 +442,21 @@ def _last_worth(
         mine = [CrewCard(me, q, c) for q, c in zip(targets, combo, strict=True)]
         crew = tuple(sorted((*last.crew, *mine), key=lambda c: place[c.proposer]))
         turns = (*game.turns[:-1], GameTurn(last.observation, last.flip, crew))
-        score = GameRecord(n, game.deal, game.table, turns, game.turn_limit).score()
-        margin = score.total[me] - max(x for p, x in enumerate(score.total) if p != me)
-        total += w * ((me in score.winners) + plunder_search.MARGIN_WEIGHT * margin)
+        total += w * _worth(GameRecord(n, game.deal, game.table, turns, game.turn_limit), me)
     return total
 
 
+@pytest.mark.parametrize("utility", ["win", "margin"])
 @pytest.mark.parametrize("seed", [0, 2])
 def test_the_last_turn_digs_the_best_combination(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, utility: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On the last turn the search sends the combination of codes (among each target's
     LAST_CODES most likely) worth the most over its weighed deals, each deal's game
-    finished by the others' replayed cards and scored by score_game: at least as good
-    as every target's most likely code."""
+    finished by the others' replayed cards and scored by score_game (by each UTILITY):
+    at least as good as every target's most likely code."""
     monkeypatch.setattr(plunder_search, "FLOOR", 2.0)  # digs only sure codes before the last turn
+    monkeypatch.setattr(plunder_search, "UTILITY", utility)
     noted: list[tuple[int, Sequence[int], list[tuple[int, Code]], list[Any], Any, list[Any]]] = []
     last_turn = plunder_search._SearchSeat._last_turn
 
