@@ -189,16 +189,21 @@ def _enter_red_on_island_0(page: Page) -> None:
     page.click('[data-die="1"] button[data-face="green"]')
 
 
-def test_lighthouse_position_advised(server: str, page: Page) -> None:
-    page.goto(f"{server}/lighthouse")
-    _enter_red_on_island_0(page)
-    page.click("#advise")
+def _red_on_island_0_advice() -> dict[str, Any]:
+    """The library's best move in the position ``_enter_red_on_island_0`` enters."""
     kit = lighthouse.default_kit(2, 3)
-    advice = lighthouse.best_move(
+    return lighthouse.best_move(
         kit,
         lighthouse.Position((("red",), ()), boat=1, maurice=0),
         lighthouse.Roll.from_faces(kit, ("blue", "green")),
     ).to_dict()
+
+
+def test_lighthouse_position_advised(server: str, page: Page) -> None:
+    page.goto(f"{server}/lighthouse")
+    _enter_red_on_island_0(page)
+    page.click("#advise")
+    advice = _red_on_island_0_advice()
     expect(page.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
     assert page.locator("#alternatives tr").count() == 1 + len(advice["alternatives"])
     best = ", then ".join(f"{c} on island {i}" for c, i in advice["best"]["placements"])
@@ -531,12 +536,7 @@ def test_a_reload_while_asking_asks_again_but_not_after_a_cancel(browser: Browse
         assert second.value.json()["job"] != job
         assert len(asked) == 3
         expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
-        kit = lighthouse.default_kit(2, 3)
-        advice = lighthouse.best_move(
-            kit,
-            lighthouse.Position((("red",), ()), boat=1, maurice=0),
-            lighthouse.Roll.from_faces(kit, ("blue", "green")),
-        ).to_dict()
+        advice = _red_on_island_0_advice()
         expect(tab.locator("#win")).to_have_text(f"{advice['win_probability']:.6f}", timeout=30_000)
         assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
         assert tab.evaluate(pending) is None
