@@ -55,8 +55,11 @@ def beginner(race: bool = False) -> Board:
     return beginner_board().replace(buildings=towns)
 
 
-def laid(game: str) -> Board:
-    """The board ``isles layout --game GAME`` lays, red's settlements on its two best corners."""
+def laid(game: str, blue: bool = False) -> Board:
+    """The board ``isles layout --game GAME`` lays, red's settlements on its two best corners.
+
+    ``blue``: blue's two on the next best corners apart from them (for a race).
+    """
     from isles.layout import setup_request, solve_layout
 
     board = solve_layout(setup_request(game=game), progress=False).board
@@ -65,8 +68,12 @@ def laid(game: str) -> Board:
     corners = {c for h in pips for c in vertices_around(h)}
     ranked = sorted(corners, key=lambda c: (-sum(pips.get(h, 0) for h in c), str(c)))
     first = ranked[0]
-    second = next(c for c in ranked if not set(c) & set(first))
-    return board.replace(buildings={first: Building("red"), second: Building("red")})
+    taken = [first, next(c for c in ranked if not set(c) & set(first))]
+    if blue:
+        for _ in range(2):
+            taken.append(next(c for c in ranked if all(not set(c) & set(t) for t in taken)))
+    owners = ["red", "red", "blue", "blue"]
+    return board.replace(buildings={c: Building(o) for c, o in zip(taken, owners, strict=False)})
 
 
 def _case(name: str) -> dict[str, Any]:
@@ -104,8 +111,14 @@ def _case(name: str) -> dict[str, Any]:
         )
         solve = time.process_time() - cpu
         return {"turns": plan.expected_turns, "states": plan.states, "solve_cpu": solve}
-    if name == "race":
-        race = race_cars(beginner(True), ["red:0,-3", "blue:0,3"], games=10_000)
+    if name == "race" or name.startswith("race-"):
+        if name == "race":
+            race = race_cars(beginner(True), ["red:0,-3", "blue:0,3"], games=10_000)
+        else:  # race-base, race-extension: red as in laid(), blue on the next two corners
+            board = laid(name.removeprefix("race-"), blue=True)
+            starts = rim_starts(board)
+            cars = [f"red:{starts[0][0]},{starts[0][1]}", f"blue:{starts[-1][0]},{starts[-1][1]}"]
+            race = race_cars(board, cars, games=10_000)
         # The first seat's turns are its own plan's, as plan_income plays it alone: the
         # Monte Carlo of the returned policy on a real board, its mean and 95% interval
         # beside the plan's expected turns (the later seat has the earlier seats' rolls
@@ -180,7 +193,7 @@ def main() -> None:
     cases = ["corridor", "route"] + (["baseline"] if args.baseline else [])
     cases += ["full", "beginner"] + (["baseline-beginner"] if args.baseline else [])
     cases += ["beginner-none", "race"]
-    cases += [] if args.quick else ["base", "extension"]
+    cases += [] if args.quick else ["base", "extension", "race-base", "race-extension"]
     rows = {}
     for name in cases:
         row = _run(name)
