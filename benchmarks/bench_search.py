@@ -14,8 +14,18 @@ docs/plunder.md ("The search policy", "How strong"). Wall-clock times on a share
 machine are noisy: the load average is printed. ``--time-limit SEC`` ends each
 match early with the games played (and says so).
 
-Measured now, a game played on worth its margin over the best other (the default;
-docs/plunder.md, "How strong"; seed 0, games 0 to 399, one process per 200 games,
+Measured now, flips searched on 32 games each (the default; docs/plunder.md, "How
+strong"; seed 0, games 0 to 399, load 1.3 to 2.1): 4 players against three
+``threshold:0.5`` 36.00% [31.4, 40.8] (before: 33.75%), margin +1.09 [+0.62, +1.56];
+6 players against five 25.25% [21.2, 29.7] (before: 26.50%), margin +1.27 [+0.85,
++1.69]; 4 players against three ``expected`` (games 0 to 199) 33.00% [26.9, 39.8]
+(before: 34.00%), against three ``certain`` 32.00% [25.9, 38.8] (before: 31.00%).
+Decisions at 6 players (``--decisions 3``, CPU, load 1.4 to 1.9): median 63 ms,
+90% 294 ms, at most 506 ms. ``--budget 256`` at 4 players, with the older rule
+(flips searched from 256 on ``BUDGET / options`` games each): 37.25% [32.7, 42.1].
+
+Before, a game played on worth its margin over the best other (docs/plunder.md,
+"How strong"; seed 0, games 0 to 399, one process per 200 games,
 load 1.4 to 3.9): 6 players against five ``threshold:0.5`` 26.50% [22.4, 31.0]
 (before, a win plus 0.2 a point of margin: 23.75%), margin +1.28 [+0.86, +1.71];
 4 players against three 33.75% [29.3, 38.5] (before: 34.00%), margin +0.70

@@ -4,17 +4,18 @@ Implements docs/plunder.md ("The search policy"; seed
 ``seeds/003_cfc377110defcf34.txt``): ``search[:BUDGET]``, registered with the
 built-in policies. At each decision the seat draws ``BUDGET`` deals exactly
 from its own belief (its code and the public record only), shuffles the cards
-left in each deck, plays the rest of the game on with the others following
-``threshold:0.5`` (their past crew cards replayed the same way), and chooses,
-by the seed's scoring (my margin over the best of the others), the flip and the
-crew cards whose games end best for it. Flat Monte Carlo with common random numbers: every option is
-scored on the same sampled games. Once its belief holds few deals, it weighs
-them by how well the others' models replay the public record (their flips and
-the cards they sent), each other player modelled by the candidate policy
-(``threshold:0.5``, ``certain``, ``expected``: ``CANDIDATES``) whose best deal
-replays them with the fewest misses, and plays on from the weighed deals; on the last turn it
-then scores every combination of its most likely codes exactly over them, and on
-its own turn it flips for its digs (:func:`dig_flip`).
+left in each deck, plays the rest of the game on with each other player modelled
+by the candidate policy (``threshold:0.5``, ``certain``, ``expected``:
+``CANDIDATES``) whose best deal replays their public play (their flips and the
+cards they sent) with the fewest misses, and chooses, by the seed's scoring (my
+margin over the best of the others), the flip and the crew cards whose games end
+best for it. Flat Monte Carlo with common random numbers: every option is scored
+on the same sampled games. Once its belief holds few deals, it weighs them by how
+well those models replay the record and plays on from the weighed deals; on the
+last turn it then scores every combination of its most likely codes exactly over
+them. On its own turn it weighs each flip (none, or a deck) on ``BUDGET`` games
+of its own (from a budget of ``FLIP_SEARCH_BUDGET``; below, it flips for its digs:
+:func:`dig_flip`).
 """
 
 from __future__ import annotations
@@ -68,11 +69,11 @@ __all__ = [
 ]
 
 DEFAULT_BUDGET = 32
-"""Games played on per decision by default (``search``). Measured at 6 players
-(benchmarks/bench_search.py, 54 decisions of 3 games, a shared 2-core machine):
-median 15 ms, 90% 299 ms, at most 529 ms of CPU a decision with the last turn
-exact and the flip for the digs; 16 won less often at 4 players, 64 no more often
-at 6 (docs/plunder.md, "How strong")."""
+"""Games played on per decision by default (``search``), and per flip weighed. Measured
+at 6 players (benchmarks/bench_search.py, 54 decisions of 3 games, a shared 2-core
+machine): median 63 ms, 90% 294 ms, at most 506 ms of CPU a decision with the flips
+searched; 16 won less often at 4 players, 64 no more often at 6, 128 to 512 with the
+flip for the digs no more often at 4 (docs/plunder.md, "How strong")."""
 
 MAX_BUDGET = 10_000
 """The largest budget ``search:BUDGET`` takes."""
@@ -107,16 +108,19 @@ points). ``margin`` against ``win``, paired on the same games: 135 against 136 w
 of 400 at 4 players, margin +0.11 a game; 106 against 95 of 400 at 6, margin +0.26
 (docs/plunder.md, "How strong")."""
 
-FLIP_SEARCH_BUDGET = 256
-"""The smallest budget at which flips are searched too (each option on
-``budget // options`` games): with fewer games a flip chosen on a handful of games
-played worse than the most informative one (docs/plunder.md, measured); below it
-the search flips for the most information, as the built-in policies do."""
+FLIP_SEARCH_BUDGET = 32
+"""The smallest budget at which the search, once it plans, weighs each flip (none, or
+each deck with a card left) on ``BUDGET`` games played on of its own; below it, it
+flips for its digs (:func:`dig_flip`). With 32 games a flip, against three
+``threshold:0.5`` at 4 players (seed 0, 400 games): 144 wins against 135 for the flip
+for the digs, margin over the others' mean +0.39 [+0.02, +0.76] a game higher; at 6
+players 101 against 106, margin -0.01 [-0.30, +0.27] (docs/plunder.md, "How strong");
+with 4 games a flip it played worse than the most informative flip."""
 
 DIG_FLIP = True
-"""Whether the search, once it plans, flips for its digs (:func:`dig_flip`: the flip
-after whose answers its best guesses are right most often) rather than for the most
-information."""
+"""Whether the search, once it plans with a budget below FLIP_SEARCH_BUDGET, flips for
+its digs (:func:`dig_flip`: the flip after whose answers its best guesses are right
+most often) rather than for the most information."""
 
 LAST_TURN = True
 """Whether the last turn's cards are chosen exactly over the weighed deals (a
@@ -817,6 +821,8 @@ class _SearchSeat:
         """The option values of the last crew decision searched (for tests and study)."""
         self.last_games: list[tuple[tuple[Code, ...], tuple[tuple[int, ...], ...]]] = []
         """The deals and decks of the last games played on (for tests and study)."""
+        self.last_flips: dict[Category | None, float] = {}
+        """The value of each flip at the last flip searched (for tests and study)."""
         self.last_guesses: dict[int, tuple[Code, float]] = {}
         """My best guesses and their probabilities at the last crew decision weighed (for
         tests and study)."""
@@ -1010,8 +1016,9 @@ class _SearchSeat:
             return dig_flip(deals, weights, view, best_flip(belief, view))
         options: list[Category | None] = [None]
         options += [c for k, c in enumerate(CATEGORIES) if sum(view.seen[k]) < COPIES * VALUES]
-        games = max(1, self.policy.budget // len(options))
+        games = self.policy.budget
         best, value = None, -np.inf
+        self.last_flips = {}
         ss = int(self.rng.integers(2**63))
         targets = view.targets_left()
         for option in options:
@@ -1019,6 +1026,7 @@ class _SearchSeat:
             self.rng = np.random.default_rng(ss)
             played = self._play_on(view, option, games, True)
             v = max(_uniform_value(played, view.player, targets, view.turn, r) for r in FLIP_RULES)
+            self.last_flips[option] = v
             if v > value + 1e-12:
                 best, value = option, v
         self.rng = np.random.default_rng(ss + 1)
@@ -1082,8 +1090,8 @@ class SearchPolicy(BuiltinPolicy):
     key: ClassVar[str] = "search"
     summary: ClassVar[str] = (
         "plans: plays the game on from deals drawn from its belief, the others as "
-        "threshold:0.5 (or the policy their play names), BUDGET games a decision "
-        f"(default {DEFAULT_BUDGET})"
+        "threshold:0.5 (or the policy their play names), BUDGET games a decision, "
+        f"BUDGET for each flip (default {DEFAULT_BUDGET})"
     )
     argument: ClassVar[str | None] = "BUDGET"
 

@@ -229,6 +229,83 @@ def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
     assert bool(decision) == (mean[t - 1] >= mean[t])
 
 
+class _ByRule:
+    """My seat in the test's replay of a flip: the record's flips then ``first``, then the
+    most informative flip; my card on each target at the first turn from ``start`` on
+    with my best guess at ``rule`` or more (on the last turn in any case)."""
+
+    def __init__(
+        self, players: int, code: Code, flips: Sequence[Category | None], start: int, rule: float
+    ) -> None:
+        self.belief = Belief.start(players, 0, code)
+        self.flips, self.start, self.rule = flips, start, rule
+
+    def flip(self, view: PlayerView) -> Category | None:
+        if view.turn < len(self.flips):
+            return self.flips[view.turn]
+        return best_flip(self.belief, view)
+
+    def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        for obs in view.observations[self.belief.turns :]:
+            self.belief = self.belief.observe(obs)
+        if view.turn - 1 < self.start:
+            return []
+        out = []
+        for q in view.targets_left():
+            code, count = self.belief.best_code(q)
+            if view.turns_left == 0 or count / self.belief.deals >= self.rule:
+                out.append((q, code))
+        return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_searched_flip_is_the_expectimax_of_its_sampled_games(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three players, twelve turns, my turn 9 before the flip: each flip (none, or a deck) is
+    worth the best, over the flip rules, of the mean of its sampled games, each played
+    again whole from the first turn by the test (the flip, then my cards by the rule, the
+    others as ``threshold:0.5``) and scored by score_game; the search flips the best.
+    With three players a card's turn counts (the first digger scores most)."""
+    monkeypatch.setattr(plunder_search, "FLIP_SEARCH_BUDGET", 6)
+    n, limit, t, games = 3, 12, 9, 6
+    base = play_game([_Flipper()] * n, seed, turn_limit=limit)
+    so_far = GameRecord(n, base.deal, base.table, base.turns[:t], limit)
+    obs, flips, seen = so_far.observations, tuple(x.flip for x in so_far.turns), so_far.seen()
+    assert obs[-1].active == n - 1, "turn 9 is mine"
+    view = PlayerView(n, 0, base.deal[0], limit, obs[-1].clue, obs, flips, ((),) * t, (), seen)
+    seat = SearchPolicy(games).seat(n, 0, base.deal[0], np.random.default_rng(5))
+    choice = seat.flip(view)
+    values = seat.last_flips  # type: ignore[attr-defined]
+    sampled = seat.last_games  # type: ignore[attr-defined]
+    assert list(values) == [None, *CATEGORIES] and len(sampled) == games
+    out = {k: [c.observation.clue.values[k] for c in so_far.turns if c.flip is cat]
+           for k, cat in enumerate(CATEGORIES)}  # fmt: skip
+    mine = {}
+    rng = np.random.default_rng()
+    for option in values:
+        best = -np.inf
+        for rule in plunder_search.FLIP_RULES:
+            total = 0.0
+            for deal, decks in sampled:
+                start = GameRecord(n, deal, base.table, (), limit)
+                full = tuple((*out[k], *decks[k]) for k in range(3))
+                others = [ThresholdPolicy(0.5).seat(n, p, deal[p], rng) for p in range(1, n)]
+                seats = [
+                    _ByRule(n, base.deal[0], (*flips, option), t, rule),
+                    *(_Forced(other, flips) for other in others),
+                ]
+                turns = play_turns(start, full, seats)  # type: ignore[arg-type]
+                assert turns[t].flip is option
+                total += _worth(GameRecord(n, deal, base.table, turns, limit), 0)
+            best = max(best, total / games)
+        mine[option] = best
+        assert values[option] == pytest.approx(best)
+    assert len({round(v, 9) for v in mine.values()}) > 1, "the flips differ on these games"
+    top = max(mine.values())
+    assert choice is next(o for o, v in mine.items() if v >= top - 1e-9)
+
+
 def test_it_sees_only_its_own_information(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two games with the same public record and my code, the others' codes different:
     the same decisions, the same option values, turn after turn."""
