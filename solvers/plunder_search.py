@@ -11,7 +11,8 @@ cards they sent) with the fewest misses, and chooses, by the seed's scoring (my
 margin over the best of the others), the flip and the crew cards whose games end
 best for it. Flat Monte Carlo with common random numbers: every option is scored
 on the same sampled games. Once its belief holds few deals, it weighs them by how
-well those models replay the record and plays on from the weighed deals; on the
+well those models replay the record and plays on from the weighed deals (my guesses
+in the games played on by those weights, as the seat itself guesses); on the
 last turn it then scores every combination of its most likely codes exactly over
 them. On its own turn it weighs each flip (none, or a deck) on ``BUDGET`` games
 of its own (from a budget of ``FLIP_SEARCH_BUDGET``; below, it flips for its digs:
@@ -156,9 +157,18 @@ MISS_WEIGHT = 0.05
 """A deal weighs this to the power of its models' misses (a miss: a turn on which a
 player's model, with the deal's code, would have played otherwise than they did)."""
 
+PLAN_WEIGHED = True
+"""Whether my guesses in the games played on, once the deals are weighed, come from the
+weighed deals (filtered by the answers played on), as the seat itself guesses, rather
+than from the belief alone."""
+
 POOL = 3
 """The deals are weighed once my belief holds at most ``POOL * BUDGET`` of them (every
 one of them, exactly); before, the search draws from the belief as it is."""
+
+
+_CODES: tuple[Code, ...] = tuple(Code.from_index(i) for i in range(VALUES**3))
+"""Every code, by index."""
 
 
 def _table(view: PlayerView) -> Code:
@@ -547,9 +557,21 @@ class Replay:
         return _start_game(view, deal, self.table, turns), seats
 
 
+class _Pool:
+    """My weighed deals at a decision, as arrays: each deal's values (deal, player,
+    category), its code indices (deal, player) and its weight."""
+
+    def __init__(self, deals: Sequence[tuple[Code, ...]], weights: npt.NDArray[np.float64]):
+        self.values = np.array([[c.values for c in deal] for deal in deals], dtype=np.int64)
+        self.index = self.values @ np.array([VALUES * VALUES, VALUES, 1], dtype=np.int64)
+        self.weights = np.asarray(weights, dtype=np.float64)
+
+
 class _Planner:
     """My seat in a game played on: a set first flip, then the most informative ones;
-    it sends nothing and notes my best guess and its probability after every turn."""
+    it sends nothing and notes my best guess and its probability after every turn
+    (by the weighed deals of the decision, filtered by the answers since, when
+    ``pool`` is given: as the seat itself guesses; else by the belief)."""
 
     def __init__(
         self,
@@ -558,12 +580,37 @@ class _Planner:
         first: Category | None,
         set_first: bool,
         guesses: list[tuple[int, dict[int, tuple[Code, float]]]],
+        pool: _Pool | None = None,
     ) -> None:
         self.belief = belief
         self.targets = targets
         self.first = first
         self.set_first = set_first
         self.guesses = list(guesses)
+        self.pool = pool
+        self.weights = None if pool is None else pool.weights
+        self.seen = belief.turns
+        """Observations the pool's weights have been filtered by."""
+
+    def _pool_guesses(self, view: PlayerView) -> dict[int, tuple[Code, float]]:
+        """My best guess on each target and its probability by the pool's weights, the
+        deals that disagree with an answer since the decision struck out."""
+        pool, w = self.pool, self.weights
+        assert pool is not None and w is not None
+        for obs in view.observations[self.seen :]:
+            shown = np.array(obs.clue.values, dtype=np.int64)
+            yes = (pool.values == shown).any(axis=2)
+            for p, a in obs.answers.items():
+                w = np.where(yes[:, p] == a, w, 0.0)
+        self.seen = len(view.observations)
+        self.weights = w
+        total = float(w.sum())
+        out = {}
+        for q in self.targets:
+            mass = np.round(np.bincount(pool.index[:, q], w, VALUES**3) / total, 12)
+            best = int(np.argmax(mass))
+            out[q] = (_CODES[best], min(1.0, float(mass[best])))
+        return out
 
     def _update(self, view: PlayerView) -> Belief:
         for obs in view.observations[self.belief.turns :]:
@@ -577,6 +624,9 @@ class _Planner:
         return best_flip(self._update(view), view)
 
     def crew(self, view: PlayerView) -> list[tuple[int, Code]]:
+        if self.pool is not None:
+            self.guesses.append((view.turn - 1, self._pool_guesses(view)))
+            return []
         b = self._update(view)
         guesses = {}
         for q in self.targets:
@@ -881,15 +931,18 @@ class _SearchSeat:
         replay = self._replay(view, crew_round=not flip)
         out = []
         drawn = draws(belief, view.seen, ss, games)
+        pool = None
         if self._weighing(belief):
             deals, weights = self._posterior(view, replay)
             pick = self.rng.choice(len(deals), size=games, p=weights)
             drawn = [(deals[int(r)], decks) for r, (_, decks) in zip(pick, drawn, strict=True)]
             if not flip:
                 now = [(view.turn - 1, self._guesses(view, deals, weights))]
+            if PLAN_WEIGHED:
+                pool = _Pool(deals, weights)
         self.last_games = drawn
         for deal, decks in drawn:
-            planner = _Planner(belief, targets, first, flip, now)
+            planner = _Planner(belief, targets, first, flip, now, pool)
             start, seats = replay.game(deal, planner, mine)
             played = play_turns(start, decks, seats)
             out.append(_Played(deal, played, planner.guesses))
