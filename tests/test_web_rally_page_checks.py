@@ -20,11 +20,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 __all__ = ["browser", "page", "server"]  # the fixtures, shared
 
 
+def towns(page: Page) -> None:
+    """The two-towns board, loaded: a tap before it comes would land on the old board."""
+    page.select_option("#source", "towns")
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
+
+
 def race_page(page: Page, server: str, sent: list[str]) -> None:
     page.on("request", lambda r: sent.append(r.url) if "/api/solve/race" in r.url else None)
     page.goto(f"{server}/rally")
     page.wait_for_selector("#plan")
-    page.select_option("#source", "towns")
+    towns(page)
     page.select_option("#mode", "race")
     expect(page.locator(".car")).to_have_count(2)
 
@@ -72,7 +78,7 @@ def test_a_change_while_a_job_runs_cancels_it(server: str, page: Page) -> None:
     page.route("**/api/jobs/j1**", jobs)
     page.goto(f"{server}/rally")
     page.wait_for_selector("#plan")
-    page.select_option("#source", "towns")
+    towns(page)
     page.select_option("#mode", "income")
     tap(page, "0,-3")
     page.click("#plan")
@@ -96,7 +102,7 @@ def test_an_inland_start_asks_for_goals_and_within_is_one_name(server: str, page
     page.on("request", lambda r: sent.append(r.url) if "/api/solve/income" in r.url else None)
     page.goto(f"{server}/rally")
     page.wait_for_selector("#plan")
-    page.select_option("#source", "towns")
+    towns(page)
     page.select_option("#mode", "income")
     tap(page, "1,-1")  # inland: no start group, so no default goals
     expect(page.locator("#goals-note")).to_contain_text("no default goals")
@@ -109,3 +115,24 @@ def test_an_inland_start_asks_for_goals_and_within_is_one_name(server: str, page
     page.fill("#within", "x")
     page.click("#plan")
     expect(page.locator('.field-error[data-field="within"]')).to_contain_text("within: ")
+
+
+def test_a_board_on_its_way_takes_no_taps(server: str, page: Page) -> None:
+    held: list[Route] = []
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#plan")
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
+    page.route("**/api/examples/beginner-towns", lambda route: held.append(route))
+    page.select_option("#source", "towns")
+    board = page.locator("#board")
+    expect(board).to_have_attribute("aria-busy", "true")
+    hex_ = page.locator('g[data-hex="0,-3"] polygon')
+    assert hex_.evaluate("e => getComputedStyle(e).pointerEvents") == "none"
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    expect(board).not_to_have_attribute("aria-busy", "true")
+    assert hex_.evaluate("e => getComputedStyle(e).pointerEvents") != "none"
+    tap(page, "0,-3")
+    expect(page.locator("#goals-note")).to_contain_text("goals")
+    expect(page.locator("#goals-note")).not_to_contain_text("Tap the car's start hex")

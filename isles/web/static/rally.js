@@ -154,6 +154,7 @@ function layoutBody(source) {
 async function loadBoard(source, { again = false } = {}) {
   if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
+  boardBox.setAttribute("aria-busy", "true"); // the old board takes no taps: the new one would drop them
   try {
     let board;
     if (source === "beginner") board = await getJSON("/api/examples/beginner");
@@ -170,6 +171,8 @@ async function loadBoard(source, { again = false } = {}) {
     }
   } catch (error) {
     if (!error.cancelled) showError(error);
+  } finally {
+    boardBox.removeAttribute("aria-busy");
   }
 }
 
