@@ -35,7 +35,7 @@ from isles.models.questions.plunder import DIG_SAMPLES, DigQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import _SolverPolicy, policy_by_name
-from isles.solvers.plunder_search import Replay
+from isles.solvers.plunder_search import OTHERS, Replay, SearchPolicy
 
 __all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
 
@@ -310,10 +310,12 @@ def dig_advice(
     ``policy`` (``threshold``, ``certain``, ``expected``) the others' cards of
     the turns so far are fixed by their code and the record, and each game
     played on replays them (:class:`isles.solvers.plunder_search.Replay`),
-    ahead of mine in the chest; with another policy (``random``, ``search``, a
-    user's) the chest is taken as empty. ``policy="search"`` plays the others
-    and my flips by the search policy (slow: a search a turn a seat). The others
-    do not see that my card went in. docs/plunder.md, "Dig now or wait".
+    ahead of mine in the chest. ``policy="search"`` plays the others and my
+    flips on by the search policy (slow: a search a turn a seat); their cards of
+    the turns so far are replayed as the search models them, ``threshold:0.5``
+    (:data:`isles.solvers.plunder_search.OTHERS`). With another policy
+    (``random``, a user's) the chest is taken as empty. The others do not see
+    that my card went in. docs/plunder.md, "Dig now or wait".
 
     Examples
     --------
@@ -348,6 +350,7 @@ class _Start:
     targets: tuple[int, ...]
     now: dict[int, tuple[Code, int]]
     replay: Replay | None = None
+    replayed_seats: bool = False
 
 
 def _start(question: DigQuestion) -> _Start:
@@ -370,8 +373,12 @@ def _start(question: DigQuestion) -> _Start:
     replay = None
     policy = question.policy
     pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
-    if t0 and isinstance(pol, _SolverPolicy):
-        # The others' crew cards of the turns so far: replayed by their policy per deal.
+    # The others' crew cards of the turns so far are replayed per deal: by their policy
+    # when it is a solver's, by the search's own model of them (OTHERS) under search.
+    past: _SolverPolicy | None = pol if isinstance(pol, _SolverPolicy) else None
+    if isinstance(pol, SearchPolicy):
+        past = OTHERS
+    if t0 and past is not None:
         n, me = record.players, record.me.player
         view = PlayerView(
             n,
@@ -385,9 +392,9 @@ def _start(question: DigQuestion) -> _Start:
             (),
             seen,
         )
-        replay = Replay(view, pol, table=template.table, public=False)
+        replay = Replay(view, past, table=template.table, public=False)
     waits = min(question.waits, turn_limit - t0)
-    return _Start(record, belief, seen, waits, targets, now, replay)
+    return _Start(record, belief, seen, waits, targets, now, replay, past is pol)
 
 
 def _play_on(
@@ -407,7 +414,8 @@ def _play_on(
     seats[me] = watcher
     if start.replay is not None:
         game, replayed = start.replay.game(deal, watcher, {})
-        seats = [watcher if p == me else replayed[p] for p in range(n)]
+        if start.replayed_seats:  # the others play on as replayed (else: fresh seats)
+            seats = [watcher if p == me else replayed[p] for p in range(n)]
     elif t0:
         game = GameRecord.from_record(record, deal, turn_limit)
     else:

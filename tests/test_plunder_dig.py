@@ -155,8 +155,31 @@ def test_dig_advice_counts_the_cards_already_in_the_chest() -> None:
     assert any(c.proposer == 2 and c.target == 1 for c in game.turns[10].crew)
     full = game.record_for(0)
     record = Record(3, full.observations[:11], full.me, None, full.seen)
-    adv = dig_advice(record, waits=1, samples=30, seed=1)
-    now = {t.target: t.options[0] for t in adv.targets}
-    assert now[1].right > 0
-    assert now[1].expected_points < 3 * now[1].right - 1e-9
-    assert now[1].expected_points <= 2 * now[1].right + 1e-9
+    for policy in ("threshold", "search:2"):  # search: the past replayed as it models them
+        adv = dig_advice(record, policy=policy, waits=1, samples=30, seed=1)
+        now = {t.target: t.options[0] for t in adv.targets}
+        assert now[1].right > 0, policy
+        assert now[1].expected_points < 3 * now[1].right - 1e-9, policy
+        assert now[1].expected_points <= 2 * now[1].right + 1e-9, policy
+
+
+def test_with_the_search_policy_every_seat_plays_on_by_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``policy="search"``: the others and my own flips in the games played on are the
+    search's decisions (its seats are asked, for every player), not another policy's."""
+    from isles.solvers import plunder_search
+
+    asked: set[int] = set()
+    flip = plunder_search._SearchSeat.flip
+
+    def spy(self: plunder_search._SearchSeat, view: PlayerView) -> object:
+        asked.add(view.player)
+        return flip(self, view)
+
+    monkeypatch.setattr(plunder_search._SearchSeat, "flip", spy)
+    dig_advice(_record(), policy="search:2", waits=2, samples=3, seed=0)
+    assert asked == {0, 1}
+    asked.clear()
+    dig_advice(_record(), policy="threshold", waits=2, samples=3, seed=0)
+    assert asked == set()
