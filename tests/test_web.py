@@ -698,6 +698,34 @@ def test_slow_dig_advice_stops_at_its_own_budget(monkeypatch: pytest.MonkeyPatch
     assert dig["stopped_at_time_limit"] and dig["samples"] < dig["samples_asked"] == DIG_SAMPLES
 
 
+def test_the_notepad_dig_advice_plays_on_by_the_policy_asked(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``dig_policy`` (with ``advise``): the dig advice's games played on follow it, the
+    answer that of the library's for the games played; a bad one is refused, named."""
+    from isles.web.tasks import plunder as notepad
+
+    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.0)  # the floor: search is slow
+    record = plunder.example_record()
+    task = notepad.TASKS["plunder"]
+    body = {"record": record.to_dict(), "advise": True, "dig_policy": "search:2"}
+    dig = task.run(task.read(body))["advice"]["dig"]
+    assert dig["policy"] == "search:2" and dig["samples"] >= 1
+    expected = plunder.dig_advice(record, policy="search:2", samples=dig["samples"]).to_dict()
+    for key in ("time_limit", "samples_asked", "stopped_at_time_limit"):
+        dig.pop(key), expected.pop(key)
+    assert dig == expected
+    refusals = [
+        ({**body, "dig_policy": "nope"}, "search (search:BUDGET)"),
+        ({**body, "dig_policy": "search:0"}, "BUDGET an integer in 1..10000"),
+        ({**body, "dig_policy": 3}, "a built-in policy's name"),
+        ({**body, "advise": False}, "dig_policy only with advise"),
+    ]
+    for sent, expected_text in refusals:
+        error = refused(client.post("/api/solve/plunder", json=sent))
+        assert error["field"] == "dig_policy" and expected_text in error["message"], error
+
+
 def _resident_with_stderr(kind: str, connection: Any, other: Any, stderr: str) -> None:
     other.close()  # the server's end, inherited by the fork: only the server holds it
     fd = os.open(stderr, os.O_WRONLY | os.O_CREAT)

@@ -24,6 +24,7 @@ from playwright.sync_api import (
     Browser,
     FilePayload,
     Page,
+    Route,
     ViewportSize,
     expect,
     sync_playwright,
@@ -697,6 +698,35 @@ def test_dig_advice_waits_for_a_turn_not_counted_yet(server: str, page: Page) ->
     page.click("#advise")
     expect(page.locator("#dig tr").first).to_be_visible(timeout=20_000)
     assert page.locator("#dig-error").count() == 0
+
+
+def test_the_dig_advice_policy_chosen_is_sent_and_its_games_said(server: str, page: Page) -> None:
+    """The notepad's dig policy: nothing sent by default (the dig advice's default);
+    "search" is sent as ``dig_policy``, and the heading names the policy the answer
+    played (here the request rewritten to ``random``, fast, on its way)."""
+    me = {"player": 0, "code": {"island": 1, "marker": 2, "trap": 3}}
+    store_plunder(page, server, {"players": 3, "me": me, "observations": three_player_turns()})
+    sent: list[dict[str, Any]] = []
+
+    def note(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        sent.append(dict(body))
+        if body.get("dig_policy") == "search":
+            body["dig_policy"] = "random"
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/solve/plunder", note)
+    page.click("#advise")
+    expect(page.locator("#advice h2").filter(has_text="Dig now or wait")).to_contain_text(
+        "the others dig once a code is 50% likely", timeout=20_000
+    )
+    assert sent and "dig_policy" not in sent[-1]
+    page.select_option("#dig-policy", "search")
+    page.click("#advise")
+    expect(page.locator("#advice h2").filter(has_text="Dig now or wait")).to_contain_text(
+        "the others play the random policy", timeout=20_000
+    )
+    assert sent[-1]["dig_policy"] == "search" and sent[-1]["advise"] is True
 
 
 def test_a_clue_with_two_cards_changed_is_not_counted(server: str, page: Page) -> None:

@@ -129,13 +129,14 @@ function digGap(sent, drafts) {
   return gap === undefined ? null : gap.index;
 }
 
-/** A policy of the games played on, in words: "threshold:0.5" -> "the others dig at 50% sure". */
+/** A policy of the games played on, in words: "threshold:0.5" -> "the others dig once a code is 50% likely". */
 function policyWords(name) {
   const [key, argument] = String(name).split(":");
   if (key === "threshold") {
     const p = argument === undefined ? 0.5 : Number(argument);
     return `the others dig once a code is ${Math.round(p * 100)}% likely`;
   }
+  if (key === "search") return "every seat plans by search";
   return `the others play the ${key} policy${argument === undefined ? "" : ` (${argument})`}`;
 }
 
@@ -583,12 +584,27 @@ function analyseSoon() {
 // (A refused record file stays said until the next file: showError's keep, which
 // an analysis that ends meanwhile leaves.)
 
+// How the games played on of "dig now or wait" are played: "" leaves it to the dig
+// advice's default (the others dig once a code is 50% likely: fast); "search" plays
+// every seat by the search policy (slow: as many games as the advice's 15 s allow).
+const DIG_POLICIES = [
+  ["", "Dig: others at 50% (fast)"],
+  ["search", "Dig: by search (slow)"],
+];
+let digPolicy = "";
+const digChoice = select(DIG_POLICIES, digPolicy, (value) => { digPolicy = value; }, { id: "dig-policy", "aria-label": "how the dig advice's games are played" });
+
+/** The notepad's request: with the advice, the dig advice's policy if one is chosen. */
+function notepadRequest(record, advise) {
+  return advise && digPolicy ? { record, advise, dig_policy: digPolicy } : { record, advise };
+}
+
 /** Analyse the record (``advise``: with the advice); ``again``: asked again after a reload. */
 async function analyse(advise, { again = false } = {}) {
   clearTimeout(timer); // an analysis due for an earlier change would cancel this one
   const { record, sent, drafts } = view(state());
   const gap = digGap(sent, drafts);
-  const request = { record, advise };
+  const request = notepadRequest(record, advise);
   const text = JSON.stringify(request);
   if (!advise && text === lastSent && lastAnalysis) {
     clearErrors();
@@ -654,6 +670,7 @@ const tools = el(
   "div",
   { class: "row" },
   el("button", { type: "button", class: "primary", id: "advise", onclick: () => analyse(true) }, "Advice: flip and dig"),
+  digChoice,
   el("button", { type: "button", onclick: () => download("plunder-record.json", view(state()).record) }, "Download record"),
   uploadButton("Load record", "record", async (value) => {
     clearErrors();
@@ -735,7 +752,11 @@ renderAdvice(null);
 // Reloaded while the advice was being answered: asked again, if the record is still
 // the one asked about (an analysis alone is asked again after any reload anyway).
 const asking = job.pending();
-if (linked === null && asking && asking.kind === "plunder" && asking.body && asking.body.advise === true && JSON.stringify(asking.body) === JSON.stringify({ record: view(state()).record, advise: true })) analyse(true, { again: true });
+if (linked === null && asking && asking.kind === "plunder" && asking.body && asking.body.advise === true) {
+  digPolicy = DIG_POLICIES.some(([value]) => value === asking.body.dig_policy) ? asking.body.dig_policy : "";
+  digChoice.value = digPolicy;
+}
+if (linked === null && asking && asking.kind === "plunder" && asking.body && asking.body.advise === true && JSON.stringify(asking.body) === JSON.stringify(notepadRequest(view(state()).record, true))) analyse(true, { again: true });
 else {
   job.forget();
   analyseSoon();

@@ -6,16 +6,49 @@ import time
 from typing import Any
 
 from isles import plunder
-from isles.models.errors import IslesError
+from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import read_object
 from isles.web.tasks.base import Task
 
-__all__ = ["DIG_SAMPLES", "TASKS", "check_record", "plunder_example"]
+__all__ = ["DIG_POLICY_KEY", "DIG_SAMPLES", "TASKS", "check_record", "plunder_example"]
+
+
+#: The notepad's request key naming the policy of its dig advice's games played on
+#: (read as the dig advice's own ``policy``; with ``advise`` only).
+DIG_POLICY_KEY = "dig_policy"
 
 
 def _read_plunder(body: object) -> dict[str, Any]:
-    """The notepad's request, read with the library's own declaration of the question."""
-    return {"question": plunder.RecordAnalysis.read(body, spelling="key")}
+    """The notepad's request, read with the library's own declarations: the analysis
+    (:class:`plunder.RecordAnalysis`) and, with ``advise``, the dig advice's policy
+    (``dig_policy``, :class:`plunder.DigQuestion`'s ``policy`` and its default).
+
+    Examples
+    --------
+    >>> from isles.models.plunder import example_record
+    >>> record = example_record().to_dict()
+    >>> _read_plunder({"record": record, "advise": True, "dig_policy": "search"})["dig_policy"]
+    'search'
+    >>> _read_plunder({"record": record, "advise": True})["dig_policy"]
+    'threshold'
+    >>> try:
+    ...     _read_plunder({"record": record, "dig_policy": "search"})
+    ... except InvalidInput as exc:
+    ...     print(exc.field, "|", exc.expected)
+    dig_policy | dig_policy only with advise
+    """
+    fields = dict(body) if isinstance(body, dict) else body
+    given = isinstance(fields, dict) and DIG_POLICY_KEY in fields
+    policy = fields.pop(DIG_POLICY_KEY) if isinstance(fields, dict) and given else None
+    question = plunder.RecordAnalysis.read(fields, spelling="key")
+    if given and not question.advise:
+        raise InvalidInput(DIG_POLICY_KEY, policy, f"{DIG_POLICY_KEY} only with advise")
+    default = plunder.DigQuestion.model_fields["policy"].default
+    if given:
+        if not isinstance(policy, str):
+            raise InvalidInput(DIG_POLICY_KEY, policy, "a built-in policy's name, name[:ARG]")
+        plunder.policy_by_name(policy, DIG_POLICY_KEY)  # refused here, named, if unknown
+    return {"question": question, "dig_policy": policy if given else default}
 
 
 #: Games played on for the notepad's dig-now-or-wait advice, which it adds to the
@@ -43,7 +76,7 @@ def _dig_seconds(elapsed: float) -> float:
 
 
 def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
-    question = args["question"]
+    question, policy = args["question"], args["dig_policy"]
     record = question.record
     started = time.monotonic()
     answer = plunder.analyse_question(question)
@@ -53,7 +86,7 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
         seconds = _dig_seconds(time.monotonic() - started)
         try:
             advice["dig"] = plunder.dig_advice(
-                record, samples=DIG_SAMPLES, time_limit=seconds
+                record, policy=policy, samples=DIG_SAMPLES, time_limit=seconds
             ).to_dict()
         except IslesError as exc:  # flip and guess advice stand without it
             advice["dig_error"] = {
