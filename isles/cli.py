@@ -109,10 +109,14 @@ class OneLineParser(argparse.ArgumentParser):
         # The command as typed ("isles ships check"): the deepest subcommand's wins,
         # and names the errors of the run (one prefix form everywhere).
         self.set_defaults(_prog=self.prog, _parser=self)
+        self.modes: tuple[str, ...] = ()
+        """Words that, typed as an argument, name a mode of the command (``isles plunder
+        tournament``): its errors while parsing name the mode too, as its run's do."""
+        self._typed = self.prog
 
     def refuse(self, exc: InvalidInput | str) -> NoReturn:
         """Print one line on stderr, after the command as typed, and exit with status 2."""
-        self.exit(2, f"{self.prog}: error: {terminal_safe(str(exc), lines=False)}\n")
+        self.exit(2, f"{self._typed}: error: {terminal_safe(str(exc), lines=False)}\n")
 
     def error(self, message: str) -> NoReturn:
         """argparse's own messages that reach no hook below (a required TASK left out)."""
@@ -129,6 +133,8 @@ class OneLineParser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         """Parse; argparse's errors said as isles says bad input (this command's prog)."""
+        mode = next((a for a in args or () if a in self.modes), None)
+        self._typed = self.prog if mode is None else f"{self.prog} {mode}"
         try:
             return super().parse_known_args(args, namespace)
         except InvalidInput as exc:

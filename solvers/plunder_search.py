@@ -21,9 +21,11 @@ of its own (from a budget of ``FLIP_SEARCH_BUDGET``; below, it flips for its dig
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -63,6 +65,7 @@ __all__ = [
     "SEARCH_DEALS",
     "Replay",
     "SearchPolicy",
+    "checkpoint",
     "dig_flip",
     "draws",
     "plan_values",
@@ -79,6 +82,44 @@ more often at 6, 128 to 512 with the flip for the digs no more often at 4
 
 MAX_BUDGET = 10_000
 """The largest budget ``search:BUDGET`` takes."""
+
+_CHECK: ContextVar[Callable[[], None] | None] = ContextVar("isles_search_check", default=None)
+"""What each game played on of a search calls first (:func:`checkpoint`), if anything."""
+
+
+@contextlib.contextmanager
+def checkpoint(check: Callable[[], None]) -> Iterator[None]:
+    """Within the block, every game a search plays on starts by calling ``check``,
+    which may raise to stop the decision at once (a time limit: a decision of a
+    large budget takes seconds).
+
+    Parameters
+    ----------
+    check : callable
+        Called with no argument; what it raises ends the search's decision and
+        goes to the caller of the block.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> from isles.solvers.plunder_policies import play_game
+    >>> def stop() -> None:
+    ...     raise TimeoutError("the time limit")
+    >>> with checkpoint(stop):
+    ...     play_game([SearchPolicy(2)] * 2, seed=0)
+    Traceback (most recent call last):
+    ...
+    TimeoutError: the time limit
+    """
+    token = _CHECK.set(check)
+    try:
+        yield
+    finally:
+        _CHECK.reset(token)
+
 
 SEARCH_DEALS = 5_000
 """The search plans once its belief holds at most this many deals; before, it plays
@@ -945,7 +986,10 @@ class _SearchSeat:
             if PLAN_WEIGHED:
                 pool = _Pool(deals, weights)
         self.last_games = drawn
+        check = _CHECK.get()
         for deal, decks in drawn:
+            if check is not None:
+                check()
             planner = _Planner(belief, targets, first, flip, now, pool)
             start, seats = replay.game(deal, planner, mine)
             played = play_turns(start, decks, seats)
@@ -1160,7 +1204,7 @@ class SearchPolicy(BuiltinPolicy):
         (``search:`` is refused)."""
         if argument is None:
             return cls()
-        if not argument.isdigit() or not 1 <= int(argument) <= MAX_BUDGET:
+        if not (argument.isascii() and argument.isdigit()) or not 1 <= int(argument) <= MAX_BUDGET:
             raise InvalidInput(
                 where, text, f"search:BUDGET with BUDGET an integer in 1..{MAX_BUDGET}"
             )

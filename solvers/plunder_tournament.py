@@ -31,6 +31,7 @@ from isles.models.questions.plunder import (
 )
 from isles.models.status import Status
 from isles.solvers.plunder_policies import policy_by_name
+from isles.solvers.plunder_search import checkpoint
 
 __all__ = [
     "DEFAULT_LINEUP",
@@ -51,9 +52,11 @@ _TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 _HTTP_ADDRESS = "127.0.0.1:0"
 """Where the local cluster's scheduler serves HTTP: a free port, this machine only."""
 
-_LIMITED_CHUNK = 4
-"""Most games in one Dask task under a time limit (a second or so of the slowest
-policies), so that the games finished by the limit are most of those played."""
+_TASK_SECONDS = 0.5
+"""Under a time limit, the CPU seconds one Dask task aims at: its games are as many as
+the games finished so far say take that long (one game until some have finished; a
+search game takes a second or two), so that the games finished by the limit are most
+of those played."""
 
 _clock = time.monotonic
 """The clock of the time limit, read before each game (a test replaces it)."""
@@ -528,14 +531,23 @@ def _in_process(
     the limit are)."""
     results: list[GameResult] = []
     timed: Sequence[Policy] = lineup
+    stop = math.inf
     if question.time_limit is not None:
         stop = _decision_clock() + question.time_limit
         timed = [_TimedPolicy(p, stop) for p in lineup]
+
+    def check() -> None:
+        if _decision_clock() >= stop:
+            raise _TimeUp
+
     for g in range(question.games):
         if _clock() >= deadline:
             break
         try:
-            game = play_games(question.players, timed, question.seed, [g], question.turn_limit)
+            # Checked after each decision, and within a search's decision before each
+            # game it plays on (a large budget's decision takes seconds).
+            with checkpoint(check):
+                game = play_games(question.players, timed, question.seed, [g], question.turn_limit)
         except _TimeUp:
             break
         results += game
@@ -629,15 +641,22 @@ def _on_dask(
     try:
         client = _client(question, opened)
         slots = max(1, sum(client.nthreads().values()))
-        size = max(1, min(50, math.ceil(games / (4 * slots))))
-        if math.isfinite(deadline):
-            size = min(size, _LIMITED_CHUNK)  # small tasks: the time limit stops soon
-        chunks = (list(range(i, min(games, i + size))) for i in range(0, games, size))
+        largest = max(1, min(50, math.ceil(games / (4 * slots))))
+        limited = math.isfinite(deadline)
+        started = _clock()
+        done = [0, 0]  # games submitted, games finished
         in_flight: set[Any] = set()
 
         def submit() -> None:
-            chunk = next(chunks, None)
-            if chunk is not None:
+            size = largest
+            if limited:  # small tasks, sized by the games so far: the limit stops soon
+                size = 1
+                if done[1]:
+                    per_game = (_clock() - started) * slots / done[1]
+                    size = max(1, min(largest, int(_TASK_SECONDS / max(per_game, 1e-6))))
+            chunk = list(range(done[0], min(games, done[0] + size)))
+            if chunk:
+                done[0] += len(chunk)
                 in_flight.add(
                     client.submit(
                         play_games, players, list(lineup), seed, chunk, turn_limit, pure=False
@@ -664,11 +683,15 @@ def _on_dask(
                 in_flight.discard(future)
                 part = future.result()
                 results += part
+                done[1] += len(part)
                 if bar is not None:
                     bar.update(len(part))
                 submit()
-        if in_flight:
-            client.cancel(list(in_flight))  # the time limit: games not finished are dropped
+        if in_flight:  # the time limit: the games not finished are dropped
+            if question.scheduler is None and opened:
+                _kill_workers(opened[0])  # at once: closing waits for the games in hand
+            else:
+                client.cancel(list(in_flight))
         return results
     except KeyboardInterrupt:
         interrupted = True

@@ -37,6 +37,15 @@ def refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
         (["serve", "--port"], "isles serve: error: --port: no value given; expected --port PORT"),
         (["rally", "--start"], "isles rally: error: --start: no value given; expected --start Q,R"),
         (["plunder", "--players"], "isles plunder: error: --players: no value given; expected"),
+        # a mode of the command: named as typed, as its run's errors name it
+        (
+            ["plunder", "tournament", "--policy"],
+            "isles plunder tournament: error: --policy: no value given; expected --policy NAME",
+        ),
+        (
+            ["plunder", "tournament", "--games", "2", "--games", "3"],
+            "isles plunder tournament: error: --games: given twice; expected one --games",
+        ),
         # an option the command does not have
         (
             ["lighthouse", "--advice", "x"],

@@ -66,6 +66,29 @@ def test_tournament_json_text_and_picture(
     assert "expected" in out and "seat 2" in out and "first dig" in out
 
 
+def test_the_tournament_table_keeps_its_columns_apart() -> None:
+    """The widest cells (a win rate of one game won, a mean score of 10) stay two
+    spaces apart, under their headings (they ran together: "100.0%]10.00")."""
+    import re
+
+    from isles.commands.plunder import tournament_lines
+
+    t = tournament(4, ["search:2", "threshold"], games=1, seed=1, workers=0)
+    lines = tournament_lines(t)
+    rows = [line for line in lines if "[" in line]
+    for line in rows:
+        assert line.count("]") == 3 and line.endswith("]"), line
+        assert re.findall(r"\](?!$)..", line) == ["]  ", "]  "], line
+    assert any("100.0% [20.7%, 100.0%]" in line for line in rows)
+    heads = [line for line in lines if "win rate" in line]
+    for head in heads:
+        table = [x for x in lines[lines.index(head) + 1 : lines.index(head) + 4] if "[" in x]
+        for line in table:
+            for title in ("mean score", "first dig"):
+                column = head.index(title)
+                assert line[column - 1] == " " and line[column - 2] in " ]", (title, line)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -108,6 +108,10 @@ def test_constructors_check_types(build: Any, field: str) -> None:
         (lambda r: answer_distribution(r, Code(0, 0, 0), 3), "active"),
         (lambda r: guess_advice(r, earlier_digs={1: -1}), "earlier_digs.1"),
         (lambda r: guess_advice(r, earlier_digs={7: 1}), "earlier_digs"),
+        (
+            lambda r: analyse(r, advise=True, earlier_digs={"²": 1}),  # type: ignore[dict-item]
+            "earlier_digs",
+        ),
         (lambda r: deduce(r, time_limit=0), "time_limit"),
         (lambda r: deduce(r, time_limit=float("nan")), "time_limit"),
         (lambda r: forced_values(r, time_limit=True), "time_limit"),

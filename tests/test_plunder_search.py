@@ -86,7 +86,15 @@ def test_search_never_breaks_a_rule(others: list[str], seed: int, budget: int) -
 def test_the_name_and_budget_are_read_and_bad_ones_refused() -> None:
     assert policy_by_name("search").name == "search"
     assert policy_by_name("search:7") == SearchPolicy(7)
-    for bad in ("search:", "search:0", "search:x", "search:-1", "search:10001"):
+    for bad in (
+        "search:",
+        "search:0",
+        "search:x",
+        "search:-1",
+        "search:10001",
+        "search:²",
+        "search:٣",
+    ):
         with pytest.raises(InvalidInput, match=f"policy: '{bad}' is invalid; expected search:"):
             policy_by_name(bad)
     with pytest.raises(InvalidInput, match="budget: 0 is invalid"):
@@ -539,6 +547,30 @@ def test_a_time_limit_ends_a_search_tournament_with_the_games_played(
     assert (short.games, short.games_asked, short.stopped_at_time_limit) == (2, 6, True)
     monkeypatch.undo()
     assert short.results == tournament(*args, games=2, seed=1, workers=0).results
+
+
+def test_a_time_limit_stops_a_search_within_its_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``workers=0``: the limit passing during a decision of a large budget stops it
+    before its next game played on (a decision of search:10000 took seconds past it)."""
+    from isles.solvers import plunder_search, plunder_tournament
+
+    late = [False]
+    rollouts = [0]
+    play_turns = plunder_search.play_turns  # type: ignore[attr-defined]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        rollouts[0] += 1
+        late[0] = late[0] or rollouts[0] == 5  # the limit passes during the fifth
+        return play_turns(*args, **kwargs)
+
+    monkeypatch.setattr(plunder_search, "play_turns", counted)
+    monkeypatch.setattr(plunder_tournament, "_decision_clock", lambda: 1e9 if late[0] else 0.0)
+    monkeypatch.setattr(plunder_tournament, "_clock", lambda: 0.0)
+    t = tournament(3, ["search:400"], games=1, seed=1, workers=0, time_limit=10.0)
+    assert (t.games, t.stopped_at_time_limit) == (0, True)
+    assert rollouts[0] == 5
 
 
 def _dig_worth(deals: list[tuple[Code, ...]], view: PlayerView, clue: Code) -> float:

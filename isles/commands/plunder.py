@@ -87,6 +87,7 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         epilog=policies_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.modes = (TOURNAMENT,)  # its parse errors say 'isles plunder tournament'
     p.add_argument(
         "record",
         help="the record JSON file ('-' reads standard input), or the word 'tournament'",
@@ -322,14 +323,13 @@ def tournament_lines(result: Tournament) -> list[str]:
     )
     for title, rows in (("policy", result.policies), ("seat", result.seats)):
         lines.append("")
-        lines.append(f"{title:<14} {'played':>6}  {'win rate':<22} {'mean score':<22} first dig")
+        # Columns two spaces apart at their widest ("100.0% [20.7%, 100.0%]", 22).
+        lines.append(f"{title:<14} {'played':>6}  {'win rate':<22}  {'mean score':<21}  first dig")
         for r in rows:
-            lines.append(
-                f"{r.name:<14} {r.played:>6}  "
-                f"{r.win_rate:6.1%} [{r.win_ci95[0]:.1%}, {r.win_ci95[1]:.1%}]".ljust(45)
-                + f"{r.mean_score:5.2f} [{r.score_ci95[0]:.2f}, {r.score_ci95[1]:.2f}]".ljust(23)
-                + f"{r.first_dig_rate:.1%} [{r.first_dig_ci95[0]:.1%}, {r.first_dig_ci95[1]:.1%}]"
-            )
+            win = f"{r.win_rate:6.1%} [{r.win_ci95[0]:.1%}, {r.win_ci95[1]:.1%}]"
+            score = f"{r.mean_score:5.2f} [{r.score_ci95[0]:.2f}, {r.score_ci95[1]:.2f}]"
+            dig = f"{r.first_dig_rate:.1%} [{r.first_dig_ci95[0]:.1%}, {r.first_dig_ci95[1]:.1%}]"
+            lines.append(f"{r.name:<14} {r.played:>6}  {win:<22}  {score:<21}  {dig}")
     return lines
 
 

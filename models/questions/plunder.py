@@ -94,7 +94,7 @@ def _digs(value: object) -> dict[int, int]:
         raise InvalidInput("", value, "a mapping of player index to a count")
     out: dict[int, int] = {}
     for key, count in value.items():
-        player = int(key) if isinstance(key, str) and key.isdigit() else key
+        player = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key
         if isinstance(player, bool) or not isinstance(player, int):
             raise InvalidInput("", key, "a mapping of player index to a count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -265,7 +265,8 @@ class TournamentQuestion(Question):
     players: int = param(help="seats", ge=MIN_PLAYERS, le=MAX_PLAYERS)
     policies: Lineup = param(
         list(DEFAULT_LINEUP),
-        help=f"{_POLICY_HELP}, once per seat of the line-up (repeated to fill the seats)",
+        help=f"{_POLICY_HELP}, once per seat of the line-up, at most one a seat (repeated to "
+        "fill the seats; the default's first PLAYERS at 2 players)",
         option="--policy",
         metavar="NAME",
         repeat=True,
@@ -296,6 +297,21 @@ class TournamentQuestion(Question):
     )
 
     together = (NotWith("workers", "scheduler"),)
+
+    @model_validator(mode="after")
+    def _one_a_seat(self) -> Self:
+        """No more policies than seats: a policy past them would never play (the
+        default line-up: its first ``players`` at 2 players)."""
+        if "policies" not in self.model_fields_set:
+            object.__setattr__(self, "policies", self.policies[: self.players])
+        elif len(self.policies) > self.players:
+            names = " ".join(p if isinstance(p, str) else p.name for p in self.policies)
+            raise InvalidInput(
+                "policies",
+                names,
+                f"at most {self.players} policies, one a seat of the {self.players} players",
+            )
+        return self
 
 
 #: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).

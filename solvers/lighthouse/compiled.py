@@ -45,7 +45,7 @@ def threads() -> int:
     True
     """
     named = os.environ.get(THREADS_ENV, "")
-    if named.isdigit() and int(named) > 0:
+    if named.isascii() and named.isdigit() and int(named) > 0:
         return int(named)
     try:
         return max(1, len(os.sched_getaffinity(0)))
