@@ -35,7 +35,7 @@ from isles.models.questions.plunder import DIG_SAMPLES, DigQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import _SolverPolicy, policy_by_name
-from isles.solvers.plunder_search import OTHERS, Replay, SearchPolicy
+from isles.solvers.plunder_search import OTHERS, Replay, SearchPolicy, checkpoint
 
 __all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
 
@@ -96,8 +96,10 @@ class TargetDig:
     probability : Fraction
         Its exact probability now.
     now_exact : Fraction
-        The exact expected points of sending it now, first in the chest
-        (``3 * probability``); the estimate of option 0 is its Monte Carlo twin.
+        The exact expected points of sending it now were it first in the chest
+        (``3 * probability``). The estimate of option 0 is its Monte Carlo twin
+        when the chest holds no card yet; with the others' cards of the turns so
+        far replayed ahead of mine, option 0 counts them and this does not.
     options : tuple of DigOption
         Now, then waiting 1, 2, ... turns.
 
@@ -279,7 +281,10 @@ def dig_advice(
         Seconds (wall clock, from the call) after which no more games are
         played on: the answer is then that of the games played so far (at
         least one), and says so (``samples`` < ``samples_asked``,
-        ``stopped_at_time_limit``). None: every game asked for.
+        ``stopped_at_time_limit``). A search policy's game still going at the
+        limit stops within its decision and is dropped; if it was the first,
+        the limit is refused (no answer stands on no game). None: every game
+        asked for.
     progress : bool, default False
         A tqdm progress bar on stderr.
 
@@ -292,7 +297,8 @@ def dig_advice(
     ------
     InvalidInput
         No ``me``, an inconsistent record, a finished game, turns out of seat
-        order, or a bad option (named): the checks of the declaration
+        order, a ``time_limit`` past which a search's first game was still
+        going, or a bad option (named): the checks of the declaration
         :class:`isles.models.questions.DigQuestion`, then those that need the
         game (a consistent record, its turns in seat order).
 
@@ -337,6 +343,10 @@ def dig_advice(
         }
     )
     return dig_question(question, progress=progress)
+
+
+class _TimeUp(Exception):
+    """The time limit came during a search's decision in a game played on."""
 
 
 @dataclass(frozen=True)
@@ -484,12 +494,29 @@ def dig_question(question: DigQuestion, *, progress: bool = False) -> DigAdvice:
 
         bar = tqdm(total=samples, desc="games played on", unit="game", file=sys.stderr, leave=False)
     played = 0
+
+    def check() -> None:
+        """Within a search's decision (before each of its games played on)."""
+        if _clock() >= deadline:
+            raise _TimeUp
+
     try:
         for child in np.random.SeedSequence(question.seed).spawn(samples):
             if played and _clock() >= deadline:
                 break  # the time limit: the games played so far (at least one)
+            try:
+                with checkpoint(check):  # a search's game stops within its decision
+                    deal, chest, turns, watcher = _play_on(start, pol, child, question.turn_limit)
+            except _TimeUp:
+                if not played:  # a search's first game still going at the limit
+                    raise InvalidInput(
+                        "time_limit",
+                        time_limit,
+                        f"a limit long enough for one game played on ({pol.name} "
+                        f"had finished none at {time_limit:g} s)",
+                    ) from None
+                break  # that game dropped: the ones played so far
             played += 1
-            deal, chest, turns, watcher = _play_on(start, pol, child, question.turn_limit)
             for q, w in keys:
                 guess, slot = _my_card(start, turns, watcher, q, w)
                 ok = guess == deal[q]

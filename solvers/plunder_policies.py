@@ -15,6 +15,7 @@ the registry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -226,10 +227,9 @@ class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
         (``threshold:`` is refused)."""
         if argument is None:
             return cls()
-        try:
-            value = float(argument)
-        except ValueError:
-            value = -1.0
+        # A plain decimal only: float() also reads other scripts' digits, "_" and spaces.
+        plain = re.fullmatch(r"[0-9]*\.?[0-9]+(e-?[0-9]+)?|[0-9]+\.", argument) is not None
+        value = float(argument) if plain else -1.0
         if not 0 < value <= 1:
             raise InvalidInput(where, text, "threshold:P with P a probability in (0, 1]")
         return cls(value)

@@ -183,3 +183,30 @@ def test_with_the_search_policy_every_seat_plays_on_by_the_search(
     asked.clear()
     dig_advice(_record(), policy="threshold", waits=2, samples=3, seed=0)
     assert asked == set()
+
+
+def test_a_time_limit_stops_a_search_game_within_its_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search's game still going at the limit stops before its next game played on and
+    is dropped (a search:10000 game ran minutes past a 2 s limit); the first one so
+    stopped leaves no answer: the limit is refused, named."""
+    from isles.models.plunder import example_record
+
+    late = [False]
+    started = [0]
+    play_on = plunder_dig._play_on
+
+    def spied(*args: object, **kwargs: object) -> object:
+        started[0] += 1
+        late[0] = late[0] or started[0] == 2  # the limit passes as the second game starts
+        return play_on(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plunder_dig, "_play_on", spied)
+    monkeypatch.setattr(plunder_dig, "_clock", lambda: 1e9 if late[0] else 0.0)
+    adv = dig_advice(example_record(), policy="search:2", samples=5, time_limit=10.0)
+    assert (adv.samples, adv.stopped_at_time_limit, started[0]) == (1, True, 2)
+    readings = iter([0.0])  # the deadline from 0, then every reading past it
+    monkeypatch.setattr(plunder_dig, "_clock", lambda: next(readings, 1e9))
+    with pytest.raises(InvalidInput, match=r"^time_limit: 10.0 is invalid; expected a limit long"):
+        dig_advice(example_record(), policy="search:2", samples=5, time_limit=10.0)

@@ -81,3 +81,19 @@ def test_policy_names() -> None:
     for bad in ("threshold:", "certain:"):
         with pytest.raises(InvalidInput, match=f"^policy: '{bad}' is invalid; expected "):
             policy_by_name(bad)
+
+
+def test_a_threshold_is_a_plain_decimal() -> None:
+    """float() reads other scripts' digits, "_" and spaces: a threshold written so is
+    refused, not played as the number it happens to read as."""
+    for good, name in (("0.5", "threshold:0.5"), (".25", "threshold:0.25"), ("1", "threshold:1")):
+        assert policy_by_name(f"threshold:{good}").name == name
+    for bad in (
+        "threshold:٠.5",
+        "threshold:0.5_0",
+        "threshold: 0.5",
+        "threshold:0.５",
+        "threshold:nan",
+    ):
+        with pytest.raises(InvalidInput, match="threshold:P with P a probability"):
+            policy_by_name(bad)

@@ -715,6 +715,11 @@ def test_the_notepad_dig_advice_plays_on_by_the_policy_asked(
     for key in ("time_limit", "samples_asked", "stopped_at_time_limit"):
         dig.pop(key), expected.pop(key)
     assert dig == expected
+    # A search whose first game outlasts the dig advice's budget: said of the policy
+    # chosen, the flip and guess advice stand (the job had timed out with nothing).
+    slow = task.run(task.read({**body, "dig_policy": "search:10000"}))["advice"]
+    assert slow["flip"] is not None and slow["guesses"] and "dig" not in slow
+    assert slow["dig_error"]["field"] == "dig_policy", slow["dig_error"]
     refusals = [
         ({**body, "dig_policy": "nope"}, "search (search:BUDGET)"),
         ({**body, "dig_policy": "search:0"}, "BUDGET an integer in 1..10000"),

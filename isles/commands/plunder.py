@@ -279,7 +279,7 @@ def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
     for t in advice.targets:
         lines.append(
             f"  p{t.target}: best guess now {record.code_text(t.code)} "
-            f"p={float(t.probability):.1%} (now, first in the chest: exactly "
+            f"p={float(t.probability):.1%} (now, were it first in the chest: exactly "
             f"{float(t.now_exact):.2f})"
         )
         for o in t.options:

@@ -88,7 +88,21 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
             advice["dig"] = plunder.dig_advice(
                 record, policy=policy, samples=DIG_SAMPLES, time_limit=seconds
             ).to_dict()
-        except IslesError as exc:  # flip and guess advice stand without it
+        except InvalidInput as exc:  # flip and guess advice stand without it
+            if exc.field == "time_limit":  # the web app's own budget, not the user's:
+                # said of what the request chose, the policy (a search's first game
+                # was still going at the dig advice's budget)
+                exc = InvalidInput(
+                    DIG_POLICY_KEY,
+                    policy,
+                    f"a policy that plays a game in less than the dig advice's {seconds:g} s",
+                )
+            advice["dig_error"] = {
+                "field": exc.field,
+                "expected": exc.expected,
+                "message": str(exc),
+            }
+        except IslesError as exc:
             advice["dig_error"] = {
                 "field": getattr(exc, "field", None),
                 "expected": getattr(exc, "expected", None),
