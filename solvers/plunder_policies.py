@@ -241,7 +241,7 @@ class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
     @property
     def name(self) -> str:
         """``threshold:P``."""
-        return f"threshold:{self.threshold:g}"
+        return f"threshold:{self.threshold:.15g}"
 
     def dig(self, view: PlayerView, target: int, probability: float) -> bool:
         """Dig when the probability reaches the threshold."""

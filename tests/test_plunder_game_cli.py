@@ -80,13 +80,19 @@ def test_the_tournament_table_keeps_its_columns_apart() -> None:
         assert line.count("]") == 3 and line.endswith("]"), line
         assert re.findall(r"\](?!$)..", line) == ["]  ", "]  "], line
     assert any("100.0% [20.7%, 100.0%]" in line for line in rows)
-    heads = [line for line in lines if "win rate" in line]
-    for head in heads:
-        table = [x for x in lines[lines.index(head) + 1 : lines.index(head) + 4] if "[" in x]
-        for line in table:
-            for title in ("mean score", "first dig"):
-                column = head.index(title)
-                assert line[column - 1] == " " and line[column - 2] in " ]", (title, line)
+    # A policy name longer than the column widens it: rows stay under their headings.
+    long = tournament(2, ["threshold:0.1234567", "threshold:0.1234568"], games=2, workers=0)
+    for text in (lines, tournament_lines(long)):
+        heads = [line for line in text if "win rate" in line]
+        for head in heads:
+            table = [x for x in text[text.index(head) + 1 : text.index(head) + 5] if "[" in x]
+            for line in table:
+                for title in ("played", "mean score", "first dig"):
+                    column = head.index(title) + (len(title) - 1 if title == "played" else 0)
+                    if title == "played":  # right-aligned: the counts end under it
+                        assert line[column].isdigit() and line[column + 1] == " ", line
+                    else:
+                        assert line[column - 1] == " " and line[column - 2] in " ]", (title, line)
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,12 @@ def test_policy_names() -> None:
 def test_a_threshold_is_a_plain_decimal() -> None:
     """float() reads other scripts' digits, "_" and spaces: a threshold written so is
     refused, not played as the number it happens to read as."""
-    for good, name in (("0.5", "threshold:0.5"), (".25", "threshold:0.25"), ("1", "threshold:1")):
+    for good, name in (
+        ("0.5", "threshold:0.5"),
+        (".25", "threshold:0.25"),
+        ("1", "threshold:1"),
+        ("0.1234567", "threshold:0.1234567"),  # two such were one name (rounded to 6)
+    ):
         assert policy_by_name(f"threshold:{good}").name == name
     for bad in (
         "threshold:٠.5",

@@ -324,12 +324,15 @@ def tournament_lines(result: Tournament) -> list[str]:
     for title, rows in (("policy", result.policies), ("seat", result.seats)):
         lines.append("")
         # Columns two spaces apart at their widest ("100.0% [20.7%, 100.0%]", 22).
-        lines.append(f"{title:<14} {'played':>6}  {'win rate':<22}  {'mean score':<21}  first dig")
+        width = max(14, *(len(r.name) for r in rows))  # a long policy name widens it
+        lines.append(
+            f"{title:<{width}} {'played':>6}  {'win rate':<22}  {'mean score':<21}  first dig"
+        )
         for r in rows:
             win = f"{r.win_rate:6.1%} [{r.win_ci95[0]:.1%}, {r.win_ci95[1]:.1%}]"
             score = f"{r.mean_score:5.2f} [{r.score_ci95[0]:.2f}, {r.score_ci95[1]:.2f}]"
             dig = f"{r.first_dig_rate:.1%} [{r.first_dig_ci95[0]:.1%}, {r.first_dig_ci95[1]:.1%}]"
-            lines.append(f"{r.name:<14} {r.played:>6}  {win:<22}  {score:<21}  {dig}")
+            lines.append(f"{r.name:<{width}} {r.played:>6}  {win:<22}  {score:<21}  {dig}")
     return lines
 
 
