@@ -104,6 +104,24 @@ def checkpoint(check: Callable[[], None]) -> Iterator[None]:
     ------
     None
 
+    Raises
+    ------
+    Exception
+        Whatever ``check`` raises, from inside the search's decision.
+
+    Notes
+    -----
+    A context variable holds ``check``, so a block in one thread or task sets it
+    for that one only. The time limits of :func:`isles.plunder.tournament` (with
+    ``workers=0``) and :func:`isles.plunder.dig_advice` use it: a game whose
+    search is stopped so is dropped, and the answer stands on the games finished.
+    docs/plunder.md, "Dig now or wait" and "Tournaments" (seed
+    ``seeds/003_cfc377110defcf34.txt``).
+
+    References
+    ----------
+    Python's :mod:`contextvars` (PEP 567).
+
     Examples
     --------
     >>> from isles.solvers.plunder_policies import play_game
