@@ -435,15 +435,14 @@ class Belief:
         True
         """
         part = self._t.code_part
-        out = []
-        for r in rows:
-            if self._abc is None:
-                p = self._perms
-                a, b, c = int(r) // (p * p), int(r) // p % p, int(r) % p
-            else:
-                a, b, c = (int(x[r]) for x in self._abc)
-            deal: list[Code] = [self.code] * self.players
-            for j, q in enumerate(self.opponents):
-                deal[q] = Code.from_index(int(part[0][j, a] + part[1][j, b] + part[2][j, c]))
-            out.append(tuple(deal))
-        return out
+        r = np.asarray(rows, dtype=np.int64).reshape(-1)
+        if self._abc is None:
+            p = self._perms
+            a, b, c = r // (p * p), r // p % p, r % p
+        else:
+            a, b, c = (np.asarray(x)[r] for x in self._abc)
+        index = np.full((self.players, len(r)), self.code.index, dtype=np.int64)
+        for j, q in enumerate(self.opponents):
+            index[q] = part[0][j, a] + part[1][j, b] + part[2][j, c]
+        codes = _all_codes()
+        return [tuple(codes[i] for i in deal) for deal in index.T.tolist()]
