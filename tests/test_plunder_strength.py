@@ -113,3 +113,44 @@ def test_below_the_flip_search_budget_the_search_flips_for_information(
     other = policy_by_name("threshold")
     play_game([_One(), other, other], seed=4, turn_limit=8)  # type: ignore[list-item]
     assert seats[0].flips >= 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_deals_at_lists_the_deals_one_row_at_a_time_would(seed: int) -> None:
+    """The vectorised deals_at against the plain decoding of one row at a time (the loop
+    it replaced), and every deal it lists is possible: my code, the values of each deck
+    dealt once, every answer of the record truthful."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    cols = [rng.permutation(VALUES)[:n] for _ in CATEGORIES]
+    deal = [Code(*(int(c[p]) for c in cols)) for p in range(n)]
+    me = int(rng.integers(n))
+    belief, record = Belief.start(n, me, deal[me]), []
+    for _ in range(int(rng.integers(0, 4))):
+        active = int(rng.integers(n))
+        clue = Code(*(int(v) for v in rng.integers(VALUES, size=3)))
+        record.append(
+            Observation(active, clue, {p: answer(deal[p], clue) for p in range(n) if p != active})
+        )
+        belief = belief.observe(record[-1])
+    rows = rng.integers(0, belief.deals, size=min(200, belief.deals))
+    part, perms = belief._t.code_part, belief._perms
+    plain = []
+    for r in rows:
+        if belief._abc is None:
+            a, b, c = int(r) // (perms * perms), int(r) // perms % perms, int(r) % perms
+        else:
+            a, b, c = (int(x[r]) for x in belief._abc)
+        row = [belief.code] * n
+        for j, q in enumerate(belief.opponents):
+            row[q] = Code.from_index(int(part[0][j, a] + part[1][j, b] + part[2][j, c]))
+        plain.append(tuple(row))
+    listed = belief.deals_at(rows)
+    assert listed == plain and belief.deals_at([]) == []
+    for got in listed:
+        assert got[me] == deal[me]
+        for k in range(3):
+            assert len({code.values[k] for code in got}) == n
+        for obs in record:
+            assert all(answer(got[p], obs.clue) == x for p, x in obs.answers.items())
