@@ -10,11 +10,12 @@ by the candidate policy (``threshold:0.5``, ``certain``, ``expected``:
 cards they sent) with the fewest misses, and chooses, by the seed's scoring (my
 margin over the best of the others), the flip and the crew cards whose games end
 best for it. Flat Monte Carlo with common random numbers: every option is scored
-on the same sampled games. Once its belief holds few deals, it weighs them by how
-well those models replay the record and plays on from the weighed deals (my guesses
-in the games played on by those weights, as the seat itself guesses); on the
-last turn it then scores every combination of its most likely codes exactly over
-them. On its own turn it weighs each flip (none, or a deck) on ``BUDGET`` games
+on the same sampled games. It weighs every deal of its belief (once they are at most
+``POOL * BUDGET``: from its first plan at the default budget) by how well those
+models replay the record and plays on from the weighed deals (my guesses in the
+games played on by those weights, as the seat itself guesses); on the last turn,
+once they are few, it scores every combination of its most likely codes exactly
+over them. On its own turn it weighs each flip (none, or a deck) on ``BUDGET`` games
 of its own (from a budget of ``FLIP_SEARCH_BUDGET``; below, it flips for its digs:
 :func:`dig_flip`).
 """
@@ -74,9 +75,10 @@ __all__ = [
 
 DEFAULT_BUDGET = 32
 """Games played on per decision by default (``search``), and per flip weighed. Measured
-at 6 players (benchmarks/bench_search.py, 54 decisions of 3 games, a shared 2-core
-machine): median 58 ms, 90% 259 ms, at most 459 ms of CPU a decision with the flips
-searched and my guesses played on weighed; 16 won less often at 4 players, 64 no
+at 6 players (benchmarks/bench_search.py, 176 decisions of 10 games, a shared 2-core
+machine): median 17 ms, 90% 239 ms, at most 855 ms of CPU a decision with the flips
+searched and the deals weighed from the first plan (54 decisions of 3 games: at most
+468 ms); 16 won less often at 4 players, 64 no
 more often at 6, nor at 4 with the weighed guesses (161 against 160 of 400 games, 1.9
 times the CPU), 128 to 512 with the flip for the digs no more often at 4
 (docs/plunder.md, "How strong")."""
@@ -141,12 +143,17 @@ def checkpoint(check: Callable[[], None]) -> Iterator[None]:
 
 
 SEARCH_DEALS = 5_000
-"""The search plans once its belief holds at most this many deals; before, it plays
-as ``threshold:0.5`` does (early on no guess is near a dig, and the others' beliefs
-would be costly to rebuild per game played on)."""
+"""The search plans once its belief holds at most this many deals (at the default budget
+weighing every one of them by the others' public play: POOL); before, it plays as
+``threshold:0.5`` does (early on no guess is near a dig, and the others' beliefs would
+be costly to rebuild per game played on)."""
 
-FLOOR = 0.1
-"""A dig now is weighed only for a guess with at least this probability."""
+FLOOR = 0.25
+"""A dig now is weighed only for a guess with at least this probability (below, the card
+waits; on the last turn every target left is dug). Was 0.1: against three
+``threshold:0.5`` at 4 players (seed 0, paired on the same games) 0.25 won 162 against 160
+of games 0 to 399 (where it was chosen) and 242 against 223 of games 400 to 999, at
+about 0.6 of the CPU a game (docs/plunder.md, "How strong")."""
 
 RULES: tuple[float, ...] = (0.3, 0.5, 0.7, 0.9, 1.0)
 """The ways of waiting weighed: send the card at the first later turn on which my
@@ -210,13 +217,18 @@ CHECK_MODELS = True
 "The search policy"): a deal whose models of the others would have flipped or sent
 otherwise than the record says is less likely."""
 
-CHECK_DEALS = 5_000
+CHECK_DEALS = 100_000
 """A model's flip and crew round are checked once its own belief holds at most this many
-deals (before, nobody is near a dig and the check would cost most)."""
+deals (before, the check would cost most and tell little). Was 5,000: with the deals
+weighed from the first plan and MISS_WEIGHT 0.001, against three ``threshold:0.5`` at
+4 players (seed 0, paired on the same games) 173 wins against 160 of games 0 to 399 and
+242 against 223 of games 400 to 999 (docs/plunder.md, "How strong")."""
 
-MISS_WEIGHT = 0.05
+MISS_WEIGHT = 0.001
 """A deal weighs this to the power of its models' misses (a miss: a turn on which a
-player's model, with the deal's code, would have played otherwise than they did)."""
+player's model, with the deal's code, would have played otherwise than they did): near
+zero, for a deterministic model makes such a deal impossible (was 0.05, which left a
+third of the weight on impossible deals when they were ten times as many)."""
 
 PLAN_WEIGHED = True
 """Whether my guesses in the games played on, once the deals are weighed, come from the
@@ -226,9 +238,17 @@ seed 0, rotated seats, paired on the same games): against ``threshold:0.5`` 144 
 160 wins of 400 at 4 players and 101 to 110 at 6, 38 games turned into wins and 5
 into losses over the four matches of 1,200 games."""
 
-POOL = 3
+POOL = 160
 """The deals are weighed once my belief holds at most ``POOL * BUDGET`` of them (every
-one of them, exactly); before, the search draws from the belief as it is."""
+one of them, exactly; 5,120 at the default budget, so from the first plan, SEARCH_DEALS
+being 5,000; a smaller budget weighs later, and costs less a decision). Was 3 (96 deals
+at the default budget), with CHECK_DEALS 5,000 and MISS_WEIGHT 0.05: the figures of
+CHECK_DEALS."""
+
+LAST_POOL = 3
+"""The last turn's combination of codes is chosen exactly once my belief holds at most
+``LAST_POOL * BUDGET`` deals (each deal's game is rebuilt and scored per combination);
+before, each target's most likely code is sent."""
 
 
 _CODES: tuple[Code, ...] = tuple(Code.from_index(i) for i in range(VALUES**3))
@@ -653,25 +673,29 @@ class _Planner:
         self.guesses = list(guesses)
         self.pool = pool
         self.weights = None if pool is None else pool.weights
+        self.rows = None if pool is None else np.arange(len(pool.weights))
+        """The deals of the pool still in play (no answer since struck them out)."""
         self.seen = belief.turns
         """Observations the pool's weights have been filtered by."""
 
     def _pool_guesses(self, view: PlayerView) -> dict[int, tuple[Code, float]]:
         """My best guess on each target and its probability by the pool's weights, the
         deals that disagree with an answer since the decision struck out."""
-        pool, w = self.pool, self.weights
-        assert pool is not None and w is not None
+        pool, w, rows = self.pool, self.weights, self.rows
+        assert pool is not None and w is not None and rows is not None
         for obs in view.observations[self.seen :]:
             shown = np.array(obs.clue.values, dtype=np.int64)
-            yes = (pool.values == shown).any(axis=2)
+            yes = (pool.values[rows] == shown).any(axis=2)
+            keep = np.ones(len(rows), dtype=bool)
             for p, a in obs.answers.items():
-                w = np.where(yes[:, p] == a, w, 0.0)
+                keep &= yes[:, p] == a
+            rows, w = rows[keep], w[keep]
         self.seen = len(view.observations)
-        self.weights = w
+        self.weights, self.rows = w, rows
         total = float(w.sum())
         out = {}
         for q in self.targets:
-            mass = np.round(np.bincount(pool.index[:, q], w, VALUES**3) / total, 12)
+            mass = np.round(np.bincount(pool.index[rows, q], w, VALUES**3) / total, 12)
             best = int(np.argmax(mass))
             out[q] = (_CODES[best], min(1.0, float(mass[best])))
         return out
@@ -931,6 +955,8 @@ class _SearchSeat:
         """The players modelled by another candidate than OTHERS (found by their play)."""
         self._pool_key: tuple[int, bool] | None = None
         self._pool: tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]] = ([], np.ones(0))
+        self._arrays: tuple[tuple[int, bool] | None, _Pool | None] = (None, None)
+        """The weighed deals as arrays, for the posterior of that key."""
         self.last_values: dict[tuple[int, float | None], float] = {}
         """The option values of the last crew decision searched (for tests and study)."""
         self.last_games: list[tuple[tuple[Code, ...], tuple[tuple[int, ...], ...]]] = []
@@ -1003,7 +1029,10 @@ class _SearchSeat:
             if not flip:
                 now = [(view.turn - 1, self._guesses(view, deals, weights))]
             if PLAN_WEIGHED:
-                pool = _Pool(deals, weights)
+                key, pool = self._arrays
+                if key != self._pool_key or pool is None:
+                    pool = _Pool(deals, weights)
+                    self._arrays = (self._pool_key, pool)
         self.last_games = drawn
         check = _CHECK.get()
         for deal, decks in drawn:
@@ -1036,10 +1065,12 @@ class _SearchSeat:
             # first: against OTHERS the true deal never misses, and nothing else runs).
             best: tuple[int, _SolverPolicy, list[int]] | None = None
             for c in CANDIDATES:
-                if c == OTHERS:
-                    col = [replay.misses_of(d, p, OTHERS, self.models) for d in deals]
-                else:
-                    col = [replay.misses_of(d, p, c, self.alt_models[c.name]) for d in deals]
+                models = self.models if c == OTHERS else self.alt_models[c.name]
+                by_code: dict[Code, int] = {}
+                for d in deals:
+                    if d[p] not in by_code:
+                        by_code[d[p]] = replay.misses_of(d, p, c, models)
+                col = [by_code[d[p]] for d in deals]
                 if best is None or min(col) < best[0]:
                     best = (min(col), c, col)
                 if best[0] == 0:
@@ -1165,7 +1196,8 @@ class _SearchSeat:
             now = {q: (code, 0) for q, (code, _) in guesses.items()}
             prob = {q: 1.0 if prob[q] >= 1 else p for q, (_, p) in guesses.items()}
         if view.turns_left == 0:
-            if LAST_TURN and self._weighing(belief) and self._searching(view) and targets:
+            exact = belief.deals <= LAST_POOL * self.policy.budget
+            if LAST_TURN and exact and self._weighing(belief) and self._searching(view) and targets:
                 return self._last_turn(view, replay, targets)
             return [(q, now[q][0]) for q in targets]
         out = [(q, now[q][0]) for q in targets if prob[q] >= 1]
@@ -1198,8 +1230,8 @@ def _start_game(
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
     drawn exactly from its belief (weighed by the others' public play once they are at
-    most ``POOL * BUDGET``), the others as ``threshold:0.5`` (or as the candidate of
-    ``CANDIDATES`` their play names).
+    most ``POOL * BUDGET``), the others as
+    ``threshold:0.5`` (or as the candidate of ``CANDIDATES`` their play names).
 
     Examples
     --------

@@ -452,6 +452,45 @@ def test_the_games_played_on_guess_by_the_weighed_deals(
     assert checked > 50 and differ > 0, (checked, differ)
 
 
+def test_before_the_last_turn_it_digs_no_guess_below_the_floor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every card sent before the last turn, once the deals are weighed, names my best
+    guess by the decision's weighed deals (the test's brute force), of probability FLOOR
+    or more; before, as ``threshold:0.5``, of 0.5 or more by my belief. And guesses between
+    0.1 (the floor until the fifth round) and FLOOR came up and were held back."""
+    lineup: list[Policy] = [SearchPolicy(8)] + [ThresholdPolicy(0.5)] * 3
+    crew = plunder_search._SearchSeat.crew
+    sent: list[float] = []
+    held = 0
+
+    def spy(self: Any, view: PlayerView) -> list[tuple[int, Code]]:
+        nonlocal held
+        out = crew(self, view)
+        if view.turns_left == 0:
+            return out
+        pool = _seat_pool(self)
+        chosen = dict(out)
+        for q in view.targets_left():
+            if pool is None:
+                code, count = self.belief.best_code(q)
+                p, floor = count / self.belief.deals, 0.5
+            else:
+                code, p = _weighed_guess(pool, view, q)
+                floor = plunder_search.FLOOR
+            if q in chosen:
+                assert chosen[q] == code and p >= floor - 1e-9, (q, chosen[q], code, p)
+                sent.append(p)
+            elif pool is not None and 0.1 <= p < floor:
+                held += 1
+        return out
+
+    monkeypatch.setattr(plunder_search._SearchSeat, "crew", spy)
+    for seed in range(3):
+        play_game(lineup, seed)
+    assert sent and held, (sent, held)
+
+
 @pytest.mark.parametrize(
     ("others", "seed"), [(("certain", "certain"), 1), (("expected", "threshold:0.5"), 7)]
 )

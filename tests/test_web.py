@@ -705,7 +705,8 @@ def test_the_notepad_dig_advice_plays_on_by_the_policy_asked(
     answer that of the library's for the games played; a bad one is refused, named."""
     from isles.web.tasks import plunder as notepad
 
-    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.0)  # the floor: search is slow
+    # a search seat's first decision rebuilds the others' models from the first turn
+    monkeypatch.setattr(notepad, "DIG_SECONDS", 4.0)
     record = plunder.example_record()
     task = notepad.TASKS["plunder"]
     body = {"record": record.to_dict(), "advise": True, "dig_policy": "search:2"}
