@@ -6,7 +6,8 @@ one ``search`` seat against ``players - 1`` seats of one built-in policy. Game
 For each match: the search's win rate with its 95% Wilson interval beside parity
 (``1 / players``), its mean score, and its mean score margin over the others (its
 score minus the mean of the others' in the same game, and minus the best of them),
-with 95% normal intervals. Then the time of one decision of the search.
+with 95% normal intervals. First (``--decisions N``), the time of every decision of
+one search seat over ``N`` games at 6 players.
 
 Run: ``python benchmarks/bench_search.py [--games N] [--budget B] [--workers W]
 [--match PLAYERS:POLICY ...] [--decisions N]``. Defaults: the four matches of
@@ -29,7 +30,7 @@ Before, over 1,000 games (the default of the fourth round): 4 players against th
 ``threshold:0.5`` 383 wins, 38.30% [35.3, 41.4], margin +1.20 [+0.91, +1.50]; 6
 players against five 289 wins, 28.90% [26.2, 31.8], margin +1.47 [+1.19, +1.74].
 
-My guesses in the games played on from the weighed deals (the default;
+My guesses in the games played on from the weighed deals (the fourth round's default;
 docs/plunder.md, "How strong"; seed 0, games 0 to 399, one process per 100 or 200
 games): 4 players against three ``threshold:0.5`` 40.00% [35.3, 44.9]
 (before: 36.00%), margin +1.34 [+0.88, +1.80]; 6 players against five 27.50%
@@ -64,7 +65,7 @@ load about 3), with the last turn exact, the flip for the digs and margin weight
 +1.05]. Decisions at 6 players (``--decisions 3``, CPU, load 0.3 to 1.1): median
 15 ms, 90% 299 ms, at most 529 ms.
 
-With the others modelled by the candidate their play names (the default now;
+With the others modelled by the candidate their play names (kept since;
 seed 0, games 0 to 199, one process, load 1.0 to 1.4; before it, the same games):
 4 players against three ``expected`` 31.0% [25.0, 37.7] (before 30.0%), margin
 +0.25 [-0.42, +0.91] (before -0.11; paired difference +0.36 [+0.10, +0.62]);

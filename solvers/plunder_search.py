@@ -153,7 +153,7 @@ FLOOR = 0.25
 waits; on the last turn every target left is dug). Was 0.1: against three
 ``threshold:0.5`` at 4 players (seed 0, paired on the same games) 0.25 won 162 against 160
 of games 0 to 399 (where it was chosen) and 242 against 223 of games 400 to 999, at
-about 0.6 of the CPU a game (docs/plunder.md, "How strong")."""
+about two thirds of the CPU a game (docs/plunder.md, "How strong")."""
 
 RULES: tuple[float, ...] = (0.3, 0.5, 0.7, 0.9, 1.0)
 """The ways of waiting weighed: send the card at the first later turn on which my

@@ -292,7 +292,8 @@ class Tournament:
         that many games with the same seed).
     seed : int
     lineup : tuple of str
-        The policies as named, seated in turn.
+        The distinct policies, each named once, in the order of their first
+        seat (how many seats each played: ``policies``; seat by seat: ``seats``).
     policies : tuple of PolicyStats
         Per policy, in lineup order (each name once).
     seats : tuple of PolicyStats
