@@ -136,3 +136,23 @@ def test_a_board_on_its_way_takes_no_taps(server: str, page: Page) -> None:
     tap(page, "0,-3")
     expect(page.locator("#goals-note")).to_contain_text("goals")
     expect(page.locator("#goals-note")).not_to_contain_text("Tap the car's start hex")
+
+
+def test_a_board_chosen_while_the_first_one_comes_stands(server: str, page: Page) -> None:
+    """The page's first board (the beginner's) answers only after the player chose the
+    two-towns board: the late answer is dropped, the towns board stands, taps land on it
+    (before, the late beginner board replaced it, and the board select said "beginner")."""
+    held: list[Route] = []
+    page.route("**/api/examples/beginner", lambda route: held.append(route))
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#source")
+    page.select_option("#source", "towns")
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
+    assert len(held) == 1, held
+    with page.expect_response("**/api/examples/beginner"):
+        held[0].continue_()  # the first board comes now, late
+    expect(page.locator("#source")).to_have_value("towns")
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
+    page.select_option("#mode", "income")
+    tap(page, "0,-3")
+    expect(page.get_by_role("alert")).to_have_count(0)

@@ -150,16 +150,21 @@ function layoutBody(source) {
   return { game: source, seed: state.seed };
 }
 
+/** Boards asked for so far: only the latest one asked is laid (a slower earlier one is dropped). */
+let boardsAsked = 0;
+
 /** A new board; ``again``: the layout a reload interrupted, asked again by itself. */
 async function loadBoard(source, { again = false } = {}) {
   if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
+  const asked = ++boardsAsked;
   boardBox.setAttribute("aria-busy", "true"); // the old board takes no taps: the new one would drop them
   try {
     let board;
     if (source === "beginner") board = await getJSON("/api/examples/beginner");
     else if (source === "towns") board = await getJSON("/api/examples/beginner-towns");
     else board = (await job.run("layout", layoutBody(source), { again })).board;
+    if (asked !== boardsAsked) return; // the player chose another board meanwhile: that one stands
     const change = (s) => {
       Object.assign(s, { source, board, start: null, goals: [], roads: [], player: owners(board)[0] || null, cars: freshCars(board) });
     };
@@ -170,19 +175,23 @@ async function loadBoard(source, { again = false } = {}) {
       history.replace(next); // the first board of a fresh page is no step of the player's
     }
   } catch (error) {
-    if (!error.cancelled) showError(error);
+    if (!error.cancelled && asked === boardsAsked) showError(error);
   } finally {
-    boardBox.removeAttribute("aria-busy");
+    if (asked === boardsAsked) boardBox.removeAttribute("aria-busy");
   }
 }
 
 async function uploadBoard(value) {
   clearErrors();
+  const asked = ++boardsAsked; // a board still coming is dropped: the file stands
   try {
     const board = await postJSON("/api/board", { board: value });
+    if (asked !== boardsAsked) return;
     commit("load a board file", (s) => Object.assign(s, { source: "upload", board, start: null, goals: [], roads: [], player: owners(board)[0] || null, cars: freshCars(board) }));
   } catch (error) {
-    showError(error);
+    if (asked === boardsAsked) showError(error);
+  } finally {
+    if (asked === boardsAsked) boardBox.removeAttribute("aria-busy");
   }
 }
 
