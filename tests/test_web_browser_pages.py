@@ -279,6 +279,9 @@ def test_pages_never_overflow(server: str, page: Page, tmp_path: Path) -> None:
 
 def test_changing_the_rally_seed_is_an_undo_step(server: str, page: Page) -> None:
     page.goto(f"{server}/rally")
+    # the first board in: a step taken before it comes undoes to a page without a board
+    # (seen in CI under load; a known limit of the page, not what this test is about)
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
     page.fill("#seed", "7")
     page.locator("#seed").dispatch_event("change")
     expect(page.locator("#undo")).to_be_enabled()
