@@ -1230,8 +1230,8 @@ def _start_game(
 class SearchPolicy(BuiltinPolicy):
     """Plans by determinized rollouts: ``BUDGET`` games played on per decision from deals
     drawn exactly from its belief (weighed by the others' public play once they are at
-    most ``POOL * BUDGET``), the others as
-    ``threshold:0.5`` (or as the candidate of ``CANDIDATES`` their play names).
+    most ``POOL * BUDGET``), the others as ``threshold:0.5`` (or as the candidate of
+    ``CANDIDATES`` their play names).
 
     Examples
     --------
