@@ -8,6 +8,7 @@ reload keeps the state, and a phone-sized screen needs no sideways scrolling.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
@@ -620,6 +621,49 @@ def test_a_question_interrupted_by_a_reload_is_asked_again(
         assert second.value.request.post_data_json == first.value.request.post_data_json
         expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
         expect(tab.locator(answer)).to_contain_text(text, timeout=limit)
+        context.close()
+
+
+def _first_answer_late(app: Any, path: str, seconds: float) -> Any:
+    """``app``, but the body of its first answer to ``path`` comes ``seconds`` after its headers."""
+    late = [True]
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != path or not late[0]:
+            await app(scope, receive, send)
+            return
+        late[0] = False
+
+        async def send_late(message: Any) -> None:
+            if message["type"] == "http.response.body":
+                await asyncio.sleep(seconds)
+            await send(message)
+
+        await app(scope, receive, send_late)
+
+    return wrapped
+
+
+def test_a_reload_while_the_ask_is_answered_asks_again(browser: Browser) -> None:
+    """The page reloaded between the headers and the body of its ask's answer: asked again.
+
+    A body cut off by the reload is a lost connection, not an answer: the question stays
+    pending (the old page said "the server answered 202" and forgot it, as CI saw under load).
+    """
+    app = create_app(allowed_hosts=("127.0.0.1",), tasks={"layout": LATE_LAYOUT})
+    with serving(_first_answer_late(app, "/api/solve/layout", 5.0)) as address:
+        context = browser.new_context()
+        tab = context.new_page()
+        tab.goto(f"{address}/setup")
+        _radius_2(tab)
+        solve = "**/api/solve/layout"
+        with tab.expect_response(solve) as first:  # its headers: the body is 5 s late
+            tab.click("#lay")
+        with tab.expect_response(solve, timeout=15_000) as second:
+            tab.reload()
+        assert second.value.request.post_data_json == first.value.request.post_data_json
+        expect(tab.locator(".job-text")).to_contain_text("asked again after the reload")
+        expect(tab.locator("#outcome")).to_contain_text("Board laid", timeout=30_000)
         context.close()
 
 

@@ -124,7 +124,10 @@ async function answer(response) {
   let data = null;
   try {
     data = await response.json();
-  } catch {
+  } catch (error) {
+    // A body cut off (the connection lost, or this page being left or reloaded) is no
+    // answer: said as a lost server (status 0, asked again), never as the request's fault.
+    if (!(error instanceof SyntaxError)) throw lostServer();
     throw new RequestError({ field: null, message: `the server answered ${response.status}` }, { status: response.status });
   }
   if (!response.ok) {
@@ -140,8 +143,12 @@ async function request(url, options) {
   try {
     return await fetch(url, options);
   } catch {
-    throw new RequestError({ field: null, message: "the server does not answer (is isles serve still running?)" }, { status: 0 });
+    throw lostServer();
   }
+}
+
+function lostServer() {
+  return new RequestError({ field: null, message: "the server does not answer (is isles serve still running?)" }, { status: 0 });
 }
 
 export async function getJSON(url) {
