@@ -185,12 +185,15 @@ def param_extra(info: FieldInfo) -> dict[str, Any]:
 
 
 def _limits(info: FieldInfo) -> dict[str, Any]:
-    """The field's range: ``{"ge": 1, "le": 10}`` (annotated_types metadata)."""
+    """The field's range: ``{"ge": 1, "le": 10}`` (annotated_types metadata), and
+    ``"finite": True`` for a number that refuses infinity and NaN (``param(finite=True)``)."""
     found: dict[str, Any] = {}
     for item in info.metadata:
         for name in ("ge", "le", "gt", "lt"):
             if isinstance(item, getattr(at, name.capitalize())):
                 found[name] = getattr(item, name)
+        if getattr(item, "allow_inf_nan", None) is False:
+            found["finite"] = True
     return found
 
 
@@ -249,7 +252,8 @@ def _type_text(base: Any, limits: Mapping[str, Any]) -> str | None:
         return "an integer"
     if base is float:
         parts = [f"{op} {_number(limits[k])}" for k, op in _OPS if k in limits]
-        return "a number" + (" " + " and ".join(parts) if parts else "")
+        kind = "a finite number" if limits.get("finite") else "a number"
+        return kind + (" " + " and ".join(parts) if parts else "")
     if origin is Literal:
         return "one of " + ", ".join(str(a) for a in get_args(base))
     if isinstance(base, type) and issubclass(base, Enum):

@@ -121,6 +121,27 @@ def test_the_command_line_is_derived_from_the_declaration() -> None:
     assert trip.model_fields_set == {"start", "goals", "games"}
 
 
+class Timed(Question):
+    """A time limit that refuses infinity (``finite=True``), as isles' jobs declare theirs."""
+
+    time_limit: float = param(10.0, help="seconds", gt=0, finite=True, metavar="SEC")
+
+
+@pytest.mark.parametrize("text", ["inf", "nan", "-1"])
+def test_a_finite_limit_says_it_is_finite(text: str) -> None:
+    """'inf' is a number > 0: what is refused says why (was 'expected a number > 0')."""
+    parser = argparse.ArgumentParser(prog="timed")
+    add_question(parser, Timed)
+    expected = f"^--time-limit: '{text}' is invalid; expected a finite number > 0$"
+    with pytest.raises(InvalidInput, match=expected):
+        read_question(Timed, parser.parse_args(["--time-limit", text]))
+    with pytest.raises(
+        InvalidInput, match=r"^time_limit: inf is invalid; expected a finite number"
+    ):
+        Timed.read({"time_limit": float("inf")})
+    assert Timed.read({"time_limit": 0.5}).time_limit == 0.5
+
+
 def test_the_command_line_names_the_text_typed() -> None:
     parser = argparse.ArgumentParser(prog="trip")
     add_question(parser, Trip, exclude=("values",))
