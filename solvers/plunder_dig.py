@@ -35,7 +35,13 @@ from isles.models.questions.plunder import DIG_SAMPLES, DigQuestion
 from isles.models.status import Status
 from isles.solvers.plunder_belief import Belief
 from isles.solvers.plunder_policies import _SolverPolicy, policy_by_name
-from isles.solvers.plunder_search import OTHERS, Replay, SearchPolicy, checkpoint
+from isles.solvers.plunder_search import (
+    OTHERS,
+    Replay,
+    SearchPolicy,
+    checkpoint,
+    shared_models,
+)
 
 __all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
 
@@ -501,29 +507,34 @@ def dig_question(question: DigQuestion, *, progress: bool = False) -> DigAdvice:
             raise _TimeUp
 
     try:
-        for child in np.random.SeedSequence(question.seed).spawn(samples):
-            if played and _clock() >= deadline:
-                break  # the time limit: the games played so far (at least one)
-            try:
-                with checkpoint(check):  # a search's game stops within its decision
-                    deal, chest, turns, watcher = _play_on(start, pol, child, question.turn_limit)
-            except _TimeUp:
-                if not played:  # a search's first game still going at the limit
-                    raise InvalidInput(
-                        "time_limit",
-                        time_limit,
-                        f"a limit long enough for one game played on ({pol.name} "
-                        f"had finished none at {time_limit:g} s)",
-                    ) from None
-                break  # that game dropped: the ones played so far
-            played += 1
-            for q, w in keys:
-                guess, slot = _my_card(start, turns, watcher, q, w)
-                ok = guess == deal[q]
-                right[q, w] += ok
-                points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
-            if bar is not None:
-                bar.update(1)
+        # the games' fresh search seats share the others' models along the record
+        # (the same answers as each seat replaying them alone, faster)
+        with shared_models(len(question.record.observations)):
+            for child in np.random.SeedSequence(question.seed).spawn(samples):
+                if played and _clock() >= deadline:
+                    break  # the time limit: the games played so far (at least one)
+                try:
+                    with checkpoint(check):  # a search's game stops within its decision
+                        deal, chest, turns, watcher = _play_on(
+                            start, pol, child, question.turn_limit
+                        )
+                except _TimeUp:
+                    if not played:  # a search's first game still going at the limit
+                        raise InvalidInput(
+                            "time_limit",
+                            time_limit,
+                            f"a limit long enough for one game played on ({pol.name} "
+                            f"had finished none at {time_limit:g} s)",
+                        ) from None
+                    break  # that game dropped: the ones played so far
+                played += 1
+                for q, w in keys:
+                    guess, slot = _my_card(start, turns, watcher, q, w)
+                    ok = guess == deal[q]
+                    right[q, w] += ok
+                    points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
+                if bar is not None:
+                    bar.update(1)
     finally:
         if bar is not None:
             bar.close()

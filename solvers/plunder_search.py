@@ -71,6 +71,7 @@ __all__ = [
     "draws",
     "plan_values",
     "seen_after",
+    "shared_models",
 ]
 
 DEFAULT_BUDGET = 32
@@ -364,6 +365,13 @@ class _Model:
         """Turns on which the policy, with this code, would have flipped or sent
         otherwise than the record says (counted with the public senders only)."""
 
+    def copy(self) -> _Model:
+        """A model that goes on alone from this one's turns (its seat and cards copied)."""
+        other = copy.copy(self)
+        other.seat = copy.copy(self.seat)
+        other.cards = list(self.cards)
+        return other
+
     def view_at(
         self, view: PlayerView, i: int, seen_at: list[tuple[tuple[int, ...], ...]]
     ) -> PlayerView:
@@ -441,6 +449,65 @@ class _Model:
             for target, code in chosen:
                 self.cards.append((i, CrewCard(self.player, target, code)))
         self.upto = max(self.upto, upto)
+
+
+_SHARED: ContextVar[tuple[int, dict[tuple[object, ...], _Model]] | None] = ContextVar(
+    "isles_search_models", default=None
+)
+"""The turns shared by :func:`shared_models` and the models kept, by policy, player,
+code and record so far."""
+
+
+@contextlib.contextmanager
+def shared_models(turns: int) -> Iterator[None]:
+    """Within the block, opponent models are shared by every replay of the same record.
+
+    A search seat that starts in mid-game models each other player, for each code
+    its belief leaves them, from the first turn. The games of one dig advice all
+    start from the same record, so their fresh seats would replay the same turns
+    with the same codes again and again: within the block, a model new to a
+    seat starts from a copy of the one brought up to the same record (the same
+    policy, player, code, table, turns, flips and senders) by an earlier seat, and
+    goes on alone from there. The answers are the same as without the block (a
+    model's turns are replayed one by one, in order, whatever the start).
+
+    Parameters
+    ----------
+    turns : int
+        The turns the replays have in common (the record's): models are kept brought
+        up to these at most, the later turns being each game's own.
+
+    Yields
+    ------
+    None
+
+    Notes
+    -----
+    A context variable holds the models, so the block covers its own thread or task
+    only, and they are freed when it ends. Used by :func:`isles.plunder.dig_advice`
+    (docs/plunder.md, "Dig now or wait"; seed ``seeds/003_cfc377110defcf34.txt``).
+
+    References
+    ----------
+    Python's :mod:`contextvars` (PEP 567).
+
+    Examples
+    --------
+    >>> from isles.models.plunder import Observation
+    >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
+    ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+    >>> with shared_models(1):
+    ...     first = Replay(v).model(1, Code(1, 1, 1))
+    ...     second = Replay(v).model(1, Code(1, 1, 1))
+    >>> first is second, first.upto == second.upto == 1
+    (False, True)
+    """
+    token = _SHARED.set((turns, {}))
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 Overrides = dict[int, tuple[_SolverPolicy, dict[tuple[int, Code], _Model]]]
@@ -547,8 +614,39 @@ class Replay:
             policy, models = self.others.get(p, (self.policy, self.models))
         key = (p, code)
         if key not in models:
-            models[key] = _Model(self.view.players, p, code, self.view.turn_limit, policy)
+            models[key] = self._new_model(p, code, policy)
         return models[key]
+
+    def _new_model(self, p: int, code: Code, policy: _SolverPolicy) -> _Model:
+        """A model of ``p`` with ``code``: a copy of the one shared for this record (brought
+        up to the shared turns whose crew rounds are over), when :func:`shared_models`
+        keeps them."""
+        view = self.view
+        shared = _SHARED.get()
+        if shared is None:
+            return _Model(view.players, p, code, view.turn_limit, policy)
+        turns, kept = shared
+        upto = min(turns, view.turn - 1 if self.crew_round and view.turn else view.turn)
+        if upto <= 0:
+            return _Model(view.players, p, code, view.turn_limit, policy)
+        key = (
+            policy.name,
+            self.public,
+            CHECK_MODELS and bool(self.before),
+            view.players,
+            view.turn_limit,
+            p,
+            code,
+            self.table,
+            view.observations[:upto],
+            view.flips[:upto],
+            view.senders[:upto],
+        )
+        if key not in kept:
+            model = _Model(view.players, p, code, view.turn_limit, policy)
+            model.advance(view, self.seen_at, upto, self.public, self.before)
+            kept[key] = model
+        return kept[key].copy()
 
     def misses(self, deal: tuple[Code, ...]) -> list[int]:
         """How often each other player (in player order), with their code in ``deal``,

@@ -185,6 +185,40 @@ def test_with_the_search_policy_every_seat_plays_on_by_the_search(
     assert asked == set()
 
 
+@pytest.mark.parametrize("which", ["example", "seed 2"])
+def test_search_seats_share_the_others_models_and_advise_the_same(
+    which: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games' fresh search seats start their models of the others from copies brought
+    up to the record (``shared_models``): far fewer models replayed from the first turn,
+    and the same advice, game for game, as with every seat replaying its own."""
+    import contextlib
+
+    from isles.solvers import plunder_search
+    from isles.solvers.plunder_policies import play_game
+
+    if which == "example":
+        record = example_record()
+    else:
+        full = play_game(["threshold"] * 3, 2).record_for(0)
+        record = Record(3, full.observations[:11], full.me, None, full.seen)
+    made = [0]
+    init = plunder_search._Model.__init__
+
+    def counted(self: plunder_search._Model, *args: object, **kwargs: object) -> None:
+        made[0] += 1
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plunder_search._Model, "__init__", counted)
+    shared = dig_advice(record, policy="search:2", waits=2, samples=4, seed=3).to_dict()
+    with_sharing = made[0]
+    made[0] = 0
+    monkeypatch.setattr(plunder_dig, "shared_models", lambda turns: contextlib.nullcontext())
+    alone = dig_advice(record, policy="search:2", waits=2, samples=4, seed=3).to_dict()
+    assert shared == alone
+    assert with_sharing < made[0] / 2, (with_sharing, made[0])
+
+
 def test_a_time_limit_stops_a_search_game_within_its_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -3,6 +3,7 @@ choice is the expectimax of the games it samples, and its tournaments are reprod
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -724,3 +725,87 @@ def test_the_last_turn_digs_the_best_combination(
         assert chosen >= _last_worth(me, targets, [r[0] for r in ranked], games, weights) - 1e-12
         differ = differ or max(values) > min(values) + 1e-9
     assert differ, "a choice that matters"
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([["search:2", "search:2", "threshold"], ["search:2", "expected", "search:2"]]),
+    st.integers(1, 6),
+)
+def test_models_shared_along_the_record_replay_the_same_game(
+    seed: int, names: list[str], turns: int
+) -> None:
+    """Two search seats of one game model the third player along the same record: with
+    ``shared_models`` the second starts from the first's copy, brought up to ``turns`` at
+    most; the game is the same, decision by decision, as with every model replayed alone."""
+    lineup = [policy_by_name(n) for n in names]
+    alone = play_game(lineup, seed)
+    made = [0]
+    init = plunder_search._Model.__init__
+
+    def counted(self: plunder_search._Model, *args: Any, **kwargs: Any) -> None:
+        made[0] += 1
+        init(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plunder_search._Model, "__init__", counted)
+        play_game(lineup, seed)
+        by_each = made[0]
+        made[0] = 0
+        with plunder_search.shared_models(turns):
+            shared = play_game(lineup, seed)
+    assert shared.to_dict() == alone.to_dict()
+    assert made[0] <= by_each
+
+
+def _replayed(view: PlayerView, deal: tuple[Code, ...], p: int) -> tuple[Any, ...]:
+    """Player ``p``'s model brought up to ``view``: its turns, cards and misses."""
+    replay = plunder_search.Replay(view)
+    misses = replay.misses_of(deal, p)
+    model = replay.models[p, deal[p]]
+    return model.upto, model.cards, misses
+
+
+def test_a_shared_model_goes_on_alone() -> None:
+    """A model taken from the shared ones is a copy: advancing it leaves the kept one and
+    the other copies where they were (a shared list of cards would mix two games); the
+    same turns with other senders are another record, so another model."""
+    game = play_game([policy_by_name("threshold")] * 3, 2)
+    t = 11
+    so_far = GameRecord(3, game.deal, game.table, game.turns[:t])
+    obs = so_far.observations
+    view = PlayerView(
+        3,
+        0,
+        game.deal[0],
+        15,
+        obs[-1].clue,
+        obs,
+        tuple(x.flip for x in so_far.turns),
+        tuple(tuple(c.proposer for c in x.crew) for x in so_far.turns),
+        tuple(c for x in so_far.turns for c in x.crew if c.proposer == 0),
+        so_far.seen(),
+    )
+    alone = _replayed(view, game.deal, 2)
+    assert alone[1], "player 2 has dug by turn 11"
+    with plunder_search.shared_models(5):
+        first = plunder_search.Replay(view).model(2, game.deal[2])
+        second = plunder_search.Replay(view).model(2, game.deal[2])
+        assert first is not second and first.upto == second.upto == 5
+        assert _replayed(view, game.deal, 2) == alone
+        first.advance(view, plunder_search.seen_after(view), t, True)
+        assert (first.upto, second.upto) == (t, 5)
+        third = plunder_search.Replay(view).model(2, game.deal[2])
+        assert third.upto == 5 and third.cards == second.cards != first.cards
+    assert plunder_search.Replay(view).model(2, game.deal[2]).upto == 0  # gone with the block
+    # player 2's card of turn 10 not sent
+    senders = tuple(
+        tuple(p for p in s if p != 2) if i == 10 else s for i, s in enumerate(view.senders)
+    )
+    other = dataclasses.replace(view, senders=senders)
+    other_alone = _replayed(other, game.deal, 2)
+    assert other_alone != alone
+    with plunder_search.shared_models(t):
+        assert _replayed(view, game.deal, 2) == alone
+        assert _replayed(other, game.deal, 2) == other_alone
