@@ -156,3 +156,30 @@ def test_a_board_chosen_while_the_first_one_comes_stands(server: str, page: Page
     page.select_option("#mode", "income")
     tap(page, "0,-3")
     expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_an_undo_past_the_first_board_lays_it_again(server: str, page: Page) -> None:
+    """A step taken while the page's first board comes (the seed changed) and undone
+    after it came: the page is back before the step, with a board (before, the undo went
+    back to the page as it was before any board, and showed none)."""
+    held: list[Route] = []
+    page.route("**/api/examples/beginner", lambda route: held.append(route))
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#seed")
+    page.fill("#seed", "3")
+    page.locator("#seed").dispatch_event("change")
+    expect(page.locator("#undo")).to_be_enabled()
+    assert len(held) == 1, held
+    with page.expect_response("**/api/examples/beginner"):
+        held[0].continue_()  # the first board comes now, after the step
+    hexes = page.locator('g[data-hex="0,-3"] polygon')
+    expect(hexes).to_be_visible()
+    page.unroute("**/api/examples/beginner")
+    page.click("#undo")
+    expect(page.locator("#seed")).to_have_value("0")
+    expect(hexes).to_be_visible()
+    stored = page.evaluate("JSON.parse(localStorage.getItem('isles.rally'))")
+    assert stored["board"] is not None and stored["seed"] == 0
+    page.select_option("#mode", "income")
+    tap(page, "0,-3")
+    expect(page.get_by_role("alert")).to_have_count(0)

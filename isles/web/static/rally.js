@@ -80,13 +80,16 @@ let defaults = { start: null, goals: null, why: null };
 // The job under way: its request as sent, and how the request reads now.
 let running = null;
 
-history.onchange = (next) => {
+history.onchange = (next, how) => {
   state = next;
   if (running && JSON.stringify(running.body()) !== running.asked) {
     running = null;
     job.cancel(); // the inputs changed: the old answer is not wanted, its slot is freed
   }
   render();
+  // Back (or forward) to a state with no board: one from before the page's first board
+  // came (a step taken while it was coming). It is laid, as on a fresh page.
+  if (!state.board && (how === "undo" || how === "redo")) loadBoard(state.source === "upload" ? "beginner" : state.source);
 };
 
 /** Run a job whose answer is for ``body()`` as it reads now: a change cancels it. */
