@@ -441,7 +441,8 @@ class _Z3Record:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _OutOfTime
-            self.solver.set("timeout", max(1, int(left * 1000)))
+            # whole milliseconds, at most Z3's "none" (a limit of 1e308 s is none)
+            self.solver.set("timeout", max(1, min(_NO_TIMEOUT, int(min(left, 1e10) * 1000))))
         asts = (z3.Ast * len(lits))(*(lit.as_ast() for lit in lits))
         result = z3.CheckSatResult(
             z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(lits), asts)

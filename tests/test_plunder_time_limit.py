@@ -79,6 +79,16 @@ def test_a_tiny_time_limit_keeps_minimal_proofs_and_says_so() -> None:
             assert consistent(record, [a for a in f.proof if a != drop], exclude)
 
 
+@pytest.mark.parametrize("limit", [1e7, 1e306, 1e308])
+def test_a_time_limit_of_ages_is_no_limit(limit: float) -> None:
+    """A finite limit far past Z3's largest timeout (2**32 - 1 ms) is no limit: the exact
+    answer, never an OverflowError (1e306 s and more converted to infinite milliseconds)."""
+    record = example_record()
+    long = deduce(record, time_limit=limit)
+    assert long.proofs == "smallest" and long.posterior == deduce(record, time_limit=None).posterior
+    assert long.to_dict()["time_limit"] == limit
+
+
 def test_an_inconsistent_record_under_a_tiny_time_limit() -> None:
     data = example_record().to_dict()
     data["observations"][3]["answers"]["3"] = True
