@@ -183,3 +183,39 @@ def test_an_undo_past_the_first_board_lays_it_again(server: str, page: Page) -> 
     page.select_option("#mode", "income")
     tap(page, "0,-3")
     expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_a_redo_drops_the_board_its_undo_asked_for(server: str, page: Page) -> None:
+    """Undone back to the state with no board (its board asked for, still coming), then
+    redone: the late board is dropped, the redone state stands (before, it came as "new
+    board (beginner)" over it and the start tapped was lost)."""
+    held: list[Route] = []
+    page.route("**/api/examples/beginner", lambda route: held.append(route))
+    page.goto(f"{server}/rally")
+    page.wait_for_selector("#seed")
+    page.fill("#seed", "3")
+    page.locator("#seed").dispatch_event("change")
+    expect(page.locator("#undo")).to_be_enabled()
+    with page.expect_response("**/api/examples/beginner"):
+        held.pop().continue_()
+    tap(page, "0,-3")  # the start
+    stored = "JSON.parse(localStorage.getItem('isles.rally'))"
+    assert page.evaluate(stored)["start"] is not None
+    page.click("#undo")
+    page.click("#undo")  # seed 0, no board: its board asked for, held
+    expect(page.locator("#seed")).to_have_value("0")
+    page.wait_for_function(
+        "() => document.querySelector('#board').getAttribute('aria-busy') === 'true'"
+    )
+    assert len(held) == 1, held
+    page.click("#redo")
+    page.click("#redo")
+    expect(page.locator("#seed")).to_have_value("3")
+    before = page.evaluate(stored)
+    with page.expect_response("**/api/examples/beginner"):
+        held.pop().continue_()  # the board the undo asked for comes now, late
+    page.wait_for_timeout(300)
+    assert page.evaluate(stored) == before
+    assert before["start"] is not None and before["board"] is not None
+    expect(page.locator("#undo")).not_to_have_attribute("title", "Undo: new board (beginner)")
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")

@@ -88,9 +88,24 @@ history.onchange = (next, how) => {
   }
   render();
   // Back (or forward) to a state with no board: one from before the page's first board
-  // came (a step taken while it was coming). It is laid, as on a fresh page.
-  if (!state.board && (how === "undo" || how === "redo")) loadBoard(state.source === "upload" ? "beginner" : state.source);
+  // came (a step taken while it was coming). It is laid, as on a fresh page; a step to a
+  // state with its board drops that board if it is still coming.
+  if (state.board) dropRelaid();
+  else if (how === "undo" || how === "redo") loadBoard(state.source === "upload" ? "beginner" : state.source, { relay: true });
 };
+
+/** The board an undo or redo to a state with no board asked for, while it comes:
+ * ``{asked, laid}`` (``laid``: a board isles lays, a job). */
+let relaid = null;
+
+function dropRelaid() {
+  if (relaid === null || relaid.asked !== boardsAsked) return;
+  const { laid } = relaid;
+  relaid = null;
+  boardsAsked += 1; // its answer is dropped when it comes
+  boardBox.removeAttribute("aria-busy");
+  if (laid) job.cancel(); // its job is not wanted either
+}
 
 /** Run a job whose answer is for ``body()`` as it reads now: a change cancels it. */
 async function runFor(kind, body, again = false) {
@@ -157,10 +172,11 @@ function layoutBody(source) {
 let boardsAsked = 0;
 
 /** A new board; ``again``: the layout a reload interrupted, asked again by itself. */
-async function loadBoard(source, { again = false } = {}) {
+async function loadBoard(source, { again = false, relay = false } = {}) {
   if (source !== "beginner" && !numbersReady()) return; // a seed typed wrong: said, not sent
   clearErrors();
   const asked = ++boardsAsked;
+  relaid = relay ? { asked, laid: source !== "beginner" && source !== "towns" } : null;
   boardBox.setAttribute("aria-busy", "true"); // the old board takes no taps: the new one would drop them
   try {
     let board;
