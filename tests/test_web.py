@@ -721,6 +721,8 @@ def test_the_notepad_dig_advice_plays_on_by_the_policy_asked(
     slow = task.run(task.read({**body, "dig_policy": "search:10000"}))["advice"]
     assert slow["flip"] is not None and slow["guesses"] and "dig" not in slow
     assert slow["dig_error"]["field"] == "dig_policy", slow["dig_error"]
+    # spelt as the request's JSON spells it, as every refusal of the web app
+    assert slow["dig_error"]["message"].startswith('dig_policy: "search:10000" is invalid')
     refusals = [
         ({**body, "dig_policy": "nope"}, "search (search:BUDGET)"),
         ({**body, "dig_policy": "search:0"}, "BUDGET an integer in 1..10000"),

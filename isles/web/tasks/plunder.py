@@ -97,6 +97,7 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
                     policy,
                     f"a policy that plays a game in less than the dig advice's {seconds:g} s",
                 )
+            exc = exc.in_json()  # the request's values as JSON spells them
             advice["dig_error"] = {
                 "field": exc.field,
                 "expected": exc.expected,
