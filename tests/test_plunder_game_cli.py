@@ -167,3 +167,5 @@ def test_dig_advice_time_limit_stops_it_and_says_so(
     assert "stopped at the 4.5 s time limit after 5 of 50 games played on" in out
     status, out, _ = _run(capsys, path, "--dig-advice", "--samples", "5")
     assert status == 0 and "; 5 games played on, seed 0" in out
+    status, out, _ = _run(capsys, path, "--dig-advice", "--samples", "1")
+    assert status == 0 and "; 1 game played on, seed 0" in out  # was "1 games"

@@ -264,11 +264,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
     """The readable dig-now-or-wait table."""
-    played = f"{advice.samples} games played on"
+    games = f"game{'s' * (advice.samples_asked != 1)} played on"
+    played = f"{advice.samples} {games}"
     if advice.stopped_at_time_limit:
         played = (
             f"stopped at the {advice.time_limit:g} s time limit after {advice.samples} of "
-            f"{advice.samples_asked} games played on"
+            f"{advice.samples_asked} {games}"
         )
     lines = [
         f"Dig now or wait (player {advice.player}, after {advice.turn} "
