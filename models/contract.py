@@ -26,7 +26,6 @@ References
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ import annotated_types as at
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic.fields import FieldInfo
 
-from isles.models.errors import InvalidInput, json_text
+from isles.models.errors import InvalidInput, json_text, not_whole
 from isles.models.hexgrid import Edge, Hex
 from isles.models.jsonio import read_edge, read_hex
 
@@ -839,14 +838,9 @@ def _not_whole(kind: str, path: str, value: object, typed: Mapping[str, str]) ->
     >>> _not_whole("int_type", "players", 4.0, {}), _not_whole("int_type", "players", 4.5, {})
     ('4.0 is a float, not a whole number (write 4)', '4.5 is not a whole number')
     """
-    if not kind.startswith("int") or path in typed or not isinstance(value, float):
+    if not kind.startswith("int") or path in typed:
         return None
-    if not math.isfinite(value):
-        return None
-    if not value.is_integer():
-        return f"{value!r} is not a whole number"
-    hint = f" (write {int(value)})" if abs(value) < 1e16 else ""
-    return f"{value!r} is a float, not a whole number{hint}"
+    return not_whole(value)
 
 
 def _inner(error: Mapping[str, Any]) -> str:

@@ -11,7 +11,7 @@ import math
 from decimal import Decimal
 from enum import Enum
 
-__all__ = ["SEED_MAX", "InvalidInput", "IslesError", "expect", "json_text"]
+__all__ = ["SEED_MAX", "InvalidInput", "IslesError", "expect", "json_text", "not_whole"]
 
 #: Random seeds are integers in 0..SEED_MAX everywhere in isles (library and command
 #: line; CP-SAT and NumPy both accept them).
@@ -154,6 +154,36 @@ def json_text(value: object) -> str:
         items = (f"{json_text(str(k))}:{json_text(v)}" for k, v in value.items())
         return "{" + ",".join(items) + "}"
     return repr(value)
+
+
+def not_whole(value: object) -> str | None:
+    """Why a float given where an integer belongs is not one, said of the float.
+
+    JSON reads ``4.0`` and ``4`` alike once parsed, so a float where an integer
+    belongs is said to be one (with the integer to write), never shown as the
+    integer it equals. None for anything but a finite float.
+
+    Parameters
+    ----------
+    value : object
+        The value given.
+
+    Returns
+    -------
+    str or None
+        The problem, for :class:`InvalidInput`'s ``problem``.
+
+    Examples
+    --------
+    >>> not_whole(4.0), not_whole(4.5), not_whole(4)
+    ('4.0 is a float, not a whole number (write 4)', '4.5 is not a whole number', None)
+    """
+    if not isinstance(value, float) or not math.isfinite(value):
+        return None
+    if not value.is_integer():
+        return f"{value!r} is not a whole number"
+    hint = f" (write {int(value)})" if abs(value) < 1e16 else ""
+    return f"{value!r} is a float, not a whole number{hint}"
 
 
 def expect(value: object, kind: type | tuple[type, ...], field: str, what: str) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from fractions import Fraction
 from pathlib import Path
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, not_whole
 from isles.models.hexgrid import Edge, Hex, Vertex, as_hex, distance, edge, vertex
 from isles.models.text import check_name
 
@@ -331,7 +331,7 @@ def read_int(value: object, field: str, low: int | None = None, high: int | None
         else ""
     )
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(field, value, f"an integer{span}")
+        raise InvalidInput(field, value, f"an integer{span}", problem=not_whole(value))
     if (low is not None and value < low) or (high is not None and value > high):
         raise InvalidInput(field, value, f"an integer{span}")
     return value

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from isles.models.errors import InvalidInput
+from isles.models.errors import InvalidInput, not_whole
 from isles.models.jsonio import (
     load_json,
     parse_json,
@@ -409,7 +409,12 @@ class Record:
     def __post_init__(self) -> None:
         n = self.players
         if not _is_int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidInput("record.players", n, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
+            raise InvalidInput(
+                "record.players",
+                n,
+                f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}",
+                problem=not_whole(n),
+            )
         if isinstance(self.observations, str | bytes | Mapping) or not isinstance(
             self.observations, Iterable
         ):

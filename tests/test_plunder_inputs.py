@@ -149,6 +149,16 @@ def test_solver_parameters_are_checked(call: Any, field: str) -> None:
             {"observations": [{"active": 0, "clue": CLUE, "answers": []}]},
             r"^record\.observations\[0\]\.answers: \[\]",
         ),
+        (
+            {"players": 4.0},
+            r"^record\.players: 4\.0 is a float, not a whole number \(write 4\); expected an "
+            r"integer in 2\.\.6$",
+        ),
+        ({"players": 4.5}, r"^record\.players: 4\.5 is not a whole number; expected an integer"),
+        (
+            {"observations": [{"active": 0.0, "clue": CLUE, "answers": {}}]},
+            r"^record\.observations\[0\]\.active: 0\.0 is a float, not a whole number \(write 0\)",
+        ),
         ({"seen": {"isle": [1]}}, r"^record\.seen: unknown key 'isle'"),
         ({"seen": {"island": [1, True]}}, r"^record\.seen\.island\[1\]: True"),
         ({"names": {"island": ["a"] * 6}}, r"^record\.names: key 'marker' missing"),
