@@ -24,7 +24,8 @@ against five 354 wins, 35.40% [32.5, 38.4] (before: 289), margin +2.35 [+2.08,
 (before: 35.00%), against three ``certain`` 40.50% [33.9, 47.4] (before: 34.00%);
 over games 0 to 999 (``--games 1000 --match 4:expected --match 4:certain``, 2
 workers) 37.90% [34.9, 40.9], margin +1.13 [+0.81, +1.44], and 37.60% [34.7,
-40.6], margin +1.09 [+0.78, +1.41].
+40.6], margin +1.09 [+0.78, +1.41]; 5 players against four ``threshold:0.5`` (games 0
+to 999, ``--match 5:threshold:0.5``) 39.00% [36.0, 42.1], margin +2.15 [+1.85, +2.45].
 Decisions at 6 players (``--decisions 10``, 176 decisions, CPU, load 1.5): median 17 ms,
 90% 239 ms, at most 855 ms; the 54 decisions of ``--decisions 3``: median 24 ms, 90%
 109 ms, at most 468 ms.
