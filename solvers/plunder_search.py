@@ -489,14 +489,18 @@ def shared_models(turns: int) -> Iterator[None]:
 
     References
     ----------
-    Python's :mod:`contextvars` (PEP 567).
+    Copy-on-write sharing of a common prefix, as in the transposition tables of game
+    search; the block's scope: PEP 567 (:mod:`contextvars`).
 
     Examples
     --------
+    Two replays of one 2-player record (player 1 answered yes to the first clue):
+
     >>> from isles.models.plunder import Observation
-    >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
-    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
-    ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
+    >>> first_turn = Observation(0, Code(1, 2, 3), {1: True})
+    >>> seen = tuple(tuple(int(v == k + 1) for v in range(6)) for k in range(3))
+    >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, first_turn.clue, (first_turn,), (None,),
+    ...                ((),), (), seen)
     >>> with shared_models(1):
     ...     first = Replay(v).model(1, Code(1, 1, 1))
     ...     second = Replay(v).model(1, Code(1, 1, 1))

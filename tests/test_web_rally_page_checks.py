@@ -158,10 +158,9 @@ def test_a_board_chosen_while_the_first_one_comes_stands(server: str, page: Page
     expect(page.get_by_role("alert")).to_have_count(0)
 
 
-def test_an_undo_past_the_first_board_lays_it_again(server: str, page: Page) -> None:
-    """A step taken while the page's first board comes (the seed changed) and undone
-    after it came: the page is back before the step, with a board (before, the undo went
-    back to the page as it was before any board, and showed none)."""
+def _seed_3_before_the_first_board(server: str, page: Page) -> list[Route]:
+    """The rally page opened with its first board held, the seed changed meanwhile (a
+    step); the board's held request, and any later one."""
     held: list[Route] = []
     page.route("**/api/examples/beginner", lambda route: held.append(route))
     page.goto(f"{server}/rally")
@@ -169,6 +168,14 @@ def test_an_undo_past_the_first_board_lays_it_again(server: str, page: Page) -> 
     page.fill("#seed", "3")
     page.locator("#seed").dispatch_event("change")
     expect(page.locator("#undo")).to_be_enabled()
+    return held
+
+
+def test_an_undo_past_the_first_board_lays_it_again(server: str, page: Page) -> None:
+    """A step taken while the page's first board comes (the seed changed) and undone
+    after it came: the page is back before the step, with a board (before, the undo went
+    back to the page as it was before any board, and showed none)."""
+    held = _seed_3_before_the_first_board(server, page)
     assert len(held) == 1, held
     with page.expect_response("**/api/examples/beginner"):
         held[0].continue_()  # the first board comes now, after the step
@@ -189,13 +196,7 @@ def test_a_redo_drops_the_board_its_undo_asked_for(server: str, page: Page) -> N
     """Undone back to the state with no board (its board asked for, still coming), then
     redone: the late board is dropped, the redone state stands (before, it came as "new
     board (beginner)" over it and the start tapped was lost)."""
-    held: list[Route] = []
-    page.route("**/api/examples/beginner", lambda route: held.append(route))
-    page.goto(f"{server}/rally")
-    page.wait_for_selector("#seed")
-    page.fill("#seed", "3")
-    page.locator("#seed").dispatch_event("change")
-    expect(page.locator("#undo")).to_be_enabled()
+    held = _seed_3_before_the_first_board(server, page)
     with page.expect_response("**/api/examples/beginner"):
         held.pop().continue_()
     tap(page, "0,-3")  # the start
