@@ -489,8 +489,9 @@ def shared_models(turns: int) -> Iterator[None]:
 
     References
     ----------
-    Copy-on-write sharing of a common prefix, as in the transposition tables of game
-    search; the block's scope: PEP 567 (:mod:`contextvars`).
+    Memoization (Michie, "'Memo' functions and machine learning", Nature 218, 1968)
+    of each model's state at the shared turns, copied before it goes on; the block's
+    scope: PEP 567 (:mod:`contextvars`).
 
     Examples
     --------
