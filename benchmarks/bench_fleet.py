@@ -41,11 +41,11 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from isles.models.catan import roll_probability
-from isles.models.fleet import edge_rollers, scoring_edges
 from isles.models.hexgrid import Edge, edge
-from isles.models.ships import ROLLS, capacity, demo_board, parse_settlement
-from isles.solvers.fleet import fleet_navigate, fleet_odds, fleet_space
-from isles.solvers.sailing import WindGraph, wind_graph
+from isles.models.ships.fleet import edge_rollers, scoring_edges
+from isles.models.ships.rules import ROLLS, capacity, demo_board, parse_settlement
+from isles.solvers.ships.fleet import fleet_navigate, fleet_odds, fleet_space
+from isles.solvers.ships.sailing import WindGraph, wind_graph
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float64]

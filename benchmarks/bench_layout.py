@@ -43,9 +43,9 @@ from isles.models.catan import (
     Tile,
     pips,
 )
-from isles.models.games import game_setup
 from isles.models.hexgrid import edges_between, hexagon, vertices_between
-from isles.models.setup import (
+from isles.models.layout.games import game_setup
+from isles.models.layout.setup import (
     Rule,
     SetupRequest,
     colourfulness,
@@ -55,7 +55,7 @@ from isles.models.setup import (
     vertex_groups,
 )
 from isles.models.status import Status
-from isles.solvers.layout import first_board, layout_boards, solve_layout
+from isles.solvers.layout.solve import first_board, layout_boards, solve_layout
 
 
 def base_request(max_pips: int) -> SetupRequest:

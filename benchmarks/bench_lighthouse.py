@@ -2,7 +2,7 @@
 
 Side by side for 6 and 7 islands (default kit, 8 sea cards, optimal play): the
 reference's memory-bounded sweep over every lighthouse code
-(``tests.lighthouse_reference.win_probability``, the strongest plain
+(``tests.lighthouse.reference.win_probability``, the strongest plain
 form of the DP) and the class DP (``isles.solvers.lighthouse.solve``), wall
 time, CPU time (all threads) and peak resident memory, with the ratios and the
 largest difference of the values. Then the real game, 8 islands: the optimal
@@ -44,8 +44,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse import Outcome, Position, default_kit, legal_decisions, play_turn
-from isles.models.lighthouse import roll_outcomes as rolls_of
+from isles.models.lighthouse.rules import Outcome, Position, default_kit, legal_decisions, play_turn
+from isles.models.lighthouse.rules import roll_outcomes as rolls_of
 
 KNOWN = {7: 0.6989768769580588, 8: 0.5745461897731887}
 """The reference sweep's start values, 8 sea cards (docs/lighthouse.md, "Measured")."""
@@ -80,7 +80,7 @@ def child(what: str, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     kit = default_kit(min(n, 8), 8)
     if what == "sweep":
-        from tests.lighthouse_reference import win_probability
+        from tests.lighthouse.reference import win_probability
 
         out["values"] = list(win_probability(kit).by_sea_cards)
     elif what in ("optimal", "random"):
@@ -135,7 +135,7 @@ def child(what: str, n: int) -> dict[str, Any]:
 _COLD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from isles.models.lighthouse import default_kit
+from isles.models.lighthouse.rules import default_kit
 from isles.solvers.lighthouse import solve_cached
 sol = solve_cached(default_kit(8, 8), progress=False)
 me = resource.getrusage(resource.RUSAGE_SELF)

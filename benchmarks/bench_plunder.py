@@ -1,7 +1,7 @@
 """Benchmark: the exact Plunder posterior, isles versus enumeration, side by side.
 
 For 3..6 players after 0, 1, 3, 8 and 15 turns (records generated from a hidden
-deal, no code known), times ``isles.solvers.plunder.posterior`` (dynamic programming
+deal, no code known), times ``isles.solvers.plunder.analysis.posterior`` (dynamic programming
 over used values) against two baselines that enumerate every consistent deal:
 a plain Python backtracking over per-player allowed codes, and Z3 model
 enumeration with blocking clauses. Baselines stop at ``--cap`` seconds; a
@@ -34,8 +34,8 @@ import z3
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder import CATEGORIES, Code, Observation, Record, answer
-from isles.solvers.plunder import (
+from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer
+from isles.solvers.plunder.analysis import (
     DEFAULT_TIME_LIMIT,
     AnswerId,
     _Z3Record,

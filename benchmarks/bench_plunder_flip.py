@@ -2,10 +2,10 @@
 
 Flip advice needs the answer distribution of up to 16 clues (the clue on the
 table and each card a flip can bring up). With no code known it used to run one
-forward pass over every value per clue (``tests/plunder_reference.py``, the code
-as it stood before); ``isles.solvers.plunder.flip_advice`` now counts with the
+forward pass over every value per clue (``tests/plunder/reference.py``, the code
+as it stood before); ``isles.solvers.plunder.analysis.flip_advice`` now counts with the
 values no clue names lumped, the clues of one deck in one pass
-(``isles.solvers.plunder_answers``). Side by side, with the answers checked
+(``isles.solvers.plunder.answers``). Side by side, with the answers checked
 identical:
 
 1. records generated from a hidden deal (as ``bench_plunder.py``: the clue
@@ -44,12 +44,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_plunder import make_record  # noqa: E402
 
-import tests.plunder_reference as reference  # noqa: E402
-from isles.models.plunder import CATEGORIES, Code, Observation, Record, answer  # noqa: E402
-from isles.models.plunder_game import play_game  # noqa: E402
-from isles.solvers.plunder import FlipAdvice, flip_advice  # noqa: E402
-from isles.solvers.plunder_policies import policy_by_name  # noqa: E402
-from isles.solvers.plunder_tournament import DEFAULT_LINEUP  # noqa: E402
+import tests.plunder.reference as reference  # noqa: E402
+from isles.models.plunder.game import play_game  # noqa: E402
+from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer  # noqa: E402
+from isles.solvers.plunder.analysis import FlipAdvice, flip_advice  # noqa: E402
+from isles.solvers.plunder.policies import policy_by_name  # noqa: E402
+from isles.solvers.plunder.tournament import DEFAULT_LINEUP  # noqa: E402
 
 
 def _load() -> str:
@@ -126,10 +126,11 @@ def games(players: int, count: int, repeats: int) -> None:
 
 def cold() -> None:
     print("\n3. first flip advice in a fresh process (6 players, nothing known), CPU ms:")
-    for name, module in (("old", "tests.plunder_reference"), ("new", "isles.solvers.plunder")):
+    engines = (("old", "tests.plunder.reference"), ("new", "isles.solvers.plunder.analysis"))
+    for name, module in engines:
         code = (
             "import time\n"
-            "from isles.models.plunder import Code, Record\n"
+            "from isles.models.plunder.rules import Code, Record\n"
             f"from {module} import flip_advice\n"
             "t = time.process_time()\n"
             "flip_advice(Record(6), Code(1, 2, 3), 0)\n"

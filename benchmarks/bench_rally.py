@@ -35,7 +35,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile
 from isles.models.hexgrid import Hex, hexagon, ring
-from isles.solvers.rally import build_graph, cost_field, plan_route
+from isles.solvers.rally.route import build_graph, cost_field, plan_route
 
 LAND = [t for t in Terrain if t.is_land and t is not Terrain.GOLD]
 

@@ -3,7 +3,7 @@
 Side by side on the same states: isles' solver (each hex one level of
 reserve cards at a time, the waiting window in a compiled kernel) and the
 issue's baseline, a vectorised NumPy value iteration over the whole card grid
-of each hex (tests/rally_income_sweeps.py, Jacobi sweeps, the same rules), on one
+of each hex (tests/rally/income_sweeps.py, Jacobi sweeps, the same rules), on one
 committed route of the beginner board (red's two starting settlements, 4
 players, the bank's trades and the 7-card rule). Then isles alone on the
 questions the issue times: the beginner board, the base board laid by
@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from isles.models.catan import Board, Building, BuildingKind, Resource, beginner_board
 from isles.models.hexgrid import Hex, vertex, vertices_around
-from isles.solvers import rally_income
-from tests.rally_income_sweeps import sweep_position
+from isles.solvers.rally import income as rally_income
+from tests.rally.income_sweeps import sweep_position
 
 ROUTE = (Hex(0, -3), Hex(0, -2), Hex(1, -2), Hex(1, -1), Hex(1, 0), Hex(1, 1))
 """The beginner board's route the bank-trade plan commits to (the baseline's states)."""
@@ -77,11 +77,11 @@ def laid(game: str, blue: bool = False) -> Board:
 
 
 def _case(name: str) -> dict[str, Any]:
-    from isles.models.rally import rim_starts
+    from isles.models.rally.rules import rim_starts
     from isles.rally import plan_income, race_cars
 
     if name == "corridor":
-        from tests.test_rally_income import corridor, plain_value
+        from tests.rally.test_rally_income import corridor, plain_value
 
         board = corridor(BuildingKind.CITY)
         brick, grain = list(Resource).index(Resource.BRICK), list(Resource).index(Resource.GRAIN)
@@ -91,7 +91,7 @@ def _case(name: str) -> dict[str, Any]:
         )
         return {"turns": plan.expected_turns, "plain": plain}
     if name == "full":  # the whole policy space of the docs' corridor, bank trades
-        from tests.test_rally_income import corridor
+        from tests.rally.test_rally_income import corridor
 
         plan = plan_income(corridor(), "red", (0, 0), [(2, 0)], trade="bank")
         return {

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from isles.models.catan import Board
 from isles.rally import race_cars
 from isles.web.tasks.rally import rally_towns
-from tests.test_rally_race import CARS, two_owners
+from tests.rally.test_rally_race import CARS, two_owners
 
 NEAR = [
     {"player": "red", "start": (0, -3), "goals": [(0, -2)]},

@@ -36,11 +36,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
-from isles.models.fleet import scoring_edges
 from isles.models.hexgrid import Hex, edge, hexagon
-from isles.models.ships import ROLLS, demo_board, parse_settlement
-from isles.solvers.fleet import fleet_navigate, fleet_odds, fleet_space
-from isles.solvers.sailing import (
+from isles.models.ships.fleet import scoring_edges
+from isles.models.ships.rules import ROLLS, demo_board, parse_settlement
+from isles.solvers.ships.fleet import fleet_navigate, fleet_odds, fleet_space
+from isles.solvers.ships.sailing import (
     WindGraph,
     arrival_distribution,
     arrival_odds,

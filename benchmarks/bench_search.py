@@ -1,6 +1,6 @@
 """Benchmark: how strong the Plunder search policy is, and how long it thinks.
 
-Tournaments with rotating seats (``isles.solvers.plunder_tournament``, on Dask):
+Tournaments with rotating seats (``isles.solvers.plunder.tournament``, on Dask):
 one ``search`` seat against ``players - 1`` seats of one built-in policy. Game
 ``g`` turns the seats by ``g`` places, so the search sits in every seat in turn.
 For each match: the search's win rate with its 95% Wilson interval beside parity
@@ -105,11 +105,11 @@ import numpy as np
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder import score_range
-from isles.models.plunder_game import PlayerView, play_game
-from isles.solvers.plunder_policies import policy_by_name
-from isles.solvers.plunder_search import DEFAULT_BUDGET, SearchPolicy
-from isles.solvers.plunder_tournament import tournament
+from isles.models.plunder.game import PlayerView, play_game
+from isles.models.plunder.rules import score_range
+from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.search import DEFAULT_BUDGET, SearchPolicy
+from isles.solvers.plunder.tournament import tournament
 
 MATCHES = ("6:threshold:0.5", "4:threshold:0.5", "4:expected", "4:certain")
 

@@ -5,10 +5,10 @@ Three measures, each beside its baseline in the same run:
 1. Per-turn solver time: for every seat and turn of recorded 6-player games,
    what a bot computes (the posterior of every opponent's code, and on its own
    turn the flip advice), with the incremental belief
-   (``isles.solvers.plunder_belief.Belief``) against the counting passes of
-   ``isles.solvers.plunder`` recomputed from the record (``posterior`` and
+   (``isles.solvers.plunder.belief.Belief``) against the counting passes of
+   ``isles.solvers.plunder.analysis`` recomputed from the record (``posterior`` and
    ``answer_distribution`` per flip option: the previous way, 0.5 s a flip, kept
-   in ``tests/plunder_reference.py``).
+   in ``tests/plunder/reference.py``).
 2. Games per second in one process (``tournament(..., workers=0)``), CPU time too.
 3. The same tournament on a Dask local cluster of 1 and of 2 workers (cluster
    start-up timed apart), the speed-up, and a check that all three give the
@@ -31,16 +31,16 @@ from pathlib import Path
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder import CATEGORIES, COPIES, VALUES, Record
-from isles.models.plunder_game import play_game
-from isles.solvers.plunder import posterior
-from isles.solvers.plunder_belief import Belief
-from isles.solvers.plunder_policies import policy_by_name
-from isles.solvers.plunder_tournament import DEFAULT_LINEUP, tournament
+from isles.models.plunder.game import play_game
+from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Record
+from isles.solvers.plunder.analysis import posterior
+from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.tournament import DEFAULT_LINEUP, tournament
 
 # The baseline is the previous way: the counting passes over every value per clue (the
 # library's answer_distribution now lumps the values no clue names).
-from tests.plunder_reference import answer_distribution
+from tests.plunder.reference import answer_distribution
 
 
 def _load() -> str:
@@ -102,7 +102,7 @@ def on_dask(players: int, games: int) -> None:
     import dask
     from distributed import Client, LocalCluster
 
-    from isles.solvers.plunder_tournament import _TRIM
+    from isles.solvers.plunder.tournament import _TRIM
 
     results = {}
     times = {}

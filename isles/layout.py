@@ -17,7 +17,7 @@ rules as pure functions (:func:`rule_violations`, :func:`colourfulness`,
 (:func:`game_setup`, :func:`spiral_order`). A tile already on the table is
 a :class:`Tile` of a :class:`Terrain` (and its number). This catalogue lists
 what a user calls; the engine stays reachable under
-:mod:`isles.solvers.layout` and :mod:`isles.models.setup`.
+:mod:`isles.solvers.layout.solve` and :mod:`isles.models.layout.setup`.
 
 Examples
 --------
@@ -35,15 +35,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from isles.models.board_rules import RULE_KINDS, BoardRule, load_rules, read_rules
 from isles.models.catan import Terrain, Tile
-from isles.models.games import (
+from isles.models.layout.board_rules import RULE_KINDS, BoardRule, load_rules, read_rules
+from isles.models.layout.games import (
     Game,
     game_setup,
     spiral_order,
 )
-from isles.models.questions.layout import Layout, Move, Search, Series, SetUp
-from isles.models.setup import (
+from isles.models.layout.questions import Layout, Move, Search, Series, SetUp
+from isles.models.layout.setup import (
     DEFAULT_RULES,
     GAME_RULES,
     MAX_RADIUS,
@@ -55,7 +55,7 @@ from isles.models.setup import (
     rule_violations,
     setup_request,
 )
-from isles.solvers.layout import (
+from isles.solvers.layout.solve import (
     LayoutResult,
     LayoutSeries,
     NextMove,

@@ -26,7 +26,7 @@ The public entry points, one call per question:
 Every result has ``to_dict()`` (docs/json.md); the caps are stated constants
 (:data:`MAX_GAMES`, :data:`MAX_SEA_CARDS`, ...). This catalogue lists what a
 user calls; the engine stays reachable under :mod:`isles.solvers.lighthouse`
-and :mod:`isles.models.lighthouse`.
+and :mod:`isles.models.lighthouse.rules`.
 
 Examples
 --------
@@ -48,7 +48,15 @@ the positions that can follow this one):
 ({'placements': [['green', 7], ['purple', 7]], 'bonus': None}, [0.802786, 0.802786])
 """
 
-from isles.models.lighthouse import (
+from isles.models.lighthouse.questions import (
+    KitChoice,
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthousePosition,
+    LighthouseTable,
+)
+from isles.models.lighthouse.rules import (
     DEFAULT_KIT,
     KITS,
     MAX_DEFAULT_ISLANDS,
@@ -69,14 +77,6 @@ from isles.models.lighthouse import (
     play_turn,
     players_kit,
     roll_outcomes,
-)
-from isles.models.questions.lighthouse import (
-    KitChoice,
-    LighthouseAdvice,
-    LighthouseContest,
-    LighthouseOdds,
-    LighthousePosition,
-    LighthouseTable,
 )
 from isles.solvers.lighthouse import (
     Advice,

@@ -46,7 +46,9 @@ Examples
 (['certain', 'random'], 'estimate')
 """
 
-from isles.models.plunder import (
+from isles.models.plunder.game import GameRecord, PlayerView, Policy
+from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
+from isles.models.plunder.rules import (
     Category,
     Code,
     GameScore,
@@ -57,9 +59,7 @@ from isles.models.plunder import (
     example_record,
     score_game,
 )
-from isles.models.plunder_game import GameRecord, PlayerView, Policy
-from isles.models.questions.plunder import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.solvers.plunder import (
+from isles.solvers.plunder.analysis import (
     Advice,
     Analysis,
     Deduction,
@@ -73,10 +73,10 @@ from isles.solvers.plunder import (
     guess_advice,
     posterior,
 )
-from isles.solvers.plunder_belief import Belief
-from isles.solvers.plunder_dig import DigAdvice, dig_advice, dig_question
-from isles.solvers.plunder_policies import POLICIES, play_game, policy_by_name, register
-from isles.solvers.plunder_tournament import Tournament, tournament, tournament_question
+from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.dig import DigAdvice, dig_advice, dig_question
+from isles.solvers.plunder.policies import POLICIES, play_game, policy_by_name, register
+from isles.solvers.plunder.tournament import Tournament, tournament, tournament_question
 
 __all__ = [
     "POLICIES",

@@ -3,8 +3,8 @@
 The rules as isles reads them are in docs/rally.md, the boards, coordinates and
 board files in docs/boards.md; every answer has ``to_dict()`` in the dialect of
 docs/json.md. This catalogue lists what a user calls; the rules and the engine
-behind it stay reachable under :mod:`isles.models.rally`,
-:mod:`isles.models.hexgrid` and :mod:`isles.solvers.rally`.
+behind it stay reachable under :mod:`isles.models.rally.rules`,
+:mod:`isles.models.hexgrid` and :mod:`isles.solvers.rally.route`.
 
 Routes
     :func:`plan_route` (the best route of a car, for cards, turns, expected
@@ -57,9 +57,11 @@ from isles.models.catan import (
     beginner_board,
 )
 from isles.models.hexgrid import Edge, Hex
-from isles.models.questions.rally import Car, Drive, Race, Trip
-from isles.models.rally import OBJECTIVES, default_goals, player_roads, start_groups
-from isles.solvers.rally import (
+from isles.models.rally.questions import Car, Drive, Race, Trip
+from isles.models.rally.rules import OBJECTIVES, default_goals, player_roads, start_groups
+from isles.solvers.rally.income import IncomePlan, TurnAdvice, plan_drive, plan_income
+from isles.solvers.rally.race import RaceCar, RaceResult, plan_race, race_cars
+from isles.solvers.rally.route import (
     CostField,
     GroupPlan,
     Route,
@@ -71,8 +73,6 @@ from isles.solvers.rally import (
     plan_route,
     plan_trip,
 )
-from isles.solvers.rally_income import IncomePlan, TurnAdvice, plan_drive, plan_income
-from isles.solvers.rally_race import RaceCar, RaceResult, plan_race, race_cars
 
 __all__ = [
     "OBJECTIVES",

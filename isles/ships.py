@@ -22,8 +22,8 @@ declare each call's parameters once, answered by :func:`sail_voyage`,
 :func:`harvest_outlook` and :func:`log_replay`. This catalogue lists what a
 user calls; the engine (the navigation of every edge, the arrival odds, the
 fleet's dynamic programmes, the ports, the pirate's reach) stays reachable
-under :mod:`isles.solvers.sailing`, :mod:`isles.solvers.fleet` and
-:mod:`isles.models.ships`.
+under :mod:`isles.solvers.ships.sailing`, :mod:`isles.solvers.ships.fleet` and
+:mod:`isles.models.ships.rules`.
 
 Examples
 --------
@@ -63,14 +63,14 @@ The cargo on the way to a settlement, and a log book replayed:
 <Status.EXACT: 'exact'>
 """
 
-from isles.models.logbook import LogBook, read_log
-from isles.models.questions.ships import Convert, Fleet, Harvest, LogCheck, Risk, Sail
-from isles.models.ships import Encounter, Port, demo_board, parse_settlement, ship_options
-from isles.solvers.conversion import Conversion, conversion, convert
-from isles.solvers.fleet import FleetVoyage, fleet, fleet_voyage
-from isles.solvers.harvest import HarvestOutlook, harvest_course, harvest_outlook
-from isles.solvers.logbook import LogReplay, check_log, log_replay
-from isles.solvers.sailing import (
+from isles.models.ships.logbook import LogBook, read_log
+from isles.models.ships.questions import Convert, Fleet, Harvest, LogCheck, Risk, Sail
+from isles.models.ships.rules import Encounter, Port, demo_board, parse_settlement, ship_options
+from isles.solvers.ships.conversion import Conversion, conversion, convert
+from isles.solvers.ships.fleet import FleetVoyage, fleet, fleet_voyage
+from isles.solvers.ships.harvest import HarvestOutlook, harvest_course, harvest_outlook
+from isles.solvers.ships.logbook import LogReplay, check_log, log_replay
+from isles.solvers.ships.sailing import (
     Navigation,
     RiskReport,
     Voyage,

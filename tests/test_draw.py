@@ -55,7 +55,7 @@ def test_a_board_past_the_drawing_limit_is_refused_with_count_and_limit(
 def test_rally_refuses_a_picture_too_big_before_the_search(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import isles.solvers.rally as rally_solver
+    import isles.solvers.rally.route as rally_solver
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched before refusing the picture")
@@ -76,7 +76,7 @@ def test_rally_refuses_a_picture_too_big_before_the_search(
 def test_sail_refuses_a_picture_too_big_before_the_search(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import isles.solvers.sailing as sailing
+    import isles.solvers.ships.sailing as sailing
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched before refusing the picture")
@@ -91,8 +91,8 @@ def test_sail_refuses_a_picture_too_big_before_the_search(
 def test_the_sail_overlay_is_a_few_collections(tmp_path: Path) -> None:
     from isles.commands import sail as sail_command
     from isles.models.hexgrid import parse_edge
-    from isles.models.ships import demo_board
-    from isles.solvers.sailing import sail
+    from isles.models.ships.rules import demo_board
+    from isles.solvers.ships.sailing import sail
 
     start = parse_edge("0,-1:1,-1", "--from")
     voyage = sail(demo_board(), start, [parse_edge("2,0:2,1", "--to")])

@@ -17,8 +17,8 @@ from isles.cli import StoreOnce, check_output, emit_json, one_stdin
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import load_json
-from isles.models.questions.layout import Layout
-from isles.models.setup import (
+from isles.models.layout.questions import Layout
+from isles.models.layout.setup import (
     DEFAULT_RULES,
     Rule,
     SetupRequest,

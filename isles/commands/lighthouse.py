@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 from isles.cli import OneLineParser, emit_json, one_stdin
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse import (
+from isles.models.lighthouse.questions import (
+    COMPETITIVE_TIME_LIMIT,
+    KitFile,
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
+)
+from isles.models.lighthouse.rules import (
     DEFAULT_GAMES,
     DEFAULT_KIT,
     KITS,
@@ -25,14 +33,6 @@ from isles.models.lighthouse import (
     Kit,
     Outcome,
     default_kit,
-)
-from isles.models.questions.lighthouse import (
-    COMPETITIVE_TIME_LIMIT,
-    KitFile,
-    LighthouseAdvice,
-    LighthouseContest,
-    LighthouseOdds,
-    LighthouseTable,
 )
 from isles.models.status import Status
 from isles.options import NAMED_READERS, add_questions, read_mode, read_question

@@ -2,9 +2,9 @@
 dig now or wait, and tournaments between policies.
 
 The command line of docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``):
-it parses, calls :func:`isles.solvers.plunder.analyse`,
-:func:`isles.solvers.plunder_dig.dig_advice` or
-:func:`isles.solvers.plunder_tournament.tournament` and formats; ``--json``
+it parses, calls :func:`isles.solvers.plunder.analysis.analyse`,
+:func:`isles.solvers.plunder.dig.dig_advice` or
+:func:`isles.solvers.plunder.tournament.tournament` and formats; ``--json``
 prints the result's ``to_dict()``.
 """
 
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING
 from isles.cli import OneLineParser, check_output, emit_json
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
-from isles.models.plunder import CATEGORIES, VALUES, Record, code_from_text
-from isles.models.questions.plunder import (
+from isles.models.plunder.questions import (
     ANALYSIS_TIME_LIMIT,
     DigQuestion,
     RecordAnalysis,
     TournamentQuestion,
 )
+from isles.models.plunder.rules import CATEGORIES, VALUES, Record, code_from_text
 from isles.options import add_questions, read_mode
-from isles.solvers.plunder_policies import POLICIES
+from isles.solvers.plunder.policies import POLICIES
 
 if TYPE_CHECKING:
     from isles.plunder import Advice, Analysis, DigAdvice, Tournament

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from isles.cli import StoreOnce, check_output, emit_json
 from isles.models.contract import Question
-from isles.models.questions.rally import Drive, Race, Trip
+from isles.models.rally.questions import Drive, Race, Trip
 from isles.models.status import Status
 from isles.options import add_questions, read_mode
 

@@ -26,14 +26,14 @@ codes as arrays). The public names are those of :mod:`isles.lighthouse`.
 
 Examples
 --------
->>> from isles.models.lighthouse import default_kit
+>>> from isles.models.lighthouse.rules import default_kit
 >>> sol = solve(default_kit(4, 8))
 >>> round(sol.win_probability(), 6), sol.status
 (0.961347, <Status.OPTIMAL: 'optimal'>)
 """
 
-from isles.models.competitive import competitive_kit
-from isles.models.lighthouse import (
+from isles.models.lighthouse.competitive import competitive_kit
+from isles.models.lighthouse.rules import (
     DEFAULT_GAMES,
     MAX_EXACT_ISLANDS,
     MAX_FRACTION_ISLANDS,

@@ -18,7 +18,8 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse import (
+from isles.models.lighthouse.questions import LighthouseAdvice, ask
+from isles.models.lighthouse.rules import (
     BOAT,
     MAX_EXACT_ISLANDS,
     Decision,
@@ -31,7 +32,6 @@ from isles.models.lighthouse import (
     legal_decisions,
     play_turn,
 )
-from isles.models.questions.lighthouse import LighthouseAdvice, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.cache import load_table, solve_cached
 from isles.solvers.lighthouse.dp import (
@@ -110,7 +110,7 @@ class Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> kit = default_kit(1, 1)
     >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("red", "blue")),
     ...                 exact=True)
@@ -148,7 +148,7 @@ class Advice:
 
         Examples
         --------
-        >>> from isles.models.lighthouse import default_kit
+        >>> from isles.models.lighthouse.rules import default_kit
         >>> kit = default_kit(1, 1)
         >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
         >>> adv.to_dict()["best"], adv.to_dict()["outcome"]
@@ -243,7 +243,7 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> kit = default_kit(2, sea_cards=2)
     >>> sol = solve(kit, exact=True)
@@ -283,7 +283,7 @@ def solve_from(
     Parameters
     ----------
     kit : Kit, str or mapping
-        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.KITS`
+        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.rules.KITS`
         or a kit's JSON.
     position : Position
         The position to start from.
@@ -333,7 +333,7 @@ def solve_from(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> kit = default_kit(8)
     >>> done = tuple((a, b, a, b) for a, b in kit.islands[:7])
     >>> late = Position((*done, ()), 3, 0)
@@ -408,7 +408,7 @@ def best_move(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> kit = default_kit(2, 2)
     >>> pos = Position((("red",), ()), boat=1, maurice=1)
     >>> adv = best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")))
@@ -454,7 +454,7 @@ def answer_advice(
 
     Examples
     --------
-    >>> from isles.models.questions.lighthouse import LighthouseAdvice
+    >>> from isles.models.lighthouse.questions import LighthouseAdvice
     >>> ask = LighthouseAdvice.read({"islands": 1, "sea_cards": 1, "roll": ["boat", "red"],
     ...                              "position": {"discs": [[]], "boat": 1, "maurice": 0}})
     >>> answer_advice(ask).outcome
@@ -542,7 +542,7 @@ def choose_decision(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> kit = default_kit(2)
     >>> choose_decision(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")), "greedy")
     Decision(placements=(('red', 0),), bonus=None)

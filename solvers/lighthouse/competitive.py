@@ -1,7 +1,7 @@
 """Lighthouses, competitive variant: each seat's chance under greedy, random or optimal play.
 
 Implements docs/lighthouse.md ("Competitive variant"; seed 000_aeb701e368f40145.txt)
-over the rules of models/competitive.py: an exact solve of every position (an
+over the rules of models/lighthouse/competitive.py: an exact solve of every position (an
 absorbing Markov chain for fixed policies, a zero-sum stochastic game for two
 optimising seats), and a Monte Carlo simulation for kits beyond it.
 
@@ -9,7 +9,7 @@ How the solve is organised. A position is (lighthouse code, seat to play, boat,
 Maurice); the lighthouse code has one base-8 digit per island, so the kit's
 positions form a grid of ``8**n * seats * (sea_cards + 1) * n`` cells, the
 default kit (2 seats x 3 islands, 3 sea cards) 12.6 M. The rules enter once,
-as tables built by calling models/competitive.py on each seat's own
+as tables built by calling models/lighthouse/competitive.py on each seat's own
 lighthouses (the results of its discs for a roll and Maurice's class) and on
 the other seats' (the landing's removals). A turn that does not land the boat
 lays discs, or moves the boat or Maurice on, so ordering the positions by
@@ -44,7 +44,9 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.competitive import (
+from isles.models.errors import InvalidInput
+from isles.models.jsonio import probability_json, read_int
+from isles.models.lighthouse.competitive import (
     CompetitiveDecision,
     CompetitivePosition,
     check_seats,
@@ -56,9 +58,8 @@ from isles.models.competitive import (
     seat_kit,
     seat_position,
 )
-from isles.models.errors import InvalidInput
-from isles.models.jsonio import probability_json, read_int
-from isles.models.lighthouse import (
+from isles.models.lighthouse.questions import LighthouseContest, ask
+from isles.models.lighthouse.rules import (
     BOAT,
     DEFAULT_GAMES,
     DISCS_PER_LIGHTHOUSE,
@@ -69,7 +70,6 @@ from isles.models.lighthouse import (
     Roll,
     roll_outcomes,
 )
-from isles.models.questions.lighthouse import LighthouseContest, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import decision_weights
 from isles.solvers.lighthouse.simulation import wilson_interval
@@ -150,13 +150,13 @@ def policy_decisions(
 ) -> tuple[tuple[CompetitiveDecision, Fraction], ...]:
     """The decisions greedy or random play takes for ``roll``, with their probabilities.
 
-    The landing's removal is :func:`~isles.models.competitive.removal_weights`;
+    The landing's removal is :func:`~isles.models.lighthouse.competitive.removal_weights`;
     the seat's own discs are the cooperative policy itself,
     :func:`isles.solvers.lighthouse.decision_weights` (docs/lighthouse.md, "The
     simple policies"), applied to the seat's own lighthouses
-    (:func:`~isles.models.competitive.seat_kit`,
-    :func:`~isles.models.competitive.seat_position`) and read back by
-    :func:`~isles.models.competitive.from_seat_decision`: one definition of
+    (:func:`~isles.models.lighthouse.competitive.seat_kit`,
+    :func:`~isles.models.lighthouse.competitive.seat_position`) and read back by
+    :func:`~isles.models.lighthouse.competitive.from_seat_decision`: one definition of
     each policy for both games.
 
     Parameters
@@ -171,7 +171,7 @@ def policy_decisions(
     -------
     tuple of (CompetitiveDecision, Fraction)
         Each decision is among
-        :func:`~isles.models.competitive.competitive_decisions`; the
+        :func:`~isles.models.lighthouse.competitive.competitive_decisions`; the
         probabilities sum to 1 (greedy: one decision).
 
     Raises
@@ -181,7 +181,7 @@ def policy_decisions(
 
     Examples
     --------
-    >>> from isles.models.competitive import competitive_kit
+    >>> from isles.models.lighthouse.competitive import competitive_kit
     >>> kit = competitive_kit(2)
     >>> roll = Roll(False, ("blue", "red"), Fraction(1, 18))
     >>> start = CompetitivePosition.start(kit)
@@ -365,7 +365,7 @@ def _groups(rolls: Sequence[Roll], by_roll: Sequence[Results], policy: Policy) -
 
 @lru_cache(maxsize=4)
 def _tables(kit: Kit, seats: int, policies: tuple[Policy, ...]) -> _Tables:
-    """Tabulate models/competitive.py for every own code, Maurice class and roll."""
+    """Tabulate models/lighthouse/competitive.py for every own code, Maurice class and roll."""
     n = len(kit.islands)
     codes = _STATES ** (n // seats)
     rolls = roll_outcomes(kit)
@@ -481,7 +481,7 @@ def competitive_memory_bytes(kit: Kit, seats: int = 2) -> int:
 
     Examples
     --------
-    >>> from isles.models.competitive import competitive_kit
+    >>> from isles.models.lighthouse.competitive import competitive_kit
     >>> round(competitive_memory_bytes(competitive_kit(2)) / 2**30, 2)
     0.35
     >>> competitive_memory_bytes(competitive_kit(4)) > MAX_COMPETITIVE_BYTES
@@ -542,7 +542,7 @@ class CompetitiveSolution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> res = solve_competitive(default_kit(2, 3), 2, "greedy")
     >>> res.status, round(res.win_probability[0], 6), res.error_bound < 1e-9
     (<Status.EXACT: 'exact'>, 0.557844, True)
@@ -584,7 +584,7 @@ class CompetitiveSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse import default_kit
+        >>> from isles.models.lighthouse.rules import default_kit
         >>> out = solve_competitive(default_kit(2, 3), 2, ("optimal", "greedy")).to_dict()
         >>> out["status"], out["policy"], [s["policy"] for s in out["by_seat"]]
         ('optimal', None, ['optimal', 'greedy'])
@@ -753,7 +753,7 @@ def solve_competitive(
     """Each seat's exact chance in the competitive variant, every position solved.
 
     Implements docs/lighthouse.md ("Competitive variant"). The rules are
-    tabulated from models/competitive.py; the chances are computed over every
+    tabulated from models/lighthouse/competitive.py; the chances are computed over every
     position (lighthouse code, seat to play, boat, Maurice) by Gauss-Seidel
     value iteration in the order of the module's notes: exact after one sweep
     for games without a landing, repeated for the cycles a landing makes
@@ -832,7 +832,7 @@ def solve_competitive(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> kit = default_kit(2, 3)
     >>> game = solve_competitive(kit, 2, "optimal")
     >>> game.status, round(game.win_probability[0], 6)
@@ -966,7 +966,7 @@ class CompetitiveSimulation:
 
     Examples
     --------
-    >>> from isles.models.competitive import competitive_kit
+    >>> from isles.models.lighthouse.competitive import competitive_kit
     >>> res = simulate_competitive(competitive_kit(2), 2, "greedy", 20, seed=1)
     >>> res.status, sum(res.wins) + res.unfinished
     (<Status.ESTIMATE: 'estimate'>, 20)
@@ -1005,7 +1005,7 @@ class CompetitiveSimulation:
 
         Examples
         --------
-        >>> from isles.models.competitive import competitive_kit
+        >>> from isles.models.lighthouse.competitive import competitive_kit
         >>> out = simulate_competitive(competitive_kit(2), 2, "random", 5, seed=2).to_dict()
         >>> out["method"], sorted(out["by_seat"][0])
         ('monte carlo', ['ci95', 'policy', 'seat', 'win_probability', \
@@ -1045,7 +1045,7 @@ def simulate_competitive(
     max_turns: int = 2_000,
     progress: bool = False,
 ) -> CompetitiveSimulation:
-    """Play the competitive variant ``games`` times with the rules of models/competitive.py.
+    """Play the competitive variant ``games`` times (rules: models/lighthouse/competitive.py).
 
     Each turn rolls the two dice (NumPy's generator), and the seat to play
     takes one of :func:`policy_decisions` at random
@@ -1085,7 +1085,7 @@ def simulate_competitive(
 
     Examples
     --------
-    >>> from isles.models.competitive import competitive_kit
+    >>> from isles.models.lighthouse.competitive import competitive_kit
     >>> simulate_competitive(competitive_kit(3), 3, "greedy", 10, seed=3).games
     10
     """
@@ -1192,7 +1192,7 @@ def competitive_odds(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> competitive_odds(default_kit(2, 3)).status
     <Status.EXACT: 'exact'>
     >>> competitive_odds(default_kit(2, 3), games=10)
@@ -1252,7 +1252,7 @@ def answer_contest(
         A progress bar (stderr).
     default_time_limit : float, optional
         The time limit of an exact solve when the question gives none (the command
-        line's :data:`~isles.models.questions.lighthouse.COMPETITIVE_TIME_LIMIT`).
+        line's :data:`~isles.models.lighthouse.questions.COMPETITIVE_TIME_LIMIT`).
 
     Returns
     -------
@@ -1265,7 +1265,7 @@ def answer_contest(
 
     Examples
     --------
-    >>> from isles.models.questions.lighthouse import LighthouseContest
+    >>> from isles.models.lighthouse.questions import LighthouseContest
     >>> answer_contest(LighthouseContest.read({"islands": 2, "seats": 2})).status
     <Status.EXACT: 'exact'>
     """

@@ -1,7 +1,7 @@
 """Compiled loops of the competitive solver: one Bellman sweep and the reachable positions.
 
 Implements the sweeps of docs/lighthouse.md ("Competitive variant") over the
-tables that solvers/lighthouse/competitive.py builds from models/competitive.py.
+tables that solvers/lighthouse/competitive.py builds from models/lighthouse/competitive.py.
 
 A position is ``(x, t, b, m)``: ``x`` the lighthouse code (one base-8 digit per
 island, in the kit's order: 0 empty, ``1 + 2 (discs - 1) + top`` for 1-3 discs,
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from isles.solvers.lighthouse.compiled import HAVE_NUMBA, compiled, prange
+from isles.solvers.compiled import HAVE_NUMBA, compiled, prange
 
 __all__ = [
     "HAVE_NUMBA",

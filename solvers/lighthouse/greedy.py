@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse import (
+from isles.models.lighthouse.rules import (
     DISCS_PER_LIGHTHOUSE,
     MAX_EXACT_ISLANDS,
     MAX_FRACTION_ISLANDS,
@@ -73,7 +73,7 @@ class CodeIndex:
 
         Examples
         --------
-        >>> from isles.models.lighthouse import default_kit
+        >>> from isles.models.lighthouse.rules import default_kit
         >>> CodeIndex(2).row(default_kit(2), Position((("blue",), ())))
         2
         """
@@ -195,7 +195,7 @@ def greedy_table(
     Parameters
     ----------
     kit : Kit
-        At most :data:`~isles.models.lighthouse.MAX_TABLE_ISLANDS` islands.
+        At most :data:`~isles.models.lighthouse.rules.MAX_TABLE_ISLANDS` islands.
     exact : bool
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
@@ -220,7 +220,7 @@ def greedy_table(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> greedy_table(default_kit(1, 1), exact=True).exact_win_probability()
     Fraction(1226471, 1679616)
     """
@@ -266,7 +266,7 @@ def greedy_start_values(
 
     Examples
     --------
-    >>> from isles.models.lighthouse import default_kit
+    >>> from isles.models.lighthouse.rules import default_kit
     >>> values, bound = greedy_start_values(default_kit(2, 2), exact=True)
     >>> values[-1]
     Fraction(...)

@@ -7,7 +7,7 @@ from typing import Any
 
 from isles import layout
 from isles.models.errors import InvalidInput
-from isles.solvers import layout as solver
+from isles.solvers.layout import solve as solver
 from isles.web.tasks.base import Task
 
 __all__ = ["LAYOUT_SECONDS", "REQUIREMENTS", "TASKS", "layout_rules"]

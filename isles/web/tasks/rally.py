@@ -8,7 +8,7 @@ from typing import Any
 from isles import rally
 from isles.models.hexgrid import as_hex, vertex
 from isles.models.jsonio import read_object
-from isles.models.rally import Rim
+from isles.models.rally.rules import Rim
 from isles.web.tasks.base import Task
 
 __all__ = [
@@ -66,7 +66,7 @@ def rally_defaults() -> dict[str, dict[str, Any]]:
 
     The page shows them in its fields and leaves out of a request what the
     player did not change: a default exists once, in
-    :class:`isles.models.questions.rally.Drive` and ``Race``.
+    :class:`isles.models.rally.questions.Drive` and ``Race``.
 
     Returns
     -------
