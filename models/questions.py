@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 
 from isles.models.contract import Question
+from isles.models.errors import InvalidInput
 
 __all__ = ["GAMES", "game_of", "questions"]
 
@@ -46,5 +47,9 @@ def game_of(question: type[Question]) -> str:
     """
     parts = question.__module__.split(".")
     if parts[:2] != ["isles", "models"] or len(parts) < 3 or parts[2] not in GAMES:
-        raise ValueError(f"{question.__name__} is no question of a game of isles")
+        raise InvalidInput(
+            "question",
+            question.__name__,
+            "a question of a game's catalogue (isles.rally.Trip, ...)",
+        )
     return parts[2]

@@ -7,8 +7,9 @@ Implements docs/json.md ("status"): every result type has a ``status`` from
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Protocol
 
-__all__ = ["Status"]
+__all__ = ["Answer", "Status"]
 
 
 class Status(StrEnum):
@@ -62,3 +63,19 @@ class Status(StrEnum):
         (True, False)
         """
         return self in (Status.OPTIMAL, Status.EXACT, Status.FEASIBLE, Status.ESTIMATE)
+
+
+class Answer(Protocol):
+    """What every answer of isles is: a :class:`Status` and its JSON (docs/json.md).
+
+    The command line's ``--json`` prints ``to_dict()``; the web app sends it.
+    """
+
+    @property
+    def status(self) -> Status:
+        """What kind of answer it is."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answer in the JSON dialect of docs/json.md."""
+        ...

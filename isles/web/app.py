@@ -366,9 +366,9 @@ def create_app(
         if task is None:
             return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(kinds)}")
         body = await _body(request)
-        task.read(body)  # bad input answers at once, in the library's words
+        args = task.read(body)  # read once: bad input answers at once, in the library's words
         own = None if TASKS.get(kind) is task else task
-        job = runner.start(kind, body, limits[kind], task.resident is not None, own)
+        job = runner.start(kind, body, args, limits[kind], task.resident is not None, own)
         return JSONResponse(job.to_dict(), status_code=202)
 
     async def job_state(request: Request) -> dict[str, Any]:

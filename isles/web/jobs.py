@@ -112,6 +112,7 @@ class Job:
     ended: float | None = field(default=None)
     lease: float = 0.0
     body: object = None
+    args: dict[str, Any] | None = None
     wants_resident: bool = False
     task: Task | None = None
     ahead: int = 0
@@ -171,8 +172,18 @@ def _quiet() -> None:
     cls._isles_quiet = True
 
 
-def _child(kind: str, body: object, connection: Connection, own: Task | None = None) -> None:
-    """The job's process: read the request, call the library, send the answer once."""
+def _child(
+    kind: str,
+    body: object,
+    args: dict[str, Any],
+    connection: Connection,
+    own: Task | None = None,
+) -> None:
+    """The job's process: call the library on the request the server read, send the answer once.
+
+    ``args`` is what the task's reader made of the request in the server (read
+    once, there); ``body`` the request as sent, for the errors' values.
+    """
     from isles.web.tasks import TASKS  # loaded once by the fork server (preload)
 
     # Ctrl-C in the server's terminal reaches every process of the group: the server
@@ -180,7 +191,7 @@ def _child(kind: str, body: object, connection: Connection, own: Task | None = N
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _quiet()
     task = own if own is not None else TASKS[kind]
-    _send(connection, _answer(kind, lambda: task.run(task.read(body)), body))
+    _send(connection, _answer(kind, lambda: task.run(args), body))
     connection.close()
 
 
@@ -207,10 +218,10 @@ def _resident_child(kind: str, connection: Connection, own: Task | None = None) 
     serve = factory(lambda fraction: _send(connection, ("progress", fraction)))
     while True:
         try:
-            body = connection.recv()
+            body, args = connection.recv()
         except (EOFError, OSError):
             return  # the server went away
-        _send(connection, _answer(kind, functools.partial(serve, body), body))
+        _send(connection, _answer(kind, functools.partial(serve, args), body))
 
 
 @dataclass
@@ -469,16 +480,21 @@ class JobRunner:
         self,
         kind: str,
         body: object,
+        args: dict[str, Any],
         seconds: float,
         resident: bool = False,
         task: Task | None = None,
     ) -> Job:
-        """Start a job (the request already checked by the task's reader), or queue it.
+        """Start a job on the request its task's reader read (once, in the server), or queue it.
 
         Parameters
         ----------
         kind, body, seconds
-            The task's name, the request, the time limit (counted from when it runs).
+            The task's name, the request (for its errors' values), the time
+            limit (counted from when it runs).
+        args : object
+            What the task's reader made of the request: the job's process runs
+            the task on it, and never reads the request again.
         resident : bool
             The task keeps a cache between jobs (``Task.resident``): the job goes
             to its kind's resident process when that one is idle (started on
@@ -506,7 +522,7 @@ class JobRunner:
             )
         now = time.monotonic()
         job = Job(secrets.token_hex(12), kind, seconds, now, None, None, state="queued")
-        job.body, job.wants_resident, job.lease = body, resident, now + self.lease
+        job.body, job.args, job.wants_resident, job.lease = body, args, resident, now + self.lease
         job.task = task
         self._jobs[job.id] = job
         self._advance()
@@ -517,7 +533,7 @@ class JobRunner:
         return job
 
     def _launch(self, job: Job) -> None:
-        kind, body = job.kind, job.body
+        kind, body, args = job.kind, job.body, job.args
         worker = self._residents.get(kind)
         if job.wants_resident and (worker is None or not worker.busy):
             if worker is None or not worker.process.is_alive():
@@ -535,16 +551,17 @@ class JobRunner:
                     f"to a waiting job) and ends after {self.resident_idle:g} s without a job"
                 )
             worker.busy = True
-            worker.connection.send(body)
+            worker.connection.send((body, args))
             job.process, job.connection, job.resident = worker.process, worker.connection, True
         else:
             receiver, sender = self._ctx.Pipe(duplex=False)
-            args = (kind, body, sender, job.task)
-            process = self._ctx.Process(target=_child, args=args, daemon=True)
+            process = self._ctx.Process(
+                target=_child, args=(kind, body, args, sender, job.task), daemon=True
+            )
             process.start()
             sender.close()
             job.process, job.connection = process, receiver
-        job.state, job.body, job.started = "running", None, time.monotonic()
+        job.state, job.body, job.args, job.started = "running", None, None, time.monotonic()
 
     def _advance(self) -> None:
         """Start waiting jobs, oldest first, while a slot is free; number the rest."""

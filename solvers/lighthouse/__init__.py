@@ -22,7 +22,9 @@ Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt), one module per jo
 and the machinery of the class DP: ``symmetry`` (the colour group, class keys),
 ``classes`` (the layered graph of classes), ``kernel`` (the layer kernels,
 numba or NumPy), ``compiled`` (numba when installed), ``codes`` (lighthouse
-codes as arrays). The public names are those of :mod:`isles.lighthouse`.
+codes as arrays). :data:`ANSWERS` maps each question of
+:mod:`isles.models.lighthouse.questions` to the function that answers it
+(``isles.answer`` reads it); the public names are those of :mod:`isles.lighthouse`.
 
 Examples
 --------
@@ -32,7 +34,16 @@ Examples
 (0.961347, <Status.OPTIMAL: 'optimal'>)
 """
 
+from collections.abc import Callable, Mapping
+
+from isles.models.contract import Question
 from isles.models.lighthouse.competitive import competitive_kit
+from isles.models.lighthouse.questions import (
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
+)
 from isles.models.lighthouse.rules import (
     DEFAULT_GAMES,
     MAX_EXACT_ISLANDS,
@@ -43,6 +54,7 @@ from isles.models.lighthouse.rules import (
     POLICIES,
     Policy,
 )
+from isles.models.status import Answer
 from isles.solvers.lighthouse.advice import (
     Advice,
     advise,
@@ -109,8 +121,10 @@ from isles.solvers.lighthouse.simulation import (
 )
 from isles.solvers.lighthouse.start_values import StartValues, win_probability
 from isles.solvers.lighthouse.symmetry import ColourGroup, colour_group
+from isles.solvers.work import Progress
 
 __all__ = [
+    "ANSWERS",
     "CACHE_ENV",
     "CACHE_FROM_CLASSES",
     "DEFAULT_GAMES",
@@ -175,3 +189,36 @@ __all__ = [
     "wilson_interval",
     "win_probability",
 ]
+
+
+def _answer_lighthouse_odds(question: LighthouseOdds, *, progress: Progress = None) -> Odds:
+    return answer_odds(question, progress=_shown(progress))
+
+
+def _answer_lighthouse_advice(question: LighthouseAdvice, *, progress: Progress = None) -> Advice:
+    return answer_advice(question, progress=_shown(progress))
+
+
+def _answer_lighthouse_table(
+    question: LighthouseTable, *, progress: Progress = None
+) -> DifficultyTable:
+    return answer_table(question, progress=_shown(progress))
+
+
+def _answer_lighthouse_contest(
+    question: LighthouseContest, *, progress: Progress = None
+) -> CompetitiveSolution | CompetitiveSimulation:
+    return answer_contest(question, progress=progress is True)
+
+
+def _shown(progress: Progress) -> bool | None:
+    return progress if progress is None or isinstance(progress, bool) else False
+
+
+#: The function that answers each question of the lighthouse game.
+ANSWERS: Mapping[type[Question], Callable[..., Answer]] = {
+    LighthouseOdds: _answer_lighthouse_odds,
+    LighthouseAdvice: _answer_lighthouse_advice,
+    LighthouseTable: _answer_lighthouse_table,
+    LighthouseContest: _answer_lighthouse_contest,
+}

@@ -288,7 +288,7 @@ def test_server_tables_report_progress_and_print_no_bar(
         "roll": ["red", "blue"],
         "position": {"discs": [[], [], [], []], "boat": 0, "maurice": 0},
     }
-    answer = tables(body)
+    answer = tables(_read_lighthouse(body))
     kit = default_kit(4, 3)
     start = Position.start(kit)
     assert answer == best_move(kit, start, Roll.from_faces(kit, ("red", "blue"))).to_dict()

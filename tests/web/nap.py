@@ -26,6 +26,7 @@ __all__ = [
     "LATE_PLUNDER",
     "LATE_ROUTE",
     "NAP",
+    "ONCE",
     "RESIDENT_NAP",
     "SLOW_LIGHTHOUSE",
     "SLOW_PLUNDER",
@@ -60,8 +61,7 @@ NAP = Task(_read, _run, 60.0)
 def _resident(progress: Any) -> Any:
     """A resident nap: reports its progress every 10 ms for ``seconds`` seconds."""
 
-    def serve(body: object) -> dict[str, Any]:
-        args = _read(body)
+    def serve(args: dict[str, Any]) -> dict[str, Any]:  # what the server read
         end = time.monotonic() + float(args["seconds"])
         while time.monotonic() < end:
             progress(0.5)
@@ -109,3 +109,20 @@ LATE_PLUNDER = _late(PLUNDER_TASKS["plunder"], 60.0)
 LATE_LAYOUT = _late(LAYOUT_TASKS["layout"], 120.0)
 #: The rally's route job, real but late.
 LATE_ROUTE = _late(RALLY_TASKS["route"], 60.0)
+
+
+#: The processes that read a ONCE request (their pids): the server's only, never a job's.
+READ_IN: list[int] = []
+
+
+def _read_once(body: object) -> dict[str, Any]:
+    READ_IN.append(os.getpid())
+    return {"read_in": os.getpid()}
+
+
+def _run_once(args: dict[str, Any]) -> dict[str, Any]:
+    return {"read_in": args["read_in"], "run_in": os.getpid(), "reads_here": len(READ_IN)}
+
+
+#: ``POST /api/solve/once``: where its request was read, where it ran, reads in the job.
+ONCE = Task(_read_once, _run_once, 60.0)

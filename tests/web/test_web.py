@@ -29,7 +29,7 @@ from isles.commands.serve import address
 from isles.web import create_app
 from isles.web.app import PAGES
 from isles.web.tasks import DIG_SAMPLES
-from tests.web.nap import NAP
+from tests.web.nap import NAP, ONCE, READ_IN
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -491,6 +491,14 @@ def test_unknown_jobs(client: TestClient) -> None:
     assert refused(client.post("/api/jobs/0123/cancel", json={}), 404)["field"] == "job"
 
 
+def test_a_request_is_read_once_by_the_server_and_never_by_its_job() -> None:
+    with TestClient(create_app(tasks={"once": ONCE})) as app:
+        before = len(READ_IN)
+        answer = solve(app, "once", {})
+    assert len(READ_IN) == before + 1 and answer["read_in"] == os.getpid()
+    assert answer["run_in"] != os.getpid() and answer["reads_here"] == 0
+
+
 def test_a_job_can_be_cancelled() -> None:
     with TestClient(create_app(tasks={"nap": NAP})) as app:
         job = app.post("/api/solve/nap", json={"seconds": 60}).json()
@@ -761,7 +769,7 @@ def test_a_cancelled_resident_job_ends_quietly(
     )
     child.start()
     far.close()
-    near.send({"seconds": 30})
+    near.send(({"seconds": 30}, {"seconds": 30}))  # the request, and what the server read
     assert near.recv() == ("progress", 0.5)  # mid-solve
     near.close()  # the cancel
     child.join(20)

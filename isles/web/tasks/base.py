@@ -16,13 +16,15 @@ class Task:
     Attributes
     ----------
     read : callable
-        Checks the request (raises :class:`InvalidInput`), returns the call's arguments.
+        Checks the request (raises :class:`InvalidInput`), returns the call's
+        arguments; the server reads each request once, and the job's process
+        runs on what it read.
     run : callable
         The library call on those arguments, returning ``to_dict()``.
     seconds : float
         The job's time limit: past it the job is stopped and answers ``timed_out``.
     resident : callable, optional
-        Makes the callable (request -> ``to_dict()``) of a process that stays
+        Makes the callable (arguments read -> ``to_dict()``) of a process that stays
         between jobs and keeps a cache (:class:`LighthouseTables`), given the
         call that reports the job's progress (a fraction done, 0..1).
     """
@@ -30,4 +32,6 @@ class Task:
     read: Callable[[object], dict[str, Any]]
     run: Callable[[dict[str, Any]], dict[str, Any]]
     seconds: float
-    resident: Callable[[Callable[[float], None]], Callable[[object], dict[str, Any]]] | None = None
+    resident: (
+        Callable[[Callable[[float], None]], Callable[[dict[str, Any]], dict[str, Any]]] | None
+    ) = None
