@@ -17,7 +17,6 @@ import gettext
 import importlib
 import io
 import json
-import math
 import os
 import pkgutil
 import re
@@ -31,24 +30,19 @@ from types import ModuleType
 from typing import Any, NoReturn, Protocol, cast
 
 import isles.commands
-from isles.models.errors import SEED_MAX, InvalidInput, IslesError
+from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import STDIN
-from isles.models.text import parse_integer, parse_number, terminal_safe
+from isles.models.text import terminal_safe
 
 __all__ = [
-    "SEED_MAX",
     "FlagOnce",
     "OneLineParser",
     "StoreOnce",
     "build_parser",
     "check_output",
-    "count_type",
     "emit_json",
     "main",
     "one_stdin",
-    "only_with",
-    "seconds_type",
-    "seed_type",
 ]
 
 
@@ -321,98 +315,6 @@ def emit_json(obj: Any) -> None:
     absent or infinite values as null), so it raises rather than print ``NaN``.
     """
     print(json.dumps(obj, allow_nan=False))
-
-
-def seed_type(text: str) -> int:
-    """argparse type of every ``--seed``: an integer in 0..SEED_MAX.
-
-    >>> seed_type("7")
-    7
-    >>> seed_type("-1")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: --seed: '-1' is invalid; expected an integer in 0..2147483647
-    """
-    try:
-        value = parse_integer(text, "--seed")
-    except InvalidInput:
-        value = -1
-    if not 0 <= value <= SEED_MAX:
-        raise InvalidInput("--seed", text, f"an integer in 0..{SEED_MAX}")
-    return value
-
-
-def seconds_type(text: str) -> float:
-    """argparse type of every ``--time-limit``: a finite number of seconds > 0.
-
-    >>> seconds_type("2.5")
-    2.5
-    """
-    try:
-        value = parse_number(text, "--time-limit")
-    except InvalidInput:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise InvalidInput("--time-limit", text, "a number of seconds > 0")
-    return value
-
-
-def count_type(low: int, high: int) -> Callable[[str], int]:
-    """argparse type of a whole number in ``low..high`` (the cap is stated in the message).
-
-    >>> count_type(1, 10)("11")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: count: '11' is invalid; expected an integer in 1..10
-    """
-
-    def parse(text: str) -> int:
-        try:
-            value = parse_integer(text, "count")
-        except InvalidInput:
-            value = low - 1
-        if not low <= value <= high:
-            raise InvalidInput("count", text, f"an integer in {low}..{high}")
-        return value
-
-    return parse
-
-
-def only_with(option: str, value: object, given: bool, needs: str) -> None:
-    """Refuse an option the user gave where it does nothing (never ignore it silently).
-
-    Parameters
-    ----------
-    option : str
-        The option as typed (``"--seats"``).
-    value : object
-        Its value (``None`` for a flag).
-    given : bool
-        Whether the mode that uses it is on.
-    needs : str
-        That mode, for the message (``"--competitive"``).
-
-    Raises
-    ------
-    InvalidInput
-        When ``given`` is false.
-
-    Examples
-    --------
-    >>> only_with("--seats", 3, False, "--competitive")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: --seats: 3 is invalid; expected ... only with --competitive
-    >>> only_with("--simulate", True, False, "--games")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: --simulate: given; expected --simulate only with --games
-    """
-    if not given:
-        typed = isinstance(value, str | int | float) and not isinstance(value, bool)
-        raise InvalidInput(
-            option, value, f"{option} only with {needs}", problem=None if typed else "given"
-        )
 
 
 def one_stdin(*files: tuple[str, str | None]) -> None:

@@ -1,16 +1,17 @@
 """The ``isles serve`` web app: the pages and the JSON endpoints (docs/serve.md).
 
 Starlette routes over the public catalogue (``isles.<game>``): quick answers
-directly, solver calls as jobs (:mod:`isles.web.jobs`). Safe by default: request
-bodies are capped, JSON only, every error is the library's message and field
-(never a stack trace), and the pages build their DOM from text, never from HTML.
+directly, solver calls as jobs (:mod:`isles.web.jobs`). Safe by default
+(:mod:`isles.web.guard`): request bodies are capped, JSON only, every error is
+the library's message and field (never a stack trace), and the pages build
+their DOM from text, never from HTML. The server's state (its jobs, its rooms,
+what it shares) is the app's ``state``, which every handler reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -24,10 +25,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import isles
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import parse_json
+from isles.web.guard import Guard, error_response
 from isles.web.jobs import (
     LEASE,
     MAX_QUEUED,
@@ -47,7 +49,12 @@ from isles.web.tasks import (
     check_record,
     layout_rules,
     lighthouse_kit,
+    plunder_example,
+    rally_beginner,
+    rally_towns,
 )
+from isles.web.tasks.lighthouse_play import play_move
+from isles.web.tasks.rally import rally_defaults, rally_goals
 
 __all__ = ["MAX_BODY", "PAGES", "STATIC", "create_app"]
 
@@ -64,123 +71,7 @@ PAGES = {
     "/setup": "setup.html",
 }
 
-# Pages and scripts come from this server only; nothing inline, nothing framed.
-_SECURITY_HEADERS = {
-    "content-security-policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
-    ),
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "x-frame-options": "DENY",
-    "cache-control": "no-store",
-}
-
 _log = logging.getLogger("isles.web")
-
-
-def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"field": field, "message": message}}, status_code=status)
-
-
-_NAME = re.compile(
-    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?"
-)
-_PORT = re.compile(r"[0-9]{1,5}")
-
-
-def _host_name(host: bytes) -> str | None:
-    """The host of a Host header without its port, or None when the header is malformed.
-
-    A name (letters, digits, hyphens, dots), an IPv4 address, or an IPv6 address in
-    brackets, then at most a port ``:1``..``:65535``; nothing else.
-
-    Examples
-    --------
-    >>> _host_name(b"[::1]:8000"), _host_name(b"LocalHost"), _host_name(b"127.0.0.1:80")
-    ('[::1]', 'localhost', '127.0.0.1')
-    >>> _host_name(b"[::1]evil.com"), _host_name(b"localhost:abc"), _host_name(b"")
-    (None, None, None)
-    """
-    text = host.decode("latin-1").lower()
-    if text.startswith("["):
-        close = text.find("]")
-        name, rest = text[: close + 1], text[close + 1 :]
-        try:
-            ipaddress.IPv6Address(name[1:-1])
-        except ValueError:
-            return None
-    else:
-        name, colon, port = text.partition(":")
-        rest = colon + port
-        if _NAME.fullmatch(name) is None or len(name) > 253:
-            return None
-    if rest:
-        port = rest[1:]
-        if not rest.startswith(":") or _PORT.fullmatch(port) is None or not 0 < int(port) < 65536:
-            return None
-    return name
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class _Guard:
-    """Caps request bodies, adds the security headers, turns any crash into JSON."""
-
-    def __init__(self, app: ASGIApp, max_body: int, hosts: Sequence[str] | None) -> None:
-        self.app = app
-        self.max_body = max_body
-        self.hosts = None if hosts is None else {h.lower() for h in hosts}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers", []))
-        name = _host_name(headers.get(b"host", b""))
-        if name is None or (self.hosts is not None and name not in self.hosts):
-            # A page of another site cannot reach this server through a name of its own
-            # (DNS rebinding): only the loopback names are answered, and a malformed
-            # Host header is never read as one of them.
-            await _error(400, "request: unknown Host header")(scope, receive, send)
-            return
-        length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _error(413, f"request: larger than {self.max_body} bytes")(scope, receive, send)
-            return
-        seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise _TooLarge
-            return message
-
-        async def secured(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                extra = [(k.encode(), v.encode()) for k, v in _SECURITY_HEADERS.items()]
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        try:
-            await self.app(scope, counted, secured)
-        except _TooLarge:
-            if not started:
-                response = _error(413, f"request: larger than {self.max_body} bytes")
-                await response(scope, receive, secured)
-        except Exception:
-            _log.exception("request %s %s failed", scope.get("method"), scope.get("path"))
-            if not started:
-                response = _error(500, "internal error (see the server's log)")
-                await response(scope, receive, secured)
 
 
 async def _body(request: Request) -> object:
@@ -210,12 +101,12 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         try:
             value = await handler(request)
         except UnknownJob as exc:
-            return _error(404, str(exc), "job")
+            return error_response(404, str(exc), "job")
         except UnknownRoom as exc:
-            return _error(404, str(exc), "room")
+            return error_response(404, str(exc), "room")
         except Busy as exc:
             # Not bad input: the same request succeeds later (the page waits and asks again).
-            response = _error(503, str(exc))
+            response = error_response(503, str(exc))
             response.headers["retry-after"] = str(exc.retry_after)
             return response
         except IslesError as exc:
@@ -226,6 +117,187 @@ def _answers(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         return JSONResponse(value)
 
     return endpoint
+
+
+# -- the endpoints: each reads the server's state from request.app.state -----------------
+
+
+async def _health(request: Request) -> dict[str, Any]:
+    state = request.app.state
+    return {
+        "ok": True,
+        "version": isles.__version__,
+        "jobs": sorted(TASKS),
+        "share": state.share,
+        "slots": state.runner.status(),
+    }
+
+
+def _shared(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
+    """A room endpoint: answered only when the server shares games (403 otherwise)."""
+
+    async def sharing(request: Request) -> Any:
+        if not request.app.state.share:
+            return error_response(
+                403,
+                "sharing with the table is off: start isles serve with --share (or "
+                "--host for the network)",
+                "room",
+            )
+        return await handler(request)
+
+    return _answers(sharing)
+
+
+async def _open_room(request: Request) -> Response:
+    return JSONResponse(request.app.state.rooms.open(await _body(request)), status_code=201)
+
+
+async def _room_state(request: Request) -> dict[str, Any]:
+    since = request.query_params.get("since")
+    if since is not None and not re.fullmatch(r"[0-9]{1,15}", since):
+        raise InvalidInput("since", since[:20], "a version: a whole number >= 0")
+    rooms: Rooms = request.app.state.rooms
+    return rooms.get(request.path_params["code"], None if since is None else int(since))
+
+
+async def _change_room(request: Request) -> dict[str, Any]:
+    rooms: Rooms = request.app.state.rooms
+    return rooms.change(request.path_params["code"], await _body(request))
+
+
+async def _start_job(request: Request) -> Response:
+    state = request.app.state
+    kind = request.path_params["kind"]
+    task: Task | None = state.kinds.get(kind)
+    if task is None:
+        return error_response(
+            404, f"job kind {kind[:40]!r} unknown; one of {', '.join(state.kinds)}"
+        )
+    body = await _body(request)
+    args = task.read(body)  # read once: bad input answers at once, in the library's words
+    own = None if TASKS.get(kind) is task else task
+    job = state.runner.start(kind, body, args, state.limits[kind], task.resident is not None, own)
+    return JSONResponse(job.to_dict(), status_code=202)
+
+
+async def _job_state(request: Request) -> dict[str, Any]:
+    runner: JobRunner = request.app.state.runner
+    return runner.get(request.path_params["job_id"]).to_dict()
+
+
+async def _cancel_job(request: Request) -> dict[str, Any]:
+    runner: JobRunner = request.app.state.runner
+    return runner.cancel(request.path_params["job_id"]).to_dict()
+
+
+async def _board(request: Request) -> dict[str, Any]:
+    return check_board(await _body(request))
+
+
+async def _rally_defaults(request: Request) -> dict[str, Any]:
+    return rally_defaults()
+
+
+async def _goals(request: Request) -> dict[str, Any]:
+    return rally_goals(await _body(request))
+
+
+async def _record(request: Request) -> dict[str, Any]:
+    return check_record(await _body(request))
+
+
+async def _position(request: Request) -> dict[str, Any]:
+    return check_position(await _body(request))
+
+
+async def _kit(request: Request) -> dict[str, Any]:
+    return lighthouse_kit(await _body(request))
+
+
+async def _play(request: Request) -> dict[str, Any]:
+    return play_move(await _body(request))
+
+
+async def _rules(request: Request) -> dict[str, Any]:
+    return layout_rules()
+
+
+#: The examples a page loads: name -> the call that makes it.
+EXAMPLES: dict[str, Callable[[], dict[str, Any]]] = {
+    "plunder": plunder_example,
+    "beginner": rally_beginner,
+    "beginner-towns": rally_towns,
+}
+
+
+async def _example(request: Request) -> dict[str, Any]:
+    name = request.path_params["name"]
+    if name not in EXAMPLES:
+        raise InvalidInput("example", name[:40], "plunder, beginner or beginner-towns")
+    return EXAMPLES[name]()
+
+
+def _page(file: str) -> Handler:
+    async def serve_page(request: Request) -> Response:
+        return FileResponse(STATIC / file, media_type="text/html; charset=utf-8")
+
+    return serve_page
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    messages = {404: "no such page or endpoint", 405: "method not allowed here"}
+    return error_response(status, f"{request.url.path[:80]}: {messages.get(status, 'refused')}")
+
+
+ROUTES = [
+    *(Route(path, _page(file)) for path, file in PAGES.items()),
+    Route("/api/health", _answers(_health)),
+    Route("/api/solve/{kind}", _answers(_start_job), methods=["POST"]),
+    Route("/api/jobs/{job_id}", _answers(_job_state), methods=["GET"]),
+    Route("/api/jobs/{job_id}/cancel", _answers(_cancel_job), methods=["POST"]),
+    Route("/api/board", _answers(_board), methods=["POST"]),
+    Route("/api/rally/goals", _answers(_goals), methods=["POST"]),
+    Route("/api/rally/defaults", _answers(_rally_defaults), methods=["GET"]),
+    Route("/api/plunder/record", _answers(_record), methods=["POST"]),
+    Route("/api/lighthouse/kit", _answers(_kit), methods=["POST"]),
+    Route("/api/lighthouse/position", _answers(_position), methods=["POST"]),
+    Route("/api/lighthouse/play", _answers(_play), methods=["POST"]),
+    Route("/api/layout/rules", _answers(_rules), methods=["GET"]),
+    Route("/api/examples/{name}", _answers(_example), methods=["GET"]),
+    Route("/api/rooms", _shared(_open_room), methods=["POST"]),
+    Route("/api/rooms/{code}", _shared(_room_state), methods=["GET"]),
+    Route("/api/rooms/{code}", _shared(_change_room), methods=["PUT"]),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+"""Every page and endpoint of the app (docs/serve.md, "Endpoints")."""
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """While the server runs, a reaper polls the jobs; at its end, every job stops."""
+    runner: JobRunner = app.state.runner
+    period = min(1.0, runner.lease / 4)
+
+    async def reap() -> None:
+        # Ends the jobs nobody polls any more, and those past their time limit,
+        # and starts waiting ones, when no request comes to do it.
+        while True:
+            await asyncio.sleep(period)
+            try:
+                runner.poll_all()
+            except Exception:  # a bug: logged, and the reaper goes on
+                _log.exception("polling the jobs failed")
+
+    reaper = asyncio.create_task(reap())
+    try:
+        yield
+    finally:
+        reaper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reaper
+        runner.shutdown()
 
 
 def create_app(
@@ -299,161 +371,17 @@ def create_app(
     for kind, seconds in (time_limits or {}).items():
         if kind not in kinds or not seconds > 0:
             raise InvalidInput("time_limits", {kind: seconds}, "job kinds and seconds > 0")
-    limits = {kind: task.seconds for kind, task in kinds.items()} | dict(time_limits or {})
-    runner = JobRunner(max_running, max_queued, lease, resident_idle, console)
-    rooms = Rooms(name.strip("/") for name in PAGES if name != "/")
-
-    async def reap() -> None:
-        # Ends the jobs nobody polls any more, and those past their time limit,
-        # and starts waiting ones, when no request comes to do it.
-        while True:
-            await asyncio.sleep(min(1.0, lease / 4))
-            try:
-                runner.poll_all()
-            except Exception:  # a bug: logged, and the reaper goes on
-                _log.exception("polling the jobs failed")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        reaper = asyncio.create_task(reap())
-        try:
-            yield
-        finally:
-            reaper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reaper
-            runner.shutdown()
-
-    async def health(request: Request) -> dict[str, Any]:
-        import isles
-
-        return {
-            "ok": True,
-            "version": isles.__version__,
-            "jobs": sorted(TASKS),
-            "share": share,
-            "slots": runner.status(),
-        }
-
-    def shared(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
-        async def sharing(request: Request) -> Any:
-            if not share:
-                return _error(
-                    403,
-                    "sharing with the table is off: start isles serve with --share (or "
-                    "--host for the network)",
-                    "room",
-                )
-            return await handler(request)
-
-        return _answers(sharing)
-
-    async def open_room(request: Request) -> Response:
-        return JSONResponse(rooms.open(await _body(request)), status_code=201)
-
-    async def room_state(request: Request) -> dict[str, Any]:
-        since = request.query_params.get("since")
-        if since is not None and not re.fullmatch(r"[0-9]{1,15}", since):
-            raise InvalidInput("since", since[:20], "a version: a whole number >= 0")
-        return rooms.get(request.path_params["code"], None if since is None else int(since))
-
-    async def change_room(request: Request) -> dict[str, Any]:
-        return rooms.change(request.path_params["code"], await _body(request))
-
-    async def start_job(request: Request) -> Response:
-        kind = request.path_params["kind"]
-        task = kinds.get(kind)
-        if task is None:
-            return _error(404, f"job kind {kind[:40]!r} unknown; one of {', '.join(kinds)}")
-        body = await _body(request)
-        args = task.read(body)  # read once: bad input answers at once, in the library's words
-        own = None if TASKS.get(kind) is task else task
-        job = runner.start(kind, body, args, limits[kind], task.resident is not None, own)
-        return JSONResponse(job.to_dict(), status_code=202)
-
-    async def job_state(request: Request) -> dict[str, Any]:
-        return runner.get(request.path_params["job_id"]).to_dict()
-
-    async def cancel_job(request: Request) -> dict[str, Any]:
-        return runner.cancel(request.path_params["job_id"]).to_dict()
-
-    async def board(request: Request) -> dict[str, Any]:
-        return check_board(await _body(request))
-
-    async def rally_table(request: Request) -> dict[str, Any]:
-        from isles.web.tasks.rally import rally_defaults
-
-        return rally_defaults()
-
-    async def goals(request: Request) -> dict[str, Any]:
-        from isles.web.tasks.rally import rally_goals
-
-        return rally_goals(await _body(request))
-
-    async def record(request: Request) -> dict[str, Any]:
-        return check_record(await _body(request))
-
-    async def position(request: Request) -> dict[str, Any]:
-        return check_position(await _body(request))
-
-    async def kit(request: Request) -> dict[str, Any]:
-        return lighthouse_kit(await _body(request))
-
-    async def play(request: Request) -> dict[str, Any]:
-        from isles.web.tasks.lighthouse_play import play_move
-
-        return play_move(await _body(request))
-
-    async def rules(request: Request) -> dict[str, Any]:
-        return layout_rules()
-
-    async def example(request: Request) -> dict[str, Any]:
-        from isles.web.tasks import plunder_example, rally_beginner, rally_towns
-
-        name = request.path_params["name"]
-        if name == "plunder":
-            return plunder_example()
-        if name == "beginner":
-            return rally_beginner()
-        if name == "beginner-towns":
-            return rally_towns()
-        raise InvalidInput("example", name[:40], "plunder, beginner or beginner-towns")
-
-    def page(file: str) -> Handler:
-        async def serve_page(request: Request) -> Response:
-            return FileResponse(STATIC / file, media_type="text/html; charset=utf-8")
-
-        return serve_page
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        status = exc.status_code if isinstance(exc, HTTPException) else 500
-        messages = {404: "no such page or endpoint", 405: "method not allowed here"}
-        return _error(status, f"{request.url.path[:80]}: {messages.get(status, 'refused')}")
-
-    routes = [
-        *(Route(path, page(file)) for path, file in PAGES.items()),
-        Route("/api/health", _answers(health)),
-        Route("/api/solve/{kind}", _answers(start_job), methods=["POST"]),
-        Route("/api/jobs/{job_id}", _answers(job_state), methods=["GET"]),
-        Route("/api/jobs/{job_id}/cancel", _answers(cancel_job), methods=["POST"]),
-        Route("/api/board", _answers(board), methods=["POST"]),
-        Route("/api/rally/goals", _answers(goals), methods=["POST"]),
-        Route("/api/rally/defaults", _answers(rally_table), methods=["GET"]),
-        Route("/api/plunder/record", _answers(record), methods=["POST"]),
-        Route("/api/lighthouse/kit", _answers(kit), methods=["POST"]),
-        Route("/api/lighthouse/position", _answers(position), methods=["POST"]),
-        Route("/api/lighthouse/play", _answers(play), methods=["POST"]),
-        Route("/api/layout/rules", _answers(rules), methods=["GET"]),
-        Route("/api/examples/{name}", _answers(example), methods=["GET"]),
-        Route("/api/rooms", shared(open_room), methods=["POST"]),
-        Route("/api/rooms/{code}", shared(room_state), methods=["GET"]),
-        Route("/api/rooms/{code}", shared(change_room), methods=["PUT"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    middleware = [Middleware(_Guard, max_body=max_body, hosts=allowed_hosts)]
-    return Starlette(
-        routes=routes,
-        middleware=middleware,
-        exception_handlers={HTTPException: not_found},
-        lifespan=lifespan,
+    app = Starlette(
+        routes=ROUTES,
+        middleware=[Middleware(Guard, max_body=max_body, hosts=allowed_hosts)],
+        exception_handlers={HTTPException: _not_found},
+        lifespan=_lifespan,
     )
+    app.state.kinds = kinds
+    app.state.limits = {kind: task.seconds for kind, task in kinds.items()} | dict(
+        time_limits or {}
+    )
+    app.state.runner = JobRunner(max_running, max_queued, lease, resident_idle, console)
+    app.state.rooms = Rooms(name.strip("/") for name in PAGES if name != "/")
+    app.state.share = share
+    return app
