@@ -50,8 +50,8 @@ TEXT_READERS: dict[object, Callable[[str, str], Any]] = {
 
 
 def _parse_corner(text: str, option: str) -> Vertex:
-    """A corner typed ``Q,R:Q,R:Q,R`` (:func:`isles.models.ships.rules.parse_settlement`)."""
-    from isles.models.ships.rules import parse_settlement
+    """A corner typed ``Q,R:Q,R:Q,R`` (:func:`isles.models.ships.coordinates.parse_settlement`)."""
+    from isles.models.ships.coordinates import parse_settlement
 
     return parse_settlement(text, option)
 

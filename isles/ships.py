@@ -63,9 +63,13 @@ The cargo on the way to a settlement, and a log book replayed:
 <Status.EXACT: 'exact'>
 """
 
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import Encounter
+from isles.models.ships.harbours import Port
 from isles.models.ships.logbook import LogBook, read_log
 from isles.models.ships.questions import Convert, Fleet, Harvest, LogCheck, Risk, Sail
-from isles.models.ships.rules import Encounter, Port, demo_board, parse_settlement, ship_options
+from isles.models.ships.winds import ship_options
 from isles.solvers.ships.conversion import Conversion, conversion, convert
 from isles.solvers.ships.fleet import FleetVoyage, fleet, fleet_voyage
 from isles.solvers.ships.harvest import HarvestOutlook, harvest_course, harvest_outlook

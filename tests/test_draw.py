@@ -91,7 +91,7 @@ def test_sail_refuses_a_picture_too_big_before_the_search(
 def test_the_sail_overlay_is_a_few_collections(tmp_path: Path) -> None:
     from isles.commands import sail as sail_command
     from isles.models.hexgrid import parse_edge
-    from isles.models.ships.rules import demo_board
+    from isles.models.ships.demo import demo_board
     from isles.solvers.ships.sailing import sail
 
     start = parse_edge("0,-1:1,-1", "--from")

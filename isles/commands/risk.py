@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from isles.cli import emit_json
+from isles.models.ships.demo import board_or_demo
 from isles.models.ships.questions import Risk
-from isles.models.ships.rules import board_or_demo
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ _ENCOUNTER_WORDS = {"collision": "collision", "pirate": "pirate attack"}
 
 def _risk_lines(report: RiskReport) -> list[str]:
     """The text answer of ``isles risk``."""
-    from isles.models.ships.rules import outcome_rolls
+    from isles.models.ships.encounters import outcome_rolls
 
     lines: list[str] = []
     for enc, table in report.tables.items():

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from isles.cli import check_output, emit_json
 from isles.models.catan import Board
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import board_or_demo
 from isles.models.ships.questions import Fleet, Sail
-from isles.models.ships.rules import board_or_demo, parse_settlement
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from isles.cli import emit_json, one_stdin
+from isles.models.ships.demo import board_or_demo
 from isles.models.ships.questions import Convert, Harvest, LogCheck
-from isles.models.ships.rules import board_or_demo
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:

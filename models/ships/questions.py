@@ -23,18 +23,17 @@ from isles.models.catan import Board, Resource
 from isles.models.contract import AnyOf, Given, OnlyWith, Question, Requires, param
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
+from isles.models.ships.coordinates import as_corner, as_edge
 from isles.models.ships.fleet import MAX_FLEET_ROLLS, Rollers
-from isles.models.ships.logbook import LogBook
-from isles.models.ships.rules import (
+from isles.models.ships.limits import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
     MAX_PLAYERS,
     MAX_REACH_ROLLS,
     MAX_WITHIN,
     MIN_PLAYERS,
-    as_corner,
-    as_edge,
 )
+from isles.models.ships.logbook import LogBook
 
 __all__ = [
     "DEFAULT_HORIZONS",
@@ -152,7 +151,7 @@ class Sail(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> q = Sail.read({"board": demo_board(), "start": ((0, 1), (0, 2)), "targets": [],
     ...                "players": 7})
     Traceback (most recent call last):
@@ -194,7 +193,7 @@ class Fleet(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Fleet.read({"board": demo_board(), "ships": [((0, 0), (0, 1))], "targets": [
     ...     ((0, 2), (0, 3))]}, spelling="option")
     Traceback (most recent call last):
@@ -282,7 +281,7 @@ class Convert(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Convert.read({"board": demo_board(), "start": ((0, 1), (0, 2)), "missing": "gold"})
     Traceback (most recent call last):
     ...
@@ -321,7 +320,7 @@ class Harvest(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Harvest.read({"board": demo_board(), "start": ((1, 1), (1, 2)), "player": "red",
     ...               "rolls": 4}, spelling="option")
     Traceback (most recent call last):

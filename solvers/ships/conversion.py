@@ -21,14 +21,10 @@ from isles.models.catan import Board, Resource, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, float_or_none, probability_json
+from isles.models.ships.limits import ROLLS
 from isles.models.ships.questions import DEFAULT_HORIZONS, Convert
-from isles.models.ships.rules import (
-    ROLLS,
-    check_ship_edge,
-    conversion_edges,
-    converts,
-    land_hex,
-)
+from isles.models.ships.settlements import conversion_edges, converts, land_hex
+from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
 from isles.solvers.ships.sailing import Reach, WindGraph, progress_bar, wind_graph
 
@@ -424,7 +420,7 @@ def convert(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> c = convert(demo_board(), ((0, 1), (0, 2)), "brick")
     >>> c.status, round(c.expected_rolls, 2), str(c.best_spot.edge)
     (<Status.OPTIMAL: 'optimal'>, 42.87, '-1,3:0,3')

@@ -31,15 +31,10 @@ from isles.models.ships.fleet import (
     fleet_targets,
     survival_probability,
 )
+from isles.models.ships.harbours import Port, ports
+from isles.models.ships.limits import MAX_SHIPS, ROLLS
 from isles.models.ships.questions import Fleet
-from isles.models.ships.rules import (
-    MAX_SHIPS,
-    ROLLS,
-    Port,
-    capacity,
-    check_ship_edge,
-    ports,
-)
+from isles.models.ships.winds import capacity, check_ship_edge
 from isles.models.status import Status
 from isles.solvers.ships.sailing import Reach, WindGraph, progress_bar, voyage_targets, wind_graph
 
@@ -302,7 +297,7 @@ def fleet_space(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> space = fleet_space(demo_board(), 2)
     >>> len(space), space.states.shape
     (3486, (3486, 2))
@@ -728,7 +723,8 @@ def fleet_odds(
 
     >>> from isles.models.ships.fleet import scoring_edges
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board, parse_settlement
+    >>> from isles.models.ships.coordinates import parse_settlement
+    >>> from isles.models.ships.demo import demo_board
     >>> board = demo_board()
     >>> red = {parse_settlement("0,1:0,2:1,1"): "red", parse_settlement("-1,0:0,0:-1,1"): "red"}
     >>> home = scoring_edges(board, "red", red)
@@ -1031,7 +1027,8 @@ def fleet_navigate(
     --------
     >>> from isles.models.ships.fleet import scoring_edges
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board, parse_settlement
+    >>> from isles.models.ships.coordinates import parse_settlement
+    >>> from isles.models.ships.demo import demo_board
     >>> board = demo_board()
     >>> red = {parse_settlement("0,1:0,2:1,1"): "red", parse_settlement("-1,0:0,0:-1,1"): "red"}
     >>> home = scoring_edges(board, "red", red)
@@ -1194,7 +1191,7 @@ class FleetVoyage:
         ``near`` (corners), ``rolls`` (R), ``may_stay``, ``collision_rollers``,
         ``joint_states``, ``reach``, ``at_target`` (every ship already scores),
         ``expected_rolls`` (null unless reachable),
-        ``ports`` (:meth:`isles.models.ships.rules.Port.to_dict` each), ``odds``
+        ``ports`` (:meth:`isles.models.ships.harbours.Port.to_dict` each), ``odds``
         (:meth:`FleetOdds.to_dict`) and ``navigation`` (:meth:`FleetNavigation.to_dict`).
         """
         return {
@@ -1272,7 +1269,7 @@ def fleet(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> v = fleet(demo_board(), [((0, 0), (0, 1)), ((1, 1), (1, 2))],
     ...           near=[((0, 1), (0, 2), (1, 1)), ((-1, 0), (0, 0), (-1, 1))], within=10)
     >>> v.status, v.reach, round(v.odds.probability(), 4), round(v.expected_rolls, 2)

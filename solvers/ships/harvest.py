@@ -16,14 +16,10 @@ from isles.models.catan import Board, Resource, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
+from isles.models.ships.limits import CARGO_LIMIT, ROLLS
 from isles.models.ships.questions import Harvest
-from isles.models.ships.rules import (
-    CARGO_LIMIT,
-    ROLLS,
-    building_owners,
-    check_ship_edge,
-    harvest,
-)
+from isles.models.ships.settlements import building_owners, harvest
+from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
 from isles.solvers.ships.sailing import (
     Navigation,
@@ -125,7 +121,7 @@ def harvest_course(
 
     The course is the navigator's: the steering that reaches the targets in the
     fewest expected rolls (:func:`isles.solvers.ships.sailing.navigate`). On each roll
-    the ship first takes a card if :func:`isles.models.ships.rules.harvest` allows it
+    the ship first takes a card if :func:`isles.models.ships.settlements.harvest` allows it
     (the land hex it lies along carries the roll; no enemy building touches the
     hex, no enemy road runs along the edge, at most one building around the
     hex: the board's ``buildings`` and ``roads``); a fourth card sends one
@@ -173,7 +169,7 @@ def harvest_course(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> out = harvest_course(demo_board(), ((1, 1), (1, 2)), near=[((0, 2), (0, 3), (1, 2))],
     ...                      player="red", rolls=10)
     >>> round(float(out.expected_cargo), 4), round(float(out.arrived), 4)

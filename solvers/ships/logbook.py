@@ -15,22 +15,17 @@ from typing import Any
 from isles.models.catan import Board, Resource, Terrain
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import edge_json
+from isles.models.ships.encounters import Encounter, Outcome, outcome_rolls
+from isles.models.ships.limits import CARGO_LIMIT, MAX_SHIPS
 from isles.models.ships.logbook import LogBook, LogEvent, LogRoll
 from isles.models.ships.questions import LogCheck
-from isles.models.ships.rules import (
-    CARGO_LIMIT,
-    MAX_SHIPS,
-    Encounter,
-    Outcome,
-    edge_vertices,
+from isles.models.ships.settlements import (
     harvest_refusal,
-    is_ship_edge,
     land_hex,
-    outcome_rolls,
     placement_edges,
     settlement_edges,
-    ship_options,
 )
+from isles.models.ships.winds import edge_vertices, is_ship_edge, ship_options
 from isles.models.status import Status
 
 __all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "check_log", "log_replay"]
@@ -441,7 +436,7 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     Examples
     --------
     >>> from isles.models.ships.logbook import read_log
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> log = read_log({"player": "red", "ships": [{"ship": 1, "edge": [[0, 0], [0, 1]]}],
     ...                 "rolls": [{"roll": 2, "events": [
     ...                     {"event": "wind", "ship": 1, "to": [[0, 0], [1, 0]]}]}]})

@@ -26,30 +26,26 @@ from isles.models.catan import Board, Terrain, pips, roll_probability
 from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
-from isles.models.ships.questions import DEFAULT_HORIZONS, Fleet, Risk, Sail
-from isles.models.ships.rules import (
+from isles.models.ships.coordinates import as_corner, as_edge
+from isles.models.ships.encounters import (
+    Encounter,
+    Outcome,
+    cargo_after,
+    outcome_rolls,
+    outcome_table,
+)
+from isles.models.ships.harbours import Port, port_edges, ports
+from isles.models.ships.limits import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
     MAX_REACH_ROLLS,
     MAX_SHIP_EDGES,
     MAX_WITHIN,
     ROLLS,
-    Encounter,
-    Outcome,
-    Port,
-    as_corner,
-    as_edge,
-    cargo_after,
-    check_ship_edge,
-    harvest,
-    outcome_rolls,
-    outcome_table,
-    port_edges,
-    ports,
-    settlement_edges,
-    ship_edge_count,
-    ship_edges,
 )
+from isles.models.ships.questions import DEFAULT_HORIZONS, Fleet, Risk, Sail
+from isles.models.ships.settlements import harvest, settlement_edges
+from isles.models.ships.winds import check_ship_edge, ship_edge_count, ship_edges
 from isles.models.status import Status
 
 __all__ = [
@@ -162,7 +158,7 @@ class WindGraph:
     board : Board
         The board the graph was built from.
     edges : tuple of Edge
-        The ship edges (:func:`isles.models.ships.rules.ship_edges`), indexed 0..N-1.
+        The ship edges (:func:`isles.models.ships.winds.ship_edges`), indexed 0..N-1.
     index : Mapping of Edge to int
         Edge -> its index.
     options : ndarray of int, shape (N, 11, K)
@@ -179,7 +175,7 @@ class WindGraph:
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> g = wind_graph(demo_board())
     >>> i = g.index[Edge(Hex(0, 2), Hex(1, 2))]
     >>> [str(g.edges[j]) for j in sorted(set(g.options[i, ROLLS.index(10)]))]
@@ -198,12 +194,12 @@ class WindGraph:
 
 
 def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> WindGraph:
-    """Tabulate the moves of :func:`isles.models.ships.rules.ship_options` for every ship edge.
+    """Tabulate the moves of :func:`isles.models.ships.winds.ship_options` for every ship edge.
 
     Built directly from the geometry (one pass over the edges, no per-roll calls)
     so that boards of 100,000 edges take a few seconds; the test suite checks it
-    against :func:`isles.models.ships.rules.ship_options` and
-    :func:`isles.models.ships.rules.pirate_options` on small boards.
+    against :func:`isles.models.ships.winds.ship_options` and
+    :func:`isles.models.ships.winds.pirate_options` on small boards.
 
     Parameters
     ----------
@@ -228,7 +224,7 @@ def wind_graph(board: Board, may_stay: bool = False, pirate: bool = False) -> Wi
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> g = wind_graph(demo_board())
     >>> len(g), g.options.shape[:2]
     (83, (83, 11))
@@ -309,7 +305,7 @@ def target_edges(
     near : iterable of Vertex
         Settlement corners (a ``Vertex`` or three hexes each); a ship reaches a
         settlement on the coast edges at its corner (seed rule 5,
-        :func:`isles.models.ships.rules.settlement_edges`).
+        :func:`isles.models.ships.settlements.settlement_edges`).
 
     Returns
     -------
@@ -323,7 +319,7 @@ def target_edges(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> sorted(map(str, target_edges(demo_board(), near=[((0, 3), (0, 2), (1, 2))])))
     ['0,2:0,3', '0,3:1,2']
     """
@@ -1059,7 +1055,7 @@ class Steering:
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> first = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))]).steering[0]
     >>> first.roll, str(first.go_to), first.expected_rolls_there
     (10, '0,2:0,3', 0.0)
@@ -1133,7 +1129,7 @@ class Voyage:
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> v = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))], players=3)
     >>> v.status.value, v.at_target, round(v.expected_rounds, 2), v.error_bound < 1e-9
     ('optimal', False, 2.4, True)
@@ -1180,7 +1176,7 @@ class Voyage:
             (``[{"rolls", "probability", "probability_exact"}]``), ``steering``,
             ``iterations``, ``bellman_residual`` (null where nothing was solved:
             a start that cannot arrive, or is already there), ``ports``
-            (:meth:`isles.models.ships.rules.Port.to_dict` per harbour among the targets).
+            (:meth:`isles.models.ships.harbours.Port.to_dict` per harbour among the targets).
         """
         solved = self.expected_rolls is not None and not self.at_target
         return {
@@ -1307,7 +1303,7 @@ def sail(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> v = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))])
     >>> v.status, round(v.expected_rolls, 2), v.arrival_within[0]
     (<Status.OPTIMAL: 'optimal'>, 7.2, (5, Fraction(31837025, 60466176)))
@@ -1510,7 +1506,7 @@ def pirate_reach_probability(
     after one of the next ``rolls`` rolls (or starts there).
 
     The pirate moves with the winds like a ship and one edge on every 7
-    (:func:`isles.models.ships.rules.pirate_options`). Its moves are chosen by players,
+    (:func:`isles.models.ships.winds.pirate_options`). Its moves are chosen by players,
     so the answer depends on their aim: ``"toward"`` (they steer it to the edge:
     the worst case for a ship there) or ``"away"``.
 
@@ -1597,7 +1593,7 @@ class PirateReach:
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> r = risk(board=demo_board(), pirate=((0, 0), (1, 0)), edge=((0, 0), (1, 0)), rolls=2)
     >>> r.pirate_reach.toward, r.pirate_reach.to_dict()["away_exact"]  # it starts there
     (Fraction(1, 1), '1/1')
@@ -1790,7 +1786,7 @@ def expected_harvest(
 ) -> Fraction:
     """Exact expected cards per roll a ship of ``player`` on ``e`` takes on board.
 
-    Sums ``P(n)`` over the rolls ``n`` for which :func:`isles.models.ships.rules.harvest`
+    Sums ``P(n)`` over the rolls ``n`` for which :func:`isles.models.ships.settlements.harvest`
     gives a card (seed rule 7; the cargo limit does not change how many cards
     come in, only which are kept).
 
@@ -1818,7 +1814,7 @@ def expected_harvest(
     Examples
     --------
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> expected_harvest(demo_board(), edge((0, 2), (0, 3)), "red")  # hills 5
     Fraction(1, 9)
     """

@@ -22,6 +22,9 @@ from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probabi
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon, neighbours
 from isles.models.jsonio import edge_json
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import Encounter, Outcome, outcome_table
 from isles.models.ships.fleet import (
     Rollers,
     check_fleet,
@@ -31,16 +34,8 @@ from isles.models.ships.fleet import (
     scoring_edges,
     survival_probability,
 )
-from isles.models.ships.rules import (
-    ROLLS,
-    Encounter,
-    Outcome,
-    demo_board,
-    outcome_table,
-    parse_settlement,
-    ship_edges,
-    ship_options,
-)
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.winds import ship_edges, ship_options
 from isles.solvers.ships.fleet import (
     MAX_EXACT_STATES,
     MAX_JOINT_STATES,

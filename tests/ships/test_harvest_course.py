@@ -15,7 +15,10 @@ from isles.cli import main
 from isles.models.catan import Board, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, edge
-from isles.models.ships.rules import ROLLS, building_owners, demo_board, harvest, parse_settlement
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.settlements import building_owners, harvest
 from isles.solvers.ships.harvest import harvest_course
 from isles.solvers.ships.sailing import navigate, target_edges
 

@@ -13,7 +13,8 @@ from isles.cli import main
 from isles.commands import sail as sail_command
 from isles.models.catan import Board, Terrain, Tile
 from isles.models.hexgrid import Hex, edge
-from isles.models.ships.rules import demo_board, parse_settlement
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
 from isles.solvers.ships.sailing import risk, sail
 
 

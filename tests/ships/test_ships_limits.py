@@ -14,14 +14,11 @@ from isles.cli import main
 from isles.models.catan import Board, Terrain, Tile, beginner_board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import edge, hexagon
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.limits import MAX_SHIP_EDGES
 from isles.models.ships.logbook import read_log
-from isles.models.ships.rules import (
-    MAX_SHIP_EDGES,
-    demo_board,
-    parse_settlement,
-    ship_edge_count,
-    ship_edges,
-)
+from isles.models.ships.winds import ship_edge_count, ship_edges
 from isles.models.status import Status
 from isles.solvers.ships import sailing
 from isles.solvers.ships.harvest import harvest_course
