@@ -36,16 +36,17 @@ from isles.models.ships.fleet import (
 )
 from isles.models.ships.limits import ROLLS
 from isles.models.ships.winds import ship_edges, ship_options
-from isles.solvers.ships.fleet import (
-    MAX_EXACT_STATES,
+from isles.solvers.ships.arrival import arrival_distribution
+from isles.solvers.ships.fleet_chance import MAX_EXACT_STATES, fleet_odds
+from isles.solvers.ships.fleet_navigation import fleet_navigate
+from isles.solvers.ships.graph import wind_graph
+from isles.solvers.ships.joint_states import (
     MAX_JOINT_STATES,
     FleetSpace,
-    fleet_navigate,
-    fleet_odds,
     fleet_space,
     joint_state_count,
 )
-from isles.solvers.ships.sailing import Reach, arrival_distribution, navigate, wind_graph
+from isles.solvers.ships.navigation import Reach, navigate
 
 P = {n: roll_probability(n) for n in ROLLS}
 Fleet = tuple[Edge, ...]

@@ -19,8 +19,9 @@ from isles.models.ships.coordinates import parse_settlement
 from isles.models.ships.demo import demo_board
 from isles.models.ships.limits import ROLLS
 from isles.models.ships.settlements import building_owners, harvest
-from isles.solvers.ships.harvest import harvest_course
-from isles.solvers.ships.sailing import navigate, target_edges
+from isles.ships import harvest_course
+from isles.solvers.ships.graph import target_edges
+from isles.solvers.ships.navigation import navigate
 
 BOARD = Path(__file__).parent / "fixtures" / "logbook" / "board.json"
 

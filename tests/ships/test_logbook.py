@@ -17,7 +17,8 @@ from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.ships.logbook import LogBook, read_log
 from isles.models.status import Status
-from isles.solvers.ships.logbook import ShipFate, check_log
+from isles.ships import check_log
+from isles.solvers.ships.logbook import ShipFate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logbook"
 BOARD = FIXTURES / "board.json"
