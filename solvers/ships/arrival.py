@@ -248,9 +248,7 @@ def _check_within(within: object) -> tuple[int, ...]:
     """The horizons asked, each a roll count in 0..MAX_WITHIN, sorted without repeats."""
     if isinstance(within, str | bytes) or not isinstance(within, Iterable):
         raise InvalidInput("within", within, f"a list of roll counts in 0..{MAX_WITHIN}")
-    return tuple(
-        sorted({check_count(k, f"within[{i}]", MAX_WITHIN) for i, k in enumerate(within)})
-    )
+    return tuple(sorted({check_count(k, f"within[{i}]", MAX_WITHIN) for i, k in enumerate(within)}))
 
 
 def arrival_odds(

@@ -290,9 +290,7 @@ def _solve(
         target = cand[live[:, None], rows_r[None, :], choice[live]]  # (L, 11)
         moving = ~conv[live] & (target != _DONE)
         rr, cc = np.nonzero(moving)
-        mat = sp.csr_matrix(
-            (ROLL_P[cc], (rr, local[target[rr, cc]])), shape=(len(live), len(live))
-        )
+        mat = sp.csr_matrix((ROLL_P[cc], (rr, local[target[rr, cc]])), shape=(len(live), len(live)))
         eye = sp.identity(len(live), format="csc")
         values[live] = spsolve((eye - mat).tocsc(), np.ones(len(live)))
         cont = np.where(cand[live] == _DONE, 0.0, values[np.maximum(cand[live], 0)])

@@ -28,6 +28,7 @@ from isles.solvers.work import Progress
 
 __all__ = ["FleetVoyage", "answer_fleet"]
 
+
 @dataclass(frozen=True, eq=False)
 class FleetVoyage:
     """Every ship home at once: the odds within R rolls, the fewest expected rolls, the ports.

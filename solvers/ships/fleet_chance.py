@@ -398,5 +398,3 @@ def fleet_odds(
         error_bound=0.0 if exact else 16.0 * rolls * UNIT_ROUNDOFF,
         values=values,
     )
-
-

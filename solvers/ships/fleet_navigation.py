@@ -45,6 +45,7 @@ from isles.solvers.work import Bar, Progress
 
 __all__ = ["FleetNavigation", "fleet_navigate"]
 
+
 @dataclass(frozen=True, eq=False)
 class FleetNavigation:
     """The fewest expected rolls until every ship stands on a scoring edge at once; the steering.

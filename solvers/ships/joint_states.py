@@ -44,7 +44,6 @@ MAX_JOINT_STATES = 400_000
 ShipMove = tuple[Edge, Edge]
 
 
-
 def joint_state_count(edges: int, ships: int) -> int:
     """Unordered positions of ``ships`` interchangeable ships on ``edges`` edges.
 
@@ -390,5 +389,3 @@ def space_for(
     if isinstance(board, WindGraph) and may_stay is not None and may_stay != board.may_stay:
         raise InvalidInput("may_stay", may_stay, f"{board.may_stay}, as the graph was built")
     return fleet_space(board, ships, bool(may_stay), rollers or Rollers.EXCESS, progress)
-
-
