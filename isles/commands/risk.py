@@ -2,7 +2,7 @@
 
 Seed 004_644cf972d8964df4.txt, rules 11 and 12; docs/ships.md. The command line
 of :func:`isles.ships.risk`, its options derived from the declaration
-:class:`~isles.models.questions.Risk`.
+:class:`~isles.models.ships.questions.Risk`.
 """
 
 from __future__ import annotations

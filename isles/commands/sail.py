@@ -2,8 +2,8 @@
 
 Seed 004_644cf972d8964df4.txt, rules 6 and 11; docs/ships.md. The command line
 of :func:`isles.ships.sail` (one ``--from``: the question
-:class:`~isles.models.questions.Sail`) and :func:`isles.ships.fleet` (two or
-three: :class:`~isles.models.questions.Fleet`), its options derived from both
+:class:`~isles.models.ships.questions.Sail`) and :func:`isles.ships.fleet` (two or
+three: :class:`~isles.models.ships.questions.Fleet`), its options derived from both
 declarations, and the ships section of ``isles demo``.
 """
 
@@ -278,8 +278,8 @@ def _overlay(ax: Axes, voyage: Voyage) -> None:
     tails: list[tuple[float, float]] = []
     heads: list[tuple[float, float]] = []
     for i, e in enumerate(graph.edges):
-        v = nav.expected_rolls(e)
-        if v is None:
+        v = float(nav.values[i])  # an edge of the graph: read, not looked up and checked again
+        if not math.isfinite(v):
             no_way.append(_segment(e))
             continue
         reached.append(_segment(e))

@@ -3,8 +3,8 @@
 Seed 004_644cf972d8964df4.txt, rules 4 to 13; docs/ships.md. The command line of
 :func:`isles.ships.check_log`, :func:`isles.ships.convert` and
 :func:`isles.ships.harvest_course`, their options derived from the declarations
-:class:`~isles.models.questions.LogCheck`, :class:`~isles.models.questions.Convert`
-and :class:`~isles.models.questions.Harvest`.
+:class:`~isles.models.ships.questions.LogCheck`, :class:`~isles.models.ships.questions.Convert`
+and :class:`~isles.models.ships.questions.Harvest`.
 """
 
 from __future__ import annotations
