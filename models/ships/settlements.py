@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 
+# -- next to a building: unloading, launching, harvest (rules 3, 5, 7) ---------------
+
+
 def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
     """Coast edges at the corner ``settlement``: where a ship reaches it (seed rule 5).
 
@@ -324,7 +327,7 @@ def converts(board: Board, e: Edge, roll: int, missing: Resource) -> bool:
     return h is not None and board[h].number == roll and _yields(board, h, Resource(missing))
 
 
-# -- points (the end of the game) ----------------------------------------------------------
+# -- points (the end of the game) -----------------------------------------------------
 
 
 def scoring_ship(
