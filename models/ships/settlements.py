@@ -28,6 +28,7 @@ __all__ = [
     "corner_edges",
     "harvest",
     "harvest_refusal",
+    "harvest_rolls",
     "land_hex",
     "placement_edges",
     "scoring_ship",
@@ -193,9 +194,53 @@ def harvest(
     """
     if harvest_refusal(board, e, roll, player, buildings, roads) is not None:
         return None
-    h = land_hex(board, e)
+    h = _land(board, e)
     assert h is not None  # a ship that takes a card lies along land
     return board.terrain(h)
+
+
+def harvest_rolls(
+    board: Board, player: str, buildings: Mapping[Vertex, str], roads: Mapping[Edge, str]
+) -> dict[Edge, tuple[int, Terrain]]:
+    """Every ship edge where a ship of ``player`` takes a card (rule 7): the roll, the terrain.
+
+    :func:`harvest` for every ship edge of the board at once, each edge read once:
+    the one roll that can give a card there is the number of the land hex the
+    edge lies along.
+
+    Parameters
+    ----------
+    board : Board
+    player : str
+        The ships' owner.
+    buildings, roads
+        As :func:`harvest`.
+
+    Returns
+    -------
+    dict of Edge to (int, Terrain)
+        The edges where a ship takes a card, with the roll that gives it and the
+        terrain whose card it is; the other ship edges are absent.
+
+    Examples
+    --------
+    >>> from isles.models.catan import beginner_board
+    >>> b = beginner_board()
+    >>> rolls = harvest_rolls(b, "red", {}, {})
+    >>> rolls[edge((0, 2), (0, 3))]
+    (11, <Terrain.PASTURE: 'pasture'>)
+    >>> all(harvest(b, e, n, "red", {}, {}) is t for e, (n, t) in rolls.items())
+    True
+    """
+    out: dict[Edge, tuple[int, Terrain]] = {}
+    for e in ship_edges(board):
+        h = _land(board, e)
+        number = None if h is None else board[h].number
+        if h is None or number is None:
+            continue
+        if _refusal(board, e, number, player, buildings, roads) is None:
+            out[e] = (number, board.terrain(h))
+    return out
 
 
 def land_hex(board: Board, e: Edge) -> Hex | None:
@@ -208,6 +253,11 @@ def land_hex(board: Board, e: Edge) -> Hex | None:
     Hex(q=0, r=2)
     """
     check_ship_edge(board, e)
+    return _land(board, e)
+
+
+def _land(board: Board, e: Edge) -> Hex | None:
+    """:func:`land_hex` of a ship edge already checked."""
     land = [h for h in (e.a, e.b) if board.terrain(h) is not Terrain.SEA]
     return land[0] if land else None
 
@@ -253,9 +303,21 @@ def harvest_refusal(
     """
     check_ship_edge(board, e)
     pips(roll)
+    return _refusal(board, e, roll, player, buildings, roads)
+
+
+def _refusal(
+    board: Board,
+    e: Edge,
+    roll: int,
+    player: str,
+    buildings: Mapping[Vertex, str],
+    roads: Mapping[Edge, str],
+) -> str | None:
+    """:func:`harvest_refusal` of a ship edge and a roll already checked."""
     if roll == 7:
         return "a 7 hands out no resources"
-    h = land_hex(board, e)
+    h = _land(board, e)
     if h is None:
         return f"{e} lies on the high sea, along no land hex"
     tile = board[h]
@@ -299,7 +361,7 @@ def conversion_edges(board: Board, missing: Resource) -> list[Edge]:
     missing = Resource(missing)
     out = []
     for e in ship_edges(board):
-        h = land_hex(board, e)
+        h = _land(board, e)
         if h is not None and board[h].number is not None and _yields(board, h, missing):
             out.append(e)
     return out
@@ -323,7 +385,7 @@ def converts(board: Board, e: Edge, roll: int, missing: Resource) -> bool:
     """
     check_ship_edge(board, e)
     pips(roll)
-    h = land_hex(board, e)
+    h = _land(board, e)
     return h is not None and board[h].number == roll and _yields(board, h, Resource(missing))
 
 

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from isles.models.catan import Board, Resource, Terrain, pips, roll_probability
+from isles.models.catan import Board, Resource, Terrain, roll_probability
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
 from isles.models.ships.limits import CARGO_LIMIT, ROLLS
 from isles.models.ships.questions import Harvest
-from isles.models.ships.settlements import building_owners, harvest
+from isles.models.ships.settlements import building_owners, harvest, harvest_rolls
 from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
-from isles.solvers.ships.graph import WindGraph, target_edges, wind_graph
+from isles.solvers.ships.graph import ROLL_INDEX, ROLL_PIPS, WindGraph, target_edges, wind_graph
 from isles.solvers.ships.navigation import Navigation, navigate
 from isles.solvers.work import Bar, Progress
 
@@ -173,14 +173,13 @@ def answer_harvest(question: Harvest, *, progress: Progress = None) -> HarvestOu
 
 def _yields(board: Board, graph: WindGraph, player: str) -> dict[int, list[str | None]]:
     """What each edge yields the player on each roll: a resource's name, "any" on gold, or None."""
-    owners = building_owners(board)
-    roads = dict(board.roads)
+    rolls = harvest_rolls(board, player, building_owners(board), dict(board.roads))
     yields: dict[int, list[str | None]] = {}
     for i, e in enumerate(graph.edges):
-        row: list[str | None] = []
-        for n in ROLLS:
-            got = None if n == 7 else harvest(board, e, n, player, owners, roads)
-            row.append(None if got is None else _card_name(got))
+        row: list[str | None] = [None] * len(ROLLS)
+        got = rolls.get(e)
+        if got is not None:
+            row[ROLL_INDEX[got[0]]] = _card_name(got[1])
         yields[i] = row
     return yields
 
@@ -212,8 +211,8 @@ def _follow(
             taken = {r: x * 36 for r, x in taken.items()}
             nxt: dict[tuple[int, int], int] = {}
             for (i, cards), m in mass.items():
-                for r, n in enumerate(ROLLS):
-                    w = m * pips(n)
+                for r in range(len(ROLLS)):
+                    w = m * ROLL_PIPS[r]
                     card = yields[i][r]
                     held = cards
                     if card is not None:
