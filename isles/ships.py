@@ -1,6 +1,6 @@
 """Ships under winds (seed 004_644cf972d8964df4.txt; docs/ships.md).
 
-One call per question, each answering the question of the same name:
+One call per question; each builds its question and answers it:
 
 - :func:`sail` (:class:`Sail`, answered by a :class:`Voyage`): steer one ship to a
   target in the fewest expected rolls (``isles sail --from E``);
