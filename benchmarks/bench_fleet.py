@@ -42,10 +42,15 @@ import scipy.sparse as sp
 
 from isles.models.catan import roll_probability
 from isles.models.hexgrid import Edge, edge
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
 from isles.models.ships.fleet import edge_rollers, scoring_edges
-from isles.models.ships.rules import ROLLS, capacity, demo_board, parse_settlement
-from isles.solvers.ships.fleet import fleet_navigate, fleet_odds, fleet_space
-from isles.solvers.ships.sailing import WindGraph, wind_graph
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.winds import capacity
+from isles.solvers.ships.fleet_chance import fleet_odds
+from isles.solvers.ships.fleet_navigation import fleet_navigate
+from isles.solvers.ships.graph import WindGraph, wind_graph
+from isles.solvers.ships.joint_states import fleet_space
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float64]

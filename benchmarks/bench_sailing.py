@@ -37,16 +37,16 @@ import scipy.sparse as sp
 
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
 from isles.models.hexgrid import Hex, edge, hexagon
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
 from isles.models.ships.fleet import scoring_edges
-from isles.models.ships.rules import ROLLS, demo_board, parse_settlement
-from isles.solvers.ships.fleet import fleet_navigate, fleet_odds, fleet_space
-from isles.solvers.ships.sailing import (
-    WindGraph,
-    arrival_distribution,
-    arrival_odds,
-    navigate,
-    wind_graph,
-)
+from isles.models.ships.limits import ROLLS
+from isles.solvers.ships.arrival import arrival_distribution, arrival_odds
+from isles.solvers.ships.fleet_chance import fleet_odds
+from isles.solvers.ships.fleet_navigation import fleet_navigate
+from isles.solvers.ships.graph import WindGraph, wind_graph
+from isles.solvers.ships.joint_states import fleet_space
+from isles.solvers.ships.navigation import navigate
 
 
 def random_board(radius: int, seed: int) -> Board:

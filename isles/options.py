@@ -22,7 +22,7 @@ from pydantic_core import PydanticUndefined
 
 from isles.models.contract import Question, expected_text, param_extra
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, Vertex, parse_edge, parse_hex
+from isles.models.hexgrid import Edge, Hex, parse_edge, parse_hex
 from isles.models.jsonio import load_json
 from isles.models.text import parse_integer, parse_number
 
@@ -45,15 +45,7 @@ TEXT_READERS: dict[object, Callable[[str, str], Any]] = {
     str: lambda text, option: text,
     Hex: parse_hex,
     Edge: parse_edge,
-    Vertex: lambda text, option: _parse_corner(text, option),
 }
-
-
-def _parse_corner(text: str, option: str) -> Vertex:
-    """A corner typed ``Q,R:Q,R:Q,R`` (:func:`isles.models.ships.rules.parse_settlement`)."""
-    from isles.models.ships.rules import parse_settlement
-
-    return parse_settlement(text, option)
 
 
 def _named_numbers(text: str, option: str, number: Callable[[str, str], Any]) -> dict[str, Any]:
@@ -118,7 +110,8 @@ def read_json_file(text: str, option: str) -> object:
 
 
 #: Readers a declaration names with ``param(text=...)``; a game's command may add its
-#: own (``isles.commands.lighthouse``: a kit name or file).
+#: own (``isles.commands.lighthouse``: a kit name or file; ``isles.commands.sail``: a
+#: corner).
 NAMED_READERS: dict[str, Callable[[str, str], Any]] = {
     "name": lambda text, option: text,  # a name the library looks up (a Plunder policy)
     "pairs": read_pairs,

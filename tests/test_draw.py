@@ -76,13 +76,13 @@ def test_rally_refuses_a_picture_too_big_before_the_search(
 def test_sail_refuses_a_picture_too_big_before_the_search(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import isles.solvers.ships.sailing as sailing
+    import isles.solvers.ships.voyage as voyage
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched before refusing the picture")
 
     monkeypatch.setattr(draw, "MAX_DRAWN_HEXES", 30)
-    monkeypatch.setattr(sailing, "sail", no_search)
+    monkeypatch.setattr(voyage, "navigate", no_search)
     argv = ["sail", "--from", "0,-1:1,-1", "--to", "2,0:2,1", "--png", str(tmp_path / "s.png")]
     assert main(argv) == 2
     assert "--png: the board has 37 hexes" in capsys.readouterr().err
@@ -91,13 +91,13 @@ def test_sail_refuses_a_picture_too_big_before_the_search(
 def test_the_sail_overlay_is_a_few_collections(tmp_path: Path) -> None:
     from isles.commands import sail as sail_command
     from isles.models.hexgrid import parse_edge
-    from isles.models.ships.rules import demo_board
-    from isles.solvers.ships.sailing import sail
+    from isles.models.ships.demo import demo_board
+    from isles.ships import sail
 
     start = parse_edge("0,-1:1,-1", "--from")
     voyage = sail(demo_board(), start, [parse_edge("2,0:2,1", "--to")])
     fig, ax = draw.board_figure(demo_board(), legend=False)
-    sail_command._overlay(ax, voyage.navigation, start)
+    sail_command._overlay(ax, voyage)
     assert len(ax.lines) == 1  # the start's ring; the edges and arrows are collections
     assert len(ax.texts) == 2 * sum(t.number is not None for t in demo_board().tiles.values())
     plt.close(fig)

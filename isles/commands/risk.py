@@ -2,21 +2,22 @@
 
 Seed 004_644cf972d8964df4.txt, rules 11 and 12; docs/ships.md. The command line
 of :func:`isles.ships.risk`, its options derived from the declaration
-:class:`~isles.models.questions.Risk`.
+:class:`~isles.models.ships.questions.Risk`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import emit_json
+from isles.models.ships.demo import board_or_demo
+from isles.models.ships.encounters import outcome_rolls
 from isles.models.ships.questions import Risk
-from isles.models.ships.rules import board_or_demo
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from isles.ships import RiskReport
 
 ORDER = 51
+
+# The solvers load when isles.answer first answers, so that `isles --help` and the other
+# commands start without NumPy and SciPy.
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -46,15 +50,13 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the question the options ask, answer it, print it."""
-    from isles.ships import risk_report
-
     # The board file is read once the options given go together (--board only with
     # --pirate); the demo board stands in for a --board not given.
     files: dict[str, Callable[[], Any]] = {}
     if args.board is not None or hasattr(args, "pirate"):
         files["board"] = lambda: board_or_demo(args.board)
     question = read_question(Risk, args, files=files)
-    report = risk_report(question, progress=sys.stderr.isatty())
+    report = isles.answer(question)
     if args.json:
         emit_json(report.to_dict())
     else:
@@ -68,8 +70,6 @@ _ENCOUNTER_WORDS = {"collision": "collision", "pirate": "pirate attack"}
 
 def _risk_lines(report: RiskReport) -> list[str]:
     """The text answer of ``isles risk``."""
-    from isles.models.ships.rules import outcome_rolls
-
     lines: list[str] = []
     for enc, table in report.tables.items():
         lines.append(f"{enc.value} (2d6 per ship involved):")

@@ -2,8 +2,8 @@
 
 Seed 004_644cf972d8964df4.txt, rules 6 and 11; docs/ships.md. The command line
 of :func:`isles.ships.sail` (one ``--from``: the question
-:class:`~isles.models.questions.Sail`) and :func:`isles.ships.fleet` (two or
-three: :class:`~isles.models.questions.Fleet`), its options derived from both
+:class:`~isles.models.ships.questions.Sail`) and :func:`isles.ships.fleet` (two or
+three: :class:`~isles.models.ships.questions.Fleet`), its options derived from both
 declarations, and the ships section of ``isles demo``.
 """
 
@@ -11,25 +11,33 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import isles
 from isles.cli import check_output, emit_json
 from isles.models.catan import Board
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import board_or_demo
 from isles.models.ships.questions import Fleet, Sail
-from isles.models.ships.rules import board_or_demo, parse_settlement
-from isles.options import add_question, read_question
+from isles.options import NAMED_READERS, add_question, read_question
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from isles.cli import OneLineParser
-    from isles.ships import FleetVoyage, Navigation, Voyage
+    from isles.ships import FleetVoyage, Voyage
 
 ORDER = 50
+
+# The solvers (NumPy, SciPy) load when isles.answer first answers, and the pictures'
+# matplotlib when one is drawn, so that `isles --help` and the other commands start
+# without them.
+
+#: A corner typed Q,R:Q,R:Q,R (``--near``); ``isles ships`` registers the same reader.
+NAMED_READERS["corner"] = parse_settlement
 
 #: What asks each question of ``isles sail``: one ``--from`` is a ship, two or three a fleet.
 _ASKED = {
@@ -81,17 +89,15 @@ def run(args: argparse.Namespace) -> int:
     png = check_output("--png", args.png, (".png", ".svg"))
     if len(getattr(args, "ships", ())) > 1:
         return _fleet(args, png)
-    from isles.ships import sail_voyage
-
     if hasattr(args, "ships"):  # one --from: the ship's start
         args.start = args.ships.pop()
         del args.ships
     board = {"board": lambda: board_or_demo(args.board)}
     question = read_question(Sail, args, files=board, beside={Fleet: _ASKED[Fleet]})
     _check_picture(question.board, png, args.png)
-    voyage = sail_voyage(question, progress=sys.stderr.isatty())
+    voyage = isles.answer(question)
     if png is not None:
-        _picture(voyage.navigation, voyage.start, png, voyage.expected_rolls)
+        _picture(voyage, png)
     if args.json:
         emit_json(voyage.to_dict())
     else:
@@ -103,12 +109,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fleet(args: argparse.Namespace, png: Path | None) -> int:
-    from isles.ships import fleet_voyage
-
     board = {"board": lambda: board_or_demo(args.board)}
     question = read_question(Fleet, args, files=board, beside={Sail: _ASKED[Sail]})
     _check_picture(question.board, png, args.png)
-    voyage = fleet_voyage(question, progress=sys.stderr.isatty())
+    voyage = isles.answer(question)
     if png is not None:
         _fleet_picture(voyage, png)
     if args.json:
@@ -247,7 +251,7 @@ def _segment(e: Edge) -> tuple[tuple[float, float], tuple[float, float]]:
     return (mx + px, my + py), (mx - px, my - py)
 
 
-def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
+def _overlay(ax: Axes, voyage: Voyage) -> None:
     """Colour every ship edge by its expected rolls and draw the steering arrows.
 
     One collection per kind of mark, not one artist per edge: drawing stays
@@ -260,6 +264,7 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
 
     from isles.draw import is_detailed
 
+    nav, start = voyage.navigation, voyage.start
     finite = nav.values[np.isfinite(nav.values)]
     top = float(finite.max()) if len(finite) else 1.0
     norm = mpl.colors.Normalize(vmin=0.0, vmax=max(top, 1.0))
@@ -273,8 +278,8 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
     tails: list[tuple[float, float]] = []
     heads: list[tuple[float, float]] = []
     for i, e in enumerate(graph.edges):
-        v = nav.expected_rolls(e)
-        if v is None:
+        v = float(nav.values[i])  # an edge of the graph: read, not looked up and checked again
+        if not math.isfinite(v):
             no_way.append(_segment(e))
             continue
         reached.append(_segment(e))
@@ -326,20 +331,19 @@ def _overlay(ax: Axes, nav: Navigation, start: Edge | None) -> None:
             color="black",
             zorder=7,
         )
-    if start is not None:
-        ax.plot(*_midpoint(start), marker="o", markersize=12, mfc="none", mec="black", mew=2.5)
+    ax.plot(*_midpoint(start), marker="o", markersize=12, mfc="none", mec="black", mew=2.5)
     sm = mpl.cm.ScalarMappable(norm=norm, cmap=cmap)
     ax.figure.colorbar(sm, ax=ax, shrink=0.6, label="expected rolls to the target")
 
 
-def _picture(nav: Navigation, start: Edge | None, path: str | Path, expected: float | None) -> Path:
+def _picture(voyage: Voyage, path: str | Path) -> Path:
     from isles.draw import board_figure, save_figure
 
     title = "Expected rolls to the target (stars); arrows: steering choices; dotted: no way"
-    if start is not None and expected is not None:
-        title += f"\nfrom the circled edge: {expected:.1f} rolls on average"
-    fig, ax = board_figure(nav.graph.board, title=title, legend=False)
-    _overlay(ax, nav, start)
+    if voyage.expected_rolls is not None:
+        title += f"\nfrom the circled edge: {voyage.expected_rolls:.1f} rolls on average"
+    fig, ax = board_figure(voyage.navigation.graph.board, title=title, legend=False)
+    _overlay(ax, voyage)
     return save_figure(fig, path)
 
 
@@ -439,9 +443,7 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
         f"pirate at {reach.pirate} reaches {reach.edge} within {reach.rolls} rolls "
         f"(steered toward): {float(reach.toward):.1%}"
     )
-    path = _picture(
-        shown.navigation, shown.start, out_dir / "ships_field.png", shown.expected_rolls
-    )
+    path = _picture(shown, out_dir / "ships_field.png")
     echo(f"picture: {path.name}")
     home = [parse_settlement("0,1:0,2:1,1"), parse_settlement("-1,0:0,0:-1,1")]
     pair = [parse_edge("0,0:0,1", "ship"), parse_edge("1,1:1,2", "ship")]

@@ -3,29 +3,37 @@
 Seed 004_644cf972d8964df4.txt, rules 4 to 13; docs/ships.md. The command line of
 :func:`isles.ships.check_log`, :func:`isles.ships.convert` and
 :func:`isles.ships.harvest_course`, their options derived from the declarations
-:class:`~isles.models.questions.LogCheck`, :class:`~isles.models.questions.Convert`
-and :class:`~isles.models.questions.Harvest`.
+:class:`~isles.models.ships.questions.LogCheck`, :class:`~isles.models.ships.questions.Convert`
+and :class:`~isles.models.ships.questions.Harvest`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import isles
 from isles.cli import emit_json, one_stdin
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import board_or_demo
+from isles.models.ships.logbook import LogBook
 from isles.models.ships.questions import Convert, Harvest, LogCheck
-from isles.models.ships.rules import board_or_demo
-from isles.options import add_question, read_question
+from isles.options import NAMED_READERS, add_question, read_question
 
 if TYPE_CHECKING:
     from isles.cli import OneLineParser
     from isles.ships import Conversion, HarvestOutlook, LogReplay
 
 ORDER = 52
+
+# The solvers load when isles.answer first answers, so that `isles --help` and the other
+# commands start without NumPy and SciPy.
+
+#: A corner typed Q,R:Q,R:Q,R (``harvest --near``), as ``isles sail`` reads it.
+NAMED_READERS["corner"] = parse_settlement
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -96,8 +104,6 @@ def _register_harvest(tasks: argparse._SubParsersAction[OneLineParser]) -> None:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from isles.ships import conversion
-
     question = read_question(Convert, args, files={"board": lambda: board_or_demo(args.board)})
     # The text answer holds both readings of rule 10: the variant (the larger solve) first,
     # so that a board too big for it is refused before any work.
@@ -106,7 +112,7 @@ def _convert(args: argparse.Namespace) -> int:
         asked = question
         if on_turn != question.on_turn:  # the other reading: its expected rolls only
             asked = question.model_copy(update={"on_turn": on_turn, "within": []})
-        results[on_turn] = conversion(asked, progress=sys.stderr.isatty())
+        results[on_turn] = isles.answer(asked)
     answer = results[question.on_turn]
     if args.json:
         emit_json(answer.to_dict())
@@ -153,10 +159,8 @@ def _conversion_lines(answer: Conversion, other: Conversion) -> list[str]:
 
 
 def _harvest(args: argparse.Namespace) -> int:
-    from isles.ships import harvest_outlook
-
     question = read_question(Harvest, args, files={"board": lambda: board_or_demo(args.board)})
-    out = harvest_outlook(question, progress=sys.stderr.isatty())
+    out = isles.answer(question)
     if args.json:
         emit_json(out.to_dict())
         return 0
@@ -179,11 +183,9 @@ def _harvest_lines(out: HarvestOutlook) -> list[str]:
 
 
 def _check_log(args: argparse.Namespace) -> int:
-    from isles.ships import LogBook, check_log
-
     one_stdin(("LOG", args.log), ("--board", args.board))
     board = board_or_demo(args.board)
-    replay = check_log(board, LogBook.load(args.log))
+    replay = isles.answer(LogCheck.ask(board=board, log=LogBook.load(args.log)))
     if args.json:
         emit_json(replay.to_dict())
     else:

@@ -1,7 +1,7 @@
 """A player's fleet under one roll: the ships' joint moves, their collisions, where they score.
 
 Implements docs/ships.md (seed 004_644cf972d8964df4.txt, rules 6 and 11 and the end of
-the game); the single-ship rules it builds on are in :mod:`isles.models.ships.rules`.
+the game); the single-ship rules it builds on are in :mod:`isles.models.ships.winds`.
 """
 
 from __future__ import annotations
@@ -15,19 +15,11 @@ from fractions import Fraction
 from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
-from isles.models.ships.rules import (
-    MAX_SHIPS,
-    Encounter,
-    Outcome,
-    as_corner,
-    capacity,
-    check_ship_edge,
-    corner_edges,
-    outcome_table,
-    scoring_ship,
-    ship_edges,
-    ship_options,
-)
+from isles.models.ships.coordinates import as_corner
+from isles.models.ships.encounters import Encounter, Outcome, outcome_table
+from isles.models.ships.limits import MAX_SHIPS
+from isles.models.ships.settlements import corner_edges, scoring_ship
+from isles.models.ships.winds import capacity, check_ship_edge, ship_edges, ship_options
 
 __all__ = [
     "MAX_FLEET_ROLLS",
@@ -81,7 +73,7 @@ def edge_rollers(ships: int, capacity_: int, rollers: Rollers = Rollers.EXCESS) 
     ships : int
         Ships of the player on the edge, 0..3.
     capacity_ : int
-        The edge's capacity, :func:`isles.models.ships.rules.capacity` (1 or 2).
+        The edge's capacity, :func:`isles.models.ships.winds.capacity` (1 or 2).
     rollers : Rollers
         The reading of "each ship over the limit" (docs/ships.md).
 
@@ -117,14 +109,14 @@ def collision_rollers(
     """Collision rolls of a fleet standing on ``fleet`` (one edge per ship, repeats allowed).
 
     The sum of :func:`edge_rollers` over the edges, with each edge's capacity
-    from :func:`isles.models.ships.rules.capacity`. The rolls are made after every roll
+    from :func:`isles.models.ships.winds.capacity`. The rolls are made after every roll
     of the game while the fleet stands so (docs/ships.md), not only after a ship
     moved in.
 
     Examples
     --------
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> coast, sea = edge((0, 2), (0, 3)), edge((0, 0), (0, 1))
     >>> collision_rollers(demo_board(), [coast, coast, sea])
     1
@@ -141,7 +133,7 @@ def survival_probability(rollers: int) -> Fraction:
     """Exact chance that ``rollers`` collision rolls sink no ship (independent 2d6 each).
 
     A collision roll of 2 sinks the ship (seed rule 11,
-    :func:`isles.models.ships.rules.outcome_table`); the cargo outcomes do not matter
+    :func:`isles.models.ships.encounters.outcome_table`); the cargo outcomes do not matter
     to the fleet's attempt, so a roll survives with probability 35/36.
 
     Examples
@@ -169,7 +161,7 @@ def check_fleet(board: Board, fleet: Sequence[Edge], field: str = "ships") -> tu
     Examples
     --------
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> [str(e) for e in check_fleet(demo_board(), [edge((0, 1), (0, 0)), edge((0, 2), (0, 3))])]
     ['0,0:0,1', '0,2:0,3']
     """
@@ -185,13 +177,13 @@ def fleet_options(
     """Every way the owner may place the ships of ``fleet`` after ``roll`` (seed rule 6).
 
     One roll moves them all: each ship independently takes one of its
-    :func:`isles.models.ships.rules.ship_options`; the owner picks each ship's
+    :func:`isles.models.ships.winds.ship_options`; the owner picks each ship's
     direction. Each answer lists the ships' new edges in the order of ``fleet``.
 
     Examples
     --------
     >>> from isles.models.hexgrid import edge
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> fleet = [edge((0, 0), (0, 1)), edge((0, 1), (1, 0))]
     >>> len(fleet_options(demo_board(), fleet, 2)), fleet_options(demo_board(), fleet, 7) == (
     ...     tuple(fleet),)
@@ -209,14 +201,15 @@ def scoring_edges(
 ) -> frozenset[Edge]:
     """The ship edges where a ship of ``player`` scores (the seed's end of the game).
 
-    Every ship edge for which :func:`isles.models.ships.rules.scoring_ship` holds:
+    Every ship edge for which :func:`isles.models.ships.settlements.scoring_ship` holds:
     one of the player's buildings stands on an end of the edge, or one of its
     roads is the edge or shares an end with it. High-sea edges at a building's
     corner count (unlike unloading, which needs a coast edge).
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board, parse_settlement
+    >>> from isles.models.ships.coordinates import parse_settlement
+    >>> from isles.models.ships.demo import demo_board
     >>> corner = parse_settlement("0,1:0,2:1,1")
     >>> sorted(map(str, scoring_edges(demo_board(), "red", {corner: "red"})))
     ['0,1:0,2', '0,1:1,1', '0,2:1,1']
@@ -231,8 +224,8 @@ def fleet_targets(
 
     A ship scores next to its owner's building (the seed's end of the game):
     every ship edge at the building's corner counts, the high-sea one included
-    (:func:`isles.models.ships.rules.corner_edges`; unloading, by contrast, needs the
-    coast, :func:`isles.models.ships.rules.settlement_edges`).
+    (:func:`isles.models.ships.settlements.corner_edges`; unloading, by contrast, needs the
+    coast, :func:`isles.models.ships.settlements.settlement_edges`).
 
     Parameters
     ----------
@@ -254,7 +247,7 @@ def fleet_targets(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> sorted(map(str, fleet_targets(demo_board(), near=[((0, 3), (0, 2), (1, 2))])))
     ['0,2:0,3', '0,2:1,2', '0,3:1,2']
     """

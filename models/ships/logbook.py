@@ -24,7 +24,7 @@ from isles.models.jsonio import (
     read_object,
     read_str,
 )
-from isles.models.ships.rules import CARGO_LIMIT, MAX_SHIPS
+from isles.models.ships.limits import CARGO_LIMIT, MAX_SHIPS
 
 __all__ = [
     "MAX_LOG_ROLLS",

@@ -15,28 +15,28 @@ harbour of that kind); the command line's options are derived from it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
-from pydantic import PlainValidator
+from pydantic import PlainValidator, model_validator
 
 from isles.models.catan import Board, Resource
 from isles.models.contract import AnyOf, Given, OnlyWith, Question, Requires, param
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
+from isles.models.ships.coordinates import as_corner, as_edge
 from isles.models.ships.fleet import MAX_FLEET_ROLLS, Rollers
-from isles.models.ships.logbook import LogBook
-from isles.models.ships.rules import (
+from isles.models.ships.limits import (
     CARGO_LIMIT,
     MAX_ENCOUNTERS,
     MAX_PLAYERS,
     MAX_REACH_ROLLS,
     MAX_WITHIN,
     MIN_PLAYERS,
-    as_corner,
-    as_edge,
 )
+from isles.models.ships.logbook import LogBook
 
 __all__ = [
+    "DEFAULT_FLEET_ROLLS",
     "DEFAULT_HORIZONS",
     "DEFAULT_REACH_ROLLS",
     "Convert",
@@ -51,6 +51,9 @@ __all__ = [
 DEFAULT_HORIZONS = (5, 10, 20)
 #: Rolls of the pirate's reach when none are given.
 DEFAULT_REACH_ROLLS = 10
+#: The horizon, in rolls, :func:`isles.ships.fleet` asks when its caller gives none (the
+#: question itself requires one: ``isles sail`` with a fleet needs ``--within``).
+DEFAULT_FLEET_ROLLS = 10
 
 
 def _ship_edge(value: object) -> Edge:
@@ -88,6 +91,12 @@ def _fleet_board(value: object) -> Any:
     return _board_of(value, "a Board, a WindGraph or a FleetSpace", ("WindGraph", "FleetSpace"))
 
 
+def _player(value: object) -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= 40:
+        raise InvalidInput("", value, "a player name of 1 to 40 characters")
+    return value
+
+
 def _log(value: object) -> LogBook:
     if not isinstance(value, LogBook):
         raise InvalidInput("", value, "a LogBook (LogBook.load or read_log reads one)")
@@ -110,6 +119,8 @@ PlainBoard = Annotated[Any, PlainValidator(_plain_board)]
 SailBoard = Annotated[Any, PlainValidator(_sail_board)]
 #: A board, its wind graph or a fleet's joint table.
 FleetBoard = Annotated[Any, PlainValidator(_fleet_board)]
+#: A player's name, as a board file spells it.
+PlayerName = Annotated[str, PlainValidator(_player)]
 #: Who rolls in a collision.
 RollersValue = Annotated[Rollers, _enum(Rollers)]
 #: A resource.
@@ -152,7 +163,7 @@ class Sail(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> q = Sail.read({"board": demo_board(), "start": ((0, 1), (0, 2)), "targets": [],
     ...                "players": 7})
     Traceback (most recent call last):
@@ -172,6 +183,7 @@ class Sail(Question):
         help="target: the coast edges next to this settlement's corner (repeatable)",
         metavar=_CORNER,
         repeat=True,
+        text="corner",
     )
     ports: list[str] = _ports()
     may_stay: bool = _may_stay()
@@ -194,7 +206,7 @@ class Fleet(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Fleet.read({"board": demo_board(), "ships": [((0, 0), (0, 1))], "targets": [
     ...     ((0, 2), (0, 3))]}, spelling="option")
     Traceback (most recent call last):
@@ -216,6 +228,7 @@ class Fleet(Question):
         help="target: the edges next to this building's corner (repeatable; one ship: the coast)",
         metavar=_CORNER,
         repeat=True,
+        text="corner",
     )
     ports: list[str] = _ports()
     within: int = param(
@@ -282,7 +295,7 @@ class Convert(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Convert.read({"board": demo_board(), "start": ((0, 1), (0, 2)), "missing": "gold"})
     Traceback (most recent call last):
     ...
@@ -314,6 +327,15 @@ class Convert(Question):
     )
     max_iterations: int = param(1000, help="cap on policy-iteration rounds", ge=1, cli=False)
 
+    @model_validator(mode="after")
+    def _before_the_turn(self) -> Self:
+        """The owner's roll comes within one round: ``rolls_to_turn`` below ``players``."""
+        if self.rolls_to_turn >= self.players:
+            raise InvalidInput(
+                "rolls_to_turn", self.rolls_to_turn, f"an integer in 0..{self.players - 1}"
+            )
+        return self
+
 
 class Harvest(Question):
     """The exact cargo of a ship on its course to a target after some rolls (``isles ships
@@ -321,7 +343,7 @@ class Harvest(Question):
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
+    >>> from isles.models.ships.demo import demo_board
     >>> Harvest.read({"board": demo_board(), "start": ((1, 1), (1, 2)), "player": "red",
     ...               "rolls": 4}, spelling="option")
     Traceback (most recent call last):
@@ -339,8 +361,9 @@ class Harvest(Question):
         help="target: the coast edges next to this settlement corner (repeatable)",
         metavar=_CORNER,
         repeat=True,
+        text="corner",
     )
-    player: str = param(help="the ship's owner (as in the board file)")
+    player: PlayerName = param(help="the ship's owner (as in the board file)")
     rolls: int = param(help=f"rolls to follow the course (0..{MAX_WITHIN})", ge=0, le=MAX_WITHIN)
     start_cargo: int = param(
         0,

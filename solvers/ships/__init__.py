@@ -1,5 +1,24 @@
 """Ships under winds: the solvers (docs/ships.md; seed 004_644cf972d8964df4.txt).
 
+One module per question or engine; the engines first, the answers they give after:
+
+- ``graph``: the wind graph (every ship edge and its moves per roll, as arrays),
+  the target edges, the rolls' probabilities;
+- ``navigation``: one ship's fewest expected rolls from every edge and the
+  steering (policy iteration over the almost-sure reachable set);
+- ``arrival``: the exact odds of arriving within a few rolls, the whole
+  arrival distribution;
+- ``voyage``: one ship's voyage, the answer to ``Sail``;
+- ``risk``: collision and pirate tables, the cargo left, the pirate's reach,
+  the answer to ``Risk``;
+- ``joint_states``: a fleet's joint positions and their moves (the joint table);
+- ``fleet_chance``: the best chance that every ship scores at once within R rolls;
+- ``fleet_navigation``: the fewest expected rolls to that moment;
+- ``fleet``: the fleet's voyage, the answer to ``Fleet``;
+- ``conversion``: a paid ship becoming a settlement soonest, the answer to ``Convert``;
+- ``harvest``: the cargo picked up on a course, the answer to ``Harvest``;
+- ``logbook``: a log book replayed against the rules, the answer to ``LogCheck``.
+
 :data:`ANSWERS` maps each question of :mod:`isles.models.ships.questions` to the
 function that answers it (``isles.answer`` reads it); the catalogue
 :mod:`isles.ships` lists what a user calls.
@@ -10,47 +29,21 @@ from collections.abc import Callable, Mapping
 from isles.models.contract import Question
 from isles.models.ships.questions import Convert, Fleet, Harvest, LogCheck, Risk, Sail
 from isles.models.status import Answer
-from isles.solvers.ships.conversion import Conversion
-from isles.solvers.ships.conversion import conversion as _conversion
-from isles.solvers.ships.fleet import FleetVoyage, fleet_voyage
-from isles.solvers.ships.harvest import HarvestOutlook, harvest_outlook
-from isles.solvers.ships.logbook import LogReplay, log_replay
-from isles.solvers.ships.sailing import RiskReport, Voyage, risk_report, sail_voyage
-from isles.solvers.work import Progress
+from isles.solvers.ships.conversion import answer_convert
+from isles.solvers.ships.fleet import answer_fleet
+from isles.solvers.ships.harvest import answer_harvest
+from isles.solvers.ships.logbook import answer_log_check
+from isles.solvers.ships.risk import answer_risk
+from isles.solvers.ships.voyage import answer_sail
 
 __all__ = ["ANSWERS"]
 
-
-def _answer_sail(question: Sail, *, progress: Progress = None) -> Voyage:
-    return sail_voyage(question, progress=progress is True)
-
-
-def _answer_fleet(question: Fleet, *, progress: Progress = None) -> FleetVoyage:
-    return fleet_voyage(question, progress=progress is True)
-
-
-def _answer_risk(question: Risk, *, progress: Progress = None) -> RiskReport:
-    return risk_report(question, progress=progress is True)
-
-
-def _answer_convert(question: Convert, *, progress: Progress = None) -> Conversion:
-    return _conversion(question, progress=progress is True)
-
-
-def _answer_harvest(question: Harvest, *, progress: Progress = None) -> HarvestOutlook:
-    return harvest_outlook(question, progress=progress is True)
-
-
-def _answer_log_check(question: LogCheck, *, progress: Progress = None) -> LogReplay:
-    return log_replay(question)
-
-
 #: The function that answers each question of the ships.
 ANSWERS: Mapping[type[Question], Callable[..., Answer]] = {
-    Sail: _answer_sail,
-    Fleet: _answer_fleet,
-    Risk: _answer_risk,
-    Convert: _answer_convert,
-    Harvest: _answer_harvest,
-    LogCheck: _answer_log_check,
+    Sail: answer_sail,
+    Fleet: answer_fleet,
+    Risk: answer_risk,
+    Convert: answer_convert,
+    Harvest: answer_harvest,
+    LogCheck: answer_log_check,
 }

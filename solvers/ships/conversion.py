@@ -1,8 +1,10 @@
-"""Where and how should a paid ship be steered so that it becomes a settlement soonest?
+"""Where and how should a paid ship be steered so that it becomes a settlement soonest
+(``isles ships convert``)?
 
 Implements docs/ships.md ("A ship becomes a settlement"; seed 004_644cf972d8964df4.txt,
 rules 6 and 10): a stochastic shortest path over the ship's edges (and, under the
-"automatic on my turn" variant, the turn order), solved by policy iteration.
+"automatic on my turn" variant, the turn order), solved by policy iteration; the answer
+to :class:`Convert`.
 """
 
 from __future__ import annotations
@@ -13,40 +15,38 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from isles.models.catan import Board, Resource, pips
+from isles.models.catan import Resource, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, float_or_none, probability_json
-from isles.models.ships.questions import DEFAULT_HORIZONS, Convert
-from isles.models.ships.rules import (
-    ROLLS,
-    check_ship_edge,
-    conversion_edges,
-    converts,
-    land_hex,
-)
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.questions import Convert
+from isles.models.ships.settlements import conversion_edges, converts, land_hex
+from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
-from isles.solvers.ships.sailing import Reach, WindGraph, progress_bar, wind_graph
+from isles.solvers.ships.graph import (
+    ROLL_P,
+    ROLL_PIPS,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    WindGraph,
+    wind_graph,
+)
+from isles.solvers.ships.navigation import Reach
+from isles.solvers.work import Bar, Progress
 
 __all__ = [
     "MAX_CONVERSION_STATES",
     "Conversion",
     "ConversionSpot",
     "ConversionSteering",
-    "conversion",
-    "convert",
+    "answer_convert",
 ]
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
-
-_ROLL_P: FloatArray = np.array([pips(n) / 36 for n in ROLLS])
-_PIPS = [pips(n) for n in ROLLS]
 #: Marks a move that ends the attempt (the ship converts on its owner's turn).
 _DONE = -1
 #: Most states solved in one call: (ship edges x turn phases) for the best course plus
@@ -290,9 +290,7 @@ def _solve(
         target = cand[live[:, None], rows_r[None, :], choice[live]]  # (L, 11)
         moving = ~conv[live] & (target != _DONE)
         rr, cc = np.nonzero(moving)
-        mat = sp.csr_matrix(
-            (_ROLL_P[cc], (rr, local[target[rr, cc]])), shape=(len(live), len(live))
-        )
+        mat = sp.csr_matrix((ROLL_P[cc], (rr, local[target[rr, cc]])), shape=(len(live), len(live)))
         eye = sp.identity(len(live), format="csc")
         values[live] = spsolve((eye - mat).tocsc(), np.ones(len(live)))
         cont = np.where(cand[live] == _DONE, 0.0, values[np.maximum(cand[live], 0)])
@@ -309,7 +307,7 @@ def _solve(
     if len(live):
         cont = np.where(cand[live] == _DONE, 0.0, values[np.maximum(cand[live], 0)])
         step = np.where(conv[live], 0.0, cont.min(axis=2))
-        bellman = 1.0 + step @ _ROLL_P
+        bellman = 1.0 + step @ ROLL_P
         residual = float(np.max(np.abs(values[live] - bellman)))
     return values, choice, possible, sure, iterations, converged, residual
 
@@ -328,7 +326,7 @@ def _within(
         nxt: dict[int, int] = {}
         done *= 36
         for s, m in mass.items():
-            for r, p in enumerate(_PIPS):
+            for r, p in enumerate(ROLL_PIPS):
                 if conv[s, r]:
                     done += m * p
                     continue
@@ -340,109 +338,6 @@ def _within(
         mass = nxt
         out[k] = Fraction(done, 36**k)
     return tuple((k, out[k]) for k in horizons)
-
-
-def convert(
-    board: Board | WindGraph,
-    start: object,
-    missing: Resource | str,
-    *,
-    on_turn: bool = False,
-    players: int = 4,
-    rolls_to_turn: int = 0,
-    may_stay: bool = False,
-    within: Iterable[int] = DEFAULT_HORIZONS,
-    max_iterations: int = 1000,
-    progress: bool = False,
-) -> Conversion:
-    """Steer a paid ship to become a settlement in the fewest expected rolls (seed rule 10).
-
-    The player has paid three of the four settlement cards; the ship becomes a
-    settlement as soon as a roll shows the number of the land hex it lies along,
-    when that hex yields the missing card (a gold hex yields any). The roll finds
-    the ship where it stood before the roll (resources before the ships move).
-    Under the variant ``on_turn`` the ship also converts on its owner's turn when
-    it stands on a spot after that turn's move.
-
-    Parameters
-    ----------
-    board : Board or WindGraph
-    start : Edge
-        The ship's edge.
-    missing : Resource
-        The settlement card not paid (lumber, brick, wool or grain; any resource
-        is accepted).
-    on_turn : bool
-        The seed's variant of rule 10 ("automatique ... lorsqu'il est en phase").
-    players : int
-        Players, 3..6: the owner rolls every ``players`` rolls (with ``on_turn``).
-    rolls_to_turn : int
-        Rolls before the owner's own roll, 0..players-1 (with ``on_turn``).
-    may_stay : bool
-        The seed's variant of rule 6: a ship along a coast may stay.
-    within : iterable of int
-        Horizons of the exact conversion odds, 0..MAX_WITHIN.
-    max_iterations : int
-        Cap on policy-iteration rounds (status ``timed_out`` if hit).
-    progress : bool
-        A bar on stderr over the solves, one per spot
-        (:func:`isles.solvers.ships.sailing.progress_bar`; ``isles ships convert`` on a
-        terminal).
-
-    Returns
-    -------
-    Conversion
-
-    Raises
-    ------
-    InvalidInput
-        Naming the parameter: ``start`` not a ship edge, ``missing`` not a
-        resource, ``players`` or ``rolls_to_turn`` out of range, a horizon out of
-        range, no spot on the board for ``missing``; ``board`` when the solves
-        would take more than ``MAX_CONVERSION_STATES`` states (ship edges, times
-        ``players`` with ``on_turn``, times one plus the spots), with the count
-        and the limit, before any work. The checks of the parameters alone are
-        those of the declaration :class:`isles.models.questions.Convert`.
-
-    Notes
-    -----
-    A stochastic shortest path (docs/ships.md): states are edges, and with
-    ``on_turn`` pairs (edge, rolls to the owner's turn). ``V(s) = 1 + sum_n P(n)
-    [0 if n converts s, else min over the allowed moves of V(s')]``, where a move
-    onto a spot on the owner's turn ends the attempt under the variant. Policy
-    iteration (Howard 1960) from the proper policy "the option fewest steps from
-    converting", one sparse LU solve per round; ``error_bound`` is the Bellman
-    residual times the largest value. The spots' table repeats the solve with
-    one spot at a time. The odds within ``k`` rolls are exact Fractions for the
-    steering found.
-
-    References
-    ----------
-    Howard, R. A. (1960). *Dynamic Programming and Markov Processes*. Bertsekas,
-    D. P. & Tsitsiklis, J. N. (1991), stochastic shortest paths. Rules:
-    docs/ships.md; seed 004_644cf972d8964df4.txt, rule 10.
-
-    Examples
-    --------
-    >>> from isles.models.ships.rules import demo_board
-    >>> c = convert(demo_board(), ((0, 1), (0, 2)), "brick")
-    >>> c.status, round(c.expected_rolls, 2), str(c.best_spot.edge)
-    (<Status.OPTIMAL: 'optimal'>, 42.87, '-1,3:0,3')
-    >>> round(convert(demo_board(), ((0, 1), (0, 2)), "brick", on_turn=True).expected_rolls, 2)
-    31.59
-    """
-    question = Convert.ask(
-        board=board,
-        start=start,
-        missing=missing,
-        on_turn=on_turn,
-        players=players,
-        rolls_to_turn=rolls_to_turn,
-        may_stay=may_stay,
-        within=within,
-        max_iterations=max_iterations,
-    )
-    return conversion(question, progress=progress)
 
 
 def _check_states(graph: WindGraph, spots: list[Edge], question: Convert) -> int:
@@ -466,12 +361,12 @@ def _check_states(graph: WindGraph, spots: list[Edge], question: Convert) -> int
 
 
 def _spot_table(
-    graph: WindGraph, spots: list[Edge], question: Convert, s0: int, progress: bool
+    graph: WindGraph, spots: list[Edge], question: Convert, s0: int, progress: Progress
 ) -> list[ConversionSpot]:
     """The expected rolls from the start aiming at each spot alone: one solve per spot."""
     phases = question.players if question.on_turn else 1
     table = []
-    with progress_bar(len(spots), "spots", "solve", progress) as update:
+    with Bar(len(spots), "spots", progress, unit="solve") as bar:
         for spot in spots:
             c1, k1 = _tables(graph, [spot], question.missing, phases, question.on_turn)
             v1 = _solve(c1, k1, question.max_iterations)[0]
@@ -480,24 +375,69 @@ def _spot_table(
             table.append(
                 ConversionSpot(spot, int(graph.board[hex_].number or 0), float_or_none(v1[s0]))
             )
-            update(1)
+            bar.update(1)
     return table
 
 
-def conversion(question: Convert, *, progress: bool = False) -> Conversion:
-    """The answer a validated :class:`~isles.models.questions.Convert` asks (:func:`convert`)."""
+def answer_convert(question: Convert, *, progress: Progress = None) -> Conversion:
+    """The conversion a validated :class:`~isles.models.ships.questions.Convert` asks.
+
+    What :func:`isles.ships.convert` and ``isles ships convert`` answer: the
+    fewest expected rolls until the paid ship becomes a settlement, the steering
+    at the start, every spot aimed at alone, the exact odds within each horizon.
+
+    Parameters
+    ----------
+    question : Convert
+        The conversion asked, validated.
+    progress : bool, None or callable
+        A bar over the solves, one per spot (:data:`isles.solvers.work.Progress`).
+
+    Returns
+    -------
+    Conversion
+
+    Raises
+    ------
+    InvalidInput
+        What needs the board: ``start`` not a ship edge of it, no spot on it for
+        ``missing``; ``board`` when the solves would take more than
+        ``MAX_CONVERSION_STATES`` states (ship edges, times ``players`` with
+        ``on_turn``, times one plus the spots), with the count and the limit,
+        before any work.
+
+    Notes
+    -----
+    A stochastic shortest path (docs/ships.md): states are edges, and with
+    ``on_turn`` pairs (edge, rolls to the owner's turn). ``V(s) = 1 + sum_n P(n)
+    [0 if n converts s, else min over the allowed moves of V(s')]``, where a move
+    onto a spot on the owner's turn ends the attempt under the variant. Policy
+    iteration (Howard 1960) from the proper policy "the option fewest steps from
+    converting", one sparse LU solve per round; ``error_bound`` is the Bellman
+    residual times the largest value. The spots' table repeats the solve with
+    one spot at a time. The odds within ``k`` rolls are exact Fractions for the
+    steering found.
+
+    References
+    ----------
+    Howard, R. A. (1960). *Dynamic Programming and Markov Processes*. Bertsekas,
+    D. P. & Tsitsiklis, J. N. (1991), stochastic shortest paths. Rules:
+    docs/ships.md; seed 004_644cf972d8964df4.txt, rule 10.
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> c = answer_convert(Convert.ask(board=demo_board(), start=((0, 1), (0, 2)), missing="brick"))
+    >>> c.status, round(c.expected_rolls, 2), str(c.best_spot.edge)
+    (<Status.OPTIMAL: 'optimal'>, 42.87, '-1,3:0,3')
+    """
     board = question.board
     graph = board if isinstance(board, WindGraph) else wind_graph(board, question.may_stay)
     start_edge = check_ship_edge(graph.board, question.start, "start")
-    need, players, rolls_to_turn = question.missing, question.players, question.rolls_to_turn
-    if not rolls_to_turn < players:
-        raise InvalidInput("rolls_to_turn", rolls_to_turn, f"an integer in 0..{players - 1}")
-    horizons = tuple(question.within)
+    need, on_turn, rolls_to_turn = question.missing, question.on_turn, question.rolls_to_turn
     spots = conversion_edges(graph.board, need)
     phases = _check_states(graph, spots, question)
-    on_turn = question.on_turn
     s0 = graph.index[start_edge] * phases + (rolls_to_turn if on_turn else 0)
-
     conv, cand = _tables(graph, spots, need, phases, on_turn)
     values, choice, possible, can, iterations, converged, residual = _solve(
         conv, cand, question.max_iterations
@@ -512,33 +452,44 @@ def conversion(question: Convert, *, progress: bool = False) -> Conversion:
         if reach is not Reach.REACHABLE
         else (Status.OPTIMAL if converged else Status.TIMED_OUT)
     )
-    steering = []
-    i0 = graph.index[start_edge]
-    for r, roll in enumerate(ROLLS):
-        options = sorted({int(o) for o in graph.options[i0, r]})
-        if len(options) < 2 or conv[s0, r] or not can[s0]:
-            continue
-        go = graph.edges[int(graph.options[i0, r, choice[s0, r]])]
-        steering.append(ConversionSteering(roll, tuple(graph.edges[o] for o in options), go))
+    horizons = tuple(question.within)
+    within = (
+        _within(conv, cand, choice, s0, horizons)
+        if can[s0]
+        else tuple((k, Fraction(0)) for k in horizons)
+    )
     return Conversion(
         status=status,
         start=start_edge,
         missing=need,
         on_turn=on_turn,
-        players=players,
+        players=question.players,
         rolls_to_turn=rolls_to_turn,
         may_stay=graph.may_stay,
         reach=reach,
         expected_rolls=expected,
         error_bound=None if expected is None else bound,
         spots=tuple(table),
-        within=_within(conv, cand, choice, s0, horizons)
-        if can[s0]
-        else tuple((k, Fraction(0)) for k in horizons),
-        steering=tuple(steering),
+        within=within,
+        steering=_steering(graph, start_edge, s0, conv, choice) if can[s0] else (),
         iterations=iterations,
         bellman_residual=residual,
         graph=graph,
         values=values,
         choice=choice,
     )
+
+
+def _steering(
+    graph: WindGraph, start: Edge, s0: int, conv: BoolArray, choice: IntArray
+) -> tuple[ConversionSteering, ...]:
+    """The choices at the start: for each roll that moves the ship and offers a choice."""
+    steering = []
+    i0 = graph.index[start]
+    for r, roll in enumerate(ROLLS):
+        options = sorted({int(o) for o in graph.options[i0, r]})
+        if len(options) < 2 or conv[s0, r]:
+            continue
+        go = graph.edges[int(graph.options[i0, r, choice[s0, r]])]
+        steering.append(ConversionSteering(roll, tuple(graph.edges[o] for o in options), go))
+    return tuple(steering)

@@ -1,40 +1,32 @@
-"""How much cargo does a ship pick up on its way to a target within R rolls?
+"""How much cargo does a ship pick up on its way to a target within R rolls
+(``isles ships harvest``), and how much per roll on one edge?
 
 Implements docs/ships.md ("Harvest on a course"; seed 004_644cf972d8964df4.txt, rules 4,
 6 and 7): the exact distribution of the cargo of a ship steered to a target, with the
-conditions of rule 7 read from the board's buildings and roads.
+conditions of rule 7 read from the board's buildings and roads; the answer to
+:class:`Harvest`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from isles.models.catan import Board, Resource, Terrain, pips
-from isles.models.errors import InvalidInput
+from isles.models.catan import Board, Resource, Terrain, roll_probability
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
+from isles.models.ships.limits import CARGO_LIMIT, ROLLS
 from isles.models.ships.questions import Harvest
-from isles.models.ships.rules import (
-    CARGO_LIMIT,
-    ROLLS,
-    building_owners,
-    check_ship_edge,
-    harvest,
-)
+from isles.models.ships.settlements import building_owners, harvest, harvest_rolls
+from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
-from isles.solvers.ships.sailing import (
-    Navigation,
-    WindGraph,
-    navigate,
-    progress_bar,
-    target_edges,
-    wind_graph,
-)
+from isles.solvers.ships.graph import ROLL_INDEX, ROLL_PIPS, WindGraph, target_edges, wind_graph
+from isles.solvers.ships.navigation import Navigation, navigate
+from isles.solvers.work import Bar, Progress
 
-__all__ = ["HarvestOutlook", "harvest_course", "harvest_outlook"]
+__all__ = ["HarvestOutlook", "answer_harvest", "expected_harvest"]
 
 
 @dataclass(frozen=True)
@@ -109,50 +101,26 @@ class HarvestOutlook:
         }
 
 
-def harvest_course(
-    board: Board,
-    start: object,
-    targets: Iterable[object] = (),
-    *,
-    near: Iterable[object] = (),
-    player: str,
-    rolls: int,
-    start_cargo: int = 0,
-    may_stay: bool = False,
-    progress: bool = False,
-) -> HarvestOutlook:
-    """The exact cargo of a ship steered to the targets, after ``rolls`` rolls (seed rule 7).
+def answer_harvest(question: Harvest, *, progress: Progress = None) -> HarvestOutlook:
+    """The cargo outlook a validated :class:`~isles.models.ships.questions.Harvest` asks.
 
+    What :func:`isles.ships.harvest_course` and ``isles ships harvest`` answer.
     The course is the navigator's: the steering that reaches the targets in the
-    fewest expected rolls (:func:`isles.solvers.ships.sailing.navigate`). On each roll
-    the ship first takes a card if :func:`isles.models.ships.rules.harvest` allows it
-    (the land hex it lies along carries the roll; no enemy building touches the
-    hex, no enemy road runs along the edge, at most one building around the
-    hex: the board's ``buildings`` and ``roads``); a fourth card sends one
-    overboard; then the wind moves it. The voyage ends on a target: the cargo is
-    counted there.
+    fewest expected rolls (:func:`~isles.solvers.ships.navigation.navigate`). On
+    each roll the ship first takes a card if
+    :func:`isles.models.ships.settlements.harvest` allows it (the land hex it
+    lies along carries the roll; no enemy building touches the hex, no enemy
+    road runs along the edge, at most one building around the hex: the board's
+    ``buildings`` and ``roads``); a fourth card sends one overboard; then the
+    wind moves it. The voyage ends on a target: the cargo is counted there.
 
     Parameters
     ----------
-    board : Board
-        The board, with the players' buildings and roads (docs/boards.md).
-    start : Edge
-    targets, near
-        As :func:`isles.solvers.ships.sailing.sail`.
-    player : str
-        The ship's owner, one of ``board.players()`` (spelt as the board file
-        does); any name on a board that names no player (no buildings, no
-        roads: rule 7 then involves no owner).
-    rolls : int
-        0..MAX_WITHIN.
-    start_cargo : int
-        Cards on board at the start, 0..3.
-    may_stay : bool
-        The seed's variant of rule 6.
-    progress : bool
-        A bar on stderr over the navigation's rounds and the rolls
-        (:func:`isles.solvers.ships.sailing.progress_bar`; ``isles ships harvest`` on
-        a terminal).
+    question : Harvest
+        The course asked, validated.
+    progress : bool, None or callable
+        A bar over the navigation's rounds and the rolls
+        (:data:`isles.solvers.work.Progress`).
 
     Returns
     -------
@@ -161,10 +129,8 @@ def harvest_course(
     Raises
     ------
     InvalidInput
-        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``rolls``,
-        ``start_cargo``, ``player``: also a player the board does not name, with
-        the players it names). The checks of the parameters alone are those of
-        the declaration :class:`isles.models.questions.Harvest`.
+        What needs the board: ``start``, ``targets[i]`` or ``near[i]`` not on it, a
+        ``player`` it does not name (with the players it names).
 
     Notes
     -----
@@ -173,31 +139,14 @@ def harvest_course(
 
     Examples
     --------
-    >>> from isles.models.ships.rules import demo_board
-    >>> out = harvest_course(demo_board(), ((1, 1), (1, 2)), near=[((0, 2), (0, 3), (1, 2))],
-    ...                      player="red", rolls=10)
+    >>> from isles.models.ships.demo import demo_board
+    >>> q = Harvest.ask(board=demo_board(), start=((1, 1), (1, 2)),
+    ...                 near=[((0, 2), (0, 3), (1, 2))], player="red", rolls=10)
+    >>> out = answer_harvest(q)
     >>> round(float(out.expected_cargo), 4), round(float(out.arrived), 4)
     (0.6474, 0.2084)
     """
-    question = Harvest.ask(
-        board=board,
-        start=start,
-        targets=targets,
-        near=near,
-        player=player,
-        rolls=rolls,
-        start_cargo=start_cargo,
-        may_stay=may_stay,
-    )
-    return harvest_outlook(question, progress=progress)
-
-
-def harvest_outlook(question: Harvest, *, progress: bool = False) -> HarvestOutlook:
-    """The outlook a validated :class:`~isles.models.questions.Harvest` asks
-    (:func:`harvest_course`)."""
     board, player = question.board, question.player
-    if not 1 <= len(player) <= 40:
-        raise InvalidInput("player", player, "a player name of 1 to 40 characters")
     if board.players():  # a board naming none leaves rule 7 nothing to read against the owner
         board.check_player(player)
     graph = wind_graph(board, question.may_stay)
@@ -224,14 +173,13 @@ def harvest_outlook(question: Harvest, *, progress: bool = False) -> HarvestOutl
 
 def _yields(board: Board, graph: WindGraph, player: str) -> dict[int, list[str | None]]:
     """What each edge yields the player on each roll: a resource's name, "any" on gold, or None."""
-    owners = building_owners(board)
-    roads = dict(board.roads)
+    rolls = harvest_rolls(board, player, building_owners(board), dict(board.roads))
     yields: dict[int, list[str | None]] = {}
     for i, e in enumerate(graph.edges):
-        row: list[str | None] = []
-        for n in ROLLS:
-            got = None if n == 7 else harvest(board, e, n, player, owners, roads)
-            row.append(None if got is None else _card_name(got))
+        row: list[str | None] = [None] * len(ROLLS)
+        got = rolls.get(e)
+        if got is not None:
+            row[ROLL_INDEX[got[0]]] = _card_name(got[1])
         yields[i] = row
     return yields
 
@@ -243,7 +191,7 @@ def _follow(
     yields: dict[int, list[str | None]],
     start: Edge,
     question: Harvest,
-    progress: bool,
+    progress: Progress,
 ) -> tuple[tuple[Fraction, ...], dict[str, Fraction], Fraction]:
     """The cargo distribution, the cards taken and the arrival odds after the rolls asked."""
     rolls, start_cargo = question.rolls, question.start_cargo
@@ -257,14 +205,14 @@ def _follow(
     else:
         mass[(s0, start_cargo)] = 1
     taken: dict[str, int] = {}
-    with progress_bar(rolls, "harvest", "roll", progress) as update:
+    with Bar(rolls, "harvest", progress, unit="roll") as bar:
         for _ in range(rolls):
             settled = [x * 36 for x in settled]
             taken = {r: x * 36 for r, x in taken.items()}
             nxt: dict[tuple[int, int], int] = {}
             for (i, cards), m in mass.items():
-                for r, n in enumerate(ROLLS):
-                    w = m * pips(n)
+                for r in range(len(ROLLS)):
+                    w = m * ROLL_PIPS[r]
                     card = yields[i][r]
                     held = cards
                     if card is not None:
@@ -276,7 +224,7 @@ def _follow(
                     else:
                         nxt[(j, held)] = nxt.get((j, held), 0) + w
             mass = nxt
-            update(1)
+            bar.update(1)
     denominator = 36**rolls
     cargo = [Fraction(x, denominator) for x in settled]
     arrived = sum(cargo, Fraction(0))
@@ -293,3 +241,57 @@ def _card_name(got: Terrain) -> str:
     """The card a harvest hands out: the terrain's resource, ``any`` on a gold hex."""
     resource = got.resource
     return "any" if resource is None else resource.value
+
+
+def expected_harvest(
+    board: Board,
+    e: Edge,
+    player: str,
+    buildings: Mapping[Vertex, str] | None = None,
+    roads: Mapping[Edge, str] | None = None,
+) -> Fraction:
+    """Exact expected cards per roll a ship of ``player`` on ``e`` takes on board.
+
+    Sums ``P(n)`` over the rolls ``n`` for which :func:`isles.models.ships.settlements.harvest`
+    gives a card (seed rule 7; the cargo limit does not change how many cards
+    come in, only which are kept).
+
+    Parameters
+    ----------
+    board : Board
+    e : Edge
+        The ship's edge.
+    player : str
+        The ship's owner.
+    buildings : Mapping of Vertex to str, optional
+        Corners to owners (settlements and cities alike); none by default.
+    roads : Mapping of Edge to str, optional
+        Edges to owners; none by default.
+
+    Returns
+    -------
+    Fraction
+
+    Raises
+    ------
+    InvalidInput
+        If ``e`` is not a ship edge of ``board``.
+
+    Examples
+    --------
+    >>> from isles.models.hexgrid import edge
+    >>> from isles.models.ships.demo import demo_board
+    >>> expected_harvest(demo_board(), edge((0, 2), (0, 3)), "red")  # hills 5
+    Fraction(1, 9)
+    """
+    e = check_ship_edge(board, e)
+    owned = {} if buildings is None else buildings
+    lines = {} if roads is None else roads
+    return sum(
+        (
+            roll_probability(n)
+            for n in ROLLS
+            if n != 7 and harvest(board, e, n, player, owned, lines) is not None
+        ),
+        Fraction(0),
+    )

@@ -1,4 +1,5 @@
-"""Does a player's log book keep the rules, and where does each ship stand after each roll?
+"""Does a player's log book keep the rules, and where does each ship stand after each roll
+(``isles ships check``)?
 
 Implements docs/ships.md ("The log book"; seed 004_644cf972d8964df4.txt, rules 4 to 13):
 the replay of a log book against the rules, naming the first entry that breaks one.
@@ -15,25 +16,21 @@ from typing import Any
 from isles.models.catan import Board, Resource, Terrain
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import edge_json
+from isles.models.ships.encounters import Encounter, Outcome, outcome_rolls
+from isles.models.ships.limits import CARGO_LIMIT, MAX_SHIPS
 from isles.models.ships.logbook import LogBook, LogEvent, LogRoll
 from isles.models.ships.questions import LogCheck
-from isles.models.ships.rules import (
-    CARGO_LIMIT,
-    MAX_SHIPS,
-    Encounter,
-    Outcome,
-    edge_vertices,
+from isles.models.ships.settlements import (
     harvest_refusal,
-    is_ship_edge,
     land_hex,
-    outcome_rolls,
     placement_edges,
     settlement_edges,
-    ship_options,
 )
+from isles.models.ships.winds import edge_vertices, is_ship_edge, ship_options
 from isles.models.status import Status
+from isles.solvers.work import Progress
 
-__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "check_log", "log_replay"]
+__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "answer_log_check"]
 
 
 class ShipFate(StrEnum):
@@ -398,18 +395,19 @@ class _Replay:
         moved.add(event.ship)
 
 
-def check_log(board: Board, log: LogBook) -> LogReplay:
-    """Replay a log book against the rules; name the first entry that breaks one.
+def answer_log_check(question: LogCheck, *, progress: Progress = None) -> LogReplay:
+    """The replay a validated :class:`~isles.models.ships.questions.LogCheck` asks.
+
+    What :func:`isles.ships.check_log` and ``isles ships check`` answer: the log
+    book replayed against the rules, roll by roll, up to the first entry that
+    breaks one.
 
     Parameters
     ----------
-    board : Board
-        The board, with the buildings and roads of every player (docs/boards.md):
-        they decide harvest (rule 7), unloading (rule 5) and launching (rule 3).
-        Settlements the log's conversions found are added as the replay goes.
-    log : LogBook
-        The record (:func:`isles.models.ships.logbook.read_log`); nothing in it is
-        changed or dropped.
+    question : LogCheck
+        The board and the log book, validated.
+    progress : bool, None or callable
+        Unused: a replay takes no time worth a bar.
 
     Returns
     -------
@@ -422,9 +420,7 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     InvalidInput
         Naming ``log.player`` (with the log's source), when the board names
         players (buildings, roads) and the log's is not one of them, spelt as
-        the board spells it: rule 7 and scoring read the board against it;
-        ``board`` or ``log`` of the wrong kind (the declaration
-        :class:`isles.models.questions.LogCheck`).
+        the board spells it: rule 7 and scoring read the board against it.
 
     Notes
     -----
@@ -436,27 +432,22 @@ def check_log(board: Board, log: LogBook) -> LogReplay:
     Collision and pirate rolls are checked against the outcome tables of rules
     11 and 12 (the cards lost must be the number the roll says, from the
     cargo); whether a collision happened at all involves other players' ships,
-    which the log does not hold.
+    which the log does not hold. docs/ships.md, "The log book".
 
     Examples
     --------
+    >>> from isles.models.ships.demo import demo_board
     >>> from isles.models.ships.logbook import read_log
-    >>> from isles.models.ships.rules import demo_board
     >>> log = read_log({"player": "red", "ships": [{"ship": 1, "edge": [[0, 0], [0, 1]]}],
     ...                 "rolls": [{"roll": 2, "events": [
     ...                     {"event": "wind", "ship": 1, "to": [[0, 0], [1, 0]]}]}]})
-    >>> replay = check_log(demo_board(), log)
+    >>> replay = answer_log_check(LogCheck.ask(board=demo_board(), log=log))
     >>> replay.status
     <Status.INCONSISTENT: 'inconsistent'>
     >>> print(replay.breach)  # doctest: +NORMALIZE_WHITESPACE
     log.rolls[0].events[0]: ship 1 moves from 0,0:0,1 to 0,0:1,0, not one edge along a sea
     hex numbered 2 of its edge (allowed: -1,1:0,1, 0,1:1,0) (rule 6)
     """
-    return log_replay(LogCheck.ask(board=board, log=log))
-
-
-def log_replay(question: LogCheck) -> LogReplay:
-    """The replay a validated :class:`~isles.models.questions.LogCheck` asks (:func:`check_log`)."""
     board, log = question.board, question.log
     if board.players():  # a board naming none (the demo board) reads nothing against it
         board.check_player(log.player, f"{log.source}.player")

@@ -17,17 +17,13 @@ from hypothesis import strategies as st
 from isles.models.catan import Board, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge
-from isles.models.ships.rules import (
-    ROLLS,
-    conversion_edges,
-    converts,
-    demo_board,
-    ship_edges,
-    ship_options,
-)
+from isles.models.ships.demo import demo_board
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.settlements import conversion_edges, converts
+from isles.models.ships.winds import ship_edges, ship_options
 from isles.models.status import Status
-from isles.solvers.ships.conversion import convert
-from isles.solvers.ships.sailing import Reach
+from isles.ships import convert
+from isles.solvers.ships.navigation import Reach
 
 P = {n: Fraction(pips(n), 36) for n in ROLLS}
 NUMBERS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12]

@@ -22,6 +22,9 @@ from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probabi
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon, neighbours
 from isles.models.jsonio import edge_json
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import Encounter, Outcome, outcome_table
 from isles.models.ships.fleet import (
     Rollers,
     check_fleet,
@@ -31,26 +34,19 @@ from isles.models.ships.fleet import (
     scoring_edges,
     survival_probability,
 )
-from isles.models.ships.rules import (
-    ROLLS,
-    Encounter,
-    Outcome,
-    demo_board,
-    outcome_table,
-    parse_settlement,
-    ship_edges,
-    ship_options,
-)
-from isles.solvers.ships.fleet import (
-    MAX_EXACT_STATES,
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.winds import ship_edges, ship_options
+from isles.solvers.ships.arrival import arrival_distribution
+from isles.solvers.ships.fleet_chance import MAX_EXACT_STATES, fleet_odds
+from isles.solvers.ships.fleet_navigation import fleet_navigate
+from isles.solvers.ships.graph import wind_graph
+from isles.solvers.ships.joint_states import (
     MAX_JOINT_STATES,
     FleetSpace,
-    fleet_navigate,
-    fleet_odds,
     fleet_space,
     joint_state_count,
 )
-from isles.solvers.ships.sailing import Reach, arrival_distribution, navigate, wind_graph
+from isles.solvers.ships.navigation import Reach, navigate
 
 P = {n: roll_probability(n) for n in ROLLS}
 Fleet = tuple[Edge, ...]

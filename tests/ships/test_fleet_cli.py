@@ -11,9 +11,12 @@ import pytest
 from isles.cli import main
 from isles.models.catan import HarbourKind, Resource
 from isles.models.hexgrid import edge
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
 from isles.models.ships.fleet import Rollers, fleet_targets
-from isles.models.ships.rules import Port, demo_board, parse_settlement, port_edges, ports
-from isles.solvers.ships.fleet import fleet, fleet_odds
+from isles.models.ships.harbours import Port, port_edges, ports
+from isles.ships import fleet
+from isles.solvers.ships.fleet_chance import fleet_odds
 
 HOME = ["--near", "0,1:0,2:1,1", "--near", "-1,0:0,0:-1,1"]
 CORNERS = [parse_settlement("0,1:0,2:1,1"), parse_settlement("-1,0:0,0:-1,1")]

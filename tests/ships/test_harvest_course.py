@@ -15,9 +15,14 @@ from isles.cli import main
 from isles.models.catan import Board, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, edge
-from isles.models.ships.rules import ROLLS, building_owners, demo_board, harvest, parse_settlement
-from isles.solvers.ships.harvest import harvest_course
-from isles.solvers.ships.sailing import navigate, target_edges
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.settlements import building_owners, harvest, harvest_rolls
+from isles.models.ships.winds import ship_edges
+from isles.ships import harvest_course
+from isles.solvers.ships.graph import target_edges
+from isles.solvers.ships.navigation import navigate
 
 BOARD = Path(__file__).parent / "fixtures" / "logbook" / "board.json"
 
@@ -54,6 +59,19 @@ def test_against_every_roll_sequence(player: str, start: str, cargo: int) -> Non
         out = harvest_course(board, e, near=[corner], player=player, rolls=rolls, start_cargo=cargo)
         assert list(out.cargo) == enumerated(board, e, goal, player, rolls, cargo)
         assert sum(out.cargo) == 1
+
+
+@pytest.mark.parametrize("player", ["red", "blue", "green"])
+def test_the_table_of_harvests_is_rule_7_for_every_edge_and_roll(player: str) -> None:
+    """harvest_rolls reads each edge once; harvest, per edge and roll, is the rule itself."""
+    for board in (Board.load(BOARD), demo_board()):
+        owners, roads = building_owners(board), dict(board.roads)
+        table = harvest_rolls(board, player, owners, roads)
+        for e in ship_edges(board):
+            for n in ROLLS:
+                got = table.get(e)
+                want = got[1] if got is not None and got[0] == n else None
+                assert harvest(board, e, n, player, owners, roads) is want, (e, n)
 
 
 def test_rule_7_from_the_board_file() -> None:

@@ -17,7 +17,8 @@ from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.ships.logbook import LogBook, read_log
 from isles.models.status import Status
-from isles.solvers.ships.logbook import ShipFate, check_log
+from isles.ships import check_log
+from isles.solvers.ships.logbook import ShipFate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logbook"
 BOARD = FIXTURES / "board.json"
@@ -174,7 +175,7 @@ def test_fuzz_mutations_never_traceback() -> None:
 
 
 def test_shipped_example_is_valid_on_the_demo_board() -> None:
-    from isles.models.ships.rules import demo_board
+    from isles.models.ships.demo import demo_board
 
     example = Path(__file__).parents[2] / "models" / "data" / "ships_log_example.json"
     replay = check_log(demo_board(), LogBook.load(example))
@@ -184,7 +185,7 @@ def test_shipped_example_is_valid_on_the_demo_board() -> None:
 def test_harvest_refused_on_a_worked_out_hex() -> None:
     """Rule 7's second condition: more than one building around the hex, even the owner's."""
     from isles.models.catan import Building
-    from isles.models.ships.rules import parse_settlement
+    from isles.models.ships.coordinates import parse_settlement
 
     board = Board.load(BOARD)
     second = parse_settlement("1,1:2,0:2,1")

@@ -13,8 +13,9 @@ from isles.cli import main
 from isles.commands import sail as sail_command
 from isles.models.catan import Board, Terrain, Tile
 from isles.models.hexgrid import Hex, edge
-from isles.models.ships.rules import demo_board, parse_settlement
-from isles.solvers.ships.sailing import risk, sail
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.ships import risk, sail
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -240,7 +241,7 @@ def test_players_are_checked_before_solving(
     def no_solving(*args: object, **kwargs: object) -> None:
         raise AssertionError("solved before checking --players")
 
-    monkeypatch.setattr("isles.solvers.ships.sailing.navigate", no_solving)
+    monkeypatch.setattr("isles.solvers.ships.voyage.navigate", no_solving)
     status, _, err = run(capsys, "sail", "--from", "0,0:1,0", "--to", "0,2:0,3", "--players", "7")
     assert status == 2 and "--players" in err
 

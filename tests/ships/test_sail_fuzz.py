@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from isles.models.catan import Board, Terrain
 from isles.models.errors import IslesError
 from isles.models.hexgrid import edge
-from isles.models.ships.rules import ship_edges
-from isles.solvers.ships.sailing import risk, sail
+from isles.models.ships.winds import ship_edges
+from isles.ships import risk, sail
 
 #: Tiny valid ships boards: sea with and without tokens, a coast, a land token.
 VALID: list[dict[str, Any]] = [

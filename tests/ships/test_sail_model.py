@@ -11,35 +11,39 @@ from hypothesis import strategies as st
 from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, edges_between, hexagon, neighbours
-from isles.models.ships.rules import (
+from isles.models.ships.coordinates import as_corner, as_edge, parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import (
+    Encounter,
+    Outcome,
+    cargo_after,
+    outcome_rolls,
+    outcome_table,
+)
+from isles.models.ships.limits import (
     CARGO_LIMIT,
     MAX_SHIPS,
     ROLLS,
     SHIP_COST,
-    Encounter,
-    Outcome,
-    Waters,
-    as_corner,
-    as_edge,
-    capacity,
-    cargo_after,
     check_players,
-    check_ship_edge,
-    demo_board,
-    edge_vertices,
-    harvest,
-    is_ship_edge,
-    outcome_rolls,
-    outcome_table,
-    parse_settlement,
-    pirate_options,
-    placement_edges,
     rolls_to_rounds,
+)
+from isles.models.ships.settlements import (
+    harvest,
+    placement_edges,
     scoring_ship,
     settlement_edges,
+    ship_points,
+)
+from isles.models.ships.winds import (
+    Waters,
+    capacity,
+    check_ship_edge,
+    edge_vertices,
+    is_ship_edge,
+    pirate_options,
     ship_edges,
     ship_options,
-    ship_points,
     waters,
     wind_moves,
 )

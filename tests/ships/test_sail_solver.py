@@ -17,33 +17,18 @@ from hypothesis import strategies as st
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon
-from isles.models.ships.rules import (
-    ROLLS,
-    Encounter,
-    cargo_after,
-    demo_board,
-    outcome_rolls,
-    parse_settlement,
-    pirate_options,
-    ship_edges,
-    ship_options,
-)
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import Encounter, cargo_after, outcome_rolls
+from isles.models.ships.limits import ROLLS
+from isles.models.ships.winds import pirate_options, ship_edges, ship_options
 from isles.models.status import Status
-from isles.solvers.ships.sailing import (
-    Navigation,
-    Reach,
-    WindGraph,
-    arrival_distribution,
-    arrival_odds,
-    cargo_outlook,
-    expected_harvest,
-    navigate,
-    pirate_reach_probability,
-    risk,
-    sail,
-    target_edges,
-    wind_graph,
-)
+from isles.ships import risk, sail
+from isles.solvers.ships.arrival import arrival_distribution, arrival_odds
+from isles.solvers.ships.graph import WindGraph, target_edges, wind_graph
+from isles.solvers.ships.harvest import expected_harvest
+from isles.solvers.ships.navigation import Navigation, Reach, navigate
+from isles.solvers.ships.risk import cargo_outlook, pirate_reach_probability
 
 P = {n: roll_probability(n) for n in ROLLS}
 

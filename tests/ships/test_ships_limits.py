@@ -14,19 +14,16 @@ from isles.cli import main
 from isles.models.catan import Board, Terrain, Tile, beginner_board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import edge, hexagon
+from isles.models.ships.coordinates import parse_settlement
+from isles.models.ships.demo import demo_board
+from isles.models.ships.limits import MAX_SHIP_EDGES
 from isles.models.ships.logbook import read_log
-from isles.models.ships.rules import (
-    MAX_SHIP_EDGES,
-    demo_board,
-    parse_settlement,
-    ship_edge_count,
-    ship_edges,
-)
+from isles.models.ships.winds import ship_edge_count, ship_edges
 from isles.models.status import Status
-from isles.solvers.ships import sailing
-from isles.solvers.ships.harvest import harvest_course
-from isles.solvers.ships.logbook import check_log
-from isles.solvers.ships.sailing import sail, wind_graph
+from isles.ships import check_log, harvest_course, sail
+from isles.solvers import work
+from isles.solvers.ships import graph
+from isles.solvers.ships.graph import wind_graph
 from tests.ships.test_sail_solver import small_boards
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logbook"
@@ -162,7 +159,7 @@ def test_a_board_over_the_cap_is_refused_before_any_table(
     def no_listing(_: Board) -> list[object]:
         raise AssertionError("the edges were listed before the refusal")
 
-    monkeypatch.setattr(sailing, "ship_edges", no_listing)
+    monkeypatch.setattr(graph, "ship_edges", no_listing)
     start, to = edge((0, 0), (1, 0)), [edge((0, 0), (0, 1))]
     message = f"the board has 101,442 ship edges; expected a board of at most {MAX_SHIP_EDGES:,}"
     for call in (
@@ -195,6 +192,7 @@ def _many_spots() -> Board:
 def test_a_conversion_over_its_states_is_refused_before_any_solve(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    from isles.ships import convert
     from isles.solvers.ships import conversion
 
     def no_solve(*_: object) -> object:
@@ -207,7 +205,7 @@ def test_a_conversion_over_its_states_is_refused_before_any_solve(
         "lumber) make 156,480 states to solve; expected at most 100,000 states"
     )
     with pytest.raises(InvalidInput) as exc:
-        conversion.convert(board, edge((-5, 0), (-5, 1)), "lumber", on_turn=True)
+        convert(board, edge((-5, 0), (-5, 1)), "lumber", on_turn=True)
     assert str(exc.value).startswith(f"board: {message}")
     path = tmp_path / "spots.json"
     board.save(path)
@@ -224,7 +222,7 @@ def test_a_conversion_over_its_states_is_refused_before_any_solve(
 def test_every_long_ships_command_shows_progress_on_a_terminal_only(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(sailing, "PROGRESS_DELAY", 0.0)  # at once, not after a second
+    monkeypatch.setattr(work, "PROGRESS_DELAY", 0.0)  # at once, not after a second
     commands = {
         ("sail", "--from", "-2,3:-1,2", "--near", "0,2:0,3:1,2"): ["policy iteration"],
         ("sail", "--from", "0,0:0,1", "--from", "1,1:1,2", "--near", "0,1:0,2:1,1",

@@ -13,8 +13,8 @@ from isles.cli import main
 from isles.models.contract import AnyOf, Given, OnlyWith, Question, Requires, param
 from isles.models.errors import InvalidInput
 from isles.models.questions import questions
+from isles.models.ships.demo import demo_board
 from isles.models.ships.questions import Convert, Fleet, Harvest, LogCheck, Risk, Sail
-from isles.models.ships.rules import demo_board
 from isles.options import add_question, read_question
 
 
