@@ -34,6 +34,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from isles.layout import (
+    Rule,
+    SetupRequest,
+    colourfulness,
+    first_board,
+    game_setup,
+    layout_boards,
+    pip_spread,
+    rule_violations,
+    setup_request,
+    solve_layout,
+)
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
@@ -44,16 +56,8 @@ from isles.models.catan import (
     pips,
 )
 from isles.models.hexgrid import edges_between, hexagon, vertices_between
-from isles.models.layout.checker import rule_violations
-from isles.models.layout.games import game_setup
 from isles.models.layout.geometry import vertex_groups
-from isles.models.layout.objectives import colourfulness, pip_spread
-from isles.models.layout.request import Rule, SetupRequest
-from isles.models.layout.setup import setup_request
 from isles.models.status import Status
-from isles.solvers.layout.board import solve_layout
-from isles.solvers.layout.feasibility import first_board
-from isles.solvers.layout.series import layout_boards
 
 
 def base_request(max_pips: int) -> SetupRequest:
