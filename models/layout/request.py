@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TypedDict, Unpack
 
 from isles.models.catan import (
     BASE_LAND,
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_POSITIONS",
     "MAX_RADIUS",
     "TILES_PER_PLAYER",
+    "RequestFields",
     "Rule",
     "SetupRequest",
     "pip_spread_floor",
@@ -140,6 +142,29 @@ def _terrain(value: object, field: str) -> Terrain:
         return Terrain(value)
     names = ", ".join(t.value for t in Terrain)
     raise InvalidInput(field, value, f"a terrain: one of {names}")
+
+
+class RequestFields(TypedDict, total=False):
+    """The fields of a :class:`SetupRequest` but its positions and land: ``hexagon``'s keywords."""
+
+    inventory: Mapping[Terrain, int]
+    land_tokens: tuple[int, ...]
+    sea_numbers: tuple[int, ...]
+    rules: frozenset[Rule]
+    max_pips: int
+    max_group: int
+    fixed: Mapping[Hex, Tile]
+    size: int | None
+    min_corner_pips: int
+    frame: tuple[Hex, ...]
+    harbour_places: tuple[Edge, ...]
+    harbours: tuple[HarbourKind, ...]
+    spiral: tuple[Hex, ...]
+    letters: tuple[tuple[str, int], ...]
+    colourful: bool
+    game: Game
+    fixed_harbours: Mapping[Edge, HarbourKind]
+    extra_rules: tuple[BoardRule, ...]
 
 
 @dataclass(frozen=True)
@@ -409,7 +434,9 @@ class SetupRequest:
 
     # -- constructors -----------------------------------------------------------
     @classmethod
-    def hexagon(cls, radius: int = 3, land: int | None = None, **kwargs: object) -> SetupRequest:
+    def hexagon(
+        cls, radius: int = 3, land: int | None = None, **kwargs: Unpack[RequestFields]
+    ) -> SetupRequest:
         """The hexagon of ``radius`` (default 3: 37 positions, 12 land, 25 sea).
 
         Parameters
@@ -436,8 +463,7 @@ class SetupRequest:
         2
         """
         positions = tuple(hexagon(_count(radius, "radius", 0)))
-        n = len(positions)
-        return cls(positions, round(n / 3) if land is None else land, **kwargs)  # type: ignore[arg-type]
+        return cls(positions, round(len(positions) / 3) if land is None else land, **kwargs)
 
     # -- derived ------------------------------------------------------------------
     @property
