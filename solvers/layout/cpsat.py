@@ -7,6 +7,7 @@ seeds/004_644cf972d8964df4.txt, through the solver core :mod:`isles.solvers.work
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,7 +81,10 @@ class Solver(cp_model.CpSolver):
         solution_callback: cp_model.CpSolverSolutionCallback | None = None,
     ) -> Any:
         progress = _PROGRESS.get()
-        bar_asked: Progress = False if callable(progress) else progress
+        # Off the main thread the search runs where it is called, with no look-ups
+        # to move a bar (isles.solvers.work.interruptible): no bar there.
+        main = threading.current_thread() is threading.main_thread()
+        bar_asked: Progress = False if callable(progress) or not main else progress
         best: _Best | None = None
         if shown(bar_asked)[0] and solution_callback is None and model.has_objective():
             best = _Best()
