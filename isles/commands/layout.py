@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import StoreOnce, check_output, emit_json, one_stdin
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex
@@ -132,7 +133,6 @@ def run(args: argparse.Namespace) -> int:
     if count > 1:
         _check_numbered(save, pictures, count)
     # OR-Tools takes a second to import: only once the input is known to be good.
-    import isles
     from isles.layout import LayoutSeries, NextMove
 
     # Bars on a terminal once a solve has taken a second (None: the library decides);
