@@ -28,7 +28,7 @@ ALL_RELABELS: frozenset[Relabel] = frozenset({"terrains", "twins", "sea numbers"
 
 
 class Requested(Protocol):
-    """What a rule reads of the request (:class:`~isles.models.layout.request.Requested`).
+    """What a rule reads of the request (:class:`~isles.models.layout.request.SetupRequest`).
 
     The frame (the rules concern the positions), the sea numbers, the land
     tiles, the harbour places, and the limits of the switched rules.

@@ -1,7 +1,7 @@
 """The set-up optimiser against brute force, the independent rule checker, and itself.
 
 Oracles: plain enumeration of land sets, terrains and land tokens on radius 1
-and small radius-2 requests; isles.models.layout.setup.rule_violations on every board.
+and small radius-2 requests; isles.models.layout.checker.rule_violations on every board.
 """
 
 from __future__ import annotations

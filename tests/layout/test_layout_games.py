@@ -2,7 +2,7 @@
 
 Oracles: the tables of docs/layout.md (letters, harbour places, the worked
 spiral), a brute force over every board of small islands written apart from
-isles.models.layout.setup, and isles.models.layout.setup.rule_violations on every board.
+isles.models.layout.setup, and isles.models.layout.checker.rule_violations on every board.
 """
 
 from __future__ import annotations
