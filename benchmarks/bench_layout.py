@@ -34,6 +34,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from isles.layout import (
+    Rule,
+    SetupRequest,
+    colourfulness,
+    first_board,
+    game_setup,
+    layout_boards,
+    pip_spread,
+    rule_violations,
+    setup_request,
+    solve_layout,
+)
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
@@ -44,18 +56,8 @@ from isles.models.catan import (
     pips,
 )
 from isles.models.hexgrid import edges_between, hexagon, vertices_between
-from isles.models.layout.games import game_setup
-from isles.models.layout.setup import (
-    Rule,
-    SetupRequest,
-    colourfulness,
-    pip_spread,
-    rule_violations,
-    setup_request,
-    vertex_groups,
-)
+from isles.models.layout.geometry import vertex_groups
 from isles.models.status import Status
-from isles.solvers.layout.solve import first_board, layout_boards, solve_layout
 
 
 def base_request(max_pips: int) -> SetupRequest:

@@ -13,20 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import StoreOnce, check_output, emit_json, one_stdin
 from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import load_json
+from isles.models.layout.objectives import colourfulness, pip_spread, resource_pips
 from isles.models.layout.questions import Layout
-from isles.models.layout.setup import (
-    DEFAULT_RULES,
-    Rule,
-    SetupRequest,
-    colourfulness,
-    pip_spread,
-    resource_pips,
-    setup_request,
-)
+from isles.models.layout.request import DEFAULT_RULES, Rule, SetupRequest
+from isles.models.layout.setup import setup_request
 from isles.options import add_question, read_question
 
 if TYPE_CHECKING:
@@ -138,11 +133,11 @@ def run(args: argparse.Namespace) -> int:
     if count > 1:
         _check_numbered(save, pictures, count)
     # OR-Tools takes a second to import: only once the input is known to be good.
-    from isles.layout import LayoutSeries, NextMove, lay_out
+    from isles.layout import LayoutSeries, NextMove
 
     # Bars on a terminal once a solve has taken a second (None: the library decides);
     # never in a log file or a pipe.
-    answer = lay_out(question, progress=None if sys.stderr.isatty() else False)
+    answer = isles.answer(question, progress=None if sys.stderr.isatty() else False)
     title: str | None = None
     if isinstance(answer, NextMove):
         boards = [] if answer.completion is None else [answer.completion]

@@ -7,45 +7,61 @@ of a *kind* (:data:`RULE_KINDS`): it says how a finished board breaks it
 enforces it (:meth:`BoardRule.encode`, given the model's variables) and what
 the relaxations over land and pips keep of it (:meth:`BoardRule.relax`, or
 ``False``: nothing). A new rule is one new class here; a user's rule is an
-instance read from a rules file (:func:`read_rules`) without code.
+instance read from a rules file (:mod:`isles.models.layout.rules_file`) without code.
 
-This module never imports a solver: the encodings call the CP-SAT model they
-are handed (:class:`Encoding`, :class:`Relaxation`).
+What a rule is and what it is handed (the request, the CP-SAT model's
+variables) is :mod:`isles.models.layout.board_rule`; this module never imports a
+solver nor the request.
 """
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import PlainValidator
 
-from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, pips
-from isles.models.contract import HexValue, Question, param
+from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, pips
+from isles.models.contract import HexValue, param
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Hex, edges_between, vertices_between
+from isles.models.hexgrid import Hex, edges_between, vertices_between
+from isles.models.layout.board_rule import (
+    ALL_RELABELS,
+    BoardRule,
+    Encoding,
+    Relabel,
+    Relaxation,
+    Requested,
+)
 from isles.models.layout.games import harbour_reach
-
-if TYPE_CHECKING:
-    from isles.models.layout.setup import SetupRequest
+from isles.models.layout.geometry import connected_sets, pairs_within, vertex_groups
+from isles.models.layout.objectives import resource_pips
 
 __all__ = [
+    "DEFAULT_MAX_GROUP",
+    "DEFAULT_MAX_PIPS",
+    "DEFAULT_MIN_CORNER_PIPS",
+    "MAX_CORNER_PIPS",
+    "MAX_GROUP_LIMIT",
+    "MAX_PIPS_LIMIT",
     "RULE_KINDS",
-    "BoardRule",
-    "Encoding",
-    "Relaxation",
-    "load_rules",
-    "read_rules",
     "rule_kind",
+    "sea_token_bounds",
 ]
 
-#: Re-labellings of a board that keep pips, colourfulness and the built-in rules:
-#: land terrains of equal counts swapped, twin tokens (6/8, 5/9, ...) swapped, sea
-#: numbers permuted, harbours dealt anew. A rule says which of them keep it.
-Relabel = Literal["terrains", "twins", "sea numbers", "harbours"]
-ALL_RELABELS: frozenset[Relabel] = frozenset({"terrains", "twins", "sea numbers", "harbours"})
+
+#: ``K`` of the vertex-pips rule when it is switched on without a value.
+DEFAULT_MAX_PIPS = 12
+MAX_PIPS_LIMIT = 60
+"""The largest vertex pip limit a request takes (anything from 15 up allows every board)."""
+#: ``L`` of the corner-pips-min rule when it is switched on without a value.
+DEFAULT_MIN_CORNER_PIPS = 4
+MAX_CORNER_PIPS = 15
+"""The most pips three hexes can show around a corner (three 6s or 8s, 5 pips each)."""
+#: ``G`` of the terrain-groups rule when it is switched on without a value.
+DEFAULT_MAX_GROUP = 2
+#: Largest ``G``: connected sets of G + 1 hexes are enumerated, so it stays small.
+MAX_GROUP_LIMIT = 4
 
 #: A number token of the board (2..12 without 7).
 Token = Literal[2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
@@ -80,122 +96,6 @@ LandTerrainValue = Annotated[Terrain, PlainValidator(_land_terrain)]
 ResourceValue = Annotated[Resource, PlainValidator(_resource)]
 
 
-class Encoding(Protocol):
-    """The CP-SAT model's variables a rule's encoding uses (isles.solvers.layout.solve builds them).
-
-    Each mapping holds a CP-SAT Boolean literal (``pip`` a linear expression);
-    ``cp`` is the ``CpModel``.
-    """
-
-    @property
-    def cp(self) -> Any: ...
-    @property
-    def request(self) -> SetupRequest: ...
-    @property
-    def pos(self) -> list[Hex]: ...
-    @property
-    def edges(self) -> list[Edge]: ...
-    @property
-    def land_kinds(self) -> list[Terrain]: ...
-    @property
-    def land(self) -> Mapping[Hex, Any]: ...
-    @property
-    def terrain(self) -> Mapping[tuple[Hex, Terrain], Any]: ...
-    @property
-    def land_token(self) -> Mapping[tuple[Hex, int], Any]: ...
-    @property
-    def sea_token(self) -> Mapping[tuple[Hex, int], Any]: ...
-    @property
-    def pip(self) -> Mapping[Hex, Any]: ...
-    @property
-    def harbour(self) -> Mapping[tuple[Edge, HarbourKind], Any]: ...
-
-
-class Relaxation(Protocol):
-    """The variables of a relaxation: land alone, or land and pips (fixed shape).
-
-    ``pv[h, k]`` is "hex h carries a token of k pips" (k in 1..5) and ``pip[h]``
-    its pips; both, and ``desert``, are None in the land-only relaxation (the
-    colourfulness bound), where a rule can say only what land alone implies.
-    """
-
-    @property
-    def cp(self) -> Any: ...
-    @property
-    def request(self) -> SetupRequest: ...
-    @property
-    def pos(self) -> Sequence[Hex]: ...
-    @property
-    def land(self) -> Mapping[Hex, Any]: ...
-    @property
-    def desert(self) -> Mapping[Hex, Any] | None: ...
-    @property
-    def pv(self) -> Mapping[tuple[Hex, int], Any] | None: ...
-    @property
-    def pip(self) -> Mapping[Hex, Any] | None: ...
-
-
-class BoardRule(Question):
-    """One board rule of a kind: its parameters, its check, its encoding, its relaxation.
-
-    Subclasses set ``kind`` (its name in rules files, conflicts and
-    ``--rule``), declare their parameters as fields (:func:`param`) and
-    implement the three encodings. :func:`rule_kind` registers them.
-    """
-
-    kind: ClassVar[str]
-    #: The rule in players' words, for the pages and tables (``kind`` is its name in files).
-    title: ClassVar[str]
-
-    @classmethod
-    def switched(cls, request: SetupRequest) -> BoardRule:
-        """The rule as ``--rule NAME=on`` switches it, its parameters from ``request``."""
-        return cls()
-
-    @abstractmethod
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
-        """Every breach of the rule on the positions of a finished ``board``, in words."""
-
-    @abstractmethod
-    def encode(self, model: Encoding, lit: Any) -> None:
-        """Add the rule to the CP-SAT model, every constraint enforced only if ``lit``."""
-
-    @abstractmethod
-    def relax(self, model: Relaxation) -> bool:
-        """Add what the relaxation keeps of the rule; False when it keeps nothing.
-
-        The relaxation must stay implied by the rule (every legal board obeys
-        it), so that an infeasible relaxation proves the request infeasible.
-        """
-
-    def relabels(self) -> frozenset[Relabel]:
-        """The re-labellings of a board that keep this rule (:data:`Relabel`)."""
-        return ALL_RELABELS
-
-    def keeps(self, move: Callable[[Hex], Hex]) -> bool:
-        """Whether a rotation or reflection of the board keeps the rule (symmetry breaking)."""
-        return True
-
-    def label(self) -> str:
-        """The rule's name in conflicts: its kind and its parameters as given.
-
-        >>> NumbersApart(numbers=[6, 8], distance=3).label()
-        'numbers-apart(numbers=[6, 8], distance=3)'
-        """
-        given = [f"{name}={_shown(getattr(self, name))}" for name in self.model_fields_set]
-        order = list(type(self).model_fields)
-        given.sort(key=lambda text: order.index(text.partition("=")[0]))
-        return f"{self.kind}({', '.join(given)})" if given else self.kind
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
-    if isinstance(value, Terrain | Resource):
-        return value.value
-    return str(value)
-
-
 #: Every rule kind by its name: the registry the checker, the model, the
 #: relaxations and the rules files read.
 RULE_KINDS: dict[str, type[BoardRule]] = {}
@@ -210,35 +110,9 @@ def rule_kind(cls: type[BoardRule]) -> type[BoardRule]:
 # -- helpers on a finished board -------------------------------------------------------
 
 
-def _cells(request: SetupRequest, board: Board) -> list[Hex]:
+def _cells(request: Requested, board: Board) -> list[Hex]:
     frame = set(request.frame)
     return [h for h in board if h not in frame]  # the rules concern the positions
-
-
-def _vertex_groups(positions: Sequence[Hex]) -> list[tuple[Hex, ...]]:
-    from isles.models.hexgrid import vertices_around
-
-    present = set(positions)
-    out: dict[tuple[Hex, ...], tuple[Hex, ...]] = {}
-    for h in present:
-        for v in vertices_around(h):
-            out[v] = tuple(x for x in v if x in present)
-    return [out[v] for v in sorted(out)]
-
-
-def _pairs_within(positions: Sequence[Hex], distance: int) -> list[tuple[Hex, Hex]]:
-    """Pairs of distinct positions closer than ``distance`` (2: the adjacent pairs)."""
-    if distance == 2:
-        return [(e.a, e.b) for e in edges_between(positions)]
-    ordered = sorted(positions, key=lambda h: (h.r, h.q))
-    return [
-        (a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :] if _apart(a, b) < distance
-    ]
-
-
-def _apart(a: Hex, b: Hex) -> int:
-    dq, dr = a.q - b.q, a.r - b.r
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def _pip_classes(numbers: Sequence[int]) -> frozenset[int] | None:
@@ -259,11 +133,11 @@ class NoLandTriangle(BoardRule):
     kind = "no-land-triangle"
     title = "no three land hexes around a corner"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         cells = _cells(request, board)
         return [
             f"{self.kind}: {', '.join(map(str, group))} all land"
-            for group in _vertex_groups(cells)
+            for group in vertex_groups(cells)
             if len(group) == 3 and all(board.terrain(h).is_land for h in group)
         ]
 
@@ -284,7 +158,7 @@ class SixEightApart(BoardRule):
     kind = "six-eight-apart"
     title = "6s and 8s never side by side"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
         for a, b in edges_between(_cells(request, board)):
             na, nb = board.number(a), board.number(b)
@@ -320,7 +194,7 @@ class SameNumberApart(BoardRule):
     kind = "same-number-apart"
     title = "no equal numbers side by side"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
         for a, b in edges_between(_cells(request, board)):
             na = board.number(a)
@@ -347,7 +221,7 @@ class SeaApart(BoardRule):
     kind = "sea-apart"
     title = "no equal sea numbers side by side"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
         for a, b in edges_between(_cells(request, board)):
             sea = not board.terrain(a).is_land and not board.terrain(b).is_land
@@ -372,15 +246,17 @@ class VertexPips(BoardRule):
 
     kind = "vertex-pips"
     title = "no rich corner: few pips around any corner"
-    at_most: int = param(12, help="most land pips around a corner", ge=0, le=60)
+    at_most: int = param(
+        DEFAULT_MAX_PIPS, help="most land pips around a corner", ge=0, le=MAX_PIPS_LIMIT
+    )
 
     @classmethod
-    def switched(cls, request: SetupRequest) -> BoardRule:
+    def switched(cls, request: Requested) -> BoardRule:
         return cls(at_most=request.max_pips)
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
-        for group in _vertex_groups(_cells(request, board)):
+        for group in vertex_groups(_cells(request, board)):
             total = sum(
                 pips(n)
                 for h in group
@@ -391,7 +267,7 @@ class VertexPips(BoardRule):
         return out
 
     def encode(self, model: Encoding, lit: Any) -> None:
-        for g in _vertex_groups(model.pos):
+        for g in vertex_groups(model.pos):
             if 5 * len(g) > self.at_most:
                 total = sum(model.pip[h] for h in g)
                 model.cp.add(total <= self.at_most).only_enforce_if(lit)
@@ -399,7 +275,7 @@ class VertexPips(BoardRule):
     def relax(self, model: Relaxation) -> bool:
         if model.pip is None:
             return False
-        for g in _vertex_groups(list(model.pos)):
+        for g in vertex_groups(list(model.pos)):
             if 5 * len(g) > self.at_most:
                 model.cp.add(sum(model.pip[h] for h in g) <= self.at_most)
         return True
@@ -411,13 +287,18 @@ class CornerPipsMin(BoardRule):
 
     kind = "corner-pips-min"
     title = "no poor corner: enough pips where three land hexes meet"
-    at_least: int = param(4, help="least pips where three land hexes meet", ge=0, le=15)
+    at_least: int = param(
+        DEFAULT_MIN_CORNER_PIPS,
+        help="least pips where three land hexes meet",
+        ge=0,
+        le=MAX_CORNER_PIPS,
+    )
 
     @classmethod
-    def switched(cls, request: SetupRequest) -> BoardRule:
+    def switched(cls, request: Requested) -> BoardRule:
         return cls(at_least=request.min_corner_pips)
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
         for corner in vertices_between(_cells(request, board)):
             if all(board.terrain(h).is_land for h in corner):
@@ -451,13 +332,15 @@ class TerrainGroups(BoardRule):
 
     kind = "terrain-groups"
     title = "no big group of one terrain"
-    at_most: int = param(2, help="most hexes of one terrain connected", ge=1, le=4)
+    at_most: int = param(
+        DEFAULT_MAX_GROUP, help="most hexes of one terrain connected", ge=1, le=MAX_GROUP_LIMIT
+    )
     terrains: list[LandTerrainValue] | None = param(
         None, help="the terrains the limit applies to (default: every land terrain)"
     )
 
     @classmethod
-    def switched(cls, request: SetupRequest) -> BoardRule:
+    def switched(cls, request: Requested) -> BoardRule:
         return cls(at_most=request.max_group)
 
     def relabels(self) -> frozenset[Relabel]:
@@ -466,9 +349,7 @@ class TerrainGroups(BoardRule):
     def _applies(self, terrain: Terrain) -> bool:
         return terrain.is_land and (self.terrains is None or terrain in self.terrains)
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
-        from isles.models.layout.setup import connected_sets
-
+    def violations(self, request: Requested, board: Board) -> list[str]:
         cells = _cells(request, board)
         out = []
         for t in Terrain:
@@ -481,8 +362,6 @@ class TerrainGroups(BoardRule):
         return out
 
     def encode(self, model: Encoding, lit: Any) -> None:
-        from isles.models.layout.setup import connected_sets
-
         kinds = [k for k in model.land_kinds if self._applies(k)]
         for s in connected_sets(model.pos, self.at_most + 1):
             for k in kinds:
@@ -492,6 +371,31 @@ class TerrainGroups(BoardRule):
         return False  # the relaxations know no terrains
 
 
+def sea_token_bounds(sea_hexes: int, numbers: int) -> tuple[int, int]:
+    """Least and most copies of each sea number under the balance rule.
+
+    Parameters
+    ----------
+    sea_hexes : int
+        Sea hexes on the board (each carries one token).
+    numbers : int
+        How many numbers a sea token may show (at least one).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``floor(sea / numbers)`` and ``ceil(sea / numbers)``: under
+        ``sea-balanced`` every number is used this often (docs/layout.md,
+        "Rule decisions").
+
+    Examples
+    --------
+    >>> sea_token_bounds(25, 10)
+    (2, 3)
+    """
+    return sea_hexes // numbers, -(-sea_hexes // numbers)
+
+
 @rule_kind
 class SeaBalanced(BoardRule):
     """The sea tokens use every allowed number equally often (counts differ by at most one)."""
@@ -499,9 +403,7 @@ class SeaBalanced(BoardRule):
     kind = "sea-balanced"
     title = "sea numbers used equally often"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
-        from isles.models.layout.setup import sea_token_bounds
-
+    def violations(self, request: Requested, board: Board) -> list[str]:
         sea = [h for h in _cells(request, board) if not board.terrain(h).is_land]
         lo, hi = sea_token_bounds(len(sea), len(request.sea_numbers))
         out = []
@@ -529,7 +431,7 @@ class SixEightOnce(BoardRule):
     kind = "six-eight-once"
     title = "one 6 or 8 per resource"
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         cells = _cells(request, board)
         out = []
         for res in Resource:
@@ -576,7 +478,7 @@ class HarbourResourceApart(BoardRule):
     def relabels(self) -> frozenset[Relabel]:
         return ALL_RELABELS - {"harbours"}
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         out = []
         for e, kind in board.harbours.items():
             for h in harbour_reach(e):
@@ -627,7 +529,7 @@ class NumbersApart(BoardRule):
         whole = _pip_classes(self.numbers) is not None
         return ALL_RELABELS if whole else ALL_RELABELS - {"twins"}
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         chosen = set(self.numbers)
         hot = [
             h
@@ -636,12 +538,12 @@ class NumbersApart(BoardRule):
         ]
         return [
             f"{self.label()}: {board.number(a)} at {a} and {board.number(b)} at {b}"
-            for a, b in _pairs_within(hot, self.distance)
+            for a, b in pairs_within(hot, self.distance)
         ]
 
     def encode(self, model: Encoding, lit: Any) -> None:
         chosen = sorted(set(self.numbers))
-        for a, b in _pairs_within(model.pos, self.distance):
+        for a, b in pairs_within(model.pos, self.distance):
             for va in chosen:
                 for vb in chosen:
                     model.cp.add_bool_or(
@@ -652,7 +554,7 @@ class NumbersApart(BoardRule):
         classes = _pip_classes(self.numbers)
         if model.pv is None or classes is None:
             return False  # part of a twin pair: pips cannot tell the numbers apart
-        for a, b in _pairs_within(model.pos, self.distance):
+        for a, b in pairs_within(model.pos, self.distance):
             for ka in classes:
                 for kb in classes:
                     model.cp.add_bool_or([model.pv[a, ka].Not(), model.pv[b, kb].Not()])
@@ -680,9 +582,7 @@ class ResourcePips(BoardRule):
     def _chosen(self) -> list[Resource]:
         return list(Resource) if self.resources is None else list(dict.fromkeys(self.resources))
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
-        from isles.models.layout.setup import resource_pips
-
+    def violations(self, request: Requested, board: Board) -> list[str]:
         totals = resource_pips(board)
         return [
             f"{self.label()}: {res.value} has {totals[res]} pips"
@@ -729,7 +629,7 @@ class TerrainAt(BoardRule):
     def keeps(self, move: Callable[[Hex], Hex]) -> bool:
         return {move(h) for h in self.hexes} == set(self.hexes)
 
-    def violations(self, request: SetupRequest, board: Board) -> list[str]:
+    def violations(self, request: Requested, board: Board) -> list[str]:
         allowed = set(self.hexes)
         return [
             f"{self.label()}: {self.terrain.value} at {h}"
@@ -755,96 +655,3 @@ class TerrainAt(BoardRule):
                 model.cp.add(model.desert[h] == 0)
             return True
         return False
-
-
-# -- rules files --------------------------------------------------------------------------
-
-
-def read_rules(data: object, field: str = "rules") -> tuple[BoardRule, ...]:
-    """The rules of a rules file's JSON: ``{"rules": [{"kind": ..., ...}, ...]}``.
-
-    Parameters
-    ----------
-    data : object
-        The parsed JSON.
-    field : str
-        How errors name the file (its path, or ``rules``).
-
-    Returns
-    -------
-    tuple of BoardRule
-
-    Raises
-    ------
-    InvalidInput
-        Naming the entry (``rules[1].distance``): an unknown kind, an unknown
-        or missing key, a value of the wrong type or out of range, the same
-        rule twice.
-
-    Examples
-    --------
-    >>> read_rules({"rules": [{"kind": "numbers-apart", "numbers": [6, 8], "distance": 3}]})
-    (NumbersApart(numbers=[6, 8], distance=3),)
-    >>> read_rules({"rules": [{"kind": "numbers-apart", "numbers": [6, 7]}]})
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: rules[0].numbers[1]: 7 is invalid; expected one of 2, ...
-    >>> read_rules({"rules": [{"kind": "vertex-pips", "most": 11}]})
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: rules[0].most: unknown key 'most'; expected only kind, at_most
-    """
-    if not isinstance(data, Mapping) or set(data) != {"rules"}:
-        shown = sorted(data) if isinstance(data, Mapping) else data
-        raise InvalidInput(field, shown, 'an object with the one key "rules"')
-    entries = data["rules"]
-    if not isinstance(entries, list):
-        raise InvalidInput(f"{field}.rules", entries, "a list of rules")
-    out: list[BoardRule] = []
-    for i, entry in enumerate(entries):
-        rule = _read_rule(entry, f"rules[{i}]")
-        if any(rule.label() == seen.label() for seen in out):
-            raise InvalidInput(f"rules[{i}]", rule.label(), "each rule once")
-        out.append(rule)
-    return tuple(out)
-
-
-def _read_rule(entry: object, where: str) -> BoardRule:
-    kinds = ", ".join(RULE_KINDS)
-    if not isinstance(entry, Mapping):
-        raise InvalidInput(
-            where, entry, f'an object {{"kind": ..., ...}} with a kind among {kinds}'
-        )
-    if "kind" not in entry:
-        raise InvalidInput(f"{where}.kind", None, f"a kind among {kinds}", problem="missing")
-    kind = entry["kind"]
-    if not isinstance(kind, str) or kind not in RULE_KINDS:
-        raise InvalidInput(f"{where}.kind", kind, f"a kind among {kinds}")
-    cls = RULE_KINDS[kind]
-    params = {k: v for k, v in entry.items() if k != "kind"}
-    for key in params:
-        if key not in cls.model_fields:
-            names = ", ".join(["kind", *cls.model_fields])
-            raise InvalidInput(
-                f"{where}.{key}", key, f"only {names}", problem=f"unknown key {key!r}"
-            )
-    try:
-        return cls.read(params, spelling="key")
-    except InvalidInput as exc:
-        raise InvalidInput(
-            f"{where}.{exc.field}", exc.value, exc.expected, problem=exc.problem
-        ) from None
-
-
-def load_rules(path: str | Path) -> tuple[BoardRule, ...]:
-    """The rules of a rules file (docs/layout.md, "Your own rules").
-
-    Raises
-    ------
-    InvalidInput
-        The file cannot be read or is not JSON (naming the file), or as
-        :func:`read_rules`.
-    """
-    from isles.models.jsonio import load_json
-
-    return read_rules(load_json(path, "rules file"))

@@ -1,12 +1,14 @@
-"""The board set-up's questions: what board to lay, how to search, the next two tiles.
+"""The board set-up's question, declared once: :class:`Layout` and the parts it is made of.
 
 Implements docs/layout.md ("What is asked", "Games", "Defaults", "Your own
-rules", "Next move"; seeds/004_644cf972d8964df4.txt and
-seeds/002_8684547a41c0941c.txt, "MISE EN PLACE"). One declaration per
-question: :class:`SetUp` (``setup_request``), :class:`Search` and
-:class:`Series` (``solve_layout``, ``layout_boards``), :class:`Move`
-(``next_move``) and :class:`Layout`, all of them together: ``isles layout``
-and the web app's set-up jobs.
+rules", "Next move", "The command line"; seeds/004_644cf972d8964df4.txt and
+seeds/002_8684547a41c0941c.txt, "MISE EN PLACE"). One question is asked:
+:class:`Layout` (``isles layout``, the web app's set-up jobs, ``isles.answer``),
+answered by a board, several boards or the next move. It is made of parts
+never asked alone, each declared once and read by the library's functions
+too: :class:`SetUp` (what board to lay: ``setup_request``), :class:`Solving`,
+:class:`Search` and :class:`Series` (how to search: ``solve_layout``,
+``layout_boards``) and :class:`Move` (the tiles in hand: ``next_move``).
 """
 
 from __future__ import annotations
@@ -31,22 +33,27 @@ from isles.models.contract import (
 )
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.hexgrid import Hex, as_hex
-from isles.models.layout.board_rules import BoardRule, read_rules
-from isles.models.layout.games import Game
-from isles.models.layout.setup import (
+from isles.models.layout.board_rule import BoardRule
+from isles.models.layout.board_rules import (
     MAX_CORNER_PIPS,
     MAX_GROUP_LIMIT,
     MAX_PIPS_LIMIT,
+)
+from isles.models.layout.games import Game
+from isles.models.layout.request import (
     MAX_PLAYERS,
     MAX_POSITIONS,
     MAX_RADIUS,
     TILES_PER_PLAYER,
     Rule,
 )
+from isles.models.layout.rules_file import read_rules
 
 __all__ = [
     "DEFAULT_PLAYERS",
+    "DEFAULT_SEED",
     "DEFAULT_TIME_LIMIT",
+    "DEFAULT_WORKERS",
     "MAX_COUNT",
     "Layout",
     "Move",
@@ -58,6 +65,10 @@ __all__ = [
 
 #: Seconds each CP-SAT solve may take by default.
 DEFAULT_TIME_LIMIT = 20.0
+#: CP-SAT workers by default: one makes the search deterministic.
+DEFAULT_WORKERS = 1
+#: The variety seed by default (and CP-SAT's random seed).
+DEFAULT_SEED = 0
 #: Players of a free shape when none is given.
 DEFAULT_PLAYERS = 3
 #: Most boards one series lays (a tournament's worth; each is one CP-SAT solve).
@@ -142,7 +153,7 @@ Holding = Annotated[tuple[Terrain, Terrain], PlainValidator(_holding)]
 
 
 class SetUp(Question):
-    """What board to lay (:func:`~isles.models.layout.setup.setup_request`): game, shape, rules.
+    """What board to lay (``setup_request``'s parameters): a part of :class:`Layout`.
 
     Examples
     --------
@@ -253,7 +264,7 @@ class SetUp(Question):
 
 
 class Solving(Question):
-    """How long each CP-SAT solve may take, on how many workers."""
+    """How long each CP-SAT solve may take, on how many workers: a part of :class:`Layout`."""
 
     time_limit: float = param(
         DEFAULT_TIME_LIMIT,
@@ -264,7 +275,7 @@ class Solving(Question):
         expected="a finite number of seconds > 0",
     )
     workers: int = param(
-        1,
+        DEFAULT_WORKERS,
         help="CP-SAT workers, 1..8 (one: deterministic)",
         ge=1,
         le=8,
@@ -274,10 +285,10 @@ class Solving(Question):
 
 
 class Search(Solving):
-    """A board search (:func:`~isles.solvers.layout.solve.solve_layout`): its variety seed too."""
+    """A board search (``solve_layout``): its variety seed too; a part of :class:`Layout`."""
 
     seed: int = param(
-        0,
+        DEFAULT_SEED,
         help="variety: a different optimal board (0..2**31-1; not with --hold)",
         ge=0,
         le=SEED_MAX,
@@ -285,7 +296,7 @@ class Search(Solving):
 
 
 class Series(Search):
-    """Several different boards (:func:`~isles.solvers.layout.solve.layout_boards`)."""
+    """Several different boards (``layout_boards``): a part of :class:`Layout`."""
 
     count: int | None = param(
         None,
@@ -309,7 +320,7 @@ class Series(Search):
 
 
 class Move(Solving):
-    """The next two tiles to lay (:func:`~isles.solvers.layout.solve.next_move`)."""
+    """The next two tiles to lay (``next_move``): a part of :class:`Layout`."""
 
     holding: Holding | None = param(
         None,
@@ -321,10 +332,13 @@ class Move(Solving):
 
 
 class Layout(SetUp, Series, Move):
-    """Everything ``isles layout`` and the web app's set-up jobs ask: one of three answers.
+    """The board set-up's question: what ``isles layout`` and the web app's set-up jobs ask.
 
-    With ``holding``: the next move; with ``count``: several boards; otherwise
-    the best board. ``free_shape`` chooses the board's hexes too.
+    With ``holding``: the next move (a ``NextMove``); with ``count``: several
+    boards (a ``LayoutSeries``); otherwise the best board (a
+    ``LayoutResult``). ``free_shape`` chooses the board's hexes too.
+    ``isles.answer`` answers it; ``base_board`` and ``extension_board`` of
+    :mod:`isles.layout` ask it with a game's island.
 
     Examples
     --------
@@ -361,11 +375,6 @@ class Layout(SetUp, Series, Move):
         return SetUp.model_construct(_fields_set=set(given), **given)
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
-QUESTIONS: dict[str, type[Question]] = {
-    "set-up": SetUp,
-    "search": Search,
-    "series": Series,
-    "move": Move,
-    "layout": Layout,
-}
+#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS): one,
+#: of which SetUp, Solving, Search, Series and Move are parts, never asked alone.
+QUESTIONS: dict[str, type[Question]] = {"layout": Layout}

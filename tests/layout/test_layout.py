@@ -1,7 +1,7 @@
 """The set-up optimiser against brute force, the independent rule checker, and itself.
 
 Oracles: plain enumeration of land sets, terrains and land tokens on radius 1
-and small radius-2 requests; isles.models.layout.setup.rule_violations on every board.
+and small radius-2 requests; isles.models.layout.checker.rule_violations on every board.
 """
 
 from __future__ import annotations
@@ -28,24 +28,16 @@ from isles.models.hexgrid import (
     ring,
     vertices_between,
 )
-from isles.models.layout.setup import (
-    DEFAULT_RULES,
-    TILES_PER_PLAYER,
-    Rule,
-    SetupRequest,
-    colourfulness,
-    pip_spread,
-    rule_violations,
-    setup_request,
-)
+from isles.models.layout.checker import rule_violations
+from isles.models.layout.groups import constraint_groups
+from isles.models.layout.objectives import colourfulness, pip_spread
+from isles.models.layout.request import DEFAULT_RULES, TILES_PER_PLAYER, Rule, SetupRequest
+from isles.models.layout.setup import setup_request
 from isles.models.status import Status
-from isles.solvers.layout.solve import (
-    LayoutResult,
-    constraint_groups,
-    is_feasible,
-    next_move,
-    solve_layout,
-)
+from isles.solvers.layout.board import solve_layout
+from isles.solvers.layout.feasibility import is_feasible
+from isles.solvers.layout.move import next_move
+from isles.solvers.layout.results import LayoutResult
 
 LIMIT = 10.0
 

@@ -14,15 +14,24 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-import isles.solvers.layout.solve as layout_solver
 from isles.cli import main
 from isles.models.catan import Board, Terrain, Tile
+from isles.models.contract import Question
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
-from isles.models.layout.setup import SetupRequest, rule_violations, setup_request
+from isles.models.layout.checker import rule_violations
+from isles.models.layout.questions import Layout
+from isles.models.layout.request import SetupRequest
+from isles.models.layout.setup import setup_request
 from isles.models.status import Status
-from isles.solvers.layout.solve import LayoutResult, next_move, solve_layout
+from isles.solvers.layout import ANSWERS
+from isles.solvers.layout.board import solve_layout
+from isles.solvers.layout.move import next_move
+from isles.solvers.layout.results import LayoutResult
 from tests.layout.test_layout import JSON_VALUES, VALID_FIXED, mutated
+
+#: The key isles.answer looks the layout's solver up by (a test swaps the solver).
+LAYOUT: type[Question] = Layout
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -247,8 +256,7 @@ def test_output_paths_are_checked_before_solving(
     def no_work(*args: object, **kwargs: object) -> None:
         raise AssertionError("solved before checking the output path")
 
-    monkeypatch.setattr(layout_solver, "solve_layout", no_work)
-    monkeypatch.setattr(layout_solver, "next_move", no_work)
+    monkeypatch.setitem(ANSWERS, LAYOUT, no_work)
     status, out, err = _run(["layout", "--radius", "1", *argv], capsys)
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert argv[-2] in err
@@ -260,9 +268,7 @@ def test_output_paths_are_checked_before_solving(
 def test_timed_out_exits_one_and_says_so(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(
-        layout_solver, "solve_layout", lambda *a, **k: LayoutResult(Status.TIMED_OUT)
-    )
+    monkeypatch.setitem(ANSWERS, LAYOUT, lambda *a, **k: LayoutResult(Status.TIMED_OUT))
     status, out, _ = _run(["layout", "--radius", "1"], capsys)
     assert status == 1 and "timed_out" in out and "time limit" in out
     status, out, _ = _run(["layout", "--radius", "1", "--json"], capsys)

@@ -2,7 +2,7 @@
 
 Oracles: the tables of docs/layout.md (letters, harbour places, the worked
 spiral), a brute force over every board of small islands written apart from
-isles.models.layout.setup, and isles.models.layout.setup.rule_violations on every board.
+isles.models.layout.setup, and isles.models.layout.checker.rule_violations on every board.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from isles.models.catan import BASE_NUMBER_TOKENS, Board, HarbourKind, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon, neighbours
+from isles.models.layout.checker import rule_violations
 from isles.models.layout.games import (
     BASE_SPIRAL,
     EXTENSION_SPIRAL,
@@ -37,22 +38,15 @@ from isles.models.layout.games import (
     spiral_numbers,
     spiral_order,
 )
-from isles.models.layout.setup import (
-    Rule,
-    SetupRequest,
-    pip_spread,
-    pip_spread_floor,
-    rule_violations,
-    setup_request,
-)
+from isles.models.layout.groups import constraint_groups
+from isles.models.layout.objectives import pip_spread
+from isles.models.layout.request import Rule, SetupRequest, pip_spread_floor
+from isles.models.layout.setup import setup_request
 from isles.models.status import Status
-from isles.solvers.layout.solve import (
-    LayoutResult,
-    constraint_groups,
-    is_feasible,
-    layout_boards,
-    solve_layout,
-)
+from isles.solvers.layout.board import solve_layout
+from isles.solvers.layout.feasibility import is_feasible
+from isles.solvers.layout.results import LayoutResult
+from isles.solvers.layout.series import layout_boards
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "layout.md"
 LIMIT = 20.0

@@ -10,8 +10,10 @@ import pytest
 
 from isles.cli import main
 from isles.models.catan import Board
-from isles.models.layout.setup import rule_violations, setup_request
-from isles.solvers.layout.solve import layout_boards, solve_layout
+from isles.models.layout.checker import rule_violations
+from isles.models.layout.setup import setup_request
+from isles.solvers.layout.board import solve_layout
+from isles.solvers.layout.series import layout_boards
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

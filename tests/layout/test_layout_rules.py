@@ -24,33 +24,19 @@ from isles.cli import main
 from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, edges_between, hexagon, vertices_between
-from isles.models.layout.board_rules import (
-    RULE_KINDS,
-    NumbersApart,
-    TerrainAt,
-    load_rules,
-    read_rules,
-)
-from isles.models.layout.setup import (
-    Rule,
-    SetupRequest,
-    colourfulness,
-    connected_sets,
-    pip_spread,
-    rule_violations,
-    sea_token_bounds,
-    setup_request,
-    vertex_groups,
-)
+from isles.models.layout.board_rules import RULE_KINDS, NumbersApart, TerrainAt, sea_token_bounds
+from isles.models.layout.checker import rule_violations
+from isles.models.layout.geometry import connected_sets, vertex_groups
+from isles.models.layout.groups import constraint_groups
+from isles.models.layout.objectives import colourfulness, pip_spread
+from isles.models.layout.request import Rule, SetupRequest
+from isles.models.layout.rules_file import load_rules, read_rules
+from isles.models.layout.setup import setup_request
 from isles.models.status import Status
-from isles.solvers.layout.solve import (
-    _pip_model,
-    _pip_relaxation,
-    constraint_groups,
-    layout_boards,
-    next_move,
-    solve_layout,
-)
+from isles.solvers.layout.board import solve_layout
+from isles.solvers.layout.move import next_move
+from isles.solvers.layout.relaxations import pip_model, pip_relaxation
+from isles.solvers.layout.series import layout_boards
 
 LIMIT = 10.0
 
@@ -409,7 +395,7 @@ def test_the_relaxation_keeps_what_pips_can_say() -> None:
     half = NumbersApart(numbers=[6], distance=3)
     request = setup_request(game="base", extra_rules=(whole, half))
     groups = [rule.label() for rule in (whole, half)]
-    kept = _pip_model(request, groups)[2]
+    kept = pip_model(request, groups)[2]
     assert whole.label() in kept and half.label() not in kept
 
 
@@ -417,7 +403,7 @@ def test_numbers_apart_beyond_the_island_is_infeasible() -> None:
     # the base island is 5 hexes across: two red numbers cannot lie 5 apart
     rules = read_rules({"rules": [{"kind": "numbers-apart", "numbers": [6, 8], "distance": 5}]})
     request = setup_request(game="base", extra_rules=rules)
-    assert _pip_relaxation(request, constraint_groups(request), LIMIT)[0] is False
+    assert pip_relaxation(request, constraint_groups(request), LIMIT)[0] is False
     result = solve_layout(request, time_limit=LIMIT)
     assert result.status is Status.INFEASIBLE and result.conflict_minimal
     assert rules[0].label() in result.conflict

@@ -26,6 +26,7 @@ with warnings.catch_warnings():
 from isles import layout, lighthouse, plunder, rally
 from isles.cli import main
 from isles.commands.serve import address
+from isles.models.layout.request import DEFAULT_RULES
 from isles.web import create_app
 from isles.web.app import PAGES
 from isles.web.tasks import DIG_SAMPLES
@@ -283,7 +284,7 @@ def test_lighthouse_kits(client: TestClient) -> None:
 def test_layout_rules(client: TestClient) -> None:
     answer = client.get("/api/layout/rules").json()
     assert answer["rules"] == [rule.value for rule in layout.Rule]
-    assert set(answer["defaults"]["ships"]) == {rule.value for rule in layout.DEFAULT_RULES}
+    assert set(answer["defaults"]["ships"]) == {rule.value for rule in DEFAULT_RULES}
 
 
 # Jobs -------------------------------------------------------------------------------

@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import isles
 from isles import layout
 from isles.models.errors import InvalidInput
-from isles.solvers.layout import solve as solver
+from isles.models.layout.board_rules import RULE_KINDS
+from isles.models.layout.groups import (
+    BOARD_SHAPE,
+    HARBOUR_KINDS,
+    LAND_COUNT,
+    LAND_INVENTORY,
+    LAND_TOKENS,
+    SEA_NUMBERS,
+    SPIRAL,
+)
+from isles.models.layout.request import DEFAULT_RULES, GAME_RULES, MAX_RADIUS
+from isles.models.layout.setup import request_of
 from isles.web.tasks.base import Task
 
 __all__ = ["LAYOUT_SECONDS", "REQUIREMENTS", "TASKS", "layout_rules"]
@@ -15,13 +27,13 @@ __all__ = ["LAYOUT_SECONDS", "REQUIREMENTS", "TASKS", "layout_rules"]
 #: The requirements a conflict may name besides the rules (docs/layout.md, "Rule
 #: decisions"), in players' words; ``fixed Q,R`` is the tile already down at Q,R.
 REQUIREMENTS = {
-    solver.LAND_COUNT: "the number of land hexes",
-    solver.LAND_INVENTORY: "the land tiles in the box",
-    solver.LAND_TOKENS: "the number tokens in the box",
-    solver.SEA_NUMBERS: "the numbers sea tokens may show",
-    solver.HARBOUR_KINDS: "the game's harbours",
-    solver.SPIRAL: "the rulebook's spiral of lettered tokens",
-    solver.BOARD_SHAPE: "the board's shape",
+    LAND_COUNT: "the number of land hexes",
+    LAND_INVENTORY: "the land tiles in the box",
+    LAND_TOKENS: "the number tokens in the box",
+    SEA_NUMBERS: "the numbers sea tokens may show",
+    HARBOUR_KINDS: "the game's harbours",
+    SPIRAL: "the rulebook's spiral of lettered tokens",
+    BOARD_SHAPE: "the board's shape",
 }
 
 #: Seconds each CP-SAT solve of a board may take (docs/layout.md); a job's own
@@ -64,16 +76,16 @@ def layout_rules() -> dict[str, Any]:
     """
     return {
         "rules": [rule.value for rule in layout.Rule],
-        "titles": {kind: rule.title for kind, rule in layout.RULE_KINDS.items()},
+        "titles": {kind: rule.title for kind, rule in RULE_KINDS.items()},
         "requirements": REQUIREMENTS,
-        "radii": [_radius_facts(radius) for radius in range(layout.MAX_RADIUS + 1)],
+        "radii": [_radius_facts(radius) for radius in range(MAX_RADIUS + 1)],
         "defaults": {
-            "ships": sorted(rule.value for rule in layout.DEFAULT_RULES),
-            "base": sorted(rule.value for rule in layout.GAME_RULES),
-            "extension": sorted(rule.value for rule in layout.GAME_RULES),
+            "ships": sorted(rule.value for rule in DEFAULT_RULES),
+            "base": sorted(rule.value for rule in GAME_RULES),
+            "extension": sorted(rule.value for rule in GAME_RULES),
         },
         "games": [game.value for game in layout.Game],
-        "max_radius": layout.MAX_RADIUS,
+        "max_radius": MAX_RADIUS,
     }
 
 
@@ -84,22 +96,29 @@ def _read(body: object) -> layout.Layout:
     return layout.Layout.read(body, spelling="key")
 
 
+def _checked(question: layout.Layout) -> dict[str, Any]:
+    """The question, once what needs the game or the board is checked too (before the job)."""
+    request_of(question.set_up())
+    return {"question": question}
+
+
 def _read_layout(body: object) -> dict[str, Any]:
     question = _read(body)
     if question.holding is not None:
         raise InvalidInput("holding", "given", "the next-move job for the tiles in hand")
-    return {"question": question, "request": layout.request_of(question.set_up())}
+    return _checked(question)
 
 
 def _run_layout(args: dict[str, Any]) -> dict[str, Any]:
-    return layout.lay_out(args["question"], progress=False).to_dict()  # no bars in the log
+    question: layout.Layout = args["question"]
+    return isles.answer(question, progress=False).to_dict()  # no bars in the log
 
 
 def _read_next_move(body: object) -> dict[str, Any]:
     question = _read(body)
     if question.holding is None:
         raise InvalidInput("holding", None, "two terrains (the tiles in hand)", problem="missing")
-    return {"question": question, "request": layout.request_of(question.set_up())}
+    return _checked(question)
 
 
 TASKS = {
