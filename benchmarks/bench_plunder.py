@@ -34,7 +34,8 @@ import z3
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Observation, Record
 from isles.solvers.plunder.analysis import (
     DEFAULT_TIME_LIMIT,
     AnswerId,

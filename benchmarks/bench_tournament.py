@@ -31,8 +31,9 @@ from pathlib import Path
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES
 from isles.models.plunder.game import play_game
-from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Record
+from isles.models.plunder.record import Record
 from isles.solvers.plunder.analysis import posterior
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import policy_by_name

@@ -46,19 +46,11 @@ Examples
 (['certain', 'random'], 'estimate')
 """
 
+from isles.models.plunder.codes import Category, Code, Names
 from isles.models.plunder.game import GameRecord, PlayerView, Policy
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.plunder.rules import (
-    Category,
-    Code,
-    GameScore,
-    Me,
-    Names,
-    Observation,
-    Record,
-    example_record,
-    score_game,
-)
+from isles.models.plunder.record import Me, Observation, Record, example_record
+from isles.models.plunder.scoring import GameScore, score_game
 from isles.solvers.plunder.analysis import (
     Advice,
     Analysis,

@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 from isles.cli import OneLineParser, check_output, emit_json
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import CATEGORIES, VALUES, code_from_text
 from isles.models.plunder.questions import (
     ANALYSIS_TIME_LIMIT,
     DigQuestion,
     RecordAnalysis,
     TournamentQuestion,
 )
-from isles.models.plunder.rules import CATEGORIES, VALUES, Record, code_from_text
+from isles.models.plunder.record import Record
 from isles.options import add_questions, read_mode
 from isles.solvers.plunder.policies import POLICIES
 

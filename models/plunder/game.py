@@ -17,7 +17,7 @@ import numpy as np
 
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import load_json, parse_json, read_int, read_list, read_object, read_str
-from isles.models.plunder.rules import (
+from isles.models.plunder.codes import (
     CATEGORIES,
     COPIES,
     MAX_PLAYERS,
@@ -25,17 +25,14 @@ from isles.models.plunder.rules import (
     VALUES,
     Category,
     Code,
-    CrewCard,
-    GameScore,
-    Me,
     Names,
-    Observation,
-    Record,
     answer,
     check_deal,
     code_from_json,
-    score_game,
+    is_int,
 )
+from isles.models.plunder.record import Me, Observation, Record
+from isles.models.plunder.scoring import CrewCard, GameScore, score_game
 
 __all__ = [
     "TURN_LIMIT",
@@ -51,10 +48,6 @@ __all__ = [
 
 TURN_LIMIT = 15
 """Turns in a game (one turn: one player shows a clue); docs/plunder.md, rule decision 10."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _renamed(exc: InvalidInput, old: str, new: str) -> InvalidInput:
@@ -162,11 +155,11 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         n = self.players
-        if not _is_int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        if not is_int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise InvalidInput("game.players", n, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
-        if not _is_int(self.turn_limit) or self.turn_limit < 1:
+        if not is_int(self.turn_limit) or self.turn_limit < 1:
             raise InvalidInput("game.turn_limit", self.turn_limit, "an integer >= 1")
-        if not _is_int(self.first) or not 0 <= self.first < n:
+        if not is_int(self.first) or not 0 <= self.first < n:
             raise InvalidInput("game.first", self.first, f"a player index in 0..{n - 1}")
         object.__setattr__(self, "deal", tuple(self.deal))
         object.__setattr__(self, "turns", tuple(self.turns))
@@ -233,7 +226,7 @@ class GameRecord:
         """
         me = None
         if player is not None:
-            if not _is_int(player) or not 0 <= player < self.players:
+            if not is_int(player) or not 0 <= player < self.players:
                 raise InvalidInput("player", player, f"a player index in 0..{self.players - 1}")
             me = Me(player, self.deal[player])
         return Record(self.players, self.observations, me, self.names, self.seen())
@@ -534,7 +527,7 @@ def deal_cards(
     >>> len(deal), [len(d) for d in decks], sorted(decks[0]) == sorted(list(range(6)) * 3)
     (3, [18, 18, 18], True)
     """
-    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidInput("players", players, f"an integer in {MIN_PLAYERS}..{MAX_PLAYERS}")
     columns = [rng.permutation(VALUES)[:players] for _ in CATEGORIES]
     deal = tuple(Code(*(int(col[p]) for col in columns)) for p in range(players))
@@ -730,12 +723,12 @@ def play_game(
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidInput("policies", n, f"one policy per seat, {MIN_PLAYERS}..{MAX_PLAYERS}")
     if not isinstance(seed, np.random.SeedSequence) and (
-        not _is_int(seed) or not 0 <= seed <= SEED_MAX
+        not is_int(seed) or not 0 <= seed <= SEED_MAX
     ):
         raise InvalidInput(
             "seed", seed, f"an integer in 0..{SEED_MAX} or a numpy.random.SeedSequence"
         )
-    if not _is_int(turn_limit) or turn_limit < 1:
+    if not is_int(turn_limit) or turn_limit < 1:
         raise InvalidInput("turn_limit", turn_limit, "an integer >= 1")
     lineup = [_policy(f"policies[{p}]", pol) for p, pol in enumerate(policies)]
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -854,7 +847,7 @@ def play_turns(
             if len(chosen) > n - len(cards[p]):
                 raise InvalidInput(who, len(chosen), f"at most {n - len(cards[p])} cards (left)")
             for target, code in chosen:
-                if not _is_int(target) or not 0 <= target < n or target == p:
+                if not is_int(target) or not 0 <= target < n or target == p:
                     raise InvalidInput(who, target, "another player's index as target")
                 if not isinstance(code, Code):
                     raise InvalidInput(who, code, "a Code")

@@ -22,8 +22,9 @@ from pydantic import PlainValidator, model_validator
 
 from isles.models.contract import Is, NotWith, OnlyWith, Question, param
 from isles.models.errors import SEED_MAX, InvalidInput
+from isles.models.plunder.codes import MAX_PLAYERS, MIN_PLAYERS, Code, code_from_json
 from isles.models.plunder.game import TURN_LIMIT
-from isles.models.plunder.rules import MAX_PLAYERS, MIN_PLAYERS, Code, Record, code_from_json
+from isles.models.plunder.record import Record
 
 __all__ = [
     "ANALYSIS_TIME_LIMIT",
@@ -145,7 +146,7 @@ class RecordAnalysis(Question):
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import example_record
+    >>> from isles.models.plunder.record import example_record
     >>> q = RecordAnalysis.read({"record": example_record(), "advise": True})
     >>> q.time_limit, q.clue
     (3.0, None)
@@ -212,7 +213,7 @@ class DigQuestion(Question):
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> q = DigQuestion.read({"record": r})
     >>> q.policy, q.waits, q.samples, q.seed, q.time_limit

@@ -27,18 +27,10 @@ from scipy import sparse
 
 from isles.models.errors import InvalidInput, expect
 from isles.models.jsonio import probability_json
+from isles.models.plunder.codes import CATEGORIES, CODES, COPIES, VALUES, Category, Code, answer
 from isles.models.plunder.questions import ANALYSIS_TIME_LIMIT, RecordAnalysis
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    CODES,
-    COPIES,
-    VALUES,
-    Category,
-    Code,
-    Record,
-    answer,
-    dig_points,
-)
+from isles.models.plunder.record import Record
+from isles.models.plunder.scoring import dig_points
 from isles.models.status import Status
 from isles.solvers.plunder.answers import answer_counts, named_values
 from isles.solvers.plunder.belief import Belief
@@ -209,7 +201,7 @@ def allowed_codes(record: Record) -> IntArray:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: False}),))
     >>> allowed_codes(r).sum(axis=1).tolist()
     [216, 125]
@@ -714,7 +706,7 @@ def smallest_conflict(record: Record) -> tuple[AnswerId, ...]:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: True}),
     ...                Observation(0, Code(0, 1, 1), {1: False}),
     ...                Observation(0, Code(1, 0, 1), {1: False}),
@@ -746,7 +738,7 @@ def minimal_conflict(record: Record) -> tuple[AnswerId, ...]:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> r = Record(2, (Observation(0, Code(0, 0, 0), {1: True}),
     ...                Observation(0, Code(0, 0, 0), {1: False})))
     >>> minimal_conflict(r), minimal_conflict(Record(3))
@@ -891,7 +883,7 @@ def forced_values(
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> r = Record(2, (Observation(0, Code(4, 0, 0), {1: True}),
     ...                Observation(0, Code(5, 0, 0), {1: False})))
     >>> [(f.player, f.category.value, f.value, len(f.proof), f.smallest) for f in forced_values(r)]
@@ -1528,7 +1520,7 @@ def analyse(
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import example_record
+    >>> from isles.models.plunder.record import example_record
     >>> a = analyse(example_record(), advise=True)
     >>> a.status.value, a.deduction.posterior.deals, a.advice.flip.active
     ('exact', 162, 0)
@@ -1553,7 +1545,7 @@ def analyse_question(question: RecordAnalysis, *, progress: bool = False) -> Ana
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import example_record
+    >>> from isles.models.plunder.record import example_record
     >>> q = RecordAnalysis.read({"record": example_record(), "time_limit": None})
     >>> analyse_question(q).deduction.proofs
     'smallest'

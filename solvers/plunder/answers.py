@@ -18,7 +18,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.plunder.rules import CATEGORIES, VALUES, Code, Record
+from isles.models.plunder.codes import CATEGORIES, VALUES, Code
+from isles.models.plunder.record import Record
 
 __all__ = ["answer_counts", "named_values"]
 
@@ -54,7 +55,7 @@ def named_values(record: Record) -> tuple[frozenset[int], ...]:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> named_values(Record(2, (Observation(0, Code(1, 2, 2), {1: True}),)))
     (frozenset({1}), frozenset({2}), frozenset({2}))
     """

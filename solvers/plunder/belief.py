@@ -19,16 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput, expect
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    CODES,
-    COPIES,
-    VALUES,
-    Code,
-    Observation,
-    Record,
-    answer,
-)
+from isles.models.plunder.codes import CATEGORIES, CODES, COPIES, VALUES, Code, answer
+from isles.models.plunder.record import Observation, Record
 from isles.solvers.plunder.posterior import Posterior
 
 __all__ = ["Belief"]
@@ -113,7 +105,7 @@ class Belief:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me
+    >>> from isles.models.plunder.record import Me
     >>> r = Record(3, (Observation(1, Code(1, 2, 3), {0: False, 2: True}),), Me(0, Code(0, 0, 0)))
     >>> b = Belief.from_record(r)
     >>> b.deals
@@ -330,7 +322,7 @@ class Belief:
 
         >>> from isles.solvers.plunder.analysis import answer_distribution
         >>> r = Record(3, (), None)
-        >>> from isles.models.plunder.rules import Me
+        >>> from isles.models.plunder.record import Me
         >>> r = Record(3, (), Me(2, Code(0, 1, 2)))
         >>> b = Belief.from_record(r)
         >>> b.answer_distribution(Code(0, 0, 0), 0) == answer_distribution(r, Code(0, 0, 0), 0)

@@ -20,6 +20,7 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
 from isles.models.plunder.game import (
     TURN_LIMIT,
     GameRecord,
@@ -30,8 +31,9 @@ from isles.models.plunder.game import (
     play_turns,
 )
 from isles.models.plunder.questions import DIG_SAMPLES, DigQuestion
-from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Category, Code, CrewCard, Record
-from isles.models.plunder.rules import dig_points as points_for
+from isles.models.plunder.record import Record
+from isles.models.plunder.scoring import CrewCard
+from isles.models.plunder.scoring import dig_points as points_for
 from isles.models.status import Status
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import _SolverPolicy, policy_by_name
@@ -165,7 +167,7 @@ class DigAdvice:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> adv = dig_advice(r, waits=1, samples=20, seed=1)
     >>> adv.status.value, [o.wait for o in adv.targets[0].options]
@@ -331,7 +333,7 @@ def dig_advice(
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> t = dig_advice(r, waits=1, samples=50, seed=2).targets[0]
     >>> t.target, t.probability, t.now_exact
@@ -481,7 +483,7 @@ def dig_question(question: DigQuestion, *, progress: bool = False) -> DigAdvice:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> dig_question(DigQuestion.read({"record": r, "samples": 5, "waits": 1})).samples
     5

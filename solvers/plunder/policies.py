@@ -24,18 +24,11 @@ from typing import ClassVar, TypeVar
 import numpy as np
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import CATEGORIES, CODES, COPIES, VALUES, Category, Code
 from isles.models.plunder.game import TURN_LIMIT, GameRecord, PlayerView, Policy, Seat
 from isles.models.plunder.game import play_game as play_seats
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    CODES,
-    COPIES,
-    VALUES,
-    Category,
-    Code,
-    Observation,
-)
-from isles.models.plunder.rules import dig_points as points_for
+from isles.models.plunder.record import Observation
+from isles.models.plunder.scoring import dig_points as points_for
 from isles.solvers.plunder.belief import Belief
 
 __all__ = [

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.plunder.rules import CATEGORIES, CODES, VALUES, Category, Code
+from isles.models.plunder.codes import CATEGORIES, CODES, VALUES, Category, Code
 from isles.models.status import Status
 
 __all__ = ["CODE_VALUES", "Posterior"]
@@ -51,7 +51,8 @@ class Posterior:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Category, Record
+    >>> from isles.models.plunder.codes import Category
+    >>> from isles.models.plunder.record import Record
     >>> from isles.solvers.plunder.analysis import posterior
     >>> post = posterior(Record(2))
     >>> post.status, post.deals, post.value_probability(0, Category.ISLAND, 3)
@@ -76,7 +77,8 @@ class Posterior:
     def code_probability(self, player: int, code: Code) -> Fraction:
         """P(player holds exactly ``code``).
 
-        >>> from isles.models.plunder.rules import Category, Record
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
         >>> from isles.solvers.plunder.analysis import posterior
         >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
         Fraction(1, 216)
@@ -89,7 +91,8 @@ class Posterior:
     def value_counts(self, player: int, category: Category) -> tuple[int, ...]:
         """Consistent deals giving ``player`` each value 0..5 of ``category``.
 
-        >>> from isles.models.plunder.rules import Category, Record
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
         >>> from isles.solvers.plunder.analysis import posterior
         >>> posterior(Record(2)).value_counts(1, Category.TRAP)
         (4500, 4500, 4500, 4500, 4500, 4500)
@@ -113,7 +116,8 @@ class Posterior:
     def marginals(self, player: int) -> dict[Category, tuple[Fraction, ...]]:
         """Per category, the probabilities of the six values.
 
-        >>> from isles.models.plunder.rules import Category, Record
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
         >>> from isles.solvers.plunder.analysis import posterior
         >>> posterior(Record(2)).marginals(0)[Category.ISLAND][0]
         Fraction(1, 6)
@@ -138,7 +142,8 @@ class Posterior:
     def codes(self, player: int) -> list[tuple[Code, Fraction]]:
         """The codes the player can hold, most likely first (ties by index).
 
-        >>> from isles.models.plunder.rules import Category, Record
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
         >>> from isles.solvers.plunder.analysis import posterior
         >>> posterior(Record(2)).codes(0)[0]
         (Code(island=0, marker=0, trap=0), Fraction(1, 216))
@@ -157,7 +162,8 @@ class Posterior:
 
         Examples
         --------
-        >>> from isles.models.plunder.rules import Category, Record
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
         >>> from isles.solvers.plunder.analysis import posterior
         >>> d = posterior(Record(2)).to_dict()
         >>> d["status"], d["deals"], d["players"][0]["island"][0]

@@ -34,17 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
 from isles.models.plunder.game import GameRecord, GameTurn, PlayerView, Policy, Seat, play_turns
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    COPIES,
-    VALUES,
-    Category,
-    Code,
-    CrewCard,
-    dig_points,
-    treasure_left,
-)
+from isles.models.plunder.scoring import CrewCard, dig_points, treasure_left
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import (
     BuiltinPolicy,
@@ -497,7 +489,7 @@ def shared_models(turns: int) -> Iterator[None]:
     --------
     Two replays of one 2-player record (player 1 answered yes to the first clue):
 
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> first_turn = Observation(0, Code(1, 2, 3), {1: True})
     >>> seen = tuple(tuple(int(v == k + 1) for v in range(6)) for k in range(3))
     >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, first_turn.clue, (first_turn,), (None,),
@@ -549,7 +541,7 @@ class Replay:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
     >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
     ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
@@ -686,7 +678,7 @@ class Replay:
 
         Examples
         --------
-        >>> from isles.models.plunder.rules import Observation
+        >>> from isles.models.plunder.record import Observation
         >>> obs = (Observation(0, Code(1, 2, 3), {1: True}),)
         >>> v = PlayerView(2, 0, Code(0, 0, 0), 15, Code(1, 2, 3), obs, (None,), ((),), (),
         ...                ((0, 1, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0), (0, 0, 0, 1, 0, 0)))
@@ -831,7 +823,7 @@ def _score(
     deal: Sequence[Code], chest: Sequence[CrewCard], me: int
 ) -> tuple[float, tuple[int, ...]]:
     """The utility of a finished game to ``me`` (a win, plus a little per point of margin)
-    and the totals, by the seed's scoring: as :func:`isles.models.plunder.rules.score_game`."""
+    and the totals, by the seed's scoring: as :func:`isles.models.plunder.scoring.score_game`."""
     n = len(deal)
     digs = [0] * n
     dug = [0] * n

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import Category, Code
 from isles.models.plunder.game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
 from isles.models.plunder.questions import (
     DEFAULT_LINEUP,
@@ -28,7 +29,7 @@ from isles.models.plunder.questions import (
     TOURNAMENT_TIME_LIMIT,
     TournamentQuestion,
 )
-from isles.models.plunder.rules import Category, Code, score_range
+from isles.models.plunder.scoring import score_range
 from isles.models.status import Status
 from isles.solvers.plunder.policies import policy_by_name
 from isles.solvers.plunder.search import checkpoint
@@ -226,7 +227,7 @@ class PolicyStats:
     mean_score : float
     score_ci95 : (float, float)
         Normal 95% interval of the mean score, clipped to the scores possible
-        (:func:`isles.models.plunder.rules.score_range`).
+        (:func:`isles.models.plunder.scoring.score_range`).
     first_digs : int
         Games in which it made the first correct dig.
     first_dig_ci95 : (float, float)
@@ -452,7 +453,7 @@ def tournament(
     -----
     Win rates and first-dig rates carry Wilson score intervals, mean scores
     normal ones (95%), clipped to the scores possible
-    (:func:`isles.models.plunder.rules.score_range`). docs/plunder.md, "Tournaments".
+    (:func:`isles.models.plunder.scoring.score_range`). docs/plunder.md, "Tournaments".
 
     References
     ----------

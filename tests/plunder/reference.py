@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from isles.models.plunder.rules import CATEGORIES, Code, Record
+from isles.models.plunder.codes import CATEGORIES, Code
+from isles.models.plunder.record import Record
 from isles.solvers.plunder.analysis import (
     FlipAdvice,
     FlipOption,

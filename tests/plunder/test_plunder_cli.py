@@ -15,7 +15,8 @@ import pytest
 
 from isles.cli import main
 from isles.commands import plunder as command
-from isles.models.plunder.rules import Code, Record, example_record
+from isles.models.plunder.codes import Code
+from isles.models.plunder.record import Record, example_record
 from isles.solvers.plunder.analysis import DEFAULT_TIME_LIMIT, analyse, deduce, posterior
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "models" / "data" / "plunder_example.json"

@@ -8,17 +8,9 @@ import numpy as np
 import pytest
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import CATEGORIES, COPIES, Code, answer
 from isles.models.plunder.game import GameRecord, PlayerView
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    COPIES,
-    Code,
-    Me,
-    Observation,
-    Record,
-    answer,
-    example_record,
-)
+from isles.models.plunder.record import Me, Observation, Record, example_record
 from isles.solvers.plunder import dig as plunder_dig
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.dig import dig_advice
@@ -148,7 +140,7 @@ def test_dig_advice_counts_the_cards_already_in_the_chest() -> None:
     The others' cards of the turns so far are replayed by their policy per deal drawn,
     so my card on player 1 now is worth 2 points when right, not 3 (as it was when the
     chest was taken to be empty)."""
-    from isles.models.plunder.rules import Record
+    from isles.models.plunder.record import Record
     from isles.solvers.plunder.policies import play_game
 
     game = play_game(["threshold"] * 3, 2)
@@ -225,7 +217,7 @@ def test_a_time_limit_stops_a_search_game_within_its_decision(
     """A search's game still going at the limit stops before its next game played on and
     is dropped (a search:10000 game ran minutes past a 2 s limit); the first one so
     stopped leaves no answer: the limit is refused, named."""
-    from isles.models.plunder.rules import example_record
+    from isles.models.plunder.record import example_record
 
     late = [False]
     started = [0]

@@ -13,17 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput, IslesError
-from isles.models.plunder.rules import (
-    Code,
-    CrewCard,
-    Me,
-    Names,
-    Observation,
-    Record,
-    code_from_text,
-    example_record,
-    score_game,
-)
+from isles.models.plunder.codes import Code, Names, code_from_text
+from isles.models.plunder.record import Me, Observation, Record, example_record
+from isles.models.plunder.scoring import CrewCard, score_game
 from isles.solvers.plunder.analysis import (
     analyse,
     answer_distribution,

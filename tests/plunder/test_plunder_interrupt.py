@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from isles.models.plunder.rules import Record
+from isles.models.plunder.record import Record
 from isles.solvers.plunder.analysis import _Z3Record
 from tests.plunder.test_plunder_time_limit import hidden_deal_record
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import Category, Code
 from isles.models.plunder.game import GameRecord, PlayerView, play_game
-from isles.models.plunder.rules import Category, Code
 from isles.solvers.plunder.analysis import flip_advice
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import POLICY_NAMES, best_flip, policy_by_name

@@ -12,8 +12,9 @@ import pytest
 from isles.cli import main
 from isles.models.contract import Is, OnlyWith, Question, param
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import Code
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.plunder.rules import Code, example_record
+from isles.models.plunder.record import example_record
 from isles.models.questions import questions
 from isles.options import add_questions, read_mode
 from isles.solvers.plunder import policies as plunder_policies

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
 from isles.models.plunder.game import (
     GameRecord,
     GameTurn,
@@ -24,7 +25,8 @@ from isles.models.plunder.game import (
     play_game,
     play_turns,
 )
-from isles.models.plunder.rules import CATEGORIES, Category, Code, CrewCard, Observation, answer
+from isles.models.plunder.record import Observation
+from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder import search as plunder_search
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import ThresholdPolicy, best_flip, policy_by_name

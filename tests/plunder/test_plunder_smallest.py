@@ -8,7 +8,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import CATEGORIES, Code, Me, Observation, Record, answer
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Me, Observation, Record
 from isles.solvers.plunder.analysis import (
     AnswerId,
     _Z3Record,

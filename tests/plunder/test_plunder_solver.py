@@ -11,16 +11,8 @@ from itertools import product
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    Category,
-    Code,
-    Me,
-    Observation,
-    Record,
-    answer,
-    consistent_with,
-)
+from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
+from isles.models.plunder.record import Me, Observation, Record, consistent_with
 from isles.models.status import Status
 from isles.solvers.plunder.analysis import (
     AnswerId,

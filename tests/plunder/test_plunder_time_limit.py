@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer, example_record
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Observation, Record, example_record
 from isles.solvers.plunder import analysis as solver
 from isles.solvers.plunder.analysis import AnswerId, _forward, _hitting_set, allowed_codes, deduce
 from tests.plunder.test_plunder_smallest import consistent

@@ -25,7 +25,7 @@ def _read_plunder(body: object) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import example_record
+    >>> from isles.models.plunder.record import example_record
     >>> record = example_record().to_dict()
     >>> _read_plunder({"record": record, "advise": True, "dig_policy": "search"})["dig_policy"]
     'search'
