@@ -107,7 +107,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from isles.models.plunder.game import PlayerView, play_game
 from isles.models.plunder.scoring import score_range
-from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.search import DEFAULT_BUDGET, SearchPolicy
 from isles.solvers.plunder.tournament import tournament
 

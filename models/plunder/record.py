@@ -39,7 +39,7 @@ from isles.models.plunder.codes import (
     value_from_json,
 )
 
-__all__ = ["Me", "Observation", "Record", "consistent_with", "example_record"]
+__all__ = ["Me", "Observation", "Record", "check_player", "consistent_with", "example_record"]
 
 
 @dataclass(frozen=True)
@@ -520,3 +520,20 @@ def consistent_with(record: Record, codes: Sequence[Code]) -> bool:
         for obs in record.observations
         for p, a in obs.answers.items()
     )
+
+
+def check_player(record: Record, value: object, where: str = "active") -> int:
+    """``value`` as a player index of ``record``, or InvalidInput naming ``where``.
+
+    Examples
+    --------
+    >>> check_player(Record(3), 2)
+    2
+    >>> check_player(Record(3), 3, "earlier_digs")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: earlier_digs: 3 is invalid; expected a player index in 0..2
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < record.players:
+        raise InvalidInput(where, value, f"a player index in 0..{record.players - 1}")
+    return value

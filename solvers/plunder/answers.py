@@ -240,7 +240,7 @@ def answer_counts(
 
     Examples
     --------
-    >>> from isles.solvers.plunder.analysis import allowed_codes
+    >>> from isles.solvers.plunder.counting import allowed_codes
     >>> r = Record(2)
     >>> answer_counts(allowed_codes(r), named_values(r), 0, [Code(0, 0, 0)]).tolist()
     [[15625, 11375]]

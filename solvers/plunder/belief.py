@@ -110,7 +110,7 @@ class Belief:
     >>> b = Belief.from_record(r)
     >>> b.deals
     3904
-    >>> from isles.solvers.plunder.analysis import posterior
+    >>> from isles.solvers.plunder.counting import posterior
     >>> b.posterior() == posterior(r)
     True
     """
@@ -149,7 +149,7 @@ class Belief:
         InvalidInput
             A record with no ``me``.
         """
-        expect(record, Record, "record", "a Record")
+        expect(record, Record, "record", "a Record")  # once, at the boundary
         if record.me is None:
             raise InvalidInput("record.me", None, "the player and code the belief is about")
         belief = cls.start(record.players, record.me.player, record.me.code)
@@ -194,22 +194,15 @@ class Belief:
     def observe(self, obs: Observation) -> Belief:
         """The belief after one more turn.
 
-        Raises
-        ------
-        InvalidInput
-            My own answer disagreeing with my code, or an answer missing.
+        The observation is trusted: a turn of a checked :class:`Record` (its answers
+        complete and mine agreeing with my code) or of a game played by the rules;
+        nothing is checked again here, the bots' hot loop (docs/architecture.md,
+        "Check once, at the boundary").
         """
-        expect(obs, Observation, "observation", "an Observation")
-        if self.player in obs.answers and obs.answers[self.player] != answer(self.code, obs.clue):
-            raise InvalidInput(
-                "observation.answers", self.player, "my answer to agree with my code"
-            )
         mask = target = 0
         for j, p in enumerate(self.opponents):
             if p == obs.active:
                 continue
-            if p not in obs.answers:
-                raise InvalidInput("observation.answers", dict(obs.answers), f"an answer from {p}")
             mask |= 1 << j
             target |= int(obs.answers[p]) << j
         if self._abc is None:
@@ -320,7 +313,7 @@ class Belief:
     def answer_distribution(self, clue: Code, active: int) -> dict[tuple[bool, ...], int]:
         """As :func:`isles.solvers.plunder.analysis.answer_distribution` (my own answer included).
 
-        >>> from isles.solvers.plunder.analysis import answer_distribution
+        >>> from isles.solvers.plunder.flips import answer_distribution
         >>> r = Record(3, (), None)
         >>> from isles.models.plunder.record import Me
         >>> r = Record(3, (), Me(2, Code(0, 1, 2)))

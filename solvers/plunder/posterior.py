@@ -53,7 +53,7 @@ class Posterior:
     --------
     >>> from isles.models.plunder.codes import Category
     >>> from isles.models.plunder.record import Record
-    >>> from isles.solvers.plunder.analysis import posterior
+    >>> from isles.solvers.plunder.counting import posterior
     >>> post = posterior(Record(2))
     >>> post.status, post.deals, post.value_probability(0, Category.ISLAND, 3)
     (<Status.EXACT: 'exact'>, 27000, Fraction(1, 6))
@@ -79,7 +79,7 @@ class Posterior:
 
         >>> from isles.models.plunder.codes import Category
         >>> from isles.models.plunder.record import Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
         Fraction(1, 216)
         """
@@ -93,7 +93,7 @@ class Posterior:
 
         >>> from isles.models.plunder.codes import Category
         >>> from isles.models.plunder.record import Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).value_counts(1, Category.TRAP)
         (4500, 4500, 4500, 4500, 4500, 4500)
         """
@@ -118,7 +118,7 @@ class Posterior:
 
         >>> from isles.models.plunder.codes import Category
         >>> from isles.models.plunder.record import Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).marginals(0)[Category.ISLAND][0]
         Fraction(1, 6)
         """
@@ -144,7 +144,7 @@ class Posterior:
 
         >>> from isles.models.plunder.codes import Category
         >>> from isles.models.plunder.record import Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).codes(0)[0]
         (Code(island=0, marker=0, trap=0), Fraction(1, 216))
         """
@@ -164,7 +164,7 @@ class Posterior:
         --------
         >>> from isles.models.plunder.codes import Category
         >>> from isles.models.plunder.record import Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.solvers.plunder.counting import posterior
         >>> d = posterior(Record(2)).to_dict()
         >>> d["status"], d["deals"], d["players"][0]["island"][0]
         ('exact', 27000, {'value': 0, 'p': 0.16666666666666666, 'p_exact': '1/6'})

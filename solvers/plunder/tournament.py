@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import signal
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,8 +31,9 @@ from isles.models.plunder.questions import (
 )
 from isles.models.plunder.scoring import score_range
 from isles.models.status import Status
-from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.registry import as_policy
 from isles.solvers.plunder.search import checkpoint
+from isles.solvers.work import Bar, Deadline, Progress
 
 __all__ = [
     "DEFAULT_LINEUP",
@@ -40,9 +41,9 @@ __all__ = [
     "GameResult",
     "PolicyStats",
     "Tournament",
+    "answer_tournament_question",
     "play_games",
     "tournament",
-    "tournament_question",
 ]
 
 _Z95 = 1.959963984540054
@@ -74,12 +75,12 @@ class _TimeUp(Exception):
 class _TimedSeat:
     """A seat that stops its game once a decision ends at or past the deadline."""
 
-    def __init__(self, seat: Seat, deadline: float) -> None:
+    def __init__(self, seat: Seat, deadline: Deadline) -> None:
         self.inner = seat
         self.deadline = deadline
 
     def _check(self) -> None:
-        if _decision_clock() >= self.deadline:
+        if self.deadline.passed():
             raise _TimeUp
 
     def flip(self, view: PlayerView) -> Category | None:
@@ -98,7 +99,7 @@ class _TimedPolicy:
     """``policy`` under a deadline of :data:`_decision_clock`, checked after each decision."""
 
     policy: Policy
-    deadline: float
+    deadline: Deadline
 
     @property
     def name(self) -> str:
@@ -401,7 +402,7 @@ def tournament(
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
     time_limit: float | None = TOURNAMENT_TIME_LIMIT,
-    progress: bool = False,
+    progress: Progress = False,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
 
@@ -434,8 +435,8 @@ def tournament(
         tournament of the games ``0 .. n - 1`` finished by then, and says so
         (``games`` < ``games_asked``, ``stopped_at_time_limit``). None: every
         game asked for.
-    progress : bool, default False
-        A tqdm bar of games done on stderr.
+    progress : bool, None or callable, default False
+        A bar of games done (:data:`isles.solvers.work.Progress`).
 
     Returns
     -------
@@ -483,10 +484,12 @@ def tournament(
             "time_limit": time_limit,
         }
     )
-    return tournament_question(question, progress=progress)
+    return answer_tournament_question(question, progress=progress)
 
 
-def tournament_question(question: TournamentQuestion, *, progress: bool = False) -> Tournament:
+def answer_tournament_question(
+    question: TournamentQuestion, *, progress: Progress = None
+) -> Tournament:
     """The tournament a validated :class:`~isles.models.questions.TournamentQuestion` asks for.
 
     What :func:`tournament` answers; ``isles plunder tournament`` reads the
@@ -496,36 +499,23 @@ def tournament_question(question: TournamentQuestion, *, progress: bool = False)
     --------
     >>> q = TournamentQuestion.read({"players": 2, "policies": ["random"], "games": 2,
     ...                              "workers": 0})
-    >>> tournament_question(q).games
+    >>> answer_tournament_question(q).games
     2
     """
-    time_limit = question.time_limit
-    deadline = math.inf if time_limit is None else _clock() + time_limit
-    lineup = [
-        policy_by_name(p, f"policies[{i}]") if isinstance(p, str) else p
-        for i, p in enumerate(question.policies)
-    ]
+    deadline = Deadline(question.time_limit, clock=_clock)
+    lineup = [as_policy(p, f"policies[{i}]") for i, p in enumerate(question.policies)]
     names = list(dict.fromkeys(p.name for p in lineup))
-    games = question.games
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
-    try:
+    with Bar(question.games, "games", progress, unit="game") as bar:
         if question.workers == 0:
             results = _in_process(question, lineup, bar, deadline)
         else:
             results = _on_dask(question, lineup, bar, deadline)
-    finally:
-        if bar is not None:
-            bar.close()
-    limit = None if time_limit is None else float(time_limit)
-    return _summarise(question.players, games, question.seed, names, results, limit)
+    limit = None if question.time_limit is None else float(question.time_limit)
+    return _summarise(question.players, question.games, question.seed, names, results, limit)
 
 
 def _in_process(
-    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float
+    question: TournamentQuestion, lineup: Sequence[Policy], bar: Bar, deadline: Deadline
 ) -> list[GameResult]:
     """The games played one by one in this process (``workers=0``), up to the deadline:
     checked before each game and after each decision in a game, so that a game still
@@ -533,17 +523,17 @@ def _in_process(
     the limit are)."""
     results: list[GameResult] = []
     timed: Sequence[Policy] = lineup
-    stop = math.inf
+    stop = Deadline(None)
     if question.time_limit is not None:
-        stop = _decision_clock() + question.time_limit
+        stop = Deadline(question.time_limit, clock=_decision_clock)
         timed = [_TimedPolicy(p, stop) for p in lineup]
 
     def check() -> None:
-        if _decision_clock() >= stop:
+        if stop.passed():
             raise _TimeUp
 
     for g in range(question.games):
-        if _clock() >= deadline:
+        if deadline.passed():
             break
         try:
             # Checked after each decision, and within a search's decision before each
@@ -553,8 +543,7 @@ def _in_process(
         except _TimeUp:
             break
         results += game
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
     return results
 
 
@@ -563,8 +552,6 @@ def _client(question: TournamentQuestion, opened: list[Any]) -> Any:
     the client go in ``opened`` at once, for the caller to close (last first) whatever
     happens next, a Ctrl-C included."""
     # dask.distributed loads here: a second or so, and only tournaments need it.
-    import os
-
     import dask
     import distributed
 
@@ -619,19 +606,15 @@ def _client(question: TournamentQuestion, opened: list[Any]) -> Any:
 
 
 def _on_dask(
-    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float = math.inf
+    question: TournamentQuestion,
+    lineup: Sequence[Policy],
+    bar: Bar | None,
+    deadline: Deadline | None = None,
 ) -> list[GameResult]:
     """The games played in chunks on Dask, a few tasks per worker at a time, up to the
-    deadline (the tasks not finished by then are cancelled)."""
-    import distributed
-
-    dist: Any = distributed
-    players, seed, games, turn_limit = (
-        question.players,
-        question.seed,
-        question.games,
-        question.turn_limit,
-    )
+    deadline (the tasks not finished by then are dropped: a local cluster's workers
+    killed, a scheduler's tasks cancelled); on Ctrl-C the local workers are killed at
+    once and the interrupt goes on."""
     opened: list[Any] = []  # the local cluster and the client, once started
     # Dask's own loggers stay quiet while the games run: ``silence_logs`` quiets the
     # cluster's handlers only until it closes, and a cluster closed after a Ctrl-C
@@ -642,58 +625,13 @@ def _on_dask(
     interrupted = False
     try:
         client = _client(question, opened)
-        slots = max(1, sum(client.nthreads().values()))
-        largest = max(1, min(50, math.ceil(games / (4 * slots))))
-        limited = math.isfinite(deadline)
-        started = _clock()
-        done = [0, 0]  # games submitted, games finished
-        in_flight: set[Any] = set()
-
-        def submit() -> None:
-            size = largest
-            if limited:  # small tasks, sized by the games so far: the limit stops soon
-                size = 1
-                if done[1]:
-                    per_game = (_clock() - started) * slots / done[1]
-                    size = max(1, min(largest, int(_TASK_SECONDS / max(per_game, 1e-6))))
-            chunk = list(range(done[0], min(games, done[0] + size)))
-            if chunk:
-                done[0] += len(chunk)
-                in_flight.add(
-                    client.submit(
-                        play_games, players, list(lineup), seed, chunk, turn_limit, pure=False
-                    )
-                )
-
-        # A few tasks per worker at a time (memory stays bounded for a million games).
-        for _ in range(2 * slots):
-            submit()
-        results: list[GameResult] = []
-        while in_flight:
-            left = deadline - _clock()
-            if left <= 0:
-                break
-            try:
-                finished, _ = dist.wait(
-                    list(in_flight),
-                    timeout=None if math.isinf(left) else left,
-                    return_when="FIRST_COMPLETED",
-                )
-            except TimeoutError:
-                break
-            for future in finished:
-                in_flight.discard(future)
-                part = future.result()
-                results += part
-                done[1] += len(part)
-                if bar is not None:
-                    bar.update(len(part))
-                submit()
-        if in_flight:  # the time limit: the games not finished are dropped
+        chunks = _Chunks(client, question, lineup, deadline or Deadline(None, clock=_clock))
+        results = chunks.play(bar)
+        if chunks.in_flight:  # the time limit: the games not finished are dropped
             if question.scheduler is None and opened:
                 _kill_workers(opened[0])  # at once: closing waits for the games in hand
             else:
-                client.cancel(list(in_flight))
+                client.cancel(list(chunks.in_flight))
         return results
     except KeyboardInterrupt:
         interrupted = True
@@ -709,11 +647,81 @@ def _on_dask(
             quiet.setLevel(level)
 
 
+class _Chunks:
+    """The tournament's games as Dask tasks of a few games each, a few tasks per worker
+    at a time (memory stays bounded for a million games), until the deadline."""
+
+    def __init__(
+        self,
+        client: Any,
+        question: TournamentQuestion,
+        lineup: Sequence[Policy],
+        deadline: Deadline,
+    ) -> None:
+        self.client = client
+        self.question = question
+        self.lineup = list(lineup)
+        self.deadline = deadline
+        self.slots = max(1, sum(client.nthreads().values()))
+        self.largest = max(1, min(50, math.ceil(question.games / (4 * self.slots))))
+        self.limited = math.isfinite(deadline.at)
+        self.started = _clock()
+        self.submitted = 0
+        self.finished = 0
+        self.in_flight: set[Any] = set()
+
+    def submit(self) -> None:
+        """One more task, if any game is left: under a time limit small tasks, sized by
+        the games so far (the limit stops soon), else the largest."""
+        size = self.largest
+        if self.limited:
+            size = 1
+            if self.finished:
+                per_game = (_clock() - self.started) * self.slots / self.finished
+                size = max(1, min(self.largest, int(_TASK_SECONDS / max(per_game, 1e-6))))
+        q = self.question
+        chunk = list(range(self.submitted, min(q.games, self.submitted + size)))
+        if chunk:
+            self.submitted += len(chunk)
+            task = self.client.submit(
+                play_games, q.players, self.lineup, q.seed, chunk, q.turn_limit, pure=False
+            )
+            self.in_flight.add(task)
+
+    def play(self, bar: Bar | None) -> list[GameResult]:
+        """The games finished by the deadline (the tasks still going stay in_flight)."""
+        import distributed  # loaded by _client already
+
+        dist: Any = distributed  # dask.distributed is partly untyped: used through Any
+        for _ in range(2 * self.slots):
+            self.submit()
+        results: list[GameResult] = []
+        while self.in_flight:
+            left = self.deadline.left()
+            if left <= 0:
+                break
+            try:
+                finished, _ = dist.wait(
+                    list(self.in_flight),
+                    timeout=None if math.isinf(left) else left,
+                    return_when="FIRST_COMPLETED",
+                )
+            except TimeoutError:
+                break
+            for future in finished:
+                self.in_flight.discard(future)
+                part = future.result()
+                results += part
+                self.finished += len(part)
+                if bar is not None:
+                    bar.update(len(part))
+                self.submit()
+        return results
+
+
 def _kill_workers(cluster: Any) -> None:
     """On Ctrl-C: the local cluster's worker processes killed at once, their games
     dropped (closing waited seconds for the games in hand to finish)."""
-    import os
-
     for nanny in list(cluster.workers.values()):
         pid = getattr(nanny, "pid", None)
         if pid:

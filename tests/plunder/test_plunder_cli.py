@@ -16,8 +16,11 @@ import pytest
 from isles.cli import main
 from isles.commands import plunder as command
 from isles.models.plunder.codes import Code
+from isles.models.plunder.questions import RecordAnalysis
 from isles.models.plunder.record import Record, example_record
-from isles.solvers.plunder.analysis import DEFAULT_TIME_LIMIT, analyse, deduce, posterior
+from isles.solvers.plunder.analysis import analyse
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.deduction import DEFAULT_TIME_LIMIT, deduce
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "models" / "data" / "plunder_example.json"
 
@@ -55,7 +58,10 @@ def test_json_is_the_analysis_to_dict(capsys: pytest.CaptureFixture[str]) -> Non
     assert obj == _plain(analyse(example_record()).to_dict())
     assert obj["status"] == "exact" and obj["conflict"] == [] and obj["advice"] is None
     assert obj["deals"] == 162 and obj["proofs"] == "smallest"
-    assert obj["time_limit"] == DEFAULT_TIME_LIMIT == command.TIME_LIMIT
+    # the command line's default is the declaration's, not a copy of it
+    assert (
+        obj["time_limit"] == DEFAULT_TIME_LIMIT == RecordAnalysis.model_fields["time_limit"].default
+    )
     me = obj["players"][0]
     assert me["island"][3] == {"value": 3, "p": 1.0, "p_exact": "1/1"}
     assert me["codes"] == [
@@ -260,8 +266,13 @@ def test_demo_section(tmp_path: Path) -> None:
     assert (tmp_path / "plunder_posterior.png").stat().st_size > 0
 
 
-def test_progress_bar_stays_hidden_for_quick_work(capsys: pytest.CaptureFixture[str]) -> None:
-    deduce(example_record(), progress=True)
+def test_progress_bar_stays_hidden_for_quick_work(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line's progress (None): a bar on a terminal, once the work has taken
+    # a second (isles.solvers.work.PROGRESS_DELAY).
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    deduce(example_record(), progress=None)
     assert capsys.readouterr() == ("", "")
 
 

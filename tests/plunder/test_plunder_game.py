@@ -17,8 +17,9 @@ from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
 from isles.models.plunder.game import GameRecord, GameTurn, PlayerView, deal_cards, play_game
 from isles.models.plunder.record import Observation, Record
 from isles.models.plunder.scoring import CrewCard
-from isles.solvers.plunder.analysis import answer_distribution, flip_advice, posterior
 from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.flips import answer_distribution, flip_advice
 
 DEAL = (Code(0, 0, 0), Code(1, 1, 1), Code(2, 2, 2))
 

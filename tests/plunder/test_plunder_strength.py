@@ -13,7 +13,8 @@ from isles.models.plunder.game import PlayerView, play_game
 from isles.models.plunder.record import Observation
 from isles.solvers.plunder import search as plunder_search
 from isles.solvers.plunder.belief import Belief, _entropy
-from isles.solvers.plunder.policies import best_flip, policy_by_name
+from isles.solvers.plunder.policies import best_flip
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.search import SearchPolicy
 
 

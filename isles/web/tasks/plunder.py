@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import isles
 from isles import plunder
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.jsonio import read_object
@@ -79,7 +80,7 @@ def _run_plunder(args: dict[str, Any]) -> dict[str, Any]:
     question, policy = args["question"], args["dig_policy"]
     record = question.record
     started = time.monotonic()
-    answer = plunder.analyse_question(question)
+    answer = isles.answer(question, progress=False)
     out = answer.to_dict()
     advice = out.get("advice")
     if isinstance(advice, dict) and record.me is not None and answer.status == "exact":
