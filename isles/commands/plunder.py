@@ -228,11 +228,22 @@ def advice_lines(analysis: Analysis) -> list[str]:
 
 
 def analysis_lines(analysis: Analysis) -> list[str]:
-    """The whole text answer: the grid, then the advice when asked for."""
+    """The whole text answer: the grid, then the advice when asked for, then dig now or
+    wait when asked for (``--dig-policy``), or why it could not be given."""
     lines = grid_lines(analysis)
-    if analysis.advice is not None:
+    advice = analysis.advice
+    if advice is not None:
         lines.append("")
         lines.extend(advice_lines(analysis))
+        if advice.dig is not None:
+            lines.append("")
+            lines.extend(dig_lines(analysis.record, advice.dig))
+        if advice.dig_error is not None:
+            error = advice.dig_error
+            if isinstance(error, InvalidInput):  # spelt as the option: --dig-policy
+                error = RecordAnalysis.respell(error, "option")
+            lines.append("")
+            lines.append(f"Dig now or wait: not given ({error}).")
     return lines
 
 
