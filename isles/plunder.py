@@ -70,6 +70,7 @@ from isles.solvers.plunder.registry import POLICIES, play_game, policy_by_name, 
 from isles.solvers.plunder.tournament import Tournament, tournament
 
 __all__ = [
+    "POLICIES",
     "Analysis",
     "Category",
     "Code",
@@ -77,7 +78,6 @@ __all__ = [
     "DigAdvice",
     "DigQuestion",
     "FlipAdvice",
-    "POLICIES",
     "GameRecord",
     "Me",
     "Observation",

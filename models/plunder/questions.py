@@ -8,9 +8,9 @@ plunder`` (one mode each: ``RECORD``, ``RECORD --dig-advice``, ``tournament``)
 and the web app's notepad.
 
 Policies are named ``name[:ARG]``; the names are those of the registry of
-built-in policies (``isles.solvers.plunder.policies.POLICIES``), which the
-library looks them up in: a question holds the name as given, or a policy
-object.
+built-in policies (``isles.plunder.POLICIES``, kept by the solvers: a model does
+not import them), which the library looks them up in as it answers: a question
+holds the name as given, or a policy object.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ DEFAULT_TIME_LIMIT = ANALYSIS_TIME_LIMIT
 """Seconds :func:`deduce` and :func:`analyse` spend, by default, proving that
 proofs and conflicts are smallest; past it they keep proofs minimal by inclusion
 (docs/plunder.md, "Time limit"). Declared once, by
-:class:`isles.models.questions.RecordAnalysis`."""
+:class:`isles.models.plunder.questions.RecordAnalysis`."""
 
 ProofKind = Literal["smallest", "minimal"]
 """What a conflict or a proof is: ``smallest`` (no set of fewer answers does

@@ -52,7 +52,7 @@ __all__ = [
 
 DEFAULT_SAMPLES = DIG_SAMPLES
 """Games played on per dig advice, by default (declared by
-:class:`isles.models.questions.DigQuestion`)."""
+:class:`isles.models.plunder.questions.DigQuestion`)."""
 
 _Z95 = 1.959963984540054
 
@@ -310,7 +310,7 @@ def dig_advice(
         No ``me``, an inconsistent record, a finished game, turns out of seat
         order, a ``time_limit`` past which a search's first game was still
         going, or a bad option (named): the checks of the declaration
-        :class:`isles.models.questions.DigQuestion`, then those that need the
+        :class:`isles.models.plunder.questions.DigQuestion`, then those that need the
         game (a consistent record, its turns in seat order).
 
     Notes

@@ -448,7 +448,7 @@ def tournament(
     ------
     InvalidInput
         A bad option (named), or both ``scheduler`` and ``workers``: the checks
-        of the declaration :class:`isles.models.questions.TournamentQuestion`.
+        of the declaration :class:`isles.models.plunder.questions.TournamentQuestion`.
 
     Notes
     -----
@@ -490,10 +490,9 @@ def tournament(
 def answer_tournament_question(
     question: TournamentQuestion, *, progress: Progress = None
 ) -> Tournament:
-    """The tournament a validated :class:`~isles.models.questions.TournamentQuestion` asks for.
-
-    What :func:`tournament` answers; ``isles plunder tournament`` reads the
-    question from its options and calls this.
+    """The tournament a validated
+    :class:`~isles.models.plunder.questions.TournamentQuestion` asks for: what
+    :func:`tournament` answers, and ``isles.answer`` for this question.
 
     Examples
     --------
