@@ -46,7 +46,7 @@ from bench_plunder import make_record  # noqa: E402
 
 import tests.plunder.reference as reference  # noqa: E402
 from isles.models.plunder.codes import CATEGORIES, Code, answer  # noqa: E402
-from isles.models.plunder.game import play_game  # noqa: E402
+from isles.models.plunder.play import play_game  # noqa: E402
 from isles.models.plunder.record import Observation, Record  # noqa: E402
 from isles.solvers.plunder.flips import FlipAdvice, flip_advice  # noqa: E402
 from isles.solvers.plunder.registry import policy_by_name  # noqa: E402

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES
-from isles.models.plunder.game import play_game
+from isles.models.plunder.play import play_game
 from isles.models.plunder.record import Record
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.counting import posterior

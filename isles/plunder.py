@@ -55,7 +55,8 @@ Examples
 """
 
 from isles.models.plunder.codes import Category, Code
-from isles.models.plunder.game import GameRecord, PlayerView, Policy
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView, Policy
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.plunder.record import Me, Observation, Record, example_record
 from isles.models.plunder.scoring import score_game

@@ -108,7 +108,7 @@ def _policy(value: object) -> Any:
     if isinstance(value, str):
         return value  # looked up in the registry by the library
     if callable(getattr(value, "seat", None)) and isinstance(getattr(value, "name", None), str):
-        return value  # a Policy object (isles.models.plunder.game.Policy)
+        return value  # a Policy object (isles.models.plunder.play.Policy)
     raise InvalidInput("", value, f"{_POLICY_HELP}, or a Policy")
 
 
@@ -355,7 +355,7 @@ class TournamentQuestion(Question):
         return self
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+#: This game's questions, by name (gathered by isles.models.questions.questions()).
 QUESTIONS: dict[str, type[Question]] = {
     "plunder_analysis": RecordAnalysis,
     "plunder_dig": DigQuestion,

@@ -16,7 +16,7 @@ from typing import Any
 
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.plunder.codes import Code
-from isles.models.plunder.game import Policy
+from isles.models.plunder.play import Policy
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis
 from isles.models.plunder.record import Record
 from isles.models.status import Status

@@ -200,7 +200,7 @@ def answer_counts(
     ----------
     allowed : numpy.ndarray
         ``(players, 216)`` 0/1: the codes each player may hold on their own
-        (:func:`isles.solvers.plunder.analysis.allowed_codes`).
+        (:func:`isles.solvers.plunder.counting.allowed_codes`).
     named : three frozensets of int
         Per category, every value that tells allowed codes apart: at least the
         values of every clue behind ``allowed`` and of my code

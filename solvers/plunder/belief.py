@@ -3,8 +3,9 @@
 Implements docs/plunder.md ("Fast beliefs for bots"; seed
 ``seeds/003_cfc377110defcf34.txt``): the consistent deals as seen by a player
 who knows their own code, kept as an explicit set and filtered by each new
-turn; the same posterior and answer distributions as :mod:`isles.solvers.plunder.analysis`,
-and exact draws of deals.
+turn; the same posterior and answer distributions as the counting passes
+(:mod:`~isles.solvers.plunder.counting`, :mod:`~isles.solvers.plunder.flips`), and exact
+draws of deals.
 """
 
 from __future__ import annotations
@@ -288,7 +289,7 @@ class Belief:
         return _all_codes()[c], int(counts[c])
 
     def posterior(self) -> Posterior:
-        """The same :class:`~isles.solvers.plunder.analysis.Posterior` as ``posterior(record)``."""
+        """The same :class:`~isles.solvers.plunder.posterior.Posterior` as ``posterior(record)``."""
         counts = tuple(tuple(int(x) for x in self.code_counts(p)) for p in range(self.players))
         return Posterior(self.players, self.deals, counts)
 
@@ -311,7 +312,7 @@ class Belief:
         return out
 
     def answer_distribution(self, clue: Code, active: int) -> dict[tuple[bool, ...], int]:
-        """As :func:`isles.solvers.plunder.analysis.answer_distribution` (my own answer included).
+        """As :func:`isles.solvers.plunder.flips.answer_distribution` (my own answer included).
 
         >>> from isles.solvers.plunder.flips import answer_distribution
         >>> r = Record(3, (), None)

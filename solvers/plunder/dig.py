@@ -20,15 +20,8 @@ import numpy as np
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
 from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
-from isles.models.plunder.game import (
-    TURN_LIMIT,
-    GameRecord,
-    GameTurn,
-    PlayerView,
-    Policy,
-    Seat,
-    play_turns,
-)
+from isles.models.plunder.game import TURN_LIMIT, GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_turns
 from isles.models.plunder.questions import DIG_SAMPLES, DigQuestion
 from isles.models.plunder.record import Record
 from isles.models.plunder.scoring import CrewCard
@@ -326,11 +319,11 @@ def dig_advice(
     chest count: a deduction record does not hold them, but with an exact-solver
     ``policy`` (``threshold``, ``certain``, ``expected``) the others' cards of
     the turns so far are fixed by their code and the record, and each game
-    played on replays them (:class:`isles.solvers.plunder.search.Replay`),
+    played on replays them (:class:`isles.solvers.plunder.replay.Replay`),
     ahead of mine in the chest. ``policy="search"`` plays the others and my
     flips on by the search policy (slow: a search a turn a seat); their cards of
     the turns so far are replayed as the search models them, ``threshold:0.5``
-    (:data:`isles.solvers.plunder.search.OTHERS`). With another policy
+    (:data:`isles.solvers.plunder.replay.OTHERS`). With another policy
     (``random``, a user's) the chest is taken as empty. The others do not see
     that my card went in. docs/plunder.md, "Dig now or wait".
 

@@ -16,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
-from isles.models.plunder.game import GameTurn, PlayerView
+from isles.models.plunder.game import GameTurn
+from isles.models.plunder.play import PlayerView
 from isles.models.plunder.scoring import CrewCard, dig_points, treasure_left
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.policies import best_flip

@@ -3,7 +3,7 @@
 Implements docs/plunder.md ("Policies"; seed ``seeds/003_cfc377110defcf34.txt``):
 the flip with the most expected information, digging at a probability
 threshold, digging by expected points against the others' likely digs, and a
-random baseline, each a :class:`~isles.models.plunder.game.Policy` registered by
+random baseline, each a :class:`~isles.models.plunder.play.Policy` registered by
 name (:mod:`~isles.solvers.plunder.registry`). :class:`SolverPolicy` and
 :class:`SolverSeat` are the exact-solver policies' common part, which the search
 policy models the other players by.
@@ -20,7 +20,7 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import CATEGORIES, CODES, COPIES, VALUES, Category, Code
-from isles.models.plunder.game import PlayerView, Policy, Seat
+from isles.models.plunder.play import PlayerView, Policy, Seat
 from isles.models.plunder.record import Observation
 from isles.models.plunder.scoring import dig_points as points_for
 from isles.solvers.plunder.belief import Belief
@@ -66,7 +66,7 @@ def follow_belief(belief: Belief, view: PlayerView) -> Belief:
 
     Examples
     --------
-    >>> from isles.models.plunder.game import PlayerView
+    >>> from isles.models.plunder.play import PlayerView
     >>> view = PlayerView(3, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (), ((0,) * 6,) * 3)
     >>> follow_belief(Belief.start(3, 0, Code(0, 0, 0)), view).turns
     0
@@ -82,7 +82,7 @@ def follow_belief(belief: Belief, view: PlayerView) -> Belief:
 
 def best_flip(belief: Belief, view: PlayerView) -> Category | None:
     """The flip with the most expected information about the deal (ties: none, island,
-    marker, trap), as :func:`isles.solvers.plunder.analysis.flip_advice` ranks them.
+    marker, trap), as :func:`isles.solvers.plunder.flips.flip_advice` ranks them.
 
     Parameters
     ----------
@@ -97,7 +97,7 @@ def best_flip(belief: Belief, view: PlayerView) -> Category | None:
 
     Examples
     --------
-    >>> from isles.models.plunder.game import PlayerView
+    >>> from isles.models.plunder.play import PlayerView
     >>> view = PlayerView(3, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (), ((0,) * 6,) * 3)
     >>> best_flip(Belief.start(3, 0, Code(0, 0, 0)), view)
     <Category.ISLAND: 'island'>

@@ -2,7 +2,7 @@
 
 Implements docs/plunder.md ("How the posterior is computed"; seed
 ``seeds/003_cfc377110defcf34.txt``). :class:`Posterior` is the answer of
-:func:`isles.solvers.plunder.analysis.posterior` (counting passes) and of
+:func:`isles.solvers.plunder.counting.posterior` (counting passes) and of
 :meth:`isles.solvers.plunder.belief.Belief.posterior` (an explicit set of
 deals): both modules build on this one, which imports neither.
 """

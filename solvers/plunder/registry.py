@@ -18,8 +18,9 @@ from typing import ClassVar, TypeVar
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import TURN_LIMIT, GameRecord, Policy
-from isles.models.plunder.game import play_game as play_seats
+from isles.models.plunder.game import TURN_LIMIT, GameRecord
+from isles.models.plunder.play import Policy
+from isles.models.plunder.play import play_game as play_seats
 
 __all__ = [
     "POLICIES",
@@ -144,7 +145,7 @@ def play_game(
 ) -> GameRecord:
     """Play one game between policies given as objects or by name (``"threshold:0.5"``).
 
-    :func:`isles.models.plunder.game.play_game`, each name read by the one parser
+    :func:`isles.models.plunder.play.play_game`, each name read by the one parser
     of policy names (:func:`policy_by_name`); the catalogue's ``isles.plunder.play_game``.
 
     Parameters

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 
 from isles.models.plunder.codes import CATEGORIES, VALUES, Code
-from isles.models.plunder.game import GameRecord, GameTurn, PlayerView, Seat
+from isles.models.plunder.game import GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, Seat
 from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder.policies import SolverPolicy, SolverSeat, ThresholdPolicy, best_flip
 

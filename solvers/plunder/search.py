@@ -17,7 +17,7 @@ games played on by those weights, as the seat itself guesses); on the last turn,
 once they are few, it scores every combination of its most likely codes exactly
 over them. On its own turn it weighs each flip (none, or a deck) on ``BUDGET`` games
 of its own (from a budget of ``FLIP_SEARCH_BUDGET``; below, it flips for its digs:
-:func:`dig_flip`).
+:func:`~isles.solvers.plunder.playout.dig_flip`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
-from isles.models.plunder.game import PlayerView, Policy, Seat, play_turns
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_turns
 from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.playout import (
@@ -167,7 +167,8 @@ these rules."""
 FLIP_SEARCH_BUDGET = 32
 """The smallest budget at which the search, once it plans, weighs each flip (none, or
 each deck with a card left) on ``BUDGET`` games played on of its own; below it, it
-flips for its digs (:func:`dig_flip`). With 32 games a flip, against three
+flips for its digs (:func:`~isles.solvers.plunder.playout.dig_flip`). With 32 games a
+flip, against three
 ``threshold:0.5`` at 4 players (seed 0, 400 games): 144 wins against 135 for the flip
 for the digs, margin over the others' mean +0.39 [+0.02, +0.76] a game higher; at 6
 players 101 against 106, margin -0.01 [-0.30, +0.27] (docs/plunder.md, "How strong");
@@ -176,13 +177,13 @@ with 4 games a flip it played worse than the most informative flip."""
 
 DIG_FLIP = True
 """Whether the search, once it plans with a budget below FLIP_SEARCH_BUDGET, flips for
-its digs (:func:`dig_flip`: the flip after whose answers its best guesses are right
-most often) rather than for the most information."""
+its digs (:func:`~isles.solvers.plunder.playout.dig_flip`: the flip after whose answers
+its best guesses are right most often) rather than for the most information."""
 
 
 LAST_TURN = True
 """Whether the last turn's cards are chosen exactly over the weighed deals (a
-combination of codes, :meth:`_SearchSeat._last_turn`) rather than each target's most
+combination of codes, ``_SearchSeat._last_turn``) rather than each target's most
 likely code."""
 
 

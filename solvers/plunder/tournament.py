@@ -22,7 +22,8 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import Category, Code
-from isles.models.plunder.game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
+from isles.models.plunder.game import TURN_LIMIT
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_game
 from isles.models.plunder.questions import (
     DEFAULT_LINEUP,
     MAX_GAMES,
@@ -412,7 +413,7 @@ def tournament(
         2..6 seats.
     policies : sequence of Policy or str, optional
         The lineup, repeated to fill the seats (names of
-        :func:`~isles.solvers.plunder.policies.policy_by_name` or Policy
+        :func:`~isles.solvers.plunder.registry.policy_by_name` or Policy
         objects, which must pickle to go to Dask workers). Default
         :data:`DEFAULT_LINEUP`. Game ``g`` turns the seats by ``g`` places, so
         over ``players`` games every policy sits in every seat.

@@ -9,7 +9,8 @@ import pytest
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import CATEGORIES, COPIES, Code, answer
-from isles.models.plunder.game import GameRecord, PlayerView
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView
 from isles.models.plunder.record import Me, Observation, Record, example_record
 from isles.solvers.plunder import dig as plunder_dig
 from isles.solvers.plunder.belief import Belief

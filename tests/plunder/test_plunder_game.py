@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
-from isles.models.plunder.game import GameRecord, GameTurn, PlayerView, deal_cards, play_game
+from isles.models.plunder.game import GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, deal_cards, play_game
 from isles.models.plunder.record import Observation, Record
 from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder.belief import Belief

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import Category, Code
-from isles.models.plunder.game import GameRecord, PlayerView, play_game
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView, play_game
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.flips import flip_advice
 from isles.solvers.plunder.policies import best_flip

@@ -16,15 +16,8 @@ from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
 from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
-from isles.models.plunder.game import (
-    GameRecord,
-    GameTurn,
-    PlayerView,
-    Policy,
-    Seat,
-    play_game,
-    play_turns,
-)
+from isles.models.plunder.game import GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_game, play_turns
 from isles.models.plunder.record import Observation
 from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder import playout as plunder_playout

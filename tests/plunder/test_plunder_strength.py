@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Code, answer
-from isles.models.plunder.game import PlayerView, play_game
+from isles.models.plunder.play import PlayerView, play_game
 from isles.models.plunder.record import Observation
 from isles.solvers.plunder import search as plunder_search
 from isles.solvers.plunder.belief import Belief, _entropy
