@@ -103,7 +103,7 @@ def on_dask(players: int, games: int) -> None:
     import dask
     from distributed import Client, LocalCluster
 
-    from isles.solvers.plunder.tournament import _TRIM
+    from isles.solvers.plunder.cluster import _TRIM
 
     results = {}
     times = {}

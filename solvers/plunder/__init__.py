@@ -20,7 +20,8 @@ The whole game (``isles plunder RECORD --dig-advice``, ``isles plunder tournamen
 - :mod:`~isles.solvers.plunder.playout`: games played on from a decision, and their worth.
 - :mod:`~isles.solvers.plunder.search`: the search policy.
 - :mod:`~isles.solvers.plunder.dig`: dig now or wait (:class:`DigQuestion`).
-- :mod:`~isles.solvers.plunder.tournament`: tournaments on Dask (:class:`TournamentQuestion`).
+- :mod:`~isles.solvers.plunder.cluster`: a tournament's games, in chunks, on Dask.
+- :mod:`~isles.solvers.plunder.tournament`: tournaments (:class:`TournamentQuestion`).
 
 :data:`ANSWERS` maps each question of :mod:`isles.models.plunder.questions` to the
 function that answers it (``isles.answer`` reads it); the catalogue
