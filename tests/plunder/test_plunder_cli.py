@@ -304,3 +304,27 @@ def test_a_closed_pipe_is_quiet() -> None:
     reader.stdin.close()
     reader.wait()
     assert (done.returncode, done.stderr) == (141, b"")
+
+
+def test_the_analysis_adds_dig_advice_with_dig_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--advise --dig-policy NAME``: the options derived from RecordAnalysis's dig fields;
+    the answer is the library's (analyse with dig_policy), the table printed after the
+    advice."""
+    argv = (str(EXAMPLE), "--advise", "--dig-policy", "certain", "--dig-samples", "10")
+    status, out, err = _run(capsys, *argv, "--time-limit", "60", "--json")
+    assert (status, err) == (0, "")
+    expected = analyse(
+        example_record(), advise=True, dig_policy="certain", dig_samples=10, time_limit=60
+    )
+    assert json.loads(out) == _plain(expected.to_dict())
+    assert json.loads(out)["advice"]["dig"]["samples"] == 10
+    status, out, _ = _run(capsys, *argv)
+    assert status == 0 and "Dig now or wait (player 0, after 7 turns; others play certain" in out
+    for wrong, needle in (
+        (["--dig-policy", "certain"], "--dig-policy: 'certain' is invalid; expected --dig-policy"),
+        (["--advise", "--dig-samples", "5"], "--dig-samples only with --dig-policy"),
+        (["--advise", "--dig-policy", "greedy"], "--dig-policy: 'greedy' is invalid; expected one"),
+        (["--dig-advice", "--dig-policy", "certain"], "--dig-policy only with RECORD without"),
+    ):
+        status, _, err = _run(capsys, str(EXAMPLE), *wrong)
+        assert status == 2 and needle in err, err
