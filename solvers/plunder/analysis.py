@@ -277,8 +277,9 @@ def _dig(
     """Dig now or wait within the analysis's share of the time, or why not.
 
     The seconds are ``dig_time_limit``, and what is left of ``dig_deadline`` (at least
-    :data:`MIN_DIG_SECONDS`) if less. A limit the games cannot meet is the analysis's
-    own (not a limit the user gave the dig advice): it is said of the policy chosen.
+    :data:`MIN_DIG_SECONDS`) if less. Seconds in which not even one game played on ends
+    (a search of a large budget) are the analysis's share of the time, not a field of
+    the dig advice's own: the refusal is said of the policy chosen, ``dig_policy``.
     """
     seconds = question.dig_time_limit
     if question.dig_deadline is not None:
