@@ -34,17 +34,17 @@ import z3
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer
-from isles.solvers.plunder.analysis import (
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Observation, Record
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.deduction import (
     DEFAULT_TIME_LIMIT,
-    AnswerId,
-    _Z3Record,
     deduce,
     forced_values,
-    posterior,
     smallest_conflict,
     z3_consistent,
 )
+from isles.solvers.plunder.z3record import AnswerId, Z3Record
 
 ALL_CODES = [Code.from_index(c) for c in range(216)]
 
@@ -256,7 +256,7 @@ def main() -> None:
                 best_time(partial(forced_values, record, post, smallest=False), 3),
             )
             bad = _flip_until_inconsistent(record, flips=1 + extra)
-            core = _Z3Record(bad).minimal_core()
+            core = Z3Record(bad).minimal_core()
             smallest = smallest_conflict(bad)
             sizes.append(f"{len(core or ())}/{len(smallest)}")
             minimal_s = max(minimal_s, best_time(partial(_deletion_conflict, bad), 3))
@@ -335,7 +335,7 @@ def _cli_seconds(record: Record) -> float:
 
 def _deletion_conflict(record: Record) -> tuple[AnswerId, ...] | None:
     """The former conflict: a Z3 unsat core shrunk by deletion (minimal, not smallest)."""
-    return _Z3Record(record).minimal_core()
+    return Z3Record(record).minimal_core()
 
 
 def _flip_until_inconsistent(record: Record, flips: int = 1) -> Record:

@@ -45,10 +45,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_plunder import make_record  # noqa: E402
 
 import tests.plunder.reference as reference  # noqa: E402
-from isles.models.plunder.game import play_game  # noqa: E402
-from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer  # noqa: E402
-from isles.solvers.plunder.analysis import FlipAdvice, flip_advice  # noqa: E402
-from isles.solvers.plunder.policies import policy_by_name  # noqa: E402
+from isles.models.plunder.codes import CATEGORIES, Code, answer  # noqa: E402
+from isles.models.plunder.play import play_game  # noqa: E402
+from isles.models.plunder.record import Observation, Record  # noqa: E402
+from isles.solvers.plunder.flips import FlipAdvice, flip_advice  # noqa: E402
+from isles.solvers.plunder.registry import policy_by_name  # noqa: E402
 from isles.solvers.plunder.tournament import DEFAULT_LINEUP  # noqa: E402
 
 
@@ -130,7 +131,8 @@ def cold() -> None:
     for name, module in engines:
         code = (
             "import time\n"
-            "from isles.models.plunder.rules import Code, Record\n"
+            "from isles.models.plunder.codes import Code\n"
+            "from isles.models.plunder.record import Record\n"
             f"from {module} import flip_advice\n"
             "t = time.process_time()\n"
             "flip_advice(Record(6), Code(1, 2, 3), 0)\n"

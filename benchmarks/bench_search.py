@@ -105,9 +105,9 @@ import numpy as np
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder.game import PlayerView, play_game
-from isles.models.plunder.rules import score_range
-from isles.solvers.plunder.policies import policy_by_name
+from isles.models.plunder.play import PlayerView, play_game
+from isles.models.plunder.scoring import score_range
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.search import DEFAULT_BUDGET, SearchPolicy
 from isles.solvers.plunder.tournament import tournament
 

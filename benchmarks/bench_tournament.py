@@ -31,11 +31,12 @@ from pathlib import Path
 # Run as a script from anywhere: import this checkout, not an installed isles.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isles.models.plunder.game import play_game
-from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Record
-from isles.solvers.plunder.analysis import posterior
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES
+from isles.models.plunder.play import play_game
+from isles.models.plunder.record import Record
 from isles.solvers.plunder.belief import Belief
-from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.tournament import DEFAULT_LINEUP, tournament
 
 # The baseline is the previous way: the counting passes over every value per clue (the
@@ -102,7 +103,7 @@ def on_dask(players: int, games: int) -> None:
     import dask
     from distributed import Client, LocalCluster
 
-    from isles.solvers.plunder.tournament import _TRIM
+    from isles.solvers.plunder.cluster import _TRIM
 
     results = {}
     times = {}

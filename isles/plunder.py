@@ -1,30 +1,38 @@
 """Plunder deduction and strategy (seed ``seeds/003_cfc377110defcf34.txt``; docs/plunder.md).
 
-The public entry points. One call answers what ``isles plunder`` answers:
-:func:`analyse` (the deduction, and flip and guess advice on request). The
-parts: what a record proves (:func:`deduce`: consistency, a smallest conflict,
-forced values with their smallest proofs, under a time limit), the exact
-posterior (:func:`posterior`), flip advice (:func:`flip_advice`), guess advice
-(:func:`guess_advice`), scoring (:func:`score_game`). Records are read with
+One function per question, each declared once in :mod:`isles.models.plunder.questions`
+(docs/json.md, "Questions"):
+
+- :func:`analyse` (:class:`RecordAnalysis`, answered by an :class:`Analysis`): what a
+  record proves, its exact posterior, and flip, guess and dig advice on request
+  (``isles plunder RECORD``);
+- :func:`dig_advice` (:class:`DigQuestion`, a :class:`DigAdvice`): a crew card now
+  against waiting (``isles plunder RECORD --dig-advice``);
+- :func:`tournament` (:class:`TournamentQuestion`, a :class:`Tournament`): games
+  between policies on Dask (``isles plunder tournament``).
+
+``isles.answer(question)`` answers a question object, as the command line and the
+web app do.
+
+The parts of an analysis, each a call of its own: what a record proves
+(:func:`deduce`, a :class:`Deduction`: consistency, a smallest conflict, forced
+values with their smallest proofs, under a time limit), the exact posterior
+(:func:`posterior`, a :class:`Posterior`), flip advice (:func:`flip_advice`, a
+:class:`FlipAdvice`), guess advice (:func:`guess_advice`) and the scoring
+(:func:`score_game`). Records are read with
 :meth:`Record.load` (a file, or ``"-"`` for standard input) or built from
-:class:`Observation` and :class:`Code`. Every result has ``to_dict()`` in the
-dialect of docs/json.md.
+:class:`Observation`, :class:`Code` (its :class:`Category` values) and :class:`Me`;
+:func:`example_record` is the embedded example. Every result has ``to_dict()`` in
+the dialect of docs/json.md.
 
-The whole game (docs/plunder.md, "The whole game" to "Tournaments"): a played
-game is a :class:`GameRecord` (checked; :meth:`GameRecord.load` reads one);
+The whole game (docs/plunder.md, "The whole game" to "Tournaments"): a played game
+is a :class:`GameRecord` (checked; :meth:`GameRecord.load` reads one);
 :func:`play_game` plays one between policies (:class:`Policy`, built in:
-:func:`policy_by_name`, or your own); :class:`Belief` is a player's exact
-posterior updated turn by turn (what the bots use); :func:`dig_advice` weighs
-a crew card now against waiting; :func:`tournament` plays many games on Dask.
-A policy of your own is a :class:`Policy` (it sees a :class:`PlayerView`);
-:func:`register` adds it to :data:`POLICIES`, the registry the built-in
-policies are found in by name.
-
-The questions (docs/json.md, "Questions"): :class:`RecordAnalysis`,
-:class:`DigQuestion` and :class:`TournamentQuestion` declare each call's
-parameters once, answered by :func:`analyse_question`, :func:`dig_question`
-and :func:`tournament_question`. This catalogue lists what a user calls; the
-engine stays reachable under :mod:`isles.solvers` and :mod:`isles.models`.
+:func:`policy_by_name`, or your own). A policy of your own is a :class:`Policy` (it
+sees a :class:`PlayerView`); :func:`register` adds it to :data:`POLICIES`, the
+registry the built-in policies are found in by name. The engine stays reachable under
+:mod:`isles.solvers.plunder` (a player's belief turn by turn:
+``isles.solvers.plunder.belief.Belief``) and :mod:`isles.models.plunder`.
 
 Examples
 --------
@@ -46,43 +54,25 @@ Examples
 (['certain', 'random'], 'estimate')
 """
 
-from isles.models.plunder.game import GameRecord, PlayerView, Policy
+from isles.models.plunder.codes import Category, Code
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView, Policy
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.plunder.rules import (
-    Category,
-    Code,
-    GameScore,
-    Me,
-    Names,
-    Observation,
-    Record,
-    example_record,
-    score_game,
-)
-from isles.solvers.plunder.analysis import (
-    Advice,
-    Analysis,
-    Deduction,
-    FlipAdvice,
-    Guess,
-    Posterior,
-    analyse,
-    analyse_question,
-    deduce,
-    flip_advice,
-    guess_advice,
-    posterior,
-)
-from isles.solvers.plunder.belief import Belief
-from isles.solvers.plunder.dig import DigAdvice, dig_advice, dig_question
-from isles.solvers.plunder.policies import POLICIES, play_game, policy_by_name, register
-from isles.solvers.plunder.tournament import Tournament, tournament, tournament_question
+from isles.models.plunder.record import Me, Observation, Record, example_record
+from isles.models.plunder.scoring import score_game
+from isles.solvers.plunder.analysis import Analysis, analyse
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.deduction import Deduction, deduce
+from isles.solvers.plunder.dig import DigAdvice, dig_advice
+from isles.solvers.plunder.flips import FlipAdvice, flip_advice
+from isles.solvers.plunder.guesses import guess_advice
+from isles.solvers.plunder.posterior import Posterior
+from isles.solvers.plunder.registry import POLICIES, play_game, policy_by_name, register
+from isles.solvers.plunder.tournament import Tournament, tournament
 
 __all__ = [
     "POLICIES",
-    "Advice",
     "Analysis",
-    "Belief",
     "Category",
     "Code",
     "Deduction",
@@ -90,10 +80,7 @@ __all__ = [
     "DigQuestion",
     "FlipAdvice",
     "GameRecord",
-    "GameScore",
-    "Guess",
     "Me",
-    "Names",
     "Observation",
     "PlayerView",
     "Policy",
@@ -103,10 +90,8 @@ __all__ = [
     "Tournament",
     "TournamentQuestion",
     "analyse",
-    "analyse_question",
     "deduce",
     "dig_advice",
-    "dig_question",
     "example_record",
     "flip_advice",
     "guess_advice",
@@ -116,5 +101,4 @@ __all__ = [
     "register",
     "score_game",
     "tournament",
-    "tournament_question",
 ]

@@ -25,7 +25,7 @@ PAGES = sorted((ROOT / "docs").glob("*.md"))
 def _registries_restored() -> Iterator[None]:
     """docs/plunder.md registers a policy of its own, as a reader would: the
     registry is as it was after each page, so other tests see the built-ins."""
-    from isles.solvers.plunder.policies import POLICIES
+    from isles.solvers.plunder.registry import POLICIES
 
     before = dict(POLICIES)
     yield

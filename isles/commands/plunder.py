@@ -1,45 +1,35 @@
 """``isles plunder``: what a Plunder record proves, the exact odds, what to do next,
 dig now or wait, and tournaments between policies.
 
-The command line of docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``):
-it parses, calls :func:`isles.solvers.plunder.analysis.analyse`,
-:func:`isles.solvers.plunder.dig.dig_advice` or
-:func:`isles.solvers.plunder.tournament.tournament` and formats; ``--json``
-prints the result's ``to_dict()``.
+The command line of docs/plunder.md (seed ``seeds/003_cfc377110defcf34.txt``): it
+reads one of the questions of :mod:`isles.models.plunder.questions` from its options
+(one mode each), answers it with ``isles.answer`` and formats; ``--json`` prints the
+answer's ``to_dict()``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import isles
 from isles.cli import OneLineParser, check_output, emit_json
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
-from isles.models.plunder.questions import (
-    ANALYSIS_TIME_LIMIT,
-    DigQuestion,
-    RecordAnalysis,
-    TournamentQuestion,
-)
-from isles.models.plunder.rules import CATEGORIES, VALUES, Record, code_from_text
+from isles.models.plunder.codes import CATEGORIES, VALUES, code_from_text
+from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
+from isles.models.plunder.record import Record
 from isles.options import add_questions, read_mode
-from isles.solvers.plunder.policies import POLICIES
 
 if TYPE_CHECKING:
-    from isles.plunder import Advice, Analysis, DigAdvice, Tournament
+    from isles.plunder import Analysis, DigAdvice, Tournament
 
 ORDER = 20
 
 TOP_CODES = 3
-
-#: The default of --time-limit for a record, in seconds: the declaration's
-#: (isles.models.questions.RecordAnalysis; the command line starts without Z3).
-TIME_LIMIT = ANALYSIS_TIME_LIMIT
 
 #: The word in place of RECORD that starts a tournament.
 TOURNAMENT = "tournament"
@@ -57,16 +47,32 @@ MODES: dict[str, type[Question]] = {
 
 
 def policies_epilog() -> str:
-    """The built-in policies for ``--help``, from the registry (POLICIES).
+    """The built-in policies for ``--help``, from the registry (``isles.plunder.POLICIES``).
 
     >>> policies_epilog().splitlines()[1]
     '  threshold:P  digs once the most likely code has probability P or more (default 0.5)'
     """
+    # The catalogue loads the solvers (Z3, SciPy): only when the help is written.
+    from isles.plunder import POLICIES
+
     lines = ["policies (--policy NAME; all but random flip for the most information):"]
     for key, kind in POLICIES.items():
         name = key if kind.argument is None else f"{key}:{kind.argument}"
         lines.append(f"  {name:<11}  {kind.summary}")
     return "\n".join(lines)
+
+
+#: Where ``--help`` lists the policies (:class:`PoliciesHelp` writes them there).
+POLICIES_EPILOG = "(the built-in policies)"
+
+
+class PoliciesHelp(argparse.RawDescriptionHelpFormatter):
+    """``isles plunder --help``: its epilog, the built-in policies, read from the registry
+    as the help is written (:func:`policies_epilog`), not at every start."""
+
+    def add_text(self, text: str | None) -> None:
+        """The text as given; the policies in place of :data:`POLICIES_EPILOG`."""
+        super().add_text(policies_epilog() if text == POLICIES_EPILOG else text)
 
 
 def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -84,8 +90,8 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
             "or wait. 'isles plunder tournament --players N ...' plays games between "
             "policies (on Dask) instead of reading a record."
         ),
-        epilog=policies_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=POLICIES_EPILOG,
+        formatter_class=PoliciesHelp,
     )
     p.modes = (TOURNAMENT,)  # its parse errors say 'isles plunder tournament'
     p.add_argument(
@@ -196,8 +202,10 @@ def grid_lines(analysis: Analysis) -> list[str]:
     return lines
 
 
-def advice_lines(record: Record, advice: Advice) -> list[str]:
-    """The readable flip and guess advice."""
+def advice_lines(analysis: Analysis) -> list[str]:
+    """The readable flip and guess advice (of an analysis that has advice)."""
+    record, advice = analysis.record, analysis.advice
+    assert advice is not None
     lines = []
     flip = advice.flip
     if flip is None:
@@ -220,11 +228,22 @@ def advice_lines(record: Record, advice: Advice) -> list[str]:
 
 
 def analysis_lines(analysis: Analysis) -> list[str]:
-    """The whole text answer: the grid, then the advice when asked for."""
+    """The whole text answer: the grid, then the advice when asked for, then dig now or
+    wait when asked for (``--dig-policy``), or why it could not be given."""
     lines = grid_lines(analysis)
-    if analysis.advice is not None:
+    advice = analysis.advice
+    if advice is not None:
         lines.append("")
-        lines.extend(advice_lines(analysis.record, analysis.advice))
+        lines.extend(advice_lines(analysis))
+        if advice.dig is not None:
+            lines.append("")
+            lines.extend(dig_lines(analysis.record, advice.dig))
+        if advice.dig_error is not None:
+            error = advice.dig_error
+            if isinstance(error, InvalidInput):  # spelt as the option: --dig-policy
+                error = RecordAnalysis.respell(error, "option")
+            lines.append("")
+            lines.append(f"Dig now or wait: not given ({error}).")
     return lines
 
 
@@ -239,9 +258,6 @@ def _run(args: argparse.Namespace) -> int:
     record = Record.load(args.record)
     if args.dig_advice:
         return _run_dig_advice(args, record)
-    # Z3 and SciPy load here, not at start-up: the other commands do not need them.
-    from isles.plunder import analyse_question
-
     extra: dict[str, object] = {"record": record}
     typed = {}
     if hasattr(args, "clue"):  # a clue's names are the record's: read here
@@ -254,7 +270,8 @@ def _run(args: argparse.Namespace) -> int:
             raise RecordAnalysis.respell(exc, "option", typed) from None
     question = read_mode(MODES, ANALYSIS_MODE, args, extra, typed)
     assert isinstance(question, RecordAnalysis)
-    analysis = analyse_question(question, progress=sys.stderr.isatty())
+    # isles.answer loads the solvers (Z3, SciPy) here, not at start-up.
+    analysis = isles.answer(question, progress=None)
     if args.json:
         emit_json(analysis.to_dict())
     else:
@@ -294,11 +311,9 @@ def dig_lines(record: Record, advice: DigAdvice) -> list[str]:
 
 
 def _run_dig_advice(args: argparse.Namespace, record: Record) -> int:
-    from isles.plunder import dig_question
-
     question = read_mode(MODES, DIG_MODE, args, {"record": record})
     assert isinstance(question, DigQuestion)
-    advice = dig_question(question, progress=sys.stderr.isatty())
+    advice = isles.answer(question, progress=None)
     if args.json:
         emit_json(advice.to_dict())
     else:
@@ -380,9 +395,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
     question = read_mode(MODES, TOURNAMENT_MODE, args)
     assert isinstance(question, TournamentQuestion)
     png = check_output("--png", args.png, (".png", ".svg"))
-    from isles.plunder import tournament_question
-
-    result = tournament_question(question, progress=sys.stderr.isatty())
+    result = isles.answer(question, progress=None)
     if png is not None and result.games:
         tournament_figure(result, png)
     if args.json:

@@ -8,9 +8,9 @@ plunder`` (one mode each: ``RECORD``, ``RECORD --dig-advice``, ``tournament``)
 and the web app's notepad.
 
 Policies are named ``name[:ARG]``; the names are those of the registry of
-built-in policies (``isles.solvers.plunder.policies.POLICIES``), which the
-library looks them up in: a question holds the name as given, or a policy
-object.
+built-in policies (``isles.plunder.POLICIES``, kept by the solvers: a model does
+not import them), which the library looks them up in as it answers: a question
+holds the name as given, or a policy object.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from typing import Annotated, Any, Self
 
 from pydantic import PlainValidator, model_validator
 
-from isles.models.contract import Is, NotWith, OnlyWith, Question, param
+from isles.models.contract import Given, Is, NotWith, OnlyWith, Question, param
 from isles.models.errors import SEED_MAX, InvalidInput
+from isles.models.plunder.codes import MAX_PLAYERS, MIN_PLAYERS, Code, code_from_json
 from isles.models.plunder.game import TURN_LIMIT
-from isles.models.plunder.rules import MAX_PLAYERS, MIN_PLAYERS, Code, Record, code_from_json
+from isles.models.plunder.record import Record
 
 __all__ = [
     "ANALYSIS_TIME_LIMIT",
@@ -66,7 +67,7 @@ DEFAULT_LINEUP = ("expected", "threshold", "certain")
 """The policies seated when none is named: the exact-solver ones."""
 
 #: How a policy is written (isles plunder --help lists the registry's names).
-_POLICY_HELP = "a built-in policy, name[:ARG]"
+_POLICY_HELP = "a built-in policy's name, name[:ARG]"
 
 
 def _record(value: object) -> Record:
@@ -107,7 +108,7 @@ def _policy(value: object) -> Any:
     if isinstance(value, str):
         return value  # looked up in the registry by the library
     if callable(getattr(value, "seat", None)) and isinstance(getattr(value, "name", None), str):
-        return value  # a Policy object (isles.models.plunder.game.Policy)
+        return value  # a Policy object (isles.models.plunder.play.Policy)
     raise InvalidInput("", value, f"{_POLICY_HELP}, or a Policy")
 
 
@@ -141,18 +142,28 @@ _TIME_HELP += "so far, and says so"
 
 
 class RecordAnalysis(Question):
-    """What a record proves, its exact posterior, and flip and guess advice on request.
+    """What a record proves, its exact posterior, and flip, guess and dig advice on request.
+
+    Dig now or wait (:class:`DigQuestion`'s advice, from ``dig_samples`` games played
+    on by ``dig_policy``) comes with the advice when ``dig_policy`` is given and the
+    record says who I am, within its own share of the time: at most
+    ``dig_time_limit`` seconds, and ending ``dig_deadline`` seconds after the
+    analysis began (the web notepad's one budget: docs/serve.md).
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import example_record
+    >>> from isles.models.plunder.record import example_record
     >>> q = RecordAnalysis.read({"record": example_record(), "advise": True})
-    >>> q.time_limit, q.clue
-    (3.0, None)
+    >>> q.time_limit, q.clue, q.dig_policy
+    (3.0, None, None)
     >>> RecordAnalysis.read({"record": example_record(), "active": 1}, spelling="option")
     Traceback (most recent call last):
     ...
     isles.models.errors.InvalidInput: --active: 1 is invalid; expected --active only with --advise
+    >>> RecordAnalysis.read({"record": example_record(), "advise": True, "dig_samples": 5})
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: dig_samples: 5 is invalid; expected dig_samples only with ...
     """
 
     record: RecordValue = param(
@@ -185,11 +196,41 @@ class RecordAnalysis(Question):
         gt=0,
         finite=True,
     )
+    dig_policy: PolicyValue | None = param(
+        None,
+        help=f"with --advise: add dig now or wait (a record with 'me'), its games played "
+        f"on by this policy ({_POLICY_HELP}; default: none)",
+        metavar="NAME",
+        text="name",
+    )
+    dig_samples: int = param(
+        DIG_SAMPLES, help="with --dig-policy: games the dig advice plays on", ge=1, le=MAX_SAMPLES
+    )
+    dig_time_limit: float | None = param(
+        None,
+        help="with --dig-policy: seconds the dig advice plays at most; past them it stands on "
+        "the games played so far, and says so (default: no limit)",
+        metavar="SEC",
+        gt=0,
+        finite=True,
+    )
+    dig_deadline: float | None = param(
+        None,
+        help="with dig_policy: seconds after the analysis began by which the dig advice "
+        "ends, if sooner (what the analysis took counts; half a second at least is left it)",
+        gt=0,
+        finite=True,
+        cli=False,
+    )
 
     together = (
         OnlyWith("clue", Is("advise", (True,))),
         OnlyWith("active", Is("advise", (True,))),
         OnlyWith("earlier_digs", Is("advise", (True,))),
+        OnlyWith("dig_policy", Is("advise", (True,))),
+        OnlyWith("dig_samples", Given("dig_policy")),
+        OnlyWith("dig_time_limit", Given("dig_policy")),
+        OnlyWith("dig_deadline", Given("dig_policy")),
     )
 
     @model_validator(mode="after")
@@ -212,7 +253,7 @@ class DigQuestion(Question):
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> q = DigQuestion.read({"record": r})
     >>> q.policy, q.waits, q.samples, q.seed, q.time_limit
@@ -314,7 +355,7 @@ class TournamentQuestion(Question):
         return self
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+#: This game's questions, by name (gathered by isles.models.questions.questions()).
 QUESTIONS: dict[str, type[Question]] = {
     "plunder_analysis": RecordAnalysis,
     "plunder_dig": DigQuestion,

@@ -18,7 +18,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.plunder.rules import CATEGORIES, VALUES, Code, Record
+from isles.models.plunder.codes import CATEGORIES, VALUES, Code
+from isles.models.plunder.record import Record
 
 __all__ = ["answer_counts", "named_values"]
 
@@ -54,7 +55,7 @@ def named_values(record: Record) -> tuple[frozenset[int], ...]:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Observation
+    >>> from isles.models.plunder.record import Observation
     >>> named_values(Record(2, (Observation(0, Code(1, 2, 2), {1: True}),)))
     (frozenset({1}), frozenset({2}), frozenset({2}))
     """
@@ -199,7 +200,7 @@ def answer_counts(
     ----------
     allowed : numpy.ndarray
         ``(players, 216)`` 0/1: the codes each player may hold on their own
-        (:func:`isles.solvers.plunder.analysis.allowed_codes`).
+        (:func:`isles.solvers.plunder.counting.allowed_codes`).
     named : three frozensets of int
         Per category, every value that tells allowed codes apart: at least the
         values of every clue behind ``allowed`` and of my code
@@ -239,7 +240,7 @@ def answer_counts(
 
     Examples
     --------
-    >>> from isles.solvers.plunder.analysis import allowed_codes
+    >>> from isles.solvers.plunder.counting import allowed_codes
     >>> r = Record(2)
     >>> answer_counts(allowed_codes(r), named_values(r), 0, [Code(0, 0, 0)]).tolist()
     [[15625, 11375]]

@@ -10,7 +10,6 @@ deals drawn exactly from the posterior.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,34 +19,33 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.plunder.game import (
-    TURN_LIMIT,
-    GameRecord,
-    GameTurn,
-    PlayerView,
-    Policy,
-    Seat,
-    play_turns,
-)
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Category, Code
+from isles.models.plunder.game import TURN_LIMIT, GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_turns
 from isles.models.plunder.questions import DIG_SAMPLES, DigQuestion
-from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Category, Code, CrewCard, Record
-from isles.models.plunder.rules import dig_points as points_for
+from isles.models.plunder.record import Record
+from isles.models.plunder.scoring import CrewCard
+from isles.models.plunder.scoring import dig_points as points_for
 from isles.models.status import Status
 from isles.solvers.plunder.belief import Belief
-from isles.solvers.plunder.policies import _SolverPolicy, policy_by_name
-from isles.solvers.plunder.search import (
-    OTHERS,
-    Replay,
-    SearchPolicy,
-    checkpoint,
-    shared_models,
-)
+from isles.solvers.plunder.policies import SolverPolicy
+from isles.solvers.plunder.registry import as_policy
+from isles.solvers.plunder.replay import OTHERS, Replay, shared_models
+from isles.solvers.plunder.search import SearchPolicy, checkpoint
+from isles.solvers.work import Bar, Deadline, Progress
 
-__all__ = ["DEFAULT_SAMPLES", "DigAdvice", "DigOption", "TargetDig", "dig_advice", "dig_question"]
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "DigAdvice",
+    "DigOption",
+    "TargetDig",
+    "answer_dig_question",
+    "dig_advice",
+]
 
 DEFAULT_SAMPLES = DIG_SAMPLES
 """Games played on per dig advice, by default (declared by
-:class:`isles.models.questions.DigQuestion`)."""
+:class:`isles.models.plunder.questions.DigQuestion`)."""
 
 _Z95 = 1.959963984540054
 
@@ -165,7 +163,7 @@ class DigAdvice:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> adv = dig_advice(r, waits=1, samples=20, seed=1)
     >>> adv.status.value, [o.wait for o in adv.targets[0].options]
@@ -264,7 +262,7 @@ def dig_advice(
     seed: int = 0,
     turn_limit: int = TURN_LIMIT,
     time_limit: float | None = None,
-    progress: bool = False,
+    progress: Progress = False,
 ) -> DigAdvice:
     """Per target: the expected points of my crew card sent now or after 1, 2, ... turns.
 
@@ -291,8 +289,8 @@ def dig_advice(
         limit stops within its decision and is dropped; if it was the first,
         the limit is refused (no answer stands on no game). None: every game
         asked for.
-    progress : bool, default False
-        A tqdm progress bar on stderr.
+    progress : bool, None or callable, default False
+        A bar of games played on (:data:`isles.solvers.work.Progress`).
 
     Returns
     -------
@@ -305,7 +303,7 @@ def dig_advice(
         No ``me``, an inconsistent record, a finished game, turns out of seat
         order, a ``time_limit`` past which a search's first game was still
         going, or a bad option (named): the checks of the declaration
-        :class:`isles.models.questions.DigQuestion`, then those that need the
+        :class:`isles.models.plunder.questions.DigQuestion`, then those that need the
         game (a consistent record, its turns in seat order).
 
     Notes
@@ -321,17 +319,17 @@ def dig_advice(
     chest count: a deduction record does not hold them, but with an exact-solver
     ``policy`` (``threshold``, ``certain``, ``expected``) the others' cards of
     the turns so far are fixed by their code and the record, and each game
-    played on replays them (:class:`isles.solvers.plunder.search.Replay`),
+    played on replays them (:class:`isles.solvers.plunder.replay.Replay`),
     ahead of mine in the chest. ``policy="search"`` plays the others and my
     flips on by the search policy (slow: a search a turn a seat); their cards of
     the turns so far are replayed as the search models them, ``threshold:0.5``
-    (:data:`isles.solvers.plunder.search.OTHERS`). With another policy
+    (:data:`isles.solvers.plunder.replay.OTHERS`). With another policy
     (``random``, a user's) the chest is taken as empty. The others do not see
     that my card went in. docs/plunder.md, "Dig now or wait".
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
     >>> t = dig_advice(r, waits=1, samples=50, seed=2).targets[0]
     >>> t.target, t.probability, t.now_exact
@@ -348,7 +346,7 @@ def dig_advice(
             "time_limit": time_limit,
         }
     )
-    return dig_question(question, progress=progress)
+    return answer_dig_question(question, progress=progress)
 
 
 class _TimeUp(Exception):
@@ -369,7 +367,7 @@ class _Start:
     replayed_seats: bool = False
 
 
-def _start(question: DigQuestion) -> _Start:
+def _start(question: DigQuestion, pol: Policy) -> _Start:
     """The checks that need the game, then the position the games are played on from."""
     record, turn_limit = question.record, question.turn_limit
     assert record.me is not None  # the declaration's check
@@ -387,11 +385,9 @@ def _start(question: DigQuestion) -> _Start:
     targets = tuple(q for q in range(record.players) if q != record.me.player)
     now = {q: belief.best_code(q) for q in targets}
     replay = None
-    policy = question.policy
-    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
     # The others' crew cards of the turns so far are replayed per deal: by their policy
     # when it is a solver's, by the search's own model of them (OTHERS) under search.
-    past: _SolverPolicy | None = pol if isinstance(pol, _SolverPolicy) else None
+    past: SolverPolicy | None = pol if isinstance(pol, SolverPolicy) else None
     if isinstance(pol, SearchPolicy):
         past = OTHERS
     if t0 and past is not None:
@@ -413,9 +409,13 @@ def _start(question: DigQuestion) -> _Start:
     return _Start(record, belief, seen, waits, targets, now, replay, past is pol)
 
 
+#: One game played on: the deal, the chest ``(slot, turn, card)``, the turns, my seat.
+_PlayedOn = tuple[tuple[Code, ...], list[tuple[int, int, CrewCard]], list[GameTurn], _Watcher]
+
+
 def _play_on(
     start: _Start, policy: Policy, child: np.random.SeedSequence, turn_limit: int
-) -> tuple[tuple[Code, ...], list[tuple[int, int, CrewCard]], list[GameTurn], _Watcher]:
+) -> _PlayedOn:
     """One game played on from a deal drawn from the posterior: the deal, the chest
     ``(slot, turn, card)``, the turns and my seat (its guesses after each turn)."""
     record = start.record
@@ -464,90 +464,104 @@ def _my_card(
     return watcher.guesses[-1][target], 10**9
 
 
-def _options(points: list[int], right: int, played: int, wait: int) -> DigOption:
-    """One option's mean points, its 95% interval and how often it was right."""
-    xs = np.array(points, dtype=np.float64)
-    mean = float(xs.mean())
-    half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(played) if played > 1 else 3.0
-    ci = (max(0.0, mean - half), min(3.0, mean + half))
-    return DigOption(wait, mean, ci, right / played)
-
-
-def dig_question(question: DigQuestion, *, progress: bool = False) -> DigAdvice:
-    """The dig advice a validated :class:`~isles.models.questions.DigQuestion` asks for.
-
-    What :func:`dig_advice` answers; ``isles plunder RECORD --dig-advice``
-    reads the question from its options and calls this.
+def answer_dig_question(question: DigQuestion, *, progress: Progress = None) -> DigAdvice:
+    """The dig advice a validated :class:`~isles.models.plunder.questions.DigQuestion` asks
+    for: what :func:`dig_advice` answers, and ``isles.answer`` for this question.
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Me, Observation
+    >>> from isles.models.plunder.record import Me, Observation
     >>> r = Record(2, (Observation(0, Code(1, 2, 3), {1: True}),), Me(0, Code(0, 0, 0)))
-    >>> dig_question(DigQuestion.read({"record": r, "samples": 5, "waits": 1})).samples
+    >>> answer_dig_question(DigQuestion.read({"record": r, "samples": 5, "waits": 1})).samples
     5
     """
-    start = _start(question)
-    policy = question.policy
-    pol = policy_by_name(policy, "policy") if isinstance(policy, str) else policy
-    samples, time_limit = question.samples, question.time_limit
-    deadline = math.inf if time_limit is None else _clock() + time_limit
-    keys = [(q, w) for q in start.targets for w in range(start.waits + 1)]
-    points: dict[tuple[int, int], list[int]] = {k: [] for k in keys}
-    right: dict[tuple[int, int], int] = dict.fromkeys(keys, 0)
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=samples, desc="games played on", unit="game", file=sys.stderr, leave=False)
-    played = 0
-
-    def check() -> None:
-        """Within a search's decision (before each of its games played on)."""
-        if _clock() >= deadline:
-            raise _TimeUp
-
-    try:
-        # the games' fresh search seats share the others' models along the record
-        # (the same answers as each seat replaying them alone, faster)
-        with shared_models(len(question.record.observations)):
-            for child in np.random.SeedSequence(question.seed).spawn(samples):
-                if played and _clock() >= deadline:
-                    break  # the time limit: the games played so far (at least one)
-                try:
-                    with checkpoint(check):  # a search's game stops within its decision
-                        deal, chest, turns, watcher = _play_on(
-                            start, pol, child, question.turn_limit
-                        )
-                except _TimeUp:
-                    if not played:  # a search's first game still going at the limit
-                        raise InvalidInput(
-                            "time_limit",
-                            time_limit,
-                            f"a limit long enough for one game played on ({pol.name} "
-                            f"had finished none at {time_limit:g} s)",
-                        ) from None
-                    break  # that game dropped: the ones played so far
-                played += 1
-                for q, w in keys:
-                    guess, slot = _my_card(start, turns, watcher, q, w)
-                    ok = guess == deal[q]
-                    right[q, w] += ok
-                    points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
-                if bar is not None:
-                    bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+    pol = as_policy(question.policy, "policy")
+    start = _start(question, pol)
+    deadline = Deadline(question.time_limit, clock=_clock)
+    tally = _Tally.of(start)
+    with Bar(question.samples, "games played on", progress, unit="game") as bar:
+        _play_all(question, start, pol, deadline, tally, bar)
     out = []
     for q in start.targets:
-        options = tuple(
-            _options(points[q, w], right[q, w], played, w) for w in range(start.waits + 1)
-        )
+        options = tuple(tally.option(q, w) for w in range(start.waits + 1))
         code, count = start.now[q]
         p = Fraction(count, start.belief.deals)
         out.append(TargetDig(q, code, p, p * points_for(0), options))
     assert question.record.me is not None
-    limit = None if time_limit is None else float(time_limit)
-    t0 = len(question.record.observations)
-    me = question.record.me.player
-    return DigAdvice(me, t0, pol.name, played, question.seed, tuple(out), samples, limit)
+    return DigAdvice(
+        question.record.me.player,
+        len(question.record.observations),
+        pol.name,
+        tally.played,
+        question.seed,
+        tuple(out),
+        question.samples,
+        None if question.time_limit is None else float(question.time_limit),
+    )
+
+
+@dataclass
+class _Tally:
+    """The points of my card per target and wait over the games played on so far, and
+    how often it named the right code."""
+
+    points: dict[tuple[int, int], list[int]]
+    right: dict[tuple[int, int], int]
+    played: int = 0
+
+    @classmethod
+    def of(cls, start: _Start) -> _Tally:
+        """Nothing played yet: every target, every wait from 0 to ``start.waits``."""
+        keys = [(q, w) for q in start.targets for w in range(start.waits + 1)]
+        return cls({k: [] for k in keys}, dict.fromkeys(keys, 0))
+
+    def add(self, start: _Start, game: _PlayedOn) -> None:
+        """One more game played on: my card on each target after each wait, scored."""
+        deal, chest, turns, watcher = game
+        self.played += 1
+        for q, w in self.points:
+            guess, slot = _my_card(start, turns, watcher, q, w)
+            ok = guess == deal[q]
+            self.right[q, w] += ok
+            self.points[q, w].append(points_for(_points(chest, deal, q, slot)) if ok else 0)
+
+    def option(self, q: int, wait: int) -> DigOption:
+        """One option's mean points, its 95% interval and how often it was right."""
+        xs = np.array(self.points[q, wait], dtype=np.float64)
+        mean = float(xs.mean())
+        n = self.played
+        half = _Z95 * float(xs.std(ddof=1)) / math.sqrt(n) if n > 1 else 3.0
+        ci = (max(0.0, mean - half), min(3.0, mean + half))
+        return DigOption(wait, mean, ci, self.right[q, wait] / n)
+
+
+def _play_all(
+    question: DigQuestion, start: _Start, pol: Policy, deadline: Deadline, tally: _Tally, bar: Bar
+) -> None:
+    """The games played on, one per child of the seed, until the time limit (at least one)."""
+
+    def check() -> None:
+        """Within a search's decision (before each of its games played on)."""
+        if deadline.passed():
+            raise _TimeUp
+
+    # the games' fresh search seats share the others' models along the record
+    # (the same answers as each seat replaying them alone, faster)
+    with shared_models(len(question.record.observations)):
+        for child in np.random.SeedSequence(question.seed).spawn(question.samples):
+            if tally.played and deadline.passed():
+                break  # the time limit: the games played so far (at least one)
+            try:
+                with checkpoint(check):  # a search's game stops within its decision
+                    game = _play_on(start, pol, child, question.turn_limit)
+            except _TimeUp:
+                if not tally.played:  # a search's first game still going at the limit
+                    raise InvalidInput(
+                        "time_limit",
+                        question.time_limit,
+                        f"a limit long enough for one game played on ({pol.name} "
+                        f"had finished none at {question.time_limit:g} s)",
+                    ) from None
+                break  # that game dropped: the ones played so far
+            tally.add(start, game)
+            bar.update(1)

@@ -3,100 +3,39 @@
 Implements docs/plunder.md ("Policies"; seed ``seeds/003_cfc377110defcf34.txt``):
 the flip with the most expected information, digging at a probability
 threshold, digging by expected points against the others' likely digs, and a
-random baseline, each a :class:`~isles.models.plunder.game.Policy`.
-
-The built-in policies are one registry, :data:`POLICIES`: each is a class
-decorated with :func:`register`, named by its ``key``, with a one-line
-``summary`` and, when it takes one, an ``argument`` (``threshold:P``).
-:func:`policy_by_name` is the one parser of ``name[:ARG]``; the command line's
-help, the tournament's line-up and docs/plunder.md ("Adding a policy") read
-the registry.
+random baseline, each a :class:`~isles.models.plunder.play.Policy` registered by
+name (:mod:`~isles.solvers.plunder.registry`). :class:`SolverPolicy` and
+:class:`SolverSeat` are the exact-solver policies' common part, which the search
+policy models the other players by.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import TURN_LIMIT, GameRecord, PlayerView, Policy, Seat
-from isles.models.plunder.game import play_game as play_seats
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    CODES,
-    COPIES,
-    VALUES,
-    Category,
-    Code,
-    Observation,
-)
-from isles.models.plunder.rules import dig_points as points_for
+from isles.models.plunder.codes import CATEGORIES, CODES, COPIES, VALUES, Category, Code
+from isles.models.plunder.play import PlayerView, Policy, Seat
+from isles.models.plunder.record import Observation
+from isles.models.plunder.scoring import dig_points as points_for
 from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.registry import BuiltinPolicy, register
 
 __all__ = [
-    "POLICIES",
-    "POLICY_NAMES",
-    "BuiltinPolicy",
     "CertainPolicy",
     "ExpectedPointsPolicy",
     "RandomPolicy",
+    "SolverPolicy",
+    "SolverSeat",
     "ThresholdPolicy",
     "best_flip",
-    "policies_text",
-    "policy_by_name",
-    "register",
+    "follow_belief",
 ]
-
-
-class BuiltinPolicy:
-    """What a built-in policy declares to be found by name in :data:`POLICIES`.
-
-    Class attributes: ``key`` (the name before any ``:``), ``summary`` (one
-    line for ``--help`` and the docs) and ``argument`` (the placeholder of
-    ``name:ARG``, ``None`` when it takes none). :meth:`from_argument` builds
-    the policy from the text after the ``:``.
-    """
-
-    key: ClassVar[str]
-    summary: ClassVar[str]
-    argument: ClassVar[str | None] = None
-
-    @classmethod
-    def from_argument(cls, argument: str | None, text: str, where: str) -> Policy:
-        """The policy ``text`` names; ``argument`` is what follows ``:`` (None: no ``:``;
-        ``""`` for a ``:`` with nothing after it, which names no argument: refused).
-
-        The default takes no argument: a policy with ``argument`` overrides it.
-        """
-        if argument is not None:
-            raise InvalidInput(where, text, f"{cls.key} with no ':' ({policies_text()})")
-        policy: Policy = cls()  # type: ignore[assignment]
-        return policy
-
-
-P = TypeVar("P", bound=type[BuiltinPolicy])
-
-POLICIES: dict[str, type[BuiltinPolicy]] = {}
-"""The built-in policies by ``key``, in the order registered (:func:`register`)."""
-
-
-def register(cls: P) -> P:
-    """Add a built-in policy class to :data:`POLICIES` (a class decorator).
-
-    Raises
-    ------
-    ValueError
-        A ``key`` registered twice.
-    """
-    if cls.key in POLICIES:
-        raise ValueError(f"policy {cls.key!r} registered twice")
-    POLICIES[cls.key] = cls
-    return cls
 
 
 @lru_cache(maxsize=512)
@@ -127,7 +66,7 @@ def follow_belief(belief: Belief, view: PlayerView) -> Belief:
 
     Examples
     --------
-    >>> from isles.models.plunder.game import PlayerView
+    >>> from isles.models.plunder.play import PlayerView
     >>> view = PlayerView(3, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (), ((0,) * 6,) * 3)
     >>> follow_belief(Belief.start(3, 0, Code(0, 0, 0)), view).turns
     0
@@ -143,7 +82,7 @@ def follow_belief(belief: Belief, view: PlayerView) -> Belief:
 
 def best_flip(belief: Belief, view: PlayerView) -> Category | None:
     """The flip with the most expected information about the deal (ties: none, island,
-    marker, trap), as :func:`isles.solvers.plunder.analysis.flip_advice` ranks them.
+    marker, trap), as :func:`isles.solvers.plunder.flips.flip_advice` ranks them.
 
     Parameters
     ----------
@@ -158,7 +97,7 @@ def best_flip(belief: Belief, view: PlayerView) -> Category | None:
 
     Examples
     --------
-    >>> from isles.models.plunder.game import PlayerView
+    >>> from isles.models.plunder.play import PlayerView
     >>> view = PlayerView(3, 0, Code(0, 0, 0), 15, Code(0, 0, 0), (), (), (), (), ((0,) * 6,) * 3)
     >>> best_flip(Belief.start(3, 0, Code(0, 0, 0)), view)
     <Category.ISLAND: 'island'>
@@ -169,10 +108,19 @@ def best_flip(belief: Belief, view: PlayerView) -> Category | None:
     return None if deck is None else CATEGORIES[deck]
 
 
-class _SolverSeat:
-    """A seat on the exact belief: max-information flips, a dig rule per policy."""
+class SolverSeat:
+    """A seat on the exact belief: max-information flips, a dig rule per policy.
 
-    def __init__(self, policy: _SolverPolicy, players: int, player: int, code: Code) -> None:
+    Parameters
+    ----------
+    policy : SolverPolicy
+        Its ``dig`` rule decides each crew card.
+    players, player : int
+    code : Code
+        The seat's own code.
+    """
+
+    def __init__(self, policy: SolverPolicy, players: int, player: int, code: Code) -> None:
         self.policy = policy
         self.belief = Belief.start(players, player, code)
 
@@ -194,8 +142,12 @@ class _SolverSeat:
         return out
 
 
-class _SolverPolicy:
-    """The solver policies' common part: max-information flips; ``dig`` decides."""
+class SolverPolicy:
+    """The solver policies' common part: max-information flips; ``dig`` decides.
+
+    A subclass names itself (``name``) and decides, per target, whether to send its
+    crew card now (``dig``); its seats (:class:`SolverSeat`) keep the exact belief.
+    """
 
     @property
     def name(self) -> str:
@@ -203,7 +155,7 @@ class _SolverPolicy:
 
     def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
         """A new seat for one game (the solver policies use no randomness)."""
-        return _SolverSeat(self, players, player, code)
+        return SolverSeat(self, players, player, code)
 
     def dig(self, view: PlayerView, target: int, probability: float) -> bool:
         raise NotImplementedError
@@ -211,7 +163,7 @@ class _SolverPolicy:
 
 @register
 @dataclass(frozen=True)
-class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
+class ThresholdPolicy(SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig on a target once its most likely code has
     probability ``threshold`` or more; on the last turn, dig every target left.
 
@@ -258,7 +210,7 @@ class ThresholdPolicy(_SolverPolicy, BuiltinPolicy):
 
 @register
 @dataclass(frozen=True)
-class CertainPolicy(_SolverPolicy, BuiltinPolicy):
+class CertainPolicy(SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig only on a code known for sure (and on the
     last turn, every target left).
 
@@ -283,7 +235,7 @@ class CertainPolicy(_SolverPolicy, BuiltinPolicy):
 
 @register
 @dataclass(frozen=True)
-class ExpectedPointsPolicy(_SolverPolicy, BuiltinPolicy):
+class ExpectedPointsPolicy(SolverPolicy, BuiltinPolicy):
     """Flip for the most information; dig when the expected points now beat a sure dig
     one place later in the chest.
 
@@ -375,99 +327,3 @@ class RandomPolicy(BuiltinPolicy):
     def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
         """A new seat for one game, drawing from ``rng``."""
         return _RandomSeat(players, player, code, rng)
-
-
-def play_game(
-    policies: Sequence[Policy | str],
-    seed: int | np.random.SeedSequence,
-    *,
-    turn_limit: int = TURN_LIMIT,
-) -> GameRecord:
-    """Play one game between policies given as objects or by name (``"threshold:0.5"``).
-
-    :func:`isles.models.plunder.game.play_game`, each name read by the one parser
-    of policy names (:func:`policy_by_name`); the catalogue's ``isles.plunder.play_game``.
-
-    Parameters
-    ----------
-    policies : sequence of Policy or str
-        One per seat, 2..6 seats.
-    seed : int or numpy.random.SeedSequence
-        Everything random in the game; an integer in 0..SEED_MAX.
-    turn_limit : int, default TURN_LIMIT (15)
-
-    Returns
-    -------
-    GameRecord
-
-    Raises
-    ------
-    InvalidInput
-        An unknown policy name (naming ``policies[i]``), or as the model's.
-
-    Examples
-    --------
-    >>> play_game(["certain", "random", "expected"], seed=1).score().total
-    (9, 1, 8)
-    """
-    seats = [
-        policy_by_name(p, f"policies[{i}]") if isinstance(p, str) else p
-        for i, p in enumerate(policies)
-    ]
-    return play_seats(seats, seed, turn_limit=turn_limit)
-
-
-def policies_text() -> str:
-    """The built-in policies as ``--help`` and errors list them.
-
-    >>> policies_text()
-    'threshold (threshold:P), certain, expected, random or search (search:BUDGET)'
-    """
-    names = [k if c.argument is None else f"{k} ({k}:{c.argument})" for k, c in POLICIES.items()]
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-
-
-def policy_by_name(text: str, where: str = "policy") -> Policy:
-    """A built-in policy by its name, ``name[:ARG]``: the one parser of policy names.
-
-    Parameters
-    ----------
-    text : str
-        The name: a key of :data:`POLICIES`, then ``:ARG`` for a policy that
-        takes an argument (``threshold:0.9``).
-    where : str, default "policy"
-        The parameter or field, for messages (the command line's readers
-        respell a field as its option, from the declaration).
-
-    Returns
-    -------
-    Policy
-
-    Raises
-    ------
-    InvalidInput
-        An unknown name or a bad argument.
-
-    Examples
-    --------
-    >>> policy_by_name("threshold:0.9").name, policy_by_name("expected").name
-    ('threshold:0.9', 'expected')
-    >>> policy_by_name("greedy")
-    Traceback (most recent call last):
-    ...
-    isles.models.errors.InvalidInput: policy: 'greedy' is invalid; expected one of threshold ...
-    """
-    if not isinstance(text, str):
-        raise InvalidInput(where, text, "a policy name: " + policies_text())
-    key, sep, argument = text.partition(":")
-    kind = POLICIES.get(key)
-    if kind is None:
-        raise InvalidInput(where, text, "one of " + policies_text())
-    return kind.from_argument(argument if sep else None, text, where)
-
-
-# The search policy registers itself here (it plays the others as the policies above).
-from isles.solvers.plunder import search as plunder_search  # noqa: E402, F401
-
-POLICY_NAMES = tuple(POLICIES)
-"""The built-in policies' keys, in the registry's order (``threshold:P`` sets the threshold)."""

@@ -2,7 +2,7 @@
 
 Implements docs/plunder.md ("How the posterior is computed"; seed
 ``seeds/003_cfc377110defcf34.txt``). :class:`Posterior` is the answer of
-:func:`isles.solvers.plunder.analysis.posterior` (counting passes) and of
+:func:`isles.solvers.plunder.counting.posterior` (counting passes) and of
 :meth:`isles.solvers.plunder.belief.Belief.posterior` (an explicit set of
 deals): both modules build on this one, which imports neither.
 """
@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.plunder.rules import CATEGORIES, CODES, VALUES, Category, Code
+from isles.models.plunder.codes import CATEGORIES, CODES, VALUES, Category, Code
 from isles.models.status import Status
 
 __all__ = ["CODE_VALUES", "Posterior"]
@@ -51,8 +51,9 @@ class Posterior:
 
     Examples
     --------
-    >>> from isles.models.plunder.rules import Category, Record
-    >>> from isles.solvers.plunder.analysis import posterior
+    >>> from isles.models.plunder.codes import Category
+    >>> from isles.models.plunder.record import Record
+    >>> from isles.solvers.plunder.counting import posterior
     >>> post = posterior(Record(2))
     >>> post.status, post.deals, post.value_probability(0, Category.ISLAND, 3)
     (<Status.EXACT: 'exact'>, 27000, Fraction(1, 6))
@@ -76,8 +77,9 @@ class Posterior:
     def code_probability(self, player: int, code: Code) -> Fraction:
         """P(player holds exactly ``code``).
 
-        >>> from isles.models.plunder.rules import Category, Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).code_probability(0, Code(1, 2, 3))
         Fraction(1, 216)
         """
@@ -89,8 +91,9 @@ class Posterior:
     def value_counts(self, player: int, category: Category) -> tuple[int, ...]:
         """Consistent deals giving ``player`` each value 0..5 of ``category``.
 
-        >>> from isles.models.plunder.rules import Category, Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).value_counts(1, Category.TRAP)
         (4500, 4500, 4500, 4500, 4500, 4500)
         """
@@ -113,8 +116,9 @@ class Posterior:
     def marginals(self, player: int) -> dict[Category, tuple[Fraction, ...]]:
         """Per category, the probabilities of the six values.
 
-        >>> from isles.models.plunder.rules import Category, Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).marginals(0)[Category.ISLAND][0]
         Fraction(1, 6)
         """
@@ -138,8 +142,9 @@ class Posterior:
     def codes(self, player: int) -> list[tuple[Code, Fraction]]:
         """The codes the player can hold, most likely first (ties by index).
 
-        >>> from isles.models.plunder.rules import Category, Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
+        >>> from isles.solvers.plunder.counting import posterior
         >>> posterior(Record(2)).codes(0)[0]
         (Code(island=0, marker=0, trap=0), Fraction(1, 216))
         """
@@ -157,8 +162,9 @@ class Posterior:
 
         Examples
         --------
-        >>> from isles.models.plunder.rules import Category, Record
-        >>> from isles.solvers.plunder.analysis import posterior
+        >>> from isles.models.plunder.codes import Category
+        >>> from isles.models.plunder.record import Record
+        >>> from isles.solvers.plunder.counting import posterior
         >>> d = posterior(Record(2)).to_dict()
         >>> d["status"], d["deals"], d["players"][0]["island"][0]
         ('exact', 27000, {'value': 0, 'p': 0.16666666666666666, 'p_exact': '1/6'})

@@ -2,61 +2,48 @@
 
 Implements docs/plunder.md ("Tournaments"; seed ``seeds/003_cfc377110defcf34.txt``):
 games between policies with the seats rotated, win rates, mean scores and
-first-dig rates with 95% intervals; the games run on ``dask.distributed``
-(a local cluster, or a scheduler's address) and depend only on the seed.
+first-dig rates with 95% intervals; the games run in this process or on
+``dask.distributed`` (:mod:`~isles.solvers.plunder.cluster`: a local cluster, or a
+scheduler's address) and depend only on the seed.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import math
-import signal
-import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from isles.models.errors import InvalidInput
-from isles.models.plunder.game import TURN_LIMIT, PlayerView, Policy, Seat, play_game
+from isles.models.plunder.codes import Category, Code
+from isles.models.plunder.game import TURN_LIMIT
+from isles.models.plunder.play import PlayerView, Policy, Seat
 from isles.models.plunder.questions import (
     DEFAULT_LINEUP,
     MAX_GAMES,
     TOURNAMENT_TIME_LIMIT,
     TournamentQuestion,
 )
-from isles.models.plunder.rules import Category, Code, score_range
+from isles.models.plunder.scoring import score_range
 from isles.models.status import Status
-from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.cluster import GameResult, on_dask, play_games
+from isles.solvers.plunder.registry import as_policy
 from isles.solvers.plunder.search import checkpoint
+from isles.solvers.work import Bar, Deadline, Progress
 
 __all__ = [
     "DEFAULT_LINEUP",
     "MAX_GAMES",
-    "GameResult",
     "PolicyStats",
     "Tournament",
-    "play_games",
+    "answer_tournament_question",
     "tournament",
-    "tournament_question",
 ]
 
 _Z95 = 1.959963984540054
 
-_TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
-"""The Dask setting behind the environment variable the nanny gives its workers."""
-
-_HTTP_ADDRESS = "127.0.0.1:0"
-"""Where the local cluster's scheduler serves HTTP: a free port, this machine only."""
-
-_TASK_SECONDS = 0.5
-"""Under a time limit, the CPU seconds one Dask task aims at: its games are as many as
-the games finished so far say take that long (one game until some have finished; a
-search game takes a second or two), so that the games finished by the limit are most
-of those played."""
 
 _clock = time.monotonic
 """The clock of the time limit, read before each game (a test replaces it)."""
@@ -73,12 +60,12 @@ class _TimeUp(Exception):
 class _TimedSeat:
     """A seat that stops its game once a decision ends at or past the deadline."""
 
-    def __init__(self, seat: Seat, deadline: float) -> None:
+    def __init__(self, seat: Seat, deadline: Deadline) -> None:
         self.inner = seat
         self.deadline = deadline
 
     def _check(self) -> None:
-        if _decision_clock() >= self.deadline:
+        if self.deadline.passed():
             raise _TimeUp
 
     def flip(self, view: PlayerView) -> Category | None:
@@ -97,7 +84,7 @@ class _TimedPolicy:
     """``policy`` under a deadline of :data:`_decision_clock`, checked after each decision."""
 
     policy: Policy
-    deadline: float
+    deadline: Deadline
 
     @property
     def name(self) -> str:
@@ -105,87 +92,6 @@ class _TimedPolicy:
 
     def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> Seat:
         return _TimedSeat(self.policy.seat(players, player, code, rng), self.deadline)
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One game of a tournament, in brief.
-
-    Attributes
-    ----------
-    index : int
-        The game's number: its seed is child ``index`` of the tournament's
-        ``numpy.random.SeedSequence(seed)``.
-    seats : tuple of str
-        The policy in each seat.
-    totals : tuple of int
-        Each seat's score.
-    winners : tuple of int
-        The winning seat(s) after the tie-break.
-    first_dig : int or None
-        The seat whose crew card was the game's first correct dig (chest order).
-    turns : int
-        Turns played.
-    """
-
-    index: int
-    seats: tuple[str, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    first_dig: int | None
-    turns: int
-
-
-def _lineup(players: int, policies: Sequence[Policy], index: int) -> list[Policy]:
-    """Seat ``s`` of game ``index``: the lineup (policies repeated to fill the seats)
-    turned by ``index`` places, so that every policy sits in every seat in turn."""
-    return [policies[(s + index) % players % len(policies)] for s in range(players)]
-
-
-def play_games(
-    players: int, policies: Sequence[Policy], seed: int, indices: Iterable[int], turn_limit: int
-) -> list[GameResult]:
-    """Play the tournament's games ``indices`` (one Dask task plays a chunk of them).
-
-    Parameters
-    ----------
-    players : int
-    policies : sequence of Policy
-        The lineup.
-    seed : int
-        The tournament's seed.
-    indices : iterable of int
-        Game numbers.
-    turn_limit : int
-
-    Returns
-    -------
-    list of GameResult
-
-    Examples
-    --------
-    >>> from isles.solvers.plunder.policies import RandomPolicy
-    >>> [r.seats for r in play_games(2, [RandomPolicy()], 0, [0, 1], 15)]
-    [('random', 'random'), ('random', 'random')]
-    """
-    out = []
-    for g in indices:
-        seats = _lineup(players, policies, g)
-        game = play_game(seats, np.random.SeedSequence(seed, spawn_key=(g,)), turn_limit=turn_limit)
-        score = game.score()
-        chest = game.chest
-        first = next((chest[k].proposer for k, ok in enumerate(score.counted) if ok), None)
-        out.append(
-            GameResult(
-                g,
-                tuple(p.name for p in seats),
-                score.total,
-                score.winners,
-                first,
-                len(game.turns),
-            )
-        )
-    return out
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -226,7 +132,7 @@ class PolicyStats:
     mean_score : float
     score_ci95 : (float, float)
         Normal 95% interval of the mean score, clipped to the scores possible
-        (:func:`isles.models.plunder.rules.score_range`).
+        (:func:`isles.models.plunder.scoring.score_range`).
     first_digs : int
         Games in which it made the first correct dig.
     first_dig_ci95 : (float, float)
@@ -400,7 +306,7 @@ def tournament(
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
     time_limit: float | None = TOURNAMENT_TIME_LIMIT,
-    progress: bool = False,
+    progress: Progress = False,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
 
@@ -410,7 +316,7 @@ def tournament(
         2..6 seats.
     policies : sequence of Policy or str, optional
         The lineup, repeated to fill the seats (names of
-        :func:`~isles.solvers.plunder.policies.policy_by_name` or Policy
+        :func:`~isles.solvers.plunder.registry.policy_by_name` or Policy
         objects, which must pickle to go to Dask workers). Default
         :data:`DEFAULT_LINEUP`. Game ``g`` turns the seats by ``g`` places, so
         over ``players`` games every policy sits in every seat.
@@ -433,8 +339,8 @@ def tournament(
         tournament of the games ``0 .. n - 1`` finished by then, and says so
         (``games`` < ``games_asked``, ``stopped_at_time_limit``). None: every
         game asked for.
-    progress : bool, default False
-        A tqdm bar of games done on stderr.
+    progress : bool, None or callable, default False
+        A bar of games done (:data:`isles.solvers.work.Progress`).
 
     Returns
     -------
@@ -446,13 +352,13 @@ def tournament(
     ------
     InvalidInput
         A bad option (named), or both ``scheduler`` and ``workers``: the checks
-        of the declaration :class:`isles.models.questions.TournamentQuestion`.
+        of the declaration :class:`isles.models.plunder.questions.TournamentQuestion`.
 
     Notes
     -----
     Win rates and first-dig rates carry Wilson score intervals, mean scores
     normal ones (95%), clipped to the scores possible
-    (:func:`isles.models.plunder.rules.score_range`). docs/plunder.md, "Tournaments".
+    (:func:`isles.models.plunder.scoring.score_range`). docs/plunder.md, "Tournaments".
 
     References
     ----------
@@ -482,49 +388,37 @@ def tournament(
             "time_limit": time_limit,
         }
     )
-    return tournament_question(question, progress=progress)
+    return answer_tournament_question(question, progress=progress)
 
 
-def tournament_question(question: TournamentQuestion, *, progress: bool = False) -> Tournament:
-    """The tournament a validated :class:`~isles.models.questions.TournamentQuestion` asks for.
-
-    What :func:`tournament` answers; ``isles plunder tournament`` reads the
-    question from its options and calls this.
+def answer_tournament_question(
+    question: TournamentQuestion, *, progress: Progress = None
+) -> Tournament:
+    """The tournament a validated
+    :class:`~isles.models.plunder.questions.TournamentQuestion` asks for: what
+    :func:`tournament` answers, and ``isles.answer`` for this question.
 
     Examples
     --------
     >>> q = TournamentQuestion.read({"players": 2, "policies": ["random"], "games": 2,
     ...                              "workers": 0})
-    >>> tournament_question(q).games
+    >>> answer_tournament_question(q).games
     2
     """
-    time_limit = question.time_limit
-    deadline = math.inf if time_limit is None else _clock() + time_limit
-    lineup = [
-        policy_by_name(p, f"policies[{i}]") if isinstance(p, str) else p
-        for i, p in enumerate(question.policies)
-    ]
+    deadline = Deadline(question.time_limit, clock=_clock)
+    lineup = [as_policy(p, f"policies[{i}]") for i, p in enumerate(question.policies)]
     names = list(dict.fromkeys(p.name for p in lineup))
-    games = question.games
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, leave=False)
-    try:
+    with Bar(question.games, "games", progress, unit="game") as bar:
         if question.workers == 0:
             results = _in_process(question, lineup, bar, deadline)
         else:
-            results = _on_dask(question, lineup, bar, deadline)
-    finally:
-        if bar is not None:
-            bar.close()
-    limit = None if time_limit is None else float(time_limit)
-    return _summarise(question.players, games, question.seed, names, results, limit)
+            results = on_dask(question, lineup, bar, deadline)
+    limit = None if question.time_limit is None else float(question.time_limit)
+    return _summarise(question.players, question.games, question.seed, names, results, limit)
 
 
 def _in_process(
-    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float
+    question: TournamentQuestion, lineup: Sequence[Policy], bar: Bar, deadline: Deadline
 ) -> list[GameResult]:
     """The games played one by one in this process (``workers=0``), up to the deadline:
     checked before each game and after each decision in a game, so that a game still
@@ -532,17 +426,17 @@ def _in_process(
     the limit are)."""
     results: list[GameResult] = []
     timed: Sequence[Policy] = lineup
-    stop = math.inf
+    stop = Deadline(None)
     if question.time_limit is not None:
-        stop = _decision_clock() + question.time_limit
+        stop = Deadline(question.time_limit, clock=_decision_clock)
         timed = [_TimedPolicy(p, stop) for p in lineup]
 
     def check() -> None:
-        if _decision_clock() >= stop:
+        if stop.passed():
             raise _TimeUp
 
     for g in range(question.games):
-        if _clock() >= deadline:
+        if deadline.passed():
             break
         try:
             # Checked after each decision, and within a search's decision before each
@@ -552,169 +446,5 @@ def _in_process(
         except _TimeUp:
             break
         results += game
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
     return results
-
-
-def _client(question: TournamentQuestion, opened: list[Any]) -> Any:
-    """A Dask client: of a scheduler's address, or of a local cluster. The cluster and
-    the client go in ``opened`` at once, for the caller to close (last first) whatever
-    happens next, a Ctrl-C included."""
-    # dask.distributed loads here: a second or so, and only tournaments need it.
-    import os
-
-    import dask
-    import distributed
-
-    # dask.distributed is partly untyped: used through Any.
-    dist: Any = distributed
-    if question.scheduler is not None:
-        try:
-            opened.append(dist.Client(question.scheduler, timeout=10))
-            return opened[-1]
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise InvalidInput(
-                "scheduler", question.scheduler, f"a running Dask scheduler ({exc})"
-            ) from None
-    workers = question.workers
-    n = workers if workers is not None else min(8, os.cpu_count() or 1)
-    # A terminal's Ctrl-C signals the whole process group, the workers too, which
-    # printed a traceback each. Blocked while the cluster starts, SIGINT stays blocked
-    # in the threads Dask starts then (its event loop, which spawns the workers) and
-    # in the worker processes, which inherit the mask: only this process hears it
-    # (at once, or as soon as the cluster has started) and closes the cluster.
-    block = getattr(signal, "pthread_sigmask", None)  # POSIX only
-    if block is not None:
-        # Started later, multiprocessing's resource tracker would unblock SIGINT in
-        # the thread that starts it (Dask's): started first, it stays as it is.
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
-    mask = block(signal.SIG_BLOCK, {signal.SIGINT}) if block is not None else None
-    try:
-        # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which turns off
-        # glibc's adaptive mmap threshold: every large array is then mapped and unmapped
-        # anew, and the games ran twice as slow (half the time in the kernel).
-        with dask.config.set({_TRIM: None}):
-            opened.append(
-                dist.LocalCluster(
-                    n_workers=n,
-                    threads_per_worker=1,
-                    processes=True,
-                    # No dashboard; the scheduler's HTTP server (which it starts
-                    # anyway) on a free port of this machine: never "Port 8787 is
-                    # already in use".
-                    dashboard_address=None,
-                    scheduler_kwargs={"dashboard_address": _HTTP_ADDRESS},
-                    silence_logs=logging.CRITICAL,
-                )
-            )
-        opened.append(dist.Client(opened[0]))
-    finally:
-        if block is not None:
-            block(signal.SIG_SETMASK, mask)
-    return opened[-1]
-
-
-def _on_dask(
-    question: TournamentQuestion, lineup: Sequence[Policy], bar: Any, deadline: float = math.inf
-) -> list[GameResult]:
-    """The games played in chunks on Dask, a few tasks per worker at a time, up to the
-    deadline (the tasks not finished by then are cancelled)."""
-    import distributed
-
-    dist: Any = distributed
-    players, seed, games, turn_limit = (
-        question.players,
-        question.seed,
-        question.games,
-        question.turn_limit,
-    )
-    opened: list[Any] = []  # the local cluster and the client, once started
-    # Dask's own loggers stay quiet while the games run: ``silence_logs`` quiets the
-    # cluster's handlers only until it closes, and a cluster closed after a Ctrl-C
-    # (its workers killed) logged a "Batched Comm Closed" traceback while it did.
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)
-    interrupted = False
-    try:
-        client = _client(question, opened)
-        slots = max(1, sum(client.nthreads().values()))
-        largest = max(1, min(50, math.ceil(games / (4 * slots))))
-        limited = math.isfinite(deadline)
-        started = _clock()
-        done = [0, 0]  # games submitted, games finished
-        in_flight: set[Any] = set()
-
-        def submit() -> None:
-            size = largest
-            if limited:  # small tasks, sized by the games so far: the limit stops soon
-                size = 1
-                if done[1]:
-                    per_game = (_clock() - started) * slots / done[1]
-                    size = max(1, min(largest, int(_TASK_SECONDS / max(per_game, 1e-6))))
-            chunk = list(range(done[0], min(games, done[0] + size)))
-            if chunk:
-                done[0] += len(chunk)
-                in_flight.add(
-                    client.submit(
-                        play_games, players, list(lineup), seed, chunk, turn_limit, pure=False
-                    )
-                )
-
-        # A few tasks per worker at a time (memory stays bounded for a million games).
-        for _ in range(2 * slots):
-            submit()
-        results: list[GameResult] = []
-        while in_flight:
-            left = deadline - _clock()
-            if left <= 0:
-                break
-            try:
-                finished, _ = dist.wait(
-                    list(in_flight),
-                    timeout=None if math.isinf(left) else left,
-                    return_when="FIRST_COMPLETED",
-                )
-            except TimeoutError:
-                break
-            for future in finished:
-                in_flight.discard(future)
-                part = future.result()
-                results += part
-                done[1] += len(part)
-                if bar is not None:
-                    bar.update(len(part))
-                submit()
-        if in_flight:  # the time limit: the games not finished are dropped
-            if question.scheduler is None and opened:
-                _kill_workers(opened[0])  # at once: closing waits for the games in hand
-            else:
-                client.cancel(list(in_flight))
-        return results
-    except KeyboardInterrupt:
-        interrupted = True
-        if question.scheduler is None and opened:
-            _kill_workers(opened[0])
-        raise
-    finally:
-        for started in reversed(opened):
-            started.close()
-        if not interrupted:
-            # After a Ctrl-C the process ends: the loggers stay quiet for the threads
-            # of the cluster that are still winding down.
-            quiet.setLevel(level)
-
-
-def _kill_workers(cluster: Any) -> None:
-    """On Ctrl-C: the local cluster's worker processes killed at once, their games
-    dropped (closing waited seconds for the games in hand to finish)."""
-    import os
-
-    for nanny in list(cluster.workers.values()):
-        pid = getattr(nanny, "pid", None)
-        if pid:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)

@@ -13,23 +13,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from isles.models.plunder.rules import CATEGORIES, Code, Record
-from isles.solvers.plunder.analysis import (
+from isles.models.plunder.codes import CATEGORIES, Code
+from isles.models.plunder.record import Record, check_player
+from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.counting import _hits, _layer, allowed_codes
+from isles.solvers.plunder.flips import (
     FlipAdvice,
     FlipOption,
-    _check_active,
     _check_seen,
     _deck_odds,
     _entropy_bits,
-    _hits,
-    _layer,
-    allowed_codes,
 )
-from isles.solvers.plunder.belief import Belief
 
 
 def answer_distribution(record: Record, clue: Code, active: int) -> dict[tuple[bool, ...], int]:
-    active = _check_active(record, active)
+    active = check_player(record, active)
     w = allowed_codes(record)
     hit = _hits(clue).astype(np.int64)
     f = np.ones((1, 1), dtype=np.int64)  # (states, answer-prefix vectors)
@@ -60,7 +58,7 @@ def flip_advice(
     active: int,
     seen: Sequence[Sequence[int]] | None = None,
 ) -> FlipAdvice:
-    active = _check_active(record, active)
+    active = check_player(record, active)
     seen_rows = _check_seen(record.seen if seen is None else seen)
     cache_bits: dict[Code, float] = {}
     if record.me is not None:

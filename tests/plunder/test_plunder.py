@@ -11,16 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.rules import (
-    Category,
-    Code,
-    CrewCard,
-    Me,
-    Observation,
-    Record,
-    answer,
-    score_game,
-)
+from isles.models.plunder.codes import Category, Code, answer
+from isles.models.plunder.record import Me, Observation, Record
+from isles.models.plunder.scoring import CrewCard, score_game
 
 EXAMPLE: dict[str, Any] = {
     "players": 4,

@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 import isles.solvers.plunder.answers as lumped
 import tests.plunder.reference as reference
 from isles.models.errors import InvalidInput
-from isles.models.plunder.rules import CATEGORIES, COPIES, Code, Me, Observation, Record, answer
-from isles.solvers.plunder.analysis import allowed_codes, answer_distribution, flip_advice
+from isles.models.plunder.codes import CATEGORIES, COPIES, Code, answer
+from isles.models.plunder.record import Me, Observation, Record
+from isles.solvers.plunder.counting import allowed_codes
+from isles.solvers.plunder.flips import answer_distribution, flip_advice
 
 codes = st.builds(Code, *(st.integers(0, 5),) * 3)
 

@@ -15,8 +15,12 @@ import pytest
 
 from isles.cli import main
 from isles.commands import plunder as command
-from isles.models.plunder.rules import Code, Record, example_record
-from isles.solvers.plunder.analysis import DEFAULT_TIME_LIMIT, analyse, deduce, posterior
+from isles.models.plunder.codes import Code
+from isles.models.plunder.questions import RecordAnalysis
+from isles.models.plunder.record import Record, example_record
+from isles.solvers.plunder.analysis import analyse
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.deduction import DEFAULT_TIME_LIMIT, deduce
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "models" / "data" / "plunder_example.json"
 
@@ -54,7 +58,10 @@ def test_json_is_the_analysis_to_dict(capsys: pytest.CaptureFixture[str]) -> Non
     assert obj == _plain(analyse(example_record()).to_dict())
     assert obj["status"] == "exact" and obj["conflict"] == [] and obj["advice"] is None
     assert obj["deals"] == 162 and obj["proofs"] == "smallest"
-    assert obj["time_limit"] == DEFAULT_TIME_LIMIT == command.TIME_LIMIT
+    # the command line's default is the declaration's, not a copy of it
+    assert (
+        obj["time_limit"] == DEFAULT_TIME_LIMIT == RecordAnalysis.model_fields["time_limit"].default
+    )
     me = obj["players"][0]
     assert me["island"][3] == {"value": 3, "p": 1.0, "p_exact": "1/1"}
     assert me["codes"] == [
@@ -259,8 +266,13 @@ def test_demo_section(tmp_path: Path) -> None:
     assert (tmp_path / "plunder_posterior.png").stat().st_size > 0
 
 
-def test_progress_bar_stays_hidden_for_quick_work(capsys: pytest.CaptureFixture[str]) -> None:
-    deduce(example_record(), progress=True)
+def test_progress_bar_stays_hidden_for_quick_work(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line's progress (None): a bar on a terminal, once the work has taken
+    # a second (isles.solvers.work.PROGRESS_DELAY).
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    deduce(example_record(), progress=None)
     assert capsys.readouterr() == ("", "")
 
 
@@ -292,3 +304,27 @@ def test_a_closed_pipe_is_quiet() -> None:
     reader.stdin.close()
     reader.wait()
     assert (done.returncode, done.stderr) == (141, b"")
+
+
+def test_the_analysis_adds_dig_advice_with_dig_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--advise --dig-policy NAME``: the options derived from RecordAnalysis's dig fields;
+    the answer is the library's (analyse with dig_policy), the table printed after the
+    advice."""
+    argv = (str(EXAMPLE), "--advise", "--dig-policy", "certain", "--dig-samples", "10")
+    status, out, err = _run(capsys, *argv, "--time-limit", "60", "--json")
+    assert (status, err) == (0, "")
+    expected = analyse(
+        example_record(), advise=True, dig_policy="certain", dig_samples=10, time_limit=60
+    )
+    assert json.loads(out) == _plain(expected.to_dict())
+    assert json.loads(out)["advice"]["dig"]["samples"] == 10
+    status, out, _ = _run(capsys, *argv)
+    assert status == 0 and "Dig now or wait (player 0, after 7 turns; others play certain" in out
+    for wrong, needle in (
+        (["--dig-policy", "certain"], "--dig-policy: 'certain' is invalid; expected --dig-policy"),
+        (["--advise", "--dig-samples", "5"], "--dig-samples only with --dig-policy"),
+        (["--advise", "--dig-policy", "greedy"], "--dig-policy: 'greedy' is invalid; expected one"),
+        (["--dig-advice", "--dig-policy", "certain"], "--dig-policy only with RECORD without"),
+    ):
+        status, _, err = _run(capsys, str(EXAMPLE), *wrong)
+        assert status == 2 and needle in err, err

@@ -8,21 +8,14 @@ import numpy as np
 import pytest
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import GameRecord, PlayerView
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    COPIES,
-    Code,
-    Me,
-    Observation,
-    Record,
-    answer,
-    example_record,
-)
+from isles.models.plunder.codes import CATEGORIES, COPIES, Code, answer
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView
+from isles.models.plunder.record import Me, Observation, Record, example_record
 from isles.solvers.plunder import dig as plunder_dig
 from isles.solvers.plunder.belief import Belief
 from isles.solvers.plunder.dig import dig_advice
-from isles.solvers.plunder.policies import policy_by_name
+from isles.solvers.plunder.registry import policy_by_name
 
 
 def _record() -> Record:
@@ -148,8 +141,8 @@ def test_dig_advice_counts_the_cards_already_in_the_chest() -> None:
     The others' cards of the turns so far are replayed by their policy per deal drawn,
     so my card on player 1 now is worth 2 points when right, not 3 (as it was when the
     chest was taken to be empty)."""
-    from isles.models.plunder.rules import Record
-    from isles.solvers.plunder.policies import play_game
+    from isles.models.plunder.record import Record
+    from isles.solvers.plunder.registry import play_game
 
     game = play_game(["threshold"] * 3, 2)
     assert any(c.proposer == 2 and c.target == 1 for c in game.turns[10].crew)
@@ -194,8 +187,8 @@ def test_search_seats_share_the_others_models_and_advise_the_same(
     and the same advice, game for game, as with every seat replaying its own."""
     import contextlib
 
-    from isles.solvers.plunder import search as plunder_search
-    from isles.solvers.plunder.policies import play_game
+    from isles.solvers.plunder import replay as plunder_replay
+    from isles.solvers.plunder.registry import play_game
 
     if which == "example":
         record = example_record()
@@ -203,13 +196,13 @@ def test_search_seats_share_the_others_models_and_advise_the_same(
         full = play_game(["threshold"] * 3, 2).record_for(0)
         record = Record(3, full.observations[:11], full.me, None, full.seen)
     made = [0]
-    init = plunder_search._Model.__init__
+    init = plunder_replay.Model.__init__
 
-    def counted(self: plunder_search._Model, *args: object, **kwargs: object) -> None:
+    def counted(self: plunder_replay.Model, *args: object, **kwargs: object) -> None:
         made[0] += 1
         init(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(plunder_search._Model, "__init__", counted)
+    monkeypatch.setattr(plunder_replay.Model, "__init__", counted)
     shared = dig_advice(record, policy="search:2", waits=2, samples=4, seed=3).to_dict()
     with_sharing = made[0]
     made[0] = 0
@@ -225,7 +218,7 @@ def test_a_time_limit_stops_a_search_game_within_its_decision(
     """A search's game still going at the limit stops before its next game played on and
     is dropped (a search:10000 game ran minutes past a 2 s limit); the first one so
     stopped leaves no answer: the limit is refused, named."""
-    from isles.models.plunder.rules import example_record
+    from isles.models.plunder.record import example_record
 
     late = [False]
     started = [0]

@@ -13,18 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import GameRecord, GameTurn, PlayerView, deal_cards, play_game
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    Category,
-    Code,
-    CrewCard,
-    Observation,
-    Record,
-    answer,
-)
-from isles.solvers.plunder.analysis import answer_distribution, flip_advice, posterior
+from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
+from isles.models.plunder.game import GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, deal_cards, play_game
+from isles.models.plunder.record import Observation, Record
+from isles.models.plunder.scoring import CrewCard
 from isles.solvers.plunder.belief import Belief
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.flips import answer_distribution, flip_advice
 
 DEAL = (Code(0, 0, 0), Code(1, 1, 1), Code(2, 2, 2))
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from isles.cli import main
-from isles.models.plunder.rules import Code, Me, Observation, Record
+from isles.models.plunder.codes import Code
+from isles.models.plunder.record import Me, Observation, Record
 from isles.solvers.plunder import dig as plunder_dig
 from isles.solvers.plunder import tournament as plunder_tournament
 from isles.solvers.plunder.dig import dig_advice

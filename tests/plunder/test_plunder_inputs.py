@@ -13,25 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput, IslesError
-from isles.models.plunder.rules import (
-    Code,
-    CrewCard,
-    Me,
-    Names,
-    Observation,
-    Record,
-    code_from_text,
-    example_record,
-    score_game,
-)
-from isles.solvers.plunder.analysis import (
-    analyse,
-    answer_distribution,
-    deduce,
-    flip_advice,
-    forced_values,
-    guess_advice,
-)
+from isles.models.plunder.codes import Code, Names, code_from_text
+from isles.models.plunder.record import Me, Observation, Record, example_record
+from isles.models.plunder.scoring import CrewCard, score_game
+from isles.solvers.plunder.analysis import analyse
+from isles.solvers.plunder.deduction import deduce, forced_values
+from isles.solvers.plunder.flips import answer_distribution, flip_advice
+from isles.solvers.plunder.guesses import guess_advice
 
 CLUE = {"island": 1, "marker": 2, "trap": 3}
 

@@ -24,12 +24,13 @@ from pathlib import Path
 import pytest
 import z3
 
-from isles.models.plunder.rules import Record
-from isles.solvers.plunder.analysis import _Z3Record
+from isles.models.plunder.record import Record
+from isles.solvers.plunder.z3record import Z3Record
+from isles.solvers.work import Deadline
 from tests.plunder.test_plunder_time_limit import hidden_deal_record
 
 
-def _pigeonhole(model: _Z3Record, holes: int) -> None:
+def _pigeonhole(model: Z3Record, holes: int) -> None:
     """Add holes + 1 pigeons in ``holes`` holes: unsat, and far beyond Z3 for 12 holes."""
     x = [[z3.Bool(f"pigeon_{i}_{j}", model.ctx) for j in range(holes)] for i in range(holes + 1)]
     for row in x:
@@ -44,8 +45,8 @@ def _pigeonhole(model: _Z3Record, holes: int) -> None:
 def test_ctrl_c_during_a_z3_check_raises_keyboard_interrupt_not_out_of_time(
     z3_catches_ctrl_c: bool,
 ) -> None:
-    model = _Z3Record(Record(2))
-    # Off (the default of _Z3Record), Python raises when the check returns (at its
+    model = Z3Record(Record(2))
+    # Off (the default of Z3Record), Python raises when the check returns (at its
     # timeout here); on, Z3 answers "unknown, interrupted from keyboard" at once.
     model.solver.set("ctrl_c", z3_catches_ctrl_c)
     _pigeonhole(model, 12)
@@ -53,7 +54,7 @@ def test_ctrl_c_during_a_z3_check_raises_keyboard_interrupt_not_out_of_time(
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            model._check([], deadline=time.monotonic() + 2.0)  # _OutOfTime before the fix
+            model.check([], deadline=Deadline(2.0))  # OutOfTime before the fix
     finally:
         timer.cancel()
         timer.join()

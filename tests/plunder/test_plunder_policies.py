@@ -8,13 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import GameRecord, PlayerView, play_game
-from isles.models.plunder.rules import Category, Code
-from isles.solvers.plunder.analysis import flip_advice
+from isles.models.plunder.codes import Category, Code
+from isles.models.plunder.game import GameRecord
+from isles.models.plunder.play import PlayerView, play_game
 from isles.solvers.plunder.belief import Belief
-from isles.solvers.plunder.policies import POLICY_NAMES, best_flip, policy_by_name
+from isles.solvers.plunder.flips import flip_advice
+from isles.solvers.plunder.policies import best_flip
+from isles.solvers.plunder.registry import POLICIES, policy_by_name
 
-NAMES = [*(n for n in POLICY_NAMES if n != "search"), "threshold:0.9", "search:1"]
+NAMES = [*(n for n in POLICIES if n != "search"), "threshold:0.9", "search:1"]
 
 
 @settings(max_examples=20)

@@ -12,14 +12,16 @@ import pytest
 from isles.cli import main
 from isles.models.contract import Is, OnlyWith, Question, param
 from isles.models.errors import InvalidInput
+from isles.models.plunder.codes import Code
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
-from isles.models.plunder.rules import Code, example_record
+from isles.models.plunder.record import example_record
 from isles.models.questions import questions
 from isles.options import add_questions, read_mode
-from isles.solvers.plunder import policies as plunder_policies
-from isles.solvers.plunder.analysis import DEFAULT_TIME_LIMIT, analyse
+from isles.solvers.plunder import registry as plunder_registry
+from isles.solvers.plunder.analysis import analyse
+from isles.solvers.plunder.deduction import DEFAULT_TIME_LIMIT
 from isles.solvers.plunder.dig import DEFAULT_SAMPLES
-from isles.solvers.plunder.policies import POLICIES, BuiltinPolicy, policy_by_name, register
+from isles.solvers.plunder.registry import POLICIES, BuiltinPolicy, policy_by_name, register
 from isles.solvers.plunder.tournament import DEFAULT_LINEUP
 
 
@@ -92,7 +94,7 @@ def test_every_builtin_policy_is_found_by_name_in_the_registry() -> None:
 
 
 def test_adding_a_policy_is_one_registered_class(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plunder_policies, "POLICIES", dict(POLICIES))
+    monkeypatch.setattr(plunder_registry, "POLICIES", dict(POLICIES))
 
     @register
     @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def test_adding_a_policy_is_one_registered_class(monkeypatch: pytest.MonkeyPatch
         def seat(self, players: int, player: int, code: Code, rng: np.random.Generator) -> object:
             raise NotImplementedError
 
-    assert plunder_policies.policy_by_name("lazy").name == "lazy"
-    assert "lazy" in plunder_policies.policies_text()
+    assert plunder_registry.policy_by_name("lazy").name == "lazy"
+    assert "lazy" in plunder_registry.policies_text()
     with pytest.raises(ValueError, match="registered twice"):
         register(Lazy)

@@ -15,19 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.plunder.game import (
-    GameRecord,
-    GameTurn,
-    PlayerView,
-    Policy,
-    Seat,
-    play_game,
-    play_turns,
-)
-from isles.models.plunder.rules import CATEGORIES, Category, Code, CrewCard, Observation, answer
+from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
+from isles.models.plunder.game import GameRecord, GameTurn
+from isles.models.plunder.play import PlayerView, Policy, Seat, play_game, play_turns
+from isles.models.plunder.record import Observation
+from isles.models.plunder.scoring import CrewCard
+from isles.solvers.plunder import playout as plunder_playout
+from isles.solvers.plunder import replay as plunder_replay
 from isles.solvers.plunder import search as plunder_search
 from isles.solvers.plunder.belief import Belief
-from isles.solvers.plunder.policies import ThresholdPolicy, best_flip, policy_by_name
+from isles.solvers.plunder.policies import ThresholdPolicy, best_flip
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.search import MISS_WEIGHT, RULES, SearchPolicy
 from isles.solvers.plunder.tournament import tournament
 
@@ -201,11 +199,11 @@ def _worth(game: GameRecord, me: int) -> float:
     tie-break) plus MARGIN_WEIGHT a point of that margin."""
     score = game.score()
     margin = score.total[me] - max(x for p, x in enumerate(score.total) if p != me)
-    if plunder_search.UTILITY == "margin":
+    if plunder_playout.UTILITY == "margin":
         return float(margin)
-    if plunder_search.UTILITY == "score":
+    if plunder_playout.UTILITY == "score":
         return float(score.total[me])
-    return (me in score.winners) + plunder_search.MARGIN_WEIGHT * margin
+    return (me in score.winners) + plunder_playout.MARGIN_WEIGHT * margin
 
 
 def _utility(game: GameRecord) -> float:
@@ -223,7 +221,7 @@ def test_a_tiny_game_is_the_expectimax_of_its_sampled_games(
     whole, from the first turn, each of my two plans for real, and scores it by each
     UTILITY."""
     monkeypatch.setattr(plunder_search, "FLOOR", 0.0)
-    monkeypatch.setattr(plunder_search, "UTILITY", utility)
+    monkeypatch.setattr(plunder_playout, "UTILITY", utility)
     limit, t, games = 9, 8, 12  # the decision after turn index 7: 8 observations
     base = play_game([_Flipper(), _Flipper()], seed, turn_limit=limit)
     so_far = GameRecord(2, base.deal, base.table, base.turns[:t], limit)
@@ -399,7 +397,7 @@ def test_the_others_replayed_play_weighs_the_deals(
     posterior = plunder_search._SearchSeat._posterior
 
     def spy(
-        self: object, view: PlayerView, replay: plunder_search.Replay
+        self: object, view: PlayerView, replay: plunder_replay.Replay
     ) -> tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]]:
         deals, weights = posterior(self, view, replay)  # type: ignore[arg-type]
         misses = [replay.misses(d) for d in deals]
@@ -509,12 +507,12 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
     posterior = plunder_search._SearchSeat._posterior
 
     def spy(
-        self: Any, view: PlayerView, replay: plunder_search.Replay
+        self: Any, view: PlayerView, replay: plunder_replay.Replay
     ) -> tuple[list[tuple[Code, ...]], npt.NDArray[np.float64]]:
         deals, weights = posterior(self, view, replay)
         fresh = {
             c.name: [
-                plunder_search.Replay(view, c, crew_round=replay.crew_round).misses(d)
+                plunder_replay.Replay(view, c, crew_round=replay.crew_round).misses(d)
                 for d in deals
             ]
             for c in plunder_search.CANDIDATES
@@ -525,7 +523,7 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
             chosen[p] = name
             columns.append([m[j] for m in fresh[name]])
         assert {p: c.name for p, c in self.others.items()} == {
-            p: c for p, c in chosen.items() if c != plunder_search.OTHERS.name
+            p: c for p, c in chosen.items() if c != plunder_replay.OTHERS.name
         }
         trusted = [col for col in columns if min(col) == 0]
         plain = [MISS_WEIGHT ** sum(col[i] for col in trusted) for i in range(len(deals))]
@@ -533,7 +531,7 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
         by_name = {c.name: c for c in plunder_search.CANDIDATES}
         real = [by_name[others[p - 1]] for p in chosen]  # the search sits at player 0
         truth_misses = [
-            plunder_search.Replay(view, real[j], crew_round=replay.crew_round).misses(truth)[j]
+            plunder_replay.Replay(view, real[j], crew_round=replay.crew_round).misses(truth)[j]
             for j in range(len(chosen))
         ]
         assert truth_misses == [0] * len(chosen)
@@ -544,7 +542,7 @@ def test_each_other_player_is_modelled_by_the_candidate_their_play_names(
     assert play_game(lineup, seed).deal == truth
     assert noted, "it weighed"
     names = {c for chosen, _, _ in noted for c in chosen.values()}
-    assert names - {plunder_search.OTHERS.name}, "some player is not modelled by OTHERS"
+    assert names - {plunder_replay.OTHERS.name}, "some player is not modelled by OTHERS"
     # every player is trusted at the end: some deal (the true one) replays them
     _, _, columns = noted[-1]
     assert all(min(col) == 0 for col in columns)
@@ -554,7 +552,7 @@ def _decks_of(game: GameRecord) -> tuple[tuple[int, ...], ...]:
     """Some deck order after the table (patient seats never flip: any order will do)."""
     rng = np.random.default_rng(1)
     seen = game.seen()
-    return plunder_search._decks(seen, rng)
+    return plunder_playout._decks(seen, rng)
 
 
 def test_same_seed_same_tournament_on_1_and_2_workers() -> None:
@@ -651,7 +649,7 @@ def test_the_flip_for_digs_is_the_best_by_brute_force(seed: int) -> None:
         worth[cat] = sum(
             c * _dig_worth(deals, view, view.clue.replace(cat, v)) for v, c in enumerate(left)
         ) / sum(left)
-    chosen = plunder_search.dig_flip(deals, np.full(len(deals), 1 / len(deals)), view)
+    chosen = plunder_playout.dig_flip(deals, np.full(len(deals), 1 / len(deals)), view)
     assert worth[chosen] == pytest.approx(max(worth.values()))
     assert len({round(w, 9) for w in worth.values()}) > 1, "the flips differ"
 
@@ -686,14 +684,14 @@ def test_the_last_turn_digs_the_best_combination(
     finished by the others' replayed cards and scored by score_game (by each UTILITY):
     at least as good as every target's most likely code."""
     monkeypatch.setattr(plunder_search, "FLOOR", 2.0)  # digs only sure codes before the last turn
-    monkeypatch.setattr(plunder_search, "UTILITY", utility)
+    monkeypatch.setattr(plunder_playout, "UTILITY", utility)
     noted: list[tuple[int, Sequence[int], list[tuple[int, Code]], list[Any], Any, list[Any]]] = []
     last_turn = plunder_search._SearchSeat._last_turn
 
     def spy(
         self: plunder_search._SearchSeat,
         view: PlayerView,
-        replay: plunder_search.Replay,
+        replay: plunder_replay.Replay,
         targets: Sequence[int],
     ) -> list[tuple[int, Code]]:
         out = last_turn(self, view, replay, targets)
@@ -743,18 +741,18 @@ def test_models_shared_along_the_record_replay_the_same_game(
     lineup = [policy_by_name(n) for n in names]
     alone = play_game(lineup, seed)
     made = [0]
-    init = plunder_search._Model.__init__
+    init = plunder_replay.Model.__init__
 
-    def counted(self: plunder_search._Model, *args: Any, **kwargs: Any) -> None:
+    def counted(self: plunder_replay.Model, *args: Any, **kwargs: Any) -> None:
         made[0] += 1
         init(self, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(plunder_search._Model, "__init__", counted)
+        mp.setattr(plunder_replay.Model, "__init__", counted)
         play_game(lineup, seed)
         by_each = made[0]
         made[0] = 0
-        with plunder_search.shared_models(turns):
+        with plunder_replay.shared_models(turns):
             shared = play_game(lineup, seed)
     assert shared.to_dict() == alone.to_dict()
     assert made[0] <= by_each
@@ -762,7 +760,7 @@ def test_models_shared_along_the_record_replay_the_same_game(
 
 def _replayed(view: PlayerView, deal: tuple[Code, ...], p: int) -> tuple[Any, ...]:
     """Player ``p``'s model brought up to ``view``: its turns, cards and misses."""
-    replay = plunder_search.Replay(view)
+    replay = plunder_replay.Replay(view)
     misses = replay.misses_of(deal, p)
     model = replay.models[p, deal[p]]
     return model.upto, model.cards, misses
@@ -790,16 +788,16 @@ def test_a_shared_model_goes_on_alone() -> None:
     )
     alone = _replayed(view, game.deal, 2)
     assert alone[1], "player 2 has dug by turn 11"
-    with plunder_search.shared_models(5):
-        first = plunder_search.Replay(view).model(2, game.deal[2])
-        second = plunder_search.Replay(view).model(2, game.deal[2])
+    with plunder_replay.shared_models(5):
+        first = plunder_replay.Replay(view).model(2, game.deal[2])
+        second = plunder_replay.Replay(view).model(2, game.deal[2])
         assert first is not second and first.upto == second.upto == 5
         assert _replayed(view, game.deal, 2) == alone
-        first.advance(view, plunder_search.seen_after(view), t, True)
+        first.advance(view, plunder_replay.seen_after(view), t, True)
         assert (first.upto, second.upto) == (t, 5)
-        third = plunder_search.Replay(view).model(2, game.deal[2])
+        third = plunder_replay.Replay(view).model(2, game.deal[2])
         assert third.upto == 5 and third.cards == second.cards != first.cards
-    assert plunder_search.Replay(view).model(2, game.deal[2]).upto == 0  # gone with the block
+    assert plunder_replay.Replay(view).model(2, game.deal[2]).upto == 0  # gone with the block
     # player 2's card of turn 10 not sent
     senders = tuple(
         tuple(p for p in s if p != 2) if i == 10 else s for i, s in enumerate(view.senders)
@@ -807,6 +805,6 @@ def test_a_shared_model_goes_on_alone() -> None:
     other = dataclasses.replace(view, senders=senders)
     other_alone = _replayed(other, game.deal, 2)
     assert other_alone != alone
-    with plunder_search.shared_models(t):
+    with plunder_replay.shared_models(t):
         assert _replayed(view, game.deal, 2) == alone
         assert _replayed(other, game.deal, 2) == other_alone

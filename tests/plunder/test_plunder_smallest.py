@@ -8,15 +8,15 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import CATEGORIES, Code, Me, Observation, Record, answer
-from isles.solvers.plunder.analysis import (
-    AnswerId,
-    _Z3Record,
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Me, Observation, Record
+from isles.solvers.plunder.deduction import (
     deduce,
     forced_values,
     minimal_conflict,
     smallest_conflict,
 )
+from isles.solvers.plunder.z3record import AnswerId, Z3Record
 from tests.plunder.test_plunder_solver import hidden_games
 
 ALL = (1 << 216) - 1
@@ -130,7 +130,7 @@ def test_smallest_beats_a_minimal_core() -> None:
     answers = [True, False, False, False, False]
     obs = tuple(Observation(0, c, {1: a}) for c, a in zip(clues, answers, strict=True))
     record = Record(2, obs)
-    model = _Z3Record(record)
+    model = Z3Record(record)
     four = [AnswerId(i, 1) for i in range(4)]
     assert model.core(four) == four  # the four-answer conflict is there ...
     assert all(model.core(four[:i] + four[i + 1 :]) is None for i in range(4))  # ... and minimal

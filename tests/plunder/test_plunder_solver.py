@@ -11,26 +11,14 @@ from itertools import product
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import (
-    CATEGORIES,
-    Category,
-    Code,
-    Me,
-    Observation,
-    Record,
-    answer,
-    consistent_with,
-)
+from isles.models.plunder.codes import CATEGORIES, Category, Code, answer
+from isles.models.plunder.record import Me, Observation, Record, consistent_with
 from isles.models.status import Status
-from isles.solvers.plunder.analysis import (
-    AnswerId,
-    answer_distribution,
-    deduce,
-    flip_advice,
-    guess_advice,
-    minimal_conflict,
-    posterior,
-)
+from isles.solvers.plunder.counting import posterior
+from isles.solvers.plunder.deduction import deduce, minimal_conflict
+from isles.solvers.plunder.flips import answer_distribution, flip_advice
+from isles.solvers.plunder.guesses import guess_advice
+from isles.solvers.plunder.z3record import AnswerId
 
 ALL_CODES = [Code(i, m, t) for i in range(6) for m in range(6) for t in range(6)]
 

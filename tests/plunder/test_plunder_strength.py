@@ -8,11 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.game import PlayerView, play_game
-from isles.models.plunder.rules import CATEGORIES, COPIES, VALUES, Code, Observation, answer
+from isles.models.plunder.codes import CATEGORIES, COPIES, VALUES, Code, answer
+from isles.models.plunder.play import PlayerView, play_game
+from isles.models.plunder.record import Observation
 from isles.solvers.plunder import search as plunder_search
 from isles.solvers.plunder.belief import Belief, _entropy
-from isles.solvers.plunder.policies import best_flip, policy_by_name
+from isles.solvers.plunder.policies import best_flip
+from isles.solvers.plunder.registry import policy_by_name
 from isles.solvers.plunder.search import SearchPolicy
 
 

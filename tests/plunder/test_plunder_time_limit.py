@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.plunder.rules import CATEGORIES, Code, Observation, Record, answer, example_record
-from isles.solvers.plunder import analysis as solver
-from isles.solvers.plunder.analysis import AnswerId, _forward, _hitting_set, allowed_codes, deduce
+from isles.models.plunder.codes import CATEGORIES, Code, answer
+from isles.models.plunder.record import Observation, Record, example_record
+from isles.solvers.plunder.counting import _forward, allowed_codes
+from isles.solvers.plunder.deduction import deduce
+from isles.solvers.plunder.z3record import AnswerId, hitting_set
 from tests.plunder.test_plunder_smallest import consistent
 
 
@@ -51,7 +53,7 @@ def _forces(record: Record, proof: tuple[AnswerId, ...], player: int, k: int, v:
 @given(st.lists(st.sets(st.integers(0, 9), min_size=1, max_size=5), max_size=7), st.integers(0, 4))
 def test_hitting_set_matches_brute_force(sets: list[set[int]], k: int) -> None:
     masks = [sum(1 << e for e in s) for s in sets]
-    found = _hitting_set(masks, k, None)
+    found = hitting_set(masks, k, None)
     exists = any(
         all(s & set(pick) for s in sets)
         for size in range(k + 1)
@@ -116,10 +118,7 @@ def test_case_6_a_60_turn_6_player_record_answers_within_its_time_limit() -> Non
             assert not _forces(record, tuple(a for a in f.proof if a != drop), f.player, k, f.value)
 
 
-def test_progress_bar_on_stderr(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(solver._Progress, "DELAY", 0.0)
+def test_progress_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     deduce(example_record(), progress=True)
     assert "smallest proofs" in capsys.readouterr().err
     deduce(example_record())

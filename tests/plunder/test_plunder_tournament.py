@@ -217,7 +217,8 @@ def _brute_force_score_range(players: int) -> tuple[int, int]:
     treasure), in every order: the lowest and highest total of any player."""
     from itertools import combinations, permutations
 
-    from isles.models.plunder.rules import Code, CrewCard, score_game
+    from isles.models.plunder.codes import Code
+    from isles.models.plunder.scoring import CrewCard, score_game
 
     deal = [Code(p, p, p) for p in range(players)]
     pairs = [(a, b) for a in range(players) for b in range(players) if a != b]
@@ -232,7 +233,7 @@ def _brute_force_score_range(players: int) -> tuple[int, int]:
 
 
 def test_score_range_matches_brute_force() -> None:
-    from isles.models.plunder.rules import score_range
+    from isles.models.plunder.scoring import score_range
 
     for players in (2, 3):
         assert score_range(players) == _brute_force_score_range(players)
@@ -241,7 +242,7 @@ def test_score_range_matches_brute_force() -> None:
 
 
 def test_score_intervals_stay_within_the_scores_possible() -> None:
-    from isles.models.plunder.rules import score_range
+    from isles.models.plunder.scoring import score_range
 
     # 4 games: the normal interval of threshold:0.5 (mean 3.0) reached -0.92 unclipped.
     t = tournament(3, games=4, seed=1, workers=0, time_limit=None)

@@ -81,7 +81,7 @@ def test_dask_stays_quiet_after_a_ctrl_c_and_speaks_again_after_a_normal_end(
     import logging
 
     from isles.models.plunder.questions import TournamentQuestion
-    from isles.solvers.plunder import tournament as plunder_tournament
+    from isles.solvers.plunder import cluster as plunder_cluster
 
     dask_log = logging.getLogger("distributed")
     was = dask_log.level
@@ -96,13 +96,13 @@ def test_dask_stays_quiet_after_a_ctrl_c_and_speaks_again_after_a_normal_end(
         raise KeyboardInterrupt
 
     try:
-        monkeypatch.setattr(plunder_tournament, "_client", stopped)
+        monkeypatch.setattr(plunder_cluster, "_client", stopped)
         with pytest.raises(RuntimeError):
-            plunder_tournament._on_dask(question, [], None)
+            plunder_cluster.on_dask(question, [], None)
         assert dask_log.level == logging.INFO  # a normal end (an error included): as it was
-        monkeypatch.setattr(plunder_tournament, "_client", interrupted)
+        monkeypatch.setattr(plunder_cluster, "_client", interrupted)
         with pytest.raises(KeyboardInterrupt):
-            plunder_tournament._on_dask(question, [], None)
+            plunder_cluster.on_dask(question, [], None)
         assert not logging.getLogger("distributed.batched").isEnabledFor(logging.INFO)
     finally:
         dask_log.setLevel(was)

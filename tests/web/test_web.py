@@ -359,12 +359,14 @@ def test_a_record_the_notepad_accepts_advice_accepts(
 
 def test_failed_dig_advice_leaves_flip_and_guess_advice(monkeypatch: pytest.MonkeyPatch) -> None:
     from isles.models.errors import InvalidInput
+    from isles.solvers.plunder import analysis as plunder_analysis
     from isles.web.tasks import plunder as notepad
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise InvalidInput("samples", 0, "an integer in 1..100_000")
 
-    monkeypatch.setattr(plunder, "dig_advice", refuse)
+    # the library's analysis asks the dig advice (the web job is isles.answer)
+    monkeypatch.setattr(plunder_analysis, "answer_dig_question", refuse)
     record = plunder.example_record()
     out = notepad.TASKS["plunder"].run(
         notepad.TASKS["plunder"].read({"record": record.to_dict(), "advise": True})
@@ -689,7 +691,7 @@ def test_slow_dig_advice_stops_at_its_own_budget(monkeypatch: pytest.MonkeyPatch
     """6 players: dig advice stops at its own time limit, flip and guess advice stand."""
     from isles.web.tasks import plunder as notepad
 
-    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.0)  # the floor: half a second
+    monkeypatch.setattr(notepad, "DIG_SECONDS", 0.5)  # the floor: half a second
     first = {"1": True, "2": True, "3": True, "4": False, "5": False}
     second = {"0": False, "2": True, "3": True, "4": False, "5": False}
     record = {
