@@ -63,7 +63,7 @@ def _budget(value: object) -> dict[Resource, int]:
 
 def _board(value: object) -> Any:
     if isinstance(value, Board) or isinstance(getattr(value, "board", None), Board):
-        return value  # a Board, or a graph built from one (isles.solvers.rally.route.RallyGraph)
+        return value  # a Board, or a graph built from one (isles.solvers.rally.graph.RallyGraph)
     if isinstance(value, Mapping):  # a board as JSON (the web app's requests)
         return Board.from_dict(value)
     raise InvalidInput("", value, "a Board (Board.load reads a board file) or its JSON")
@@ -171,6 +171,17 @@ class Trip(Question):
         OnlyWith("values", Is("objective", ("weighted",))),
         OnlyWith("time_limit", Given("budget"), Missing("start")),
     )
+
+    @model_validator(mode="after")
+    def _default_goals(self) -> Self:
+        """A start on the board without goals or group is a rim start: only it has default
+        goals (docs/rally.md, "Start groups and goals"), checked before any plan is made."""
+        board = self.board if isinstance(self.board, Board) else self.board.board
+        if self.start is None or self.goals is not None or self.group is not None:
+            return self
+        if self.start in board and not is_rim_start(board, self.start):
+            raise no_default_goals(group=True)
+        return self
 
 
 Switch = Literal["on", "off"]

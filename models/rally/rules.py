@@ -218,7 +218,7 @@ class Rim:
     The functions :func:`rim_sea`, :func:`rim_starts`, :func:`start_group`,
     :func:`start_groups`, :func:`opposite_starts` and :func:`default_goals`
     each read a board's rim; a planner asking about every group of one board
-    (:func:`isles.solvers.rally.route.choose_start`) reads it once here.
+    (:func:`isles.rally.choose_start`) reads it once here.
 
     Parameters
     ----------

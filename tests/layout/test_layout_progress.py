@@ -1,15 +1,14 @@
-"""Progress bars of the long searches: CP-SAT solves of ``isles layout``, rally budget searches.
+"""Progress bars of the long searches: CP-SAT solves of ``isles layout``.
 
 A newcomer's run: ``isles layout --free-shape --players 4 --time-limit 5`` ran
-11 s on a terminal and showed nothing, and so did a rally ``--budget`` search
-on a big board. The decision is tested without timing: ``progress=True``
+11 s on a terminal and showed nothing (the rally's budget search: tests/rally/test_rally.py).
+The decision is tested without timing: ``progress=True``
 writes a bar at once, ``False`` and ``None`` off a terminal write nothing.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,6 @@ import isles.solvers.layout.solve as layout_solver
 from isles.models.layout.questions import Layout
 from isles.models.layout.setup import SetupRequest
 from isles.solvers.layout.solve import lay_out, layout_boards, next_move, solve_layout
-from isles.solvers.rally.route import build_graph, plan_trip
 
 
 def test_a_solve_shows_its_bar_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,28 +61,3 @@ def test_a_series_and_a_move_show_their_bars(capsys: pytest.CaptureFixture[str])
     req = SetupRequest.hexagon(1, fixed={Hex(0, 0): Tile(Terrain.SEA, 5)})
     next_move(req, (Terrain.FOREST, Terrain.SEA), time_limit=5, progress=True)
     assert "CP-SAT" in capsys.readouterr().err
-
-
-def test_a_rally_budget_search_shows_a_deadline_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from bench_rally import generated_board
-
-    from isles.models.rally.questions import Trip
-
-    rg = build_graph(generated_board(12, seed=3))
-    trip = Trip.read(
-        {
-            "board": rg,
-            "start": (0, -12),
-            "goals": [(0, 11)],
-            "objective": "expected_turns",
-            "budget": dict.fromkeys(["brick", "lumber", "wool", "grain", "ore"], 19),
-            "time_limit": 0.05,
-        }
-    )
-    route = plan_trip(trip, progress=True)
-    assert route.status == "timed_out"
-    err = capsys.readouterr().err
-    assert "budget search" in err and " s" in err
-    plan_trip(trip)  # None, off a terminal: nothing
-    assert capsys.readouterr().err == ""

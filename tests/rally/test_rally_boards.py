@@ -36,7 +36,8 @@ from isles.models.rally.rules import (
     start_groups,
 )
 from isles.models.status import Status
-from isles.solvers.rally.route import build_graph, choose_start, plan_route
+from isles.solvers.rally.graph import build_graph
+from isles.solvers.rally.trip import choose_start, plan_route
 from tests.rally.test_rally import brute_force, route_key
 
 #: The 5-6 player extension's land (30) and tokens (28), as the issue lists them.
