@@ -66,6 +66,21 @@ def answer_race(race: Race, *, progress: Progress = None) -> RaceResult:
     InvalidInput
         Naming ``cars[i]``: a car whose plan cannot be made (too many card
         states); naming ``method``: ``exact`` asked for a joint chain too big.
+
+    Examples
+    --------
+    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.hexgrid import vertex
+    >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
+    ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
+    ...                (2, -1): Tile(Terrain.FIELDS, 8), (1, 1): Tile(Terrain.HILLS, 5)},
+    ...               buildings={vertex((1, 0), (1, -1), (2, -1)): Building("red"),
+    ...                          vertex((1, 0), (2, 0), (1, 1)): Building("blue")})
+    >>> race = Race.read({"board": board, "cars": ["red:0,0:2,0", "blue:0,0:2,0"],
+    ...                   "trade": "none", "method": "monte_carlo", "games": 500})
+    >>> result = answer_race(race, progress=False)
+    >>> str(result.status), result.games, [car.player for car in result.cars]
+    ('estimate', 500, ['red', 'blue'])
     """
     # The time limit counts from here; perf_counter, read through this module's time.
     deadline = Deadline(race.time_limit, clock=time.perf_counter)
