@@ -78,7 +78,7 @@ def laid(game: str, blue: bool = False) -> Board:
 
 
 def _case(name: str) -> dict[str, Any]:
-    from isles.models.rally.rules import rim_starts
+    from isles.models.rally.rim import rim_starts
     from isles.rally import plan_income, race_cars
 
     if name == "corridor":

@@ -6,7 +6,7 @@ board files in docs/boards.md (the boards themselves are :class:`isles.Board`,
 :class:`isles.Tile`, ...); every answer has ``to_dict()`` in the dialect of
 docs/json.md. This catalogue lists what a user calls, one function per question;
 ``isles.answer`` answers the same questions built as objects. The rules and the
-engine stay reachable under :mod:`isles.models.rally.rules` and
+engine stay reachable under :mod:`isles.models.rally` and
 :mod:`isles.solvers.rally`.
 
 Routes (the question :class:`Trip`)
@@ -44,7 +44,8 @@ Examples
 
 from isles.models.catan import beginner_board
 from isles.models.rally.questions import Car, Drive, Race, Trip
-from isles.models.rally.rules import OBJECTIVES, start_groups
+from isles.models.rally.rim import start_groups
+from isles.models.rally.rules import OBJECTIVES
 from isles.solvers.rally.drive import plan_income
 from isles.solvers.rally.field import CostField, cost_field
 from isles.solvers.rally.income_plan import IncomePlan, TurnAdvice

@@ -29,6 +29,7 @@ from isles.models.contract import (
 )
 from isles.models.errors import InvalidInput, json_text
 from isles.models.hexgrid import Hex, as_hex, parse_hex
+from isles.models.rally.rim import is_rim_start, no_default_goals
 from isles.models.rally.rules import (
     CARD_COUNT,
     MAX_CARD_VALUE,
@@ -36,8 +37,6 @@ from isles.models.rally.rules import (
     Objective,
     TradeMode,
     card_values,
-    is_rim_start,
-    no_default_goals,
     spending_budget,
 )
 

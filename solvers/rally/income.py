@@ -29,16 +29,8 @@ from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, as_hex
 from isles.models.rally.questions import Drive
-from isles.models.rally.rules import (
-    Income,
-    default_goals,
-    is_rim_start,
-    no_default_goals,
-    player_roads,
-    roll_income,
-    start_group,
-    trade_ratios,
-)
+from isles.models.rally.rim import default_goals, is_rim_start, no_default_goals, start_group
+from isles.models.rally.rules import Income, player_roads, roll_income, trade_ratios
 from isles.models.status import Status
 from isles.solvers.rally import position
 from isles.solvers.rally.forward import first_turn, heading, within

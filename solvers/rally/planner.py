@@ -17,13 +17,8 @@ from isles.models.catan import Board, Resource
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex
 from isles.models.rally.questions import Trip
-from isles.models.rally.rules import (
-    Objective,
-    card_values,
-    default_goals,
-    player_roads,
-    start_group,
-)
+from isles.models.rally.rim import default_goals, start_group
+from isles.models.rally.rules import Objective, card_values, player_roads
 from isles.solvers.rally.budget import plan_with_budget
 from isles.solvers.rally.field import CostField
 from isles.solvers.rally.graph import RallyGraph, Road, build_graph

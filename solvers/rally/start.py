@@ -20,7 +20,8 @@ from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import hex_json
 from isles.models.rally.questions import Trip
-from isles.models.rally.rules import GROUP_SIZE, Objective, Rim
+from isles.models.rally.rim import GROUP_SIZE, Rim
+from isles.models.rally.rules import Objective
 from isles.models.status import Status
 from isles.solvers.rally.field import CostField, cost_field
 from isles.solvers.rally.graph import RallyGraph

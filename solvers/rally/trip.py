@@ -99,8 +99,8 @@ def plan_route(
     goals : sequence of (q, r), optional
         Land hexes. Default (docs/rally.md, "Start groups and goals"): the
         land next to the rim starts opposite the start group
-        (:func:`isles.models.rally.rules.default_goals` of ``group``, itself
-        defaulting to :func:`isles.models.rally.rules.start_group` of a rim start).
+        (:func:`isles.models.rally.rim.default_goals` of ``group``, itself
+        defaulting to :func:`isles.models.rally.rim.start_group` of a rim start).
         Required when ``start`` is not a rim start and no ``group`` is given.
     roads : iterable of edges
         The player's own roads (halve the cost of crossing them, rounded up).
@@ -212,10 +212,10 @@ def choose_start(
 
     Before the race each player puts a car on one of the four adjacent rim
     sea hexes of the start group (seed 002, "MISE EN PLACE"). For each start
-    group of the board (:func:`isles.models.rally.rules.start_groups`: one per rim
+    group of the board (:func:`isles.models.rally.rim.start_groups`: one per rim
     start, in rim order), or only for ``group``, this plans the route of the
     car on each of its hexes to the group's default goals
-    (:func:`isles.models.rally.rules.default_goals`) and keeps the best car; the
+    (:func:`isles.models.rally.rim.default_goals`) and keeps the best car; the
     answer's :attr:`StartChoice.route` is the best of all groups.
 
     Parameters

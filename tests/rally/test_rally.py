@@ -24,15 +24,8 @@ from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, be
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
 from isles.models.rally.questions import Trip
-from isles.models.rally.rules import (
-    MAX_CARD_VALUE,
-    default_goals,
-    desert_exit_probability,
-    entry_cost,
-    is_rim_start,
-    rim_sea,
-    start_group,
-)
+from isles.models.rally.rim import default_goals, is_rim_start, rim_sea, start_group
+from isles.models.rally.rules import MAX_CARD_VALUE, desert_exit_probability, entry_cost
 from isles.models.status import Status
 from isles.solvers.rally.field import cost_field
 from isles.solvers.rally.graph import build_graph

@@ -11,7 +11,7 @@ from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import as_hex
 from isles.models.jsonio import read_object
-from isles.models.rally.rules import Rim
+from isles.models.rally.rim import Rim
 from isles.models.rally.towns import towns_board
 from isles.web.tasks.base import Task
 
@@ -118,7 +118,7 @@ def rally_goals(body: object) -> dict[str, Any]:
 
     The planner marks them on the board as soon as the start is tapped: the
     library's own start group of a rim start and its default goals
-    (:func:`isles.models.rally.rules.default_goals`), the ones
+    (:func:`isles.models.rally.rim.default_goals`), the ones
     :func:`isles.rally.plan_route` then uses.
 
     Parameters
