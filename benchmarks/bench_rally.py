@@ -35,7 +35,9 @@ from scipy.sparse.csgraph import dijkstra
 
 from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile
 from isles.models.hexgrid import Hex, hexagon, ring
-from isles.solvers.rally.route import build_graph, cost_field, plan_route
+from isles.solvers.rally.field import cost_field
+from isles.solvers.rally.graph import build_graph
+from isles.solvers.rally.trip import plan_route
 
 LAND = [t for t in Terrain if t.is_land and t is not Terrain.GOLD]
 
@@ -141,7 +143,7 @@ def measure(radius: int) -> None:
     far = Hex(0, radius - 1)
     n = len(rg.hexes)
     # Raw baseline: plain card weights in a CSR matrix, one csgraph call.
-    raw = csr_matrix((rg._cards.astype(np.float64) + 1e-9, (rg._tail, rg._head)), shape=(n, n))
+    raw = csr_matrix((rg.arc_cards.astype(np.float64) + 1e-9, (rg.tail, rg.head)), shape=(n, n))
     s = rg.index[start]
     repeat = 5 if radius <= 150 else 3
     t_isles = best_of(lambda: cost_field(rg, start), repeat)

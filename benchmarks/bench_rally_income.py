@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from isles.models.catan import Board, Building, BuildingKind, Resource, beginner_board
 from isles.models.hexgrid import Hex, vertex, vertices_around
 from isles.solvers.rally import income as rally_income
+from isles.solvers.rally import position
 from tests.rally.income_sweeps import sweep_position
 
 ROUTE = (Hex(0, -3), Hex(0, -2), Hex(1, -2), Hex(1, -1), Hex(1, 0), Hex(1, 1))
@@ -77,7 +78,7 @@ def laid(game: str, blue: bool = False) -> Board:
 
 
 def _case(name: str) -> dict[str, Any]:
-    from isles.models.rally.rules import rim_starts
+    from isles.models.rally.rim import rim_starts
     from isles.rally import plan_income, race_cars
 
     if name == "corridor":
@@ -102,7 +103,7 @@ def _case(name: str) -> dict[str, Any]:
         }
     if name in ("baseline", "route"):
         if name == "baseline":
-            rally_income._solve_position = sweep_position
+            position.solve_position = sweep_position
         board = beginner()
         rally_income.solve_income(board, "red", (0, 0), [(1, 0)], trade="none")  # loads the kernel
         cpu = time.process_time()
@@ -138,7 +139,7 @@ def _case(name: str) -> dict[str, Any]:
             "inside": abs(mean - (red.plan.expected_turns or 0.0)) <= half,
         }
     if name == "baseline-beginner":  # the whole beginner question, every position swept
-        rally_income._solve_position = sweep_position
+        position.solve_position = sweep_position
         name = "beginner"
     if name == "beginner-none":  # no trades: every shortest route at once
         plan = plan_income(beginner(), "red", (0, -3), trade="none")

@@ -23,8 +23,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from isles.models.catan import Board
+from isles.models.rally.questions import RaceMethod
+from isles.models.rally.rules import TradeMode
+from isles.models.rally.towns import towns_board
 from isles.rally import race_cars
-from isles.web.tasks.rally import rally_towns
 from tests.rally.test_rally_race import CARS, two_owners
 
 NEAR = [
@@ -38,15 +40,15 @@ def cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(board: Board, cars: list[Any], trade: str, method: str) -> tuple[Any, float]:
+def timed(board: Board, cars: list[Any], trade: TradeMode, method: RaceMethod) -> tuple[Any, float]:
     t0 = cpu()
     race = race_cars(board, cars, trade=trade, method=method, games=10_000, seed=0)
     return race, cpu() - t0
 
 
 def main() -> None:
-    towns = Board.from_dict(rally_towns())
-    cases: list[tuple[str, Board, list[Any], str]] = [
+    towns = towns_board()
+    cases: list[tuple[str, Board, list[Any], TradeMode]] = [
         ("corridor, no trades", two_owners(), list(CARS), "none"),
         ("corridor, bank trades", two_owners(), list(CARS), "bank"),
         ("beginner towns, near goals, no trades", towns, NEAR, "none"),

@@ -1,37 +1,33 @@
-"""The Catan car rally and the boards it is played on (seed 002_8684547a41c0941c.txt).
+"""The Catan car rally (seed 002_8684547a41c0941c.txt): routes, the best start, the rally
+as it is played, races.
 
 The rules as isles reads them are in docs/rally.md, the boards, coordinates and
-board files in docs/boards.md; every answer has ``to_dict()`` in the dialect of
-docs/json.md. This catalogue lists what a user calls; the rules and the engine
-behind it stay reachable under :mod:`isles.models.rally.rules`,
-:mod:`isles.models.hexgrid` and :mod:`isles.solvers.rally.route`.
+board files in docs/boards.md (the boards themselves are :class:`isles.Board`,
+:class:`isles.Tile`, ...); every answer has ``to_dict()`` in the dialect of
+docs/json.md. This catalogue lists what a user calls, one function per question;
+``isles.answer`` answers the same questions built as objects. The rules and the
+engine stay reachable under :mod:`isles.models.rally` and
+:mod:`isles.solvers.rally`.
 
-Routes
+Routes (the question :class:`Trip`)
     :func:`plan_route` (the best route of a car, for cards, turns, expected
-    turns or weighted card values, under a budget or not) returning a
-    :class:`Route` of :class:`Step`; :func:`choose_start` (the best start:
-    each start group's best car, and the best of all) returning a
+    turns or weighted card values, under a budget or not; the objectives are
+    :data:`OBJECTIVES`) returning a :class:`Route` of :class:`Step`;
+    :func:`choose_start` (the best start: each start group's best car, and the
+    best of all; the groups are :func:`start_groups`) returning a
     :class:`StartChoice` of :class:`GroupPlan`; :func:`cost_field` (the
     cheapest cost of every hex at once) returning a :class:`CostField`.
-The rally as it is played
+The rally as it is played (the question :class:`Drive`)
     :func:`plan_income` (fewest expected turns when the cards come in roll by
     roll from the player's buildings; P(arrived within t); the turn's advice)
-    returning an :class:`IncomePlan` of :class:`TurnAdvice`; its declaration
-    :class:`Drive`, answered by :func:`plan_drive`. :func:`race_cars` (two to
-    four cars under the same rolls: each one's chance of arriving first, exact
-    where the cars' joint chain fits, else Monte Carlo with 95% intervals)
-    returning a :class:`RaceResult` of :class:`RaceCar`; its declaration
-    :class:`Race` (of :class:`Car`), answered by :func:`plan_race`.
-The question
-    :class:`Trip`, the one declaration of a route's or a start's parameters
-    (docs/json.md, "Questions"), answered by :func:`plan_trip` and
-    :func:`choose_trip`; :data:`OBJECTIVES`.
+    returning an :class:`IncomePlan` of :class:`TurnAdvice`.
+Races (the question :class:`Race`, of :class:`Car`)
+    :func:`race_cars` (two to four cars under the same rolls: each one's
+    chance of arriving first, exact where the cars' joint chain fits, else
+    Monte Carlo with 95% intervals) returning a :class:`RaceResult` of
+    :class:`RaceCar`.
 Boards
-    :class:`Board` of :class:`Tile` (:class:`Terrain`, :class:`Resource`),
-    harbours (:class:`HarbourKind`), buildings (:class:`Building`,
-    :class:`BuildingKind`) and roads (:class:`Edge` between two :class:`Hex`),
-    :func:`beginner_board`, and the start groups and their goals
-    (:func:`start_groups`, :func:`default_goals`, :func:`player_roads`).
+    :func:`beginner_board`, the board every example starts from.
 
 Examples
 --------
@@ -46,69 +42,39 @@ Examples
 ('2,-3', 14)
 """
 
-from isles.models.catan import (
-    Board,
-    Building,
-    BuildingKind,
-    HarbourKind,
-    Resource,
-    Terrain,
-    Tile,
-    beginner_board,
-)
-from isles.models.hexgrid import Edge, Hex
+from isles.models.catan import beginner_board
 from isles.models.rally.questions import Car, Drive, Race, Trip
-from isles.models.rally.rules import OBJECTIVES, default_goals, player_roads, start_groups
-from isles.solvers.rally.income import IncomePlan, TurnAdvice, plan_drive, plan_income
-from isles.solvers.rally.race import RaceCar, RaceResult, plan_race, race_cars
-from isles.solvers.rally.route import (
-    CostField,
-    GroupPlan,
-    Route,
-    StartChoice,
-    Step,
-    choose_start,
-    choose_trip,
-    cost_field,
-    plan_route,
-    plan_trip,
-)
+from isles.models.rally.rim import start_groups
+from isles.models.rally.rules import OBJECTIVES
+from isles.solvers.rally.drive import plan_income
+from isles.solvers.rally.field import CostField, cost_field
+from isles.solvers.rally.income_plan import IncomePlan, TurnAdvice
+from isles.solvers.rally.race import race_cars
+from isles.solvers.rally.race_result import RaceCar, RaceResult
+from isles.solvers.rally.route import Route, Step
+from isles.solvers.rally.start import GroupPlan, StartChoice
+from isles.solvers.rally.trip import choose_start, plan_route
 
 __all__ = [
     "OBJECTIVES",
-    "Board",
-    "Building",
-    "BuildingKind",
     "Car",
     "CostField",
     "Drive",
-    "Edge",
     "GroupPlan",
-    "HarbourKind",
-    "Hex",
     "IncomePlan",
     "Race",
     "RaceCar",
     "RaceResult",
-    "Resource",
     "Route",
     "StartChoice",
     "Step",
-    "Terrain",
-    "Tile",
     "Trip",
     "TurnAdvice",
     "beginner_board",
     "choose_start",
-    "choose_trip",
     "cost_field",
-    "default_goals",
-    "plan_drive",
     "plan_income",
-    "plan_race",
     "plan_route",
-    "plan_trip",
-    "player_roads",
     "race_cars",
     "start_groups",
 ]

@@ -55,14 +55,15 @@ def test_a_board_past_the_drawing_limit_is_refused_with_count_and_limit(
 def test_rally_refuses_a_picture_too_big_before_the_search(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import isles.solvers.rally.route as rally_solver
+    import isles.solvers.rally.trip as rally_solver
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched before refusing the picture")
 
     monkeypatch.setattr(draw, "MAX_DRAWN_HEXES", 30)
-    monkeypatch.setattr(rally_solver, "plan_route", no_search)
-    monkeypatch.setattr(rally_solver, "choose_start", no_search)
+    # what answers a Trip: its route, or its best start
+    monkeypatch.setattr(rally_solver, "route_of", no_search)
+    monkeypatch.setattr(rally_solver, "best_start", no_search)
     picture = tmp_path / "route.png"
     assert main(["rally", "--start", "0,-3", "--png", str(picture)]) == 2
     err = capsys.readouterr().err

@@ -1,26 +1,30 @@
 """``isles rally``: the car rally's best route, as a table, JSON or a picture.
 
-Seed 002_8684547a41c0941c.txt; docs/rally.md. The command parses, calls
-:func:`isles.rally.plan_route` and formats; ``--json`` prints ``Route.to_dict()``.
+Seed 002_8684547a41c0941c.txt; docs/rally.md. The command reads the question its
+options ask (``Trip``, ``Drive`` with ``--income``, ``Race`` with ``--race``), answers
+it with :func:`isles.answer` and formats; ``--json`` prints the answer's ``to_dict()``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import StoreOnce, check_output, emit_json
+from isles.models.catan import Board, beginner_board
 from isles.models.contract import Question
+from isles.models.errors import InvalidInput
 from isles.models.rally.questions import Drive, Race, Trip
+from isles.models.rally.towns import towns_board
 from isles.models.status import Status
 from isles.options import add_questions, read_mode
 
 if TYPE_CHECKING:
-    from isles.rally import Board, Route, StartChoice
+    from isles.rally import IncomePlan, RaceResult, Route, StartChoice
 
 ORDER = 10
 
@@ -75,14 +79,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def run_income(args: argparse.Namespace, board: Board, typed: dict[str, str]) -> int:
     """``isles rally --income``: plan the drive, print it (text or JSON)."""
-    from isles.rally import plan_drive
-
     if args.png is not None:
-        from isles.models.errors import InvalidInput
-
         raise InvalidInput("--png", args.png, "--png only without --income")
     drive = read_mode(MODES, INCOME_MODE, args, {"board": board}, typed)
-    plan = plan_drive(drive)
+    assert isinstance(drive, Drive)
+    plan: IncomePlan = isles.answer(drive, progress=None)
     if args.json:
         emit_json(plan.to_dict())
     else:
@@ -92,15 +93,13 @@ def run_income(args: argparse.Namespace, board: Board, typed: dict[str, str]) ->
 
 def run_race(args: argparse.Namespace, board: Board, typed: dict[str, str]) -> int:
     """``isles rally --race``: play the games, print each car's chance (text or JSON)."""
-    from isles.models.errors import InvalidInput
-    from isles.rally import plan_race
-
     if args.png is not None:
         raise InvalidInput("--png", args.png, "--png only without --race")
     if args.income:
         raise InvalidInput("--race", "given", "--race or --income, not both", problem="given")
     race = read_mode(MODES, RACE_MODE, args, {"board": board}, typed)
-    result = plan_race(race, progress=None if sys.stderr.isatty() else False)
+    assert isinstance(race, Race)
+    result: RaceResult = isles.answer(race, progress=None)  # a bar on a terminal, after 1 s
     if args.json:
         emit_json(result.to_dict())
     else:
@@ -235,9 +234,6 @@ def format_income(data: dict[str, Any]) -> str:
 
 def _load_board(path: str) -> Board:
     """The board file of ``--board``; a file that cannot be read is refused naming ``--board``."""
-    from isles.models.errors import InvalidInput
-    from isles.rally import Board
-
     try:
         return Board.load(path)
     except InvalidInput as exc:
@@ -248,8 +244,8 @@ def _load_board(path: str) -> Board:
 
 def run(args: argparse.Namespace) -> int:
     """Read the trip the options ask, plan it, print it."""
-    # SciPy and NetworkX load on first use only: `isles --help` stays quick.
-    from isles.rally import beginner_board, choose_trip, plan_trip
+    # The catalogue (SciPy, NetworkX, numba) loads on first use only: `isles --help` stays quick.
+    from isles.rally import StartChoice
 
     picture = check_output("--png", args.png, (".png", ".svg"))
     board = _load_board(args.board) if args.board is not None else beginner_board()
@@ -264,17 +260,18 @@ def run(args: argparse.Namespace) -> int:
         return run_income(args, board, typed)
     trip = read_mode(MODES, ROUTE_MODE, args, {"board": board}, typed)
     assert isinstance(trip, Trip)
-    if trip.start is None:
-        choice = choose_trip(trip, progress=sys.stderr.isatty())
+    # A bar (a budget search's seconds, the start groups) on a terminal once the search
+    # has taken a second; never in a pipe.
+    answer = isles.answer(trip, progress=None)
+    if isinstance(answer, StartChoice):
         if picture is not None:
-            draw_choice(board, choice, picture)
+            draw_choice(board, answer, picture)
         if args.json:
-            emit_json(choice.to_dict())
+            emit_json(answer.to_dict())
         else:
-            print(format_choice(choice))
-        return 0 if choice.status.answered else 1
-    # A budget search's bar on a terminal once it has taken a second; never in a pipe.
-    route = plan_trip(trip, progress=None if sys.stderr.isatty() else False)
+            print(format_choice(answer))
+        return 0 if answer.status.answered else 1
+    route = answer
     if picture is not None:
         draw_route(board, route, picture)
     if args.json:
@@ -428,7 +425,6 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """``isles demo`` section: the rally on the beginner board, then on a base board laid
     by ``isles layout --game base`` (fairest pips, proven optimal)."""
     from isles.layout import base_board
-    from isles.rally import beginner_board
 
     rally_on_board(beginner_board(), "beginner board", out_dir / "rally.png", echo)
     laid = base_board(time_limit=20)
@@ -446,15 +442,10 @@ def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     race_demo(out_dir / "rally-race.png", echo)
 
 
-#: The demo's race: two players' settlements on the beginner board (docs/rally.md).
-DEMO_TOWNS = {
-    "red": [((0, -2), (0, -1), (1, -2)), ((0, 1), (1, 0), (1, 1))],
-    "blue": [((0, 2), (0, 1), (-1, 2)), ((0, -1), (-1, 0), (-1, -1))],
-}
 #: The goals of the demo's exact race: the land next to each car's start.
 DEMO_NEAR = [(0, -2), (0, 2)]
 #: The demo's cars: each from its rim start to the centre hex.
-DEMO_CARS = [
+DEMO_CARS: list[dict[str, Any]] = [
     {"player": "red", "start": (0, -3), "goals": [(0, 0)]},
     {"player": "blue", "start": (0, 3), "goals": [(0, 0)]},
 ]
@@ -463,18 +454,17 @@ DEMO_CARS = [
 def race_demo(picture_path: Path, echo: Callable[[str], None], games: int = 4000) -> Path:
     """The demo's rally as it is played: red's plan alone, then red against blue.
 
-    Both on the beginner board with two settlements each (:data:`DEMO_TOWNS`),
-    4 players, no trades, to the centre hex; the picture is each car's
-    P(arrived within t), alone (exact) and in the race (Monte Carlo).
+    Both on the beginner board with two settlements each
+    (:func:`isles.models.rally.towns.towns_board`), 4 players, no trades, to the
+    centre hex; the picture is each car's P(arrived within t), alone (exact) and
+    in the race (Monte Carlo).
     """
-    from isles.models.hexgrid import vertex
-    from isles.rally import Building, beginner_board, plan_income, race_cars
+    from isles.rally import plan_income, race_cars
 
-    towns = {vertex(*c): Building(p) for p, corners in DEMO_TOWNS.items() for c in corners}
-    board = beginner_board().replace(buildings=towns)
+    board = towns_board()
     horizon = 120
     alone = [
-        plan_income(board, str(c["player"]), c["start"], c["goals"], trade="none", within=horizon)
+        plan_income(board, c["player"], c["start"], c["goals"], trade="none", within=horizon)
         for c in DEMO_CARS
     ]
     red = alone[0]
@@ -512,7 +502,7 @@ def race_demo(picture_path: Path, echo: Callable[[str], None], games: int = 4000
     return picture
 
 
-def draw_arrivals(alone: list[Any], race: Any, path: str | Path) -> Path:
+def draw_arrivals(alone: list[IncomePlan], race: RaceResult, path: str | Path) -> Path:
     """Each car's P(arrived within t): alone (exact, solid) and in the race (Monte Carlo,
     dashed), one colour per car."""
     import matplotlib.pyplot as plt
@@ -527,7 +517,7 @@ def draw_arrivals(alone: list[Any], race: Any, path: str | Path) -> Path:
         ax.plot(turns, plan.within, color=colour, label=f"{car.player} alone (exact)")
         if car.first is None:  # no game played before the time limit: nothing to draw
             continue
-        shown = car.within[: len(plan.within)]
+        shown = [p for p in car.within[: len(plan.within)] if p is not None]
         ax.plot(
             range(1, len(shown) + 1),
             shown,

@@ -29,6 +29,7 @@ from isles.models.contract import (
 )
 from isles.models.errors import InvalidInput, json_text
 from isles.models.hexgrid import Hex, as_hex, parse_hex
+from isles.models.rally.rim import is_rim_start, no_default_goals
 from isles.models.rally.rules import (
     CARD_COUNT,
     MAX_CARD_VALUE,
@@ -36,8 +37,6 @@ from isles.models.rally.rules import (
     Objective,
     TradeMode,
     card_values,
-    is_rim_start,
-    no_default_goals,
     spending_budget,
 )
 
@@ -63,7 +62,7 @@ def _budget(value: object) -> dict[Resource, int]:
 
 def _board(value: object) -> Any:
     if isinstance(value, Board) or isinstance(getattr(value, "board", None), Board):
-        return value  # a Board, or a graph built from one (isles.solvers.rally.route.RallyGraph)
+        return value  # a Board, or a graph built from one (isles.solvers.rally.graph.RallyGraph)
     if isinstance(value, Mapping):  # a board as JSON (the web app's requests)
         return Board.from_dict(value)
     raise InvalidInput("", value, "a Board (Board.load reads a board file) or its JSON")
@@ -171,6 +170,17 @@ class Trip(Question):
         OnlyWith("values", Is("objective", ("weighted",))),
         OnlyWith("time_limit", Given("budget"), Missing("start")),
     )
+
+    @model_validator(mode="after")
+    def _default_goals(self) -> Self:
+        """A start on the board without goals or group is a rim start: only it has default
+        goals (docs/rally.md, "Start groups and goals"), checked before any plan is made."""
+        board = self.board if isinstance(self.board, Board) else self.board.board
+        if self.start is None or self.goals is not None or self.group is not None:
+            return self
+        if self.start in board and not is_rim_start(board, self.start):
+            raise no_default_goals(group=True)
+        return self
 
 
 Switch = Literal["on", "off"]

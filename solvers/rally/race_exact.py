@@ -4,7 +4,7 @@ Implements docs/rally.md ("The race", "Exact where the joint space fits"; seed
 002_8684547a41c0941c.txt). The cars play their own policies of
 :func:`isles.rally.plan_income` under the same rolls in turn order, exactly as
 the Monte Carlo of :mod:`isles.solvers.rally.race` plays them (the same
-``_Car.roll`` and ``_Car.decide``, applied to states instead of games): the
+``CarState.roll`` and ``CarState.decide``, applied to states instead of games): the
 joint Markov chain over (every car's hex and cards, whose seat rolls next) is
 enumerated from the start, then its distribution is pushed forward roll by roll
 for the race's rounds [1]_. Each car's chance of arriving first is then a float
@@ -18,23 +18,23 @@ References
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from isles.models.rally.questions import MAX_JOINT_STATES
+from isles.models.rally.questions import MAX_JOINT_STATES, Race
 from isles.models.rally.rules import ROLLS
 from isles.models.status import Status
-from isles.solvers.rally.income import _ROLL_P, IncomePlan, _Game
-from isles.solvers.rally.race import OWN_POLICY, RaceCar, RaceResult, _Car
+from isles.solvers.rally.game import ROLL_P, Game
+from isles.solvers.rally.income_plan import IncomePlan
+from isles.solvers.rally.race_result import RaceCar, RaceResult
+from isles.solvers.rally.simulation import CarState, policy_of
+from isles.solvers.work import Deadline
 
-__all__ = ["ERROR", "MAX_JOINT_STATES", "OWN_POLICY", "ExactRace", "exact_answer", "exact_race"]
+__all__ = ["ERROR", "MAX_JOINT_STATES", "ExactRace", "exact_answer", "exact_race"]
 
 #: A bound on the round-off of every exact chance (float64 sums of nonnegative terms).
 ERROR = 1e-9
@@ -43,43 +43,46 @@ _WIDTH = 12
 
 
 class _Dice:
-    """Stands in for the random generator of ``_Car.decide``: one fixed exit roll per row."""
+    """Stands in for the random generator of ``CarState.decide``: one fixed exit roll per row."""
 
     def __init__(self, exit_roll: npt.NDArray[np.float64]) -> None:
         self.exit_roll = exit_roll
 
     def random(self, size: int) -> npt.NDArray[np.float64]:
+        """The fixed exit rolls of the first ``size`` rows."""
         return self.exit_roll[:size]
 
 
-def _car(game: _Game | None, rows: npt.NDArray[np.int64]) -> _Car:
-    car = _Car(game, len(rows))
+def _car(game: Game | None, rows: npt.NDArray[np.int64]) -> CarState:
+    """The car of each joint state's columns (hex, reserve, hand)."""
+    car = CarState(game, len(rows))
     car.pos = rows[:, 0].copy()
     car.reserve = rows[:, 1:6].copy()
     car.hand = rows[:, 6:12].copy()
     return car
 
 
-def _rows(car: _Car) -> npt.NDArray[np.int64]:
+def _rows(car: CarState) -> npt.NDArray[np.int64]:
+    """Each car state as a row of columns (the inverse of :func:`_car`)."""
     return np.column_stack([car.pos, car.reserve, car.hand]).astype(np.int64)
 
 
 def _decide(
-    game: _Game, rows: npt.NDArray[np.int64], exit_roll: float
+    game: Game, rows: npt.NDArray[np.int64], exit_roll: float
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Each state's turn with the same exit roll: the states after it, and who arrived."""
     car = _car(game, rows)
-    dice = _Dice(np.full(len(rows), exit_roll))
-    arrived = car.decide(1, cast(np.random.Generator, dice))
+    arrived = car.decide(1, _Dice(np.full(len(rows), exit_roll)))
     return _rows(car), arrived
 
 
-def _exit_chances(game: _Game) -> list[float]:
+def _exit_chances(game: Game) -> list[float]:
     """The distinct chances below 1 of a move's try (leaving a desert), ascending."""
     return sorted({float(m.p_exit) for p in game.positions for m in p.moves if m.p_exit < 1})
 
 
 def _turn(
-    game: _Game | None, rows: npt.NDArray[np.int64]
+    game: Game | None, rows: npt.NDArray[np.int64]
 ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.float64]]]:
     """A car's turn from each state: its outcomes (states, arrived, chance), each a branch.
 
@@ -137,19 +140,19 @@ class ExactRace:
 
 
 def _chain(
-    games: Sequence[_Game | None],
+    games: Sequence[Game | None],
     seats: Sequence[int],
     players: int,
     discard: bool,
     max_states: int,
-    deadline: float = math.inf,
+    deadline: Deadline | None = None,
 ) -> tuple[sp.csr_matrix, sp.csr_matrix, int] | None:
     """The chain of the cars (at ``seats``) from the start: (moves, arrivals, start index).
 
     ``moves[i, j]`` is the chance of one roll and its seat's turn leading from
     state i to state j; ``arrivals[i, k]`` the chance it ends with car k
     arriving (first: the chain stops there). None when the states exceed
-    ``max_states`` or the work passes ``deadline`` (``time.perf_counter()``).
+    ``max_states`` or the work passes ``deadline``.
     """
     width = 1 + _WIDTH * len(games)
     start = np.zeros(width, np.int64)
@@ -189,7 +192,7 @@ def _chain(
                         joint[:, cols] = state
                         branches.append((joint, arrived, p))
                 for joint, arrived, p in branches:
-                    w = p * float(_ROLL_P[i])
+                    w = p * float(ROLL_P[i])
                     keep = w > 0
                     won = keep & arrived
                     src.append(from_[won])
@@ -209,7 +212,7 @@ def _chain(
                     src.append(from_[going])
                     dst.append(targets)
                     weight.append(w[going])
-                if len(index) > max_states or time.perf_counter() > deadline:
+                if len(index) > max_states or (deadline is not None and deadline.passed()):
                     return None
         frontier = np.array(new, np.int64).reshape(-1, width)
     n = len(index)
@@ -236,12 +239,12 @@ def _push(
 
 
 def exact_race(
-    games: Sequence[_Game | None],
+    games: Sequence[Game | None],
     players: int,
     discard: bool,
     turns: int,
     max_states: int = MAX_JOINT_STATES,
-    deadline: float = math.inf,
+    deadline: Deadline | None = None,
 ) -> ExactRace | None:
     """The race's exact chances, or None when the joint chain has over ``max_states`` states.
 
@@ -257,8 +260,8 @@ def exact_race(
         Rounds the race lasts at most (as the Monte Carlo's ``turns``).
     max_states : int
         The bound on the joint chain's states.
-    deadline : float
-        ``time.perf_counter()`` past which the enumeration gives up (None returned).
+    deadline : Deadline, optional
+        The race's time limit: past it the enumeration gives up (None returned).
 
     Returns
     -------
@@ -314,17 +317,17 @@ def exact_race(
     )
 
 
-def exact_answer(question: Any, plans: Sequence[IncomePlan], t0: float) -> RaceResult | None:
-    """The answer of :func:`isles.rally.plan_race` from the exact chain, or None (too big).
+def exact_answer(race: Race, plans: Sequence[IncomePlan], deadline: Deadline) -> RaceResult | None:
+    """The answer of :func:`isles.rally.race_cars` from the exact chain, or None (too big).
 
     Parameters
     ----------
-    question : Race
+    race : Race
         The validated question (its ``players``, ``discard``, ``turns``, ``time_limit``).
     plans : sequence of IncomePlan
         The cars' own plans, in seat order.
-    t0 : float
-        ``time.perf_counter()`` when the race began (the time limit counts from it).
+    deadline : Deadline
+        The race's time limit, counted from when the race began.
 
     Returns
     -------
@@ -333,16 +336,16 @@ def exact_answer(question: Any, plans: Sequence[IncomePlan], t0: float) -> RaceR
         ``interval`` ``first ± ERROR``; None when the joint chain has over
         :data:`MAX_JOINT_STATES` states or the time limit passes first.
     """
-    discard = question.discard == "on"
-    race = exact_race(
-        [p.policy if p.status.answered else None for p in plans],
-        question.players,
+    discard = race.discard == "on"
+    chances = exact_race(
+        [policy_of(p) for p in plans],
+        race.players,
         discard,
-        question.turns,
+        race.turns,
         MAX_JOINT_STATES,
-        t0 + question.time_limit,
+        deadline,
     )
-    if race is None:
+    if chances is None:
         return None
     cars = tuple(
         RaceCar(
@@ -357,26 +360,26 @@ def exact_answer(question: Any, plans: Sequence[IncomePlan], t0: float) -> RaceR
             within,
         )
         for plan, first, mean, within in zip(
-            plans, race.first, race.mean_turns, race.within, strict=True
+            plans, chances.first, chances.mean_turns, chances.within, strict=True
         )
     )
     restrictions = sorted({"own_policy", *(r for p in plans for r in p.restrictions)})
     return RaceResult(
         Status.EXACT,
         0,
-        question.games,
-        question.seed,
-        question.players,
-        question.trade,
+        race.games,
+        race.seed,
+        race.players,
+        race.trade,
         discard,
-        question.turns,
+        race.turns,
         cars,
         0,
         tuple(restrictions),
-        time.perf_counter() - t0,
-        question.time_limit,
+        deadline.elapsed(),
+        race.time_limit,
         method="exact",
-        joint_states=race.joint_states,
+        joint_states=chances.joint_states,
         error=ERROR,
-        no_winner_chance=race.no_winner,
+        no_winner_chance=chances.no_winner,
     )

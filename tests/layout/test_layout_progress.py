@@ -1,8 +1,8 @@
-"""Progress bars and Ctrl-C of the long searches: ``isles layout``'s CP-SAT, a rally budget search.
+"""Progress bars and Ctrl-C of the long searches: CP-SAT solves of ``isles layout``.
 
 A newcomer's run: ``isles layout --free-shape --players 4 --time-limit 5`` ran
-11 s on a terminal and showed nothing, and so did a rally ``--budget`` search
-on a big board. The decision is tested without timing: ``progress=True``
+11 s on a terminal and showed nothing (the rally's budget search:
+tests/rally/test_rally.py). The decision is tested without timing: ``progress=True``
 writes a bar at once, ``False`` and ``None`` off a terminal write nothing.
 """
 
@@ -13,7 +13,6 @@ import io
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
@@ -25,7 +24,6 @@ from isles.models.layout.groups import constraint_groups
 from isles.models.layout.questions import Layout
 from isles.models.layout.request import SetupRequest
 from isles.models.layout.setup import setup_request
-from isles.models.rally.questions import Trip
 from isles.solvers import work
 from isles.solvers.layout.board import solve_layout
 from isles.solvers.layout.cpsat import new_solver
@@ -115,25 +113,3 @@ def test_ctrl_c_during_a_cp_sat_solve_stops_the_search(monkeypatch: pytest.Monke
         solver.solve(model.cp)
     assert stops, "Ctrl-C never asked CP-SAT to stop"
     assert time.monotonic() - began < 10.0  # a generous bound, not a speed test
-
-
-def test_a_rally_budget_search_shows_a_deadline_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from bench_rally import generated_board
-
-    trip = Trip.read(
-        {
-            "board": generated_board(12, seed=3),
-            "start": (0, -12),
-            "goals": [(0, 11)],
-            "objective": "expected_turns",
-            "budget": dict.fromkeys(["brick", "lumber", "wool", "grain", "ore"], 19),
-            "time_limit": 0.05,
-        }
-    )
-    route = isles.answer(trip, progress=True)
-    assert route.status == "timed_out"
-    err = capsys.readouterr().err
-    assert "budget search" in err and " s" in err
-    isles.answer(trip)  # None, off a terminal: nothing
-    assert capsys.readouterr().err == ""

@@ -13,20 +13,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from isles.solvers.rally.income import (
-    _FREE,
-    _NR,
-    MAX_SWEEPS,
-    TOLERANCE,
-    _compositions,
-    _Pos,
-    _window,
-    _window_values,
-)
+from isles.solvers.rally.game import FREE, NR, Pos, compositions
+from isles.solvers.rally.position import MAX_SWEEPS, TOLERANCE
+from isles.solvers.rally.windows import window, window_values
 
 
 def _wild_values(
-    game: Any, pos: _Pos, values: npt.NDArray[np.float64]
+    game: Any, pos: Pos, values: npt.NDArray[np.float64]
 ) -> list[npt.NDArray[np.float64]]:
     """``out[k][x]``: the value at grid state x with k gold cards still to name (best choice)."""
     most = int(max(game.gold)) * game.players if any(game.gold) else 0
@@ -35,7 +28,7 @@ def _wild_values(
         return out
     grid = pos.grid()
     for k in range(1, most + 1):
-        comps = _compositions(k, range(_NR))
+        comps = compositions(k, range(NR))
         idx = pos.flat(grid[:, None, :] + comps[None, :, :])
         out.append(values[idx].min(axis=1))
     return out
@@ -56,7 +49,7 @@ def sweep_position(game: Any, v: int) -> None:
         batches = np.maximum(grid - need, 0) // ratio
         after_trade = grid - batches * ratio
         gains = batches.sum(axis=1)
-    targets = [j for j in range(_NR) if need[j] > 0]
+    targets = [j for j in range(NR) if need[j] > 0]
     # End of turn: fuel up to need in the reserve (restriction reserve), the rest in hand.
     reserve = np.minimum(grid, need)
     hand = np.minimum(grid - reserve, game.fodder)
@@ -69,24 +62,24 @@ def sweep_position(game: Any, v: int) -> None:
         payers = (
             [move.resource]
             if move.resource >= 0
-            else ([-1] if move.resource == _FREE else list(range(_NR)))
+            else ([-1] if move.resource == FREE else list(range(NR)))
         )
         for payer in payers:
             base = np.full(n, np.inf)
             if payer >= 0:
                 ok = grid[:, payer] >= move.cards
-                paid = np.zeros(_NR, np.int64)
+                paid = np.zeros(NR, np.int64)
                 paid[payer] = move.cards
             else:
                 ok = np.ones(n, bool)
-                paid = np.zeros(_NR, np.int64)
+                paid = np.zeros(NR, np.int64)
             rows = np.flatnonzero(ok)
             if move.target < 0:
                 after = np.zeros(len(rows))
             else:
                 tgt = game.positions[move.target]
                 r2 = np.minimum(reserve[rows] - paid, tgt.need)
-                after = _window_values(game, tgt, rolls, r2, hand[rows])
+                after = window_values(game, tgt, rolls, r2, hand[rows])
             p = float(move.p_exit)
             base[rows] = p * after
             weight = np.where(ok, 1 - p, 0.0)
@@ -98,7 +91,7 @@ def sweep_position(game: Any, v: int) -> None:
     stay_parts = []
     for g, h0 in enumerate(stay_keys):
         rows = np.flatnonzero(stay_inv == g)
-        cards, wild, probs = _window(
+        cards, wild, probs = window(
             game.income, game.gold, rolls, game.discard, tuple(int(x) for x in h0)
         )
         idx = pos.flat(reserve[rows][:, None, :] + cards[None, :, :])
@@ -107,7 +100,7 @@ def sweep_position(game: Any, v: int) -> None:
     comp_idx = np.zeros((n, 1), np.int64)
     comp_of: list[npt.NDArray[np.int64]] = []
     kmax = int(gains.max()) if n else 0
-    comp_tables = [_compositions(k, targets) for k in range(kmax + 1)]
+    comp_tables = [compositions(k, targets) for k in range(kmax + 1)]
     width = max(len(c) for c in comp_tables)
     comp_idx = np.zeros((n, width), np.int64)
     comp_ok = np.zeros((n, width), bool)
@@ -156,8 +149,8 @@ def sweep_position(game: Any, v: int) -> None:
     pos.value = values
     pos.option = choice[post]
     pos.gained = (grid[post] - after_trade) if game.ratios is not None else np.zeros_like(grid)
-    pos._post = post
-    pos._labels = labels
+    pos.post = post
+    pos.labels = labels
 
 
 def _can_arrive(

@@ -27,16 +27,14 @@ from isles.models.catan import Board, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json
+from isles.models.rally.rim import default_goals, is_rim_start, start_group
 from isles.models.rally.rules import (
     OBJECTIVES,
     Objective,
     card_values,
-    default_goals,
     desert_exit_probability,
     entry_cost,
-    is_rim_start,
     spending_budget,
-    start_group,
 )
 from isles.models.status import Status
 

@@ -23,17 +23,14 @@ from hypothesis import strategies as st
 from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, distance, edge, edges_between, hexagon, ring
-from isles.models.rally.rules import (
-    MAX_CARD_VALUE,
-    default_goals,
-    desert_exit_probability,
-    entry_cost,
-    is_rim_start,
-    rim_sea,
-    start_group,
-)
+from isles.models.rally.questions import Trip
+from isles.models.rally.rim import default_goals, is_rim_start, rim_sea, start_group
+from isles.models.rally.rules import MAX_CARD_VALUE, desert_exit_probability, entry_cost
 from isles.models.status import Status
-from isles.solvers.rally.route import Route, build_graph, cost_field, plan_route
+from isles.solvers.rally.field import cost_field
+from isles.solvers.rally.graph import build_graph
+from isles.solvers.rally.route import Route
+from isles.solvers.rally.trip import plan_route
 
 PRODUCE = {
     Terrain.FOREST: "lumber",
@@ -494,6 +491,36 @@ def test_budget_search_reports_its_time_limit() -> None:
     )
     assert route.status == "timed_out" and route.path is None and route.total_cards is None
     assert route.time_limit == 1e-6 and route.to_dict()["time_limit"] == 1e-6
+
+
+def test_a_budget_search_shows_a_deadline_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer's rally ``--budget`` search on a big board ran on a terminal and showed
+    nothing: ``progress=True`` writes a bar at once, None off a terminal writes nothing."""
+    import sys
+    from pathlib import Path
+
+    import isles
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_rally import generated_board
+
+    rg = build_graph(generated_board(12, seed=3))
+    trip = Trip.read(
+        {
+            "board": rg,
+            "start": (0, -12),
+            "goals": [(0, 11)],
+            "objective": "expected_turns",
+            "budget": dict.fromkeys(["brick", "lumber", "wool", "grain", "ore"], 19),
+            "time_limit": 0.05,
+        }
+    )
+    route = isles.answer(trip, progress=True)
+    assert route.status == "timed_out"
+    err = capsys.readouterr().err
+    assert "budget search" in err and " s" in err
+    isles.answer(trip)  # None, off a terminal: nothing
+    assert capsys.readouterr().err == ""
 
 
 # -- issue 9: checked inputs, answers that say what they are -------------------------------

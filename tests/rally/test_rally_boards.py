@@ -24,19 +24,20 @@ from isles.cli import main
 from isles.models.catan import BASE_LAND, BASE_NUMBER_TOKENS, Board, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, distance, edge, hexagon, ring
-from isles.models.rally.rules import (
+from isles.models.rally.rim import (
     board_centre_doubled,
     default_goals,
     is_rim_start,
     opposite_starts,
-    player_roads,
     rim_sea,
     rim_starts,
     start_group,
     start_groups,
 )
+from isles.models.rally.rules import player_roads
 from isles.models.status import Status
-from isles.solvers.rally.route import build_graph, choose_start, plan_route
+from isles.solvers.rally.graph import build_graph
+from isles.solvers.rally.trip import choose_start, plan_route
 from tests.rally.test_rally import brute_force, route_key
 
 #: The 5-6 player extension's land (30) and tokens (28), as the issue lists them.

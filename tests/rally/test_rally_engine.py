@@ -22,7 +22,9 @@ from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, beginner_boa
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import MAX_COORDINATE, Hex, edges_between, hexagon
 from isles.models.rally.rules import OBJECTIVES
-from isles.solvers.rally.route import RallyGraph, build_graph, cost_field, plan_route
+from isles.solvers.rally.field import cost_field
+from isles.solvers.rally.graph import RallyGraph, build_graph
+from isles.solvers.rally.trip import plan_route
 
 RESOURCES = ["lumber", "wool", "grain", "brick", "ore"]
 
@@ -80,8 +82,8 @@ def queries(draw: st.DrawFn) -> dict[str, Any]:
 def _same_graph(new: RallyGraph, old: Any) -> None:
     assert new.hexes == old.hexes and dict(new.index) == dict(old.index)
     assert new.roads == old.roads
-    for name in ("_tail", "_head", "_cards"):
-        assert np.array_equal(getattr(new, name), getattr(old, name)), name
+    for name, old_name in (("tail", "_tail"), ("head", "_head"), ("arc_cards", "_cards")):
+        assert np.array_equal(getattr(new, name), getattr(old, old_name)), name
     assert list(new.graph.nodes(data=True)) == list(old.graph.nodes(data=True))
     assert list(new.graph.edges(data=True)) == list(old.graph.edges(data=True))
 

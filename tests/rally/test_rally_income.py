@@ -12,6 +12,7 @@ from isles.models.catan import Board, Building, BuildingKind, Resource, Terrain,
 from isles.models.hexgrid import Hex, edge, vertex
 from isles.models.rally.rules import ROLLS, discard_count, roll_income
 from isles.solvers.rally.income import solve_income
+from isles.solvers.rally.income_plan import IncomePlan
 
 P2D6 = {n: (6 - abs(7 - n)) / 36 for n in ROLLS}
 
@@ -373,16 +374,16 @@ def test_levels_match_whole_grid_sweeps_with_trades(
     board: Board, goal: Hex, trade: str, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Solving one level of reserve cards at a time gives what sweeping each whole grid gives."""
-    from isles.solvers.rally import income as rally_income
+    from isles.solvers.rally import position
     from tests.rally.income_sweeps import sweep_position
 
-    def solve() -> rally_income.IncomePlan:
+    def solve() -> IncomePlan:
         return solve_income(
             board, "red", (0, 0), [goal], players=players, trade=trade, discard=True, within=30
         )
 
     levels = solve()
-    monkeypatch.setattr(rally_income, "_solve_position", sweep_position)
+    monkeypatch.setattr(position, "solve_position", sweep_position)
     sweeps = solve()
     assert levels.expected_turns is not None and sweeps.expected_turns is not None
     assert levels.expected_turns == pytest.approx(sweeps.expected_turns, abs=1e-7)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,21 +28,17 @@ from isles.models.catan import (
 from isles.models.hexgrid import Hex, edge, vertex
 from isles.models.rally.rules import (
     ROLLS,
+    TradeMode,
     desert_exit_probability,
     entry_cost,
     player_roads,
     roll_income,
     trade_ratios,
 )
-from isles.solvers.rally.income import plan_income, solve_income
-from isles.solvers.rally.income_full import (
-    ERROR_BOUND,
-    FullAnswer,
-    FullGame,
-    cap_lost,
-    full_states,
-    solve_full,
-)
+from isles.solvers.rally.drive import plan_income
+from isles.solvers.rally.full_space import FullGame, full_states
+from isles.solvers.rally.full_values import ERROR_BOUND, FullAnswer, cap_lost, solve_full
+from isles.solvers.rally.income import solve_income
 from tests.rally.test_rally_income import tokens_board
 
 P2D6 = {n: (6 - abs(7 - n)) / 36 for n in ROLLS}
@@ -412,7 +409,7 @@ def test_whole_space_never_slower_than_committed_routes(
     a: int, b: int, c: int, d: int, players: int, discard: str
 ) -> None:
     board = tokens_board(a, b, c, d, BuildingKind.SETTLEMENT)
-    table = {"players": players, "trade": "none", "discard": discard}
+    table: dict[str, Any] = {"players": players, "trade": "none", "discard": discard}
     full = plan_income(board, "red", (0, 0), [(2, 0)], **table)
     if full.method != "full":  # too many states: the committed route is the answer
         return
@@ -427,7 +424,7 @@ def test_whole_space_never_slower_than_committed_routes(
     ("kind", "trade"),
     [(None, "bank"), (HarbourKind.GENERIC, "harbours"), (HarbourKind.BRICK, "harbours")],
 )
-def test_whole_space_never_slower_with_trades(kind: HarbourKind | None, trade: str) -> None:
+def test_whole_space_never_slower_with_trades(kind: HarbourKind | None, trade: TradeMode) -> None:
     board = harbour(kind)
     full = plan_income(board, "red", (0, 0), [(1, 0)], trade=trade)
     routed = plan_income(board, "red", (0, 0), [(1, 0)], trade=trade, method="route")
@@ -458,7 +455,7 @@ def plain_cap_lost(game: FullGame, answer: FullAnswer) -> bool:
     reserve at the owner's turn; True when a 7 must take a card the policy keeps."""
     pol = answer.certified
     assert pol is not None
-    income = game._income  # type: ignore[attr-defined]
+    income = game.income
     n = game.n
     seen: set[tuple[int, int, int]] = set()
     todo = [(0, answer.start, 0)]  # (rolls left - 1, capped state before the roll, extras)
@@ -557,7 +554,7 @@ def test_a_city_never_slower_without_the_7_rule(
         "town": tokens_board(a, b, c, d, BuildingKind.SETTLEMENT),
         "city": tokens_board(a, b, c, d, BuildingKind.CITY),
     }
-    table = {"players": players, "trade": "none", "discard": "off"}
+    table: dict[str, Any] = {"players": players, "trade": "none", "discard": "off"}
     turns = {}
     for name, board in boards.items():
         plan = plan_income(board, "red", (0, 0), [(2, 0)], **table)

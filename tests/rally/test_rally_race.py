@@ -14,7 +14,7 @@ from isles.models.catan import Board, Building, BuildingKind, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import vertex
 from isles.rally import plan_income, race_cars
-from isles.solvers.rally.race import RaceCar
+from isles.solvers.rally.race_result import RaceCar
 
 
 def two_owners(kind: BuildingKind = BuildingKind.SETTLEMENT) -> Board:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -101,7 +102,7 @@ def desert_exit() -> Board:
         ),
     ],
 )
-def test_the_monte_carlo_agrees_with_the_exact_race(board: Board, cars: list[object]) -> None:
+def test_the_monte_carlo_agrees_with_the_exact_race(board: Board, cars: list[Any]) -> None:
     exact = race_cars(board, cars, trade="none", turns=60)
     games = 4000
     mc = race_cars(board, cars, trade="none", turns=60, method="monte_carlo", games=games)

@@ -784,7 +784,8 @@ def test_a_route_from_a_non_rim_start_is_refused_before_its_job(client: TestClie
     board = rally.beginner_board().to_dict()
     response = client.post("/api/solve/route", json={"board": board, "start": [1, -1]})
     error = refused(response)
-    assert error["field"] == "start"
-    assert "a rim start" in error["message"]
+    # the question's own rule, in the library's words: no default goals off the rim
+    assert error["field"] == "goals"
+    assert "a rim start" in error["message"] and "no default goals" in error["message"]
     with_goals = {"board": board, "start": [1, -1], "goals": [[0, 2]]}
     assert client.post("/api/solve/route", json=with_goals).status_code == 202

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from isles import lighthouse, rally
+from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.web.tasks.layout import layout_rules
@@ -36,7 +37,7 @@ def tap(page: Page, hex_: str) -> None:
     page.click(f'g[data-hex="{hex_}"] polygon')
 
 
-def seen(board: rally.Board, hex_: Hex | None) -> str:
+def seen(board: Board, hex_: Hex | None) -> str:
     """A hex as the page names it: terrain and number, then its position."""
     assert hex_ is not None
     number = board.to_dict()["hexes"][

@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
+import isles
 from isles import rally
 from isles.web.tasks.rally import rally_towns
 
@@ -107,10 +108,10 @@ def test_a_bad_drive_is_refused_before_any_job(
 
 
 def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:
-    board = rally.Board.from_dict(rally_towns())
+    board = isles.Board.from_dict(rally_towns())
     for rule in ("on", "off"):
         drive = rally.Drive.read({"board": board, **DRIVE, "discard": rule}, spelling="key")
-        plan = rally.plan_drive(drive).to_dict()
+        plan = isles.answer(drive).to_dict()
         assert plan["discard"] == rule
         again = {k: plan[k] for k in ("player", "start", "goals", "players", "trade", "discard")}
         assert rally.Drive.read({"board": board, **again}, spelling="key").discard == rule
@@ -126,7 +127,7 @@ def test_an_answer_spells_the_7_card_rule_as_the_request() -> None:
         },
         spelling="key",
     )
-    assert rally.plan_race(race, progress=False).to_dict()["discard"] == "off"
+    assert isles.answer(race, progress=False).to_dict()["discard"] == "off"
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """The rally page as it is played (issue 21): the income and race modes, HTTP and browser.
 
 The page's jobs ``income`` and ``race`` read the request with the library's
-declarations (``Drive``, ``Race``) and answer exactly ``plan_drive`` /
-``plan_race``'s ``to_dict()``; in a real headless Chromium the page shows that
+declarations (``Drive``, ``Race``) and answer exactly ``isles.answer``'s
+``to_dict()`` of the question read; in a real headless Chromium the page shows that
 answer (expected turns, status and restrictions, P(arrived within t), the
 advice for the roll tapped, each car's chance of arriving first), every change
 is undoable, and nothing overflows a phone.
@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
+import isles
 from isles import rally
 from isles.web.tasks.rally import rally_defaults, rally_towns
 from tests.web.test_web import finish
@@ -31,7 +32,7 @@ from tests.web.test_web_browser_pages import no_sideways_scroll, seen, tap
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 __all__ = ["browser", "page", "server"]  # the fixtures, shared
 
-TOWNS = rally.Board.from_dict(rally_towns())
+TOWNS = isles.Board.from_dict(rally_towns())
 #: A quick plan (no trades: a few hundred card states) and a quick race.
 DRIVE = {"player": "red", "start": [0, -3], "goals": [[0, 0]], "trade": "none"}
 CARS = [
@@ -56,10 +57,10 @@ def answer(client: TestClient, kind: str, body: dict[str, Any]) -> dict[str, Any
     return result
 
 
-def test_the_income_job_answers_plan_drive(client: TestClient) -> None:
+def test_the_income_job_answers_the_drive(client: TestClient) -> None:
     body = {"board": rally_towns(), **DRIVE, "hand": {"brick": 1}, "players": 3, "within": 12}
     got = answer(client, "income", body)
-    want = rally.plan_drive(rally.Drive.read({**body, "board": TOWNS}, spelling="key"))
+    want = isles.answer(rally.Drive.read({**body, "board": TOWNS}, spelling="key"))
     assert got == want.to_dict()
     assert len(got["within"]) == 12 and got["players"] == 3
     bad = client.post("/api/solve/income", json={**body, "players": 7})
@@ -68,11 +69,12 @@ def test_the_income_job_answers_plan_drive(client: TestClient) -> None:
     assert "speed" in refused(unknown, "speed")
 
 
-def test_the_race_job_answers_plan_race(client: TestClient) -> None:
+def test_the_race_job_answers_the_race(client: TestClient) -> None:
     body: dict[str, Any] = {"board": rally_towns(), "cars": CARS, "trade": "none"}
     body.update(method="monte_carlo", games=500)
     got = answer(client, "race", body)
-    want = rally.plan_race(rally.Race.read({**body, "board": TOWNS, "time_limit": 20.0}))
+    race = rally.Race.read({**body, "board": TOWNS, "time_limit": 20.0})
+    want = isles.answer(race, progress=False)
     assert got["cars"] == want.to_dict()["cars"]
     assert {k: v for k, v in got.items() if k != "seconds"} == {
         k: v for k, v in want.to_dict().items() if k != "seconds"

@@ -1,5 +1,5 @@
 // The rally as it is played (docs/rally.md, docs/serve.md): what the rally page shows of
-// isles.rally.plan_drive (one car, cards from income) and isles.rally.plan_race (who
+// isles.rally.plan_income (one car, cards from income) and isles.rally.race_cars (who
 // arrives first). Only drawing here: the answers are the library's to_dict(), unchanged.
 import { el, svg } from "./common.js";
 import { hexLabel, hexName } from "./hexes.js";
@@ -152,7 +152,7 @@ export function adviceBlock(board, answer, roll) {
   );
 }
 
-/** What plan_drive answered: expected turns, status, P(arrived within t), route, advice. */
+/** What the drive's answer says: expected turns, status, P(arrived within t), route, advice. */
 export function incomeBlock(board, answer, roll) {
   const parts = [statusLine(answer.status)];
   if (answer.expected_turns === null) {
@@ -184,7 +184,7 @@ export function incomeBlock(board, answer, roll) {
 
 const CAR_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#6a1b9a"];
 
-/** What plan_race answered: each car's chance of arriving first, with its interval. */
+/** What the race's answer says: each car's chance of arriving first, with its interval. */
 export function raceBlock(board, answer) {
   const exact = answer.method === "exact";
   const header = el("tr", {}, el("th", {}, "seat"), el("th", {}, "car"), el("th", {}, "P(first)"),

@@ -1,7 +1,7 @@
 // The rally planner (docs/serve.md, docs/rally.md): a board, taps for the start,
 // the goals and the roads, the cards in hand; isles.rally.plan_route draws the route.
-// As it is played: isles.rally.plan_drive (cards from income, this turn's advice) and
-// isles.rally.plan_race (who arrives first). Every choice is one undo step
+// As it is played: isles.rally.plan_income (cards from income, this turn's advice) and
+// isles.rally.race_cars (who arrives first). Every choice is one undo step
 // (history.js); an answer found is kept with them.
 import {
   clearErrors, download, el, fieldError, fill, getJSON, header, jobPanel, load, numberInput,
@@ -53,8 +53,8 @@ const FRESH = {
   reserve: { ...NO_CARDS },
   roll: null, // the roll just made: which advice of the answer is shown (no new solve)
   cars: [], // the race: [{player, start, goals}] in seat order
-  income: null, // plan_drive's answer
-  race: null, // plan_race's answer
+  income: null, // the drive's answer (IncomePlan)
+  race: null, // the race's answer (RaceResult)
 };
 const history = new History(KEY, FRESH);
 let state = history.state;
@@ -543,7 +543,7 @@ function planBody(withBudget) {
   return body;
 }
 
-/** The request of plan_drive: the keys of its declaration (Drive), nothing restated. */
+/** The request of the drive (Drive): the keys of its declaration (Drive), nothing restated. */
 function incomeBody() {
   const body = { board: withRoads(state.board), player: state.player, start: state.start, ...tableBody(["players", "trade", "discard", "within"]) };
   if (state.goals.length) body.goals = state.goals;
@@ -551,7 +551,7 @@ function incomeBody() {
   return body;
 }
 
-/** The request of plan_race (Race): the cars in seat order. */
+/** The request of the race (Race): the cars in seat order. */
 function raceBody() {
   const cars = state.cars.map((c) => (c.goals.length ? { player: c.player, start: c.start, goals: c.goals } : { player: c.player, start: c.start }));
   return { board: state.board, cars, ...tableBody(["players", "trade", "discard"]) };

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import isles
 from isles import rally
-from isles.models.hexgrid import as_hex, vertex
+from isles.models.catan import Board
+from isles.models.errors import InvalidInput
+from isles.models.hexgrid import as_hex
 from isles.models.jsonio import read_object
-from isles.models.rally.rules import Rim
+from isles.models.rally.rim import Rim
+from isles.models.rally.towns import towns_board
 from isles.web.tasks.base import Task
 
 __all__ = [
@@ -44,21 +48,14 @@ def rally_towns() -> dict[str, Any]:
     """The beginner board with two settlements each of red and blue (``isles demo``'s race).
 
     A board to try the rally as it is played (``--income``, ``--race``) on
-    without a board file: the buildings of :data:`isles.commands.rally.DEMO_TOWNS`.
+    without a board file: :func:`isles.models.rally.towns.towns_board`.
 
     Examples
     --------
     >>> sorted({b["player"] for b in rally_towns()["buildings"]})
     ['blue', 'red']
     """
-    from isles.commands.rally import DEMO_TOWNS  # the demo's own towns, defined once
-
-    towns = {
-        vertex(*corner): rally.Building(player)
-        for player, corners in DEMO_TOWNS.items()
-        for corner in corners
-    }
-    return rally.beginner_board().replace(buildings=towns).to_dict()
+    return towns_board().to_dict()
 
 
 def rally_defaults() -> dict[str, dict[str, Any]]:
@@ -113,7 +110,7 @@ def check_board(body: object) -> dict[str, Any]:
     [{'hex': [0, 0], 'terrain': 'desert', 'number': None}]
     """
     raw = read_object(body, "request", ["board"])
-    return rally.Board.from_dict(raw["board"]).to_dict()
+    return Board.from_dict(raw["board"]).to_dict()
 
 
 def rally_goals(body: object) -> dict[str, Any]:
@@ -121,8 +118,8 @@ def rally_goals(body: object) -> dict[str, Any]:
 
     The planner marks them on the board as soon as the start is tapped: the
     library's own start group of a rim start and its default goals
-    (:func:`isles.rally.default_goals`), the ones :func:`isles.rally.plan_route`
-    then uses.
+    (:func:`isles.models.rally.rim.default_goals`), the ones
+    :func:`isles.rally.plan_route` then uses.
 
     Parameters
     ----------
@@ -151,7 +148,7 @@ def rally_goals(body: object) -> dict[str, Any]:
     isles.models.errors.InvalidInput: start: '1,-1' is invalid; expected a rim start: ...
     """
     raw = read_object(body, "request", ["board", "start"])
-    board = rally.Board.from_dict(raw["board"])
+    board = Board.from_dict(raw["board"])
     start = as_hex(raw["start"], "start")
     rim = Rim(board)
     group = rim.start_group(start)
@@ -168,24 +165,27 @@ ROUTE_SECONDS = 20.0
 
 
 def _read_route(body: object) -> dict[str, Any]:
-    """The route request, read with the library's own declaration of the question."""
+    """The route request, read with the library's own declaration of the question (a start
+    without goals is a rim start: the question refuses it, before any job).
+
+    The page plans one car's route: a trip without a start (the best start) is not
+    what it asks, and is refused here.
+    """
     if isinstance(body, Mapping) and body.get("budget") is not None and "time_limit" not in body:
         body = {**body, "time_limit": ROUTE_SECONDS}
     trip = rally.Trip.read(body, spelling="key")
-    if trip.start is not None and trip.goals is None and trip.group is None:
-        # The default goals need a rim start: refused here (400), before any job,
-        # in the words of the planner's goals check (rally_goals).
-        board = trip.board if isinstance(trip.board, rally.Board) else None
-        if board is not None:
-            Rim(board).start_group(as_hex(trip.start, "start"))
-    return {"trip": trip}
+    if trip.start is None:
+        raise InvalidInput("start", None, "the car's hex", problem="missing")
+    return {"question": trip}
 
 
-def _run_route(args: dict[str, Any]) -> dict[str, Any]:
-    return rally.plan_trip(args["trip"], progress=False).to_dict()  # no bars in the log
+def _answer(args: dict[str, Any]) -> dict[str, Any]:
+    """The library's answer to the question read, as JSON (no bars in the log)."""
+    answer: dict[str, Any] = isles.answer(args["question"], progress=False).to_dict()
+    return answer
 
 
-#: Seconds the web app gives one car's plan as it is played (``plan_drive``): the
+#: Seconds the web app gives one car's plan as it is played (``Drive``): the
 #: base boards' plans with trades take tens of seconds on a slow machine.
 INCOME_SECONDS = 120.0
 #: Seconds for a race's games when the request gives none (its cars' plans come first).
@@ -194,26 +194,18 @@ RACE_SECONDS = 20.0
 
 def _read_income(body: object) -> dict[str, Any]:
     """The plan as it is played, read with the library's declaration (``Drive``)."""
-    return {"drive": rally.Drive.read(body, spelling="key")}
-
-
-def _run_income(args: dict[str, Any]) -> dict[str, Any]:
-    return rally.plan_drive(args["drive"]).to_dict()
+    return {"question": rally.Drive.read(body, spelling="key")}
 
 
 def _read_race(body: object) -> dict[str, Any]:
     """The race, read with the library's declaration (``Race``)."""
     if isinstance(body, Mapping) and "time_limit" not in body:
         body = {**body, "time_limit": RACE_SECONDS}
-    return {"race": rally.Race.read(body, spelling="key")}
-
-
-def _run_race(args: dict[str, Any]) -> dict[str, Any]:
-    return rally.plan_race(args["race"], progress=False).to_dict()  # no bars in the log
+    return {"question": rally.Race.read(body, spelling="key")}
 
 
 TASKS = {
-    "route": Task(_read_route, _run_route, 60.0),
-    "income": Task(_read_income, _run_income, INCOME_SECONDS),
-    "race": Task(_read_race, _run_race, 2 * INCOME_SECONDS),
+    "route": Task(_read_route, _answer, 60.0),
+    "income": Task(_read_income, _answer, INCOME_SECONDS),
+    "race": Task(_read_race, _answer, 2 * INCOME_SECONDS),
 }
