@@ -8,11 +8,13 @@ installed source files); without numba the NumPy paths run instead.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from isles.solvers.usercache import numba_cache_dir
 
@@ -20,17 +22,31 @@ __all__ = ["HAVE_NUMBA", "THREADS_ENV", "compiled", "in_parallel", "prange", "th
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_numba: Any
-try:  # numba is a dependency; the NumPy paths keep isles working where it does not install
-    _numba = importlib.import_module("numba")
-except ImportError:  # pragma: no cover - exercised only without numba
-    _numba = None
+# numba is a dependency; the NumPy paths keep isles working where it does not install.
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+"""Whether numba is installed (the ``auto`` backend then compiles)."""
 
-HAVE_NUMBA = _numba is not None
-"""Whether numba is importable (the ``auto`` backend then compiles)."""
 
-prange: Callable[..., range] = _numba.prange if _numba is not None else range
-"""numba's parallel range inside a ``parallel=True`` kernel; ``range`` without numba."""
+@functools.cache
+def _numba() -> Any:
+    """numba, imported on first use: it takes about 0.4 s, which a route or a
+    ships' question never needs (only the kernels of the lighthouse and of the
+    rally as it is played do)."""
+    return importlib.import_module("numba")
+
+
+if TYPE_CHECKING:
+    #: numba's parallel range inside a ``parallel=True`` kernel; ``range`` without numba.
+    prange: Callable[..., range]
+
+
+def __getattr__(name: str) -> Any:
+    # prange is numba's: importing it is importing numba (a kernel module that uses it
+    # compiles its kernels anyway).
+    if name == "prange":
+        return _numba().prange if HAVE_NUMBA else range
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 THREADS_ENV = "ISLES_THREADS"
 """Environment variable: how many threads the compiled loops use (default: the CPUs)."""
@@ -90,7 +106,7 @@ def _cache_in_user_folder() -> Iterator[bool]:
     kernels only, and restores it at once; a ``$NUMBA_CACHE_DIR`` the user set
     is kept. Yields whether an on-disk cache can be used at all.
     """
-    config = _numba.config
+    config = _numba().config
     if config.CACHE_DIR:
         yield True
         return
@@ -139,7 +155,7 @@ def compiled(func: F, *, inline: bool = False, parallel: bool = False) -> F:
     >>> hasattr(kernel._class_kernel, "py_func") == HAVE_NUMBA
     True
     """
-    if _numba is None:  # pragma: no cover
+    if not HAVE_NUMBA:  # pragma: no cover
         return func
     with _cache_in_user_folder() as cache:
         options: dict[str, Any] = {"cache": cache, "nogil": True}
@@ -147,5 +163,5 @@ def compiled(func: F, *, inline: bool = False, parallel: bool = False) -> F:
             options["inline"] = "always"
         if parallel:
             options["parallel"] = True
-        jitted: F = _numba.njit(**options)(func)
+        jitted: F = _numba().njit(**options)(func)
     return jitted
