@@ -15,7 +15,8 @@ what a user calls. The modules, in the order they build on each other:
 - ``board``: the best board, most colourful then fairest in pips (``solve_layout``).
 - ``series``: several different boards, each the fairest left (``layout_boards``).
 - ``move``: where to lay the two tiles in hand (``next_move``).
-- ``answer``: the question ``Layout`` answered (``answer_layout``).
+- ``answer``: the question ``Layout`` answered (``answer_layout``), and its keyword
+  forms beside it (``base_board``, ``extension_board``: the islands at once).
 """
 
 from collections.abc import Callable, Mapping

@@ -8,19 +8,23 @@ One module per question or engine; the engines first, the answers they give afte
   steering (policy iteration over the almost-sure reachable set);
 - ``arrival``: the exact odds of arriving within a few rolls, the whole
   arrival distribution;
-- ``voyage``: one ship's voyage, the answer to ``Sail``;
+- ``voyage``: one ship's voyage, the answer to ``Sail`` (``answer_sail``, ``sail``);
 - ``risk``: collision and pirate tables, the cargo left, the pirate's reach,
-  the answer to ``Risk``;
+  the answer to ``Risk`` (``answer_risk``, ``risk``);
 - ``joint_states``: a fleet's joint positions and their moves (the joint table);
 - ``fleet_chance``: the best chance that every ship scores at once within R rolls;
 - ``fleet_navigation``: the fewest expected rolls to that moment;
-- ``fleet``: the fleet's voyage, the answer to ``Fleet``;
-- ``conversion``: a paid ship becoming a settlement soonest, the answer to ``Convert``;
-- ``harvest``: the cargo picked up on a course, the answer to ``Harvest``;
-- ``logbook``: a log book replayed against the rules, the answer to ``LogCheck``.
+- ``fleet``: the fleet's voyage, the answer to ``Fleet`` (``answer_fleet``, ``fleet``);
+- ``conversion``: a paid ship becoming a settlement soonest, the answer to ``Convert``
+  (``answer_convert``, ``convert``);
+- ``harvest``: the cargo picked up on a course, the answer to ``Harvest``
+  (``answer_harvest``, ``harvest_course``);
+- ``logbook``: a log book replayed against the rules, the answer to ``LogCheck``
+  (``answer_log_check``, ``check_log``).
 
 :data:`ANSWERS` maps each question of :mod:`isles.models.ships.questions` to the
-function that answers it (``isles.answer`` reads it); the catalogue
+function that answers it (``isles.answer`` reads it); the keyword form of each
+question (``sail``, ...) stands beside its ``answer_<question>``, and the catalogue
 :mod:`isles.ships` lists what a user calls.
 """
 

@@ -4,7 +4,7 @@
 Implements docs/ships.md ("A ship becomes a settlement"; seed 004_644cf972d8964df4.txt,
 rules 6 and 10): a stochastic shortest path over the ship's edges (and, under the
 "automatic on my turn" variant, the turn order), solved by policy iteration; the answer
-to :class:`Convert`.
+to :class:`Convert` (:func:`answer_convert`) and its keyword form :func:`convert`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from isles.models.catan import Resource, pips
+from isles.models.catan import Board, Resource, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, float_or_none, probability_json
 from isles.models.ships.limits import ROLLS
-from isles.models.ships.questions import Convert
+from isles.models.ships.questions import DEFAULT_HORIZONS, Convert
 from isles.models.ships.settlements import conversion_edges, converts, land_hex
 from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
@@ -45,6 +45,7 @@ __all__ = [
     "ConversionSpot",
     "ConversionSteering",
     "answer_convert",
+    "convert",
 ]
 
 #: Marks a move that ends the attempt (the ship converts on its owner's turn).
@@ -478,6 +479,108 @@ def answer_convert(question: Convert, *, progress: Progress = None) -> Conversio
         values=values,
         choice=choice,
     )
+
+
+def convert(
+    board: Board | WindGraph,
+    start: object,
+    missing: Resource | str,
+    *,
+    on_turn: bool = False,
+    players: int = 4,
+    rolls_to_turn: int = 0,
+    may_stay: bool = False,
+    within: Iterable[int] = DEFAULT_HORIZONS,
+    max_iterations: int = 1000,
+    progress: Progress = False,
+) -> Conversion:
+    """Steer a paid ship to become a settlement in the fewest expected rolls (seed rule 10).
+
+    The player has paid three of the four settlement cards; the ship becomes a
+    settlement as soon as a roll shows the number of the land hex it lies along,
+    when that hex yields the missing card (a gold hex yields any). The roll finds
+    the ship where it stood before the roll (resources before the ships move).
+    Under the variant ``on_turn`` the ship also converts on its owner's turn when
+    it stands on a spot after that turn's move.
+
+    Parameters
+    ----------
+    board : Board or WindGraph
+    start : Edge
+        The ship's edge.
+    missing : Resource
+        The settlement card not paid (lumber, brick, wool or grain; any resource
+        is accepted).
+    on_turn : bool
+        The seed's variant of rule 10 ("automatique ... lorsqu'il est en phase").
+    players : int
+        Players, 3..6: the owner rolls every ``players`` rolls (with ``on_turn``).
+    rolls_to_turn : int
+        Rolls before the owner's own roll, 0..players-1 (with ``on_turn``).
+    may_stay : bool
+        The seed's variant of rule 6: a ship along a coast may stay.
+    within : iterable of int
+        Horizons of the exact conversion odds, 0..MAX_WITHIN.
+    max_iterations : int
+        Cap on policy-iteration rounds (status ``timed_out`` if hit).
+    progress : bool, None or callable
+        A bar over the solves, one per spot (:data:`isles.solvers.work.Progress`;
+        ``isles ships convert`` on a terminal).
+
+    Returns
+    -------
+    Conversion
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter: ``start`` not a ship edge, ``missing`` not a
+        resource, ``players`` or ``rolls_to_turn`` out of range, a horizon out of
+        range, no spot on the board for ``missing``; ``board`` when the solves
+        would take more than ``MAX_CONVERSION_STATES`` states (ship edges, times
+        ``players`` with ``on_turn``, times one plus the spots), with the count
+        and the limit, before any work. The checks of the parameters alone are
+        those of the declaration :class:`isles.models.ships.questions.Convert`.
+
+    Notes
+    -----
+    A stochastic shortest path (docs/ships.md): states are edges, and with
+    ``on_turn`` pairs (edge, rolls to the owner's turn). ``V(s) = 1 + sum_n P(n)
+    [0 if n converts s, else min over the allowed moves of V(s')]``, where a move
+    onto a spot on the owner's turn ends the attempt under the variant. Policy
+    iteration (Howard 1960) from the proper policy "the option fewest steps from
+    converting", one sparse LU solve per round; ``error_bound`` is the Bellman
+    residual times the largest value. The spots' table repeats the solve with
+    one spot at a time. The odds within ``k`` rolls are exact Fractions for the
+    steering found.
+
+    References
+    ----------
+    Howard, R. A. (1960). *Dynamic Programming and Markov Processes*. Bertsekas,
+    D. P. & Tsitsiklis, J. N. (1991), stochastic shortest paths. Rules:
+    docs/ships.md; seed 004_644cf972d8964df4.txt, rule 10.
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> c = convert(demo_board(), ((0, 1), (0, 2)), "brick")
+    >>> c.status, round(c.expected_rolls, 2), str(c.best_spot.edge)
+    (<Status.OPTIMAL: 'optimal'>, 42.87, '-1,3:0,3')
+    >>> round(convert(demo_board(), ((0, 1), (0, 2)), "brick", on_turn=True).expected_rolls, 2)
+    31.59
+    """
+    question = Convert.ask(
+        board=board,
+        start=start,
+        missing=missing,
+        on_turn=on_turn,
+        players=players,
+        rolls_to_turn=rolls_to_turn,
+        may_stay=may_stay,
+        within=within,
+        max_iterations=max_iterations,
+    )
+    return answer_convert(question, progress=progress)
 
 
 def _steering(

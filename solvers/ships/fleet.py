@@ -2,31 +2,35 @@
 chance within R rolls, the fewest expected rolls, the first move, the ports.
 
 Implements docs/ships.md ("The fleet", "Ports"; seed 004_644cf972d8964df4.txt, rules
-6, 8 and 11 and the end of the game): the answer to :class:`Fleet`, from one joint
-table valued twice.
+6, 8 and 11 and the end of the game): the answer to :class:`Fleet`
+(:func:`answer_fleet`), from one joint table valued twice, and its keyword form
+:func:`fleet`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from isles.models.catan import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Vertex
 from isles.models.jsonio import corner_json, edge_json
-from isles.models.ships.fleet import check_fleet, fleet_targets
+from isles.models.ships.fleet import Rollers, check_fleet, fleet_targets
 from isles.models.ships.harbours import Port, ports
-from isles.models.ships.questions import Fleet
+from isles.models.ships.questions import DEFAULT_FLEET_ROLLS, Fleet
 from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
 from isles.solvers.ships.fleet_chance import FleetOdds, fleet_odds
 from isles.solvers.ships.fleet_navigation import FleetNavigation, fleet_navigate
-from isles.solvers.ships.joint_states import fleet_board, space_for
+from isles.solvers.ships.graph import WindGraph
+from isles.solvers.ships.joint_states import FleetSpace, fleet_board, space_for
 from isles.solvers.ships.navigation import Reach
 from isles.solvers.ships.voyage import voyage_targets
 from isles.solvers.work import Progress
 
-__all__ = ["FleetVoyage", "answer_fleet"]
+__all__ = ["FleetVoyage", "answer_fleet", "fleet"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,3 +168,87 @@ def answer_fleet(question: Fleet, *, progress: Progress = None) -> FleetVoyage:
         near=tuple(corners),
         ports=ports(plain, scoring),
     )
+
+
+def fleet(
+    board: Board | WindGraph | FleetSpace,
+    ships: Sequence[object],
+    targets: Iterable[object] = (),
+    *,
+    near: Iterable[object] = (),
+    ports: Iterable[str] = (),
+    within: int = DEFAULT_FLEET_ROLLS,
+    may_stay: bool | None = None,
+    rollers: Rollers | None = None,
+    exact: bool = False,
+    progress: Progress = False,
+) -> FleetVoyage:
+    """Bring every ship of a fleet onto a scoring edge at once: the one call of ``isles sail``.
+
+    The scoring edges are ``targets`` plus every ship edge at the ``near``
+    corners (:func:`isles.models.ships.fleet.fleet_targets`); harbours among them
+    are ports (seed rule 8). One joint table serves the best chance within every
+    horizon up to ``within`` rolls, and the first move
+    (:func:`isles.solvers.ships.fleet_chance.fleet_odds`), and the fewest expected
+    rolls, reachable or trapped
+    (:func:`isles.solvers.ships.fleet_navigation.fleet_navigate`).
+
+    Parameters
+    ----------
+    board : Board, WindGraph or FleetSpace
+        The board (its harbours are the ports), or a prebuilt graph or joint table.
+    ships : sequence of Edge
+        1..3 ship edges (each an ``Edge`` or a pair of hexes).
+    targets : iterable of Edge
+        Scoring edges.
+    near : iterable of Vertex
+        Corners of the player's buildings (each a ``Vertex`` or three hexes).
+    ports : iterable of str
+        Harbour kinds (``generic``, ``wool``, ..., or ``any``): the board's
+        harbours of these kinds score too.
+    within : int
+        The horizon R, 0..MAX_FLEET_ROLLS (the question requires it; this call
+        asks 10 rolls when given none).
+    may_stay : bool, optional
+        The seed's variant (a ship along a coast may stay); default False, or
+        the prebuilt graph's or table's setting.
+    rollers : Rollers, optional
+        Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
+    exact : bool
+        Fractions instead of floats (small tables only).
+    progress : bool, None or callable
+        Bars over the table, the horizon and the policy-iteration rounds
+        (:data:`isles.solvers.work.Progress`; ``isles sail`` on a terminal).
+
+    Returns
+    -------
+    FleetVoyage
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter (``ships[i]``, ``targets[i]``, ``near[i]``,
+        ``ports[i]``, ``within``, a board too big for the joint table with its
+        count and the limit). The checks of the parameters alone are those of
+        the declaration :class:`isles.models.ships.questions.Fleet`.
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> v = fleet(demo_board(), [((0, 0), (0, 1)), ((1, 1), (1, 2))],
+    ...           near=[((0, 1), (0, 2), (1, 1)), ((-1, 0), (0, 0), (-1, 1))], within=10)
+    >>> v.status, v.reach, round(v.odds.probability(), 4), round(v.expected_rolls, 2)
+    (<Status.OPTIMAL: 'optimal'>, <Reach.REACHABLE: 'reachable'>, 0.1214, 42.56)
+    """
+    question = Fleet.ask(
+        board=board,
+        ships=ships,
+        targets=targets,
+        near=near,
+        ports=ports,
+        within=within,
+        may_stay=may_stay,
+        rollers=rollers,
+        exact=exact,
+    )
+    return answer_fleet(question, progress=progress)

@@ -4,12 +4,12 @@
 Implements docs/ships.md ("Harvest on a course"; seed 004_644cf972d8964df4.txt, rules 4,
 6 and 7): the exact distribution of the cargo of a ship steered to a target, with the
 conditions of rule 7 read from the board's buildings and roads; the answer to
-:class:`Harvest`.
+:class:`Harvest` (:func:`answer_harvest`) and its keyword form :func:`harvest_course`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -26,7 +26,7 @@ from isles.solvers.ships.graph import ROLL_INDEX, ROLL_PIPS, WindGraph, target_e
 from isles.solvers.ships.navigation import Navigation, navigate
 from isles.solvers.work import Bar, Progress
 
-__all__ = ["HarvestOutlook", "answer_harvest", "expected_harvest"]
+__all__ = ["HarvestOutlook", "answer_harvest", "expected_harvest", "harvest_course"]
 
 
 @dataclass(frozen=True)
@@ -169,6 +169,88 @@ def answer_harvest(question: Harvest, *, progress: Progress = None) -> HarvestOu
         taken=taken,
         arrived=arrived,
     )
+
+
+def harvest_course(
+    board: Board,
+    start: object,
+    targets: Iterable[object] = (),
+    *,
+    near: Iterable[object] = (),
+    player: str,
+    rolls: int,
+    start_cargo: int = 0,
+    may_stay: bool = False,
+    progress: Progress = False,
+) -> HarvestOutlook:
+    """The exact cargo of a ship steered to the targets, after ``rolls`` rolls (seed rule 7).
+
+    The course is the navigator's: the steering that reaches the targets in the
+    fewest expected rolls (:func:`isles.solvers.ships.navigation.navigate`). On each roll
+    the ship first takes a card if :func:`isles.models.ships.settlements.harvest` allows it
+    (the land hex it lies along carries the roll; no enemy building touches the
+    hex, no enemy road runs along the edge, at most one building around the
+    hex: the board's ``buildings`` and ``roads``); a fourth card sends one
+    overboard; then the wind moves it. The voyage ends on a target: the cargo is
+    counted there.
+
+    Parameters
+    ----------
+    board : Board
+        The board, with the players' buildings and roads (docs/boards.md).
+    start : Edge
+    targets, near
+        As :func:`isles.ships.sail`.
+    player : str
+        The ship's owner, one of ``board.players()`` (spelt as the board file
+        does); any name on a board that names no player (no buildings, no
+        roads: rule 7 then involves no owner).
+    rolls : int
+        0..MAX_WITHIN.
+    start_cargo : int
+        Cards on board at the start, 0..3.
+    may_stay : bool
+        The seed's variant of rule 6.
+    progress : bool, None or callable
+        A bar over the navigation's rounds and the rolls
+        (:data:`isles.solvers.work.Progress`; ``isles ships harvest`` on a terminal).
+
+    Returns
+    -------
+    HarvestOutlook
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter (``start``, ``targets[i]``, ``near[i]``, ``rolls``,
+        ``start_cargo``, ``player``: also a player the board does not name, with
+        the players it names). The checks of the parameters alone are those of
+        the declaration :class:`isles.models.ships.questions.Harvest`.
+
+    Notes
+    -----
+    Forward dynamic programming over (edge, cards on board), in integers over
+    ``36**t``: exact Fractions. docs/ships.md, "Harvest on a course".
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> out = harvest_course(demo_board(), ((1, 1), (1, 2)), near=[((0, 2), (0, 3), (1, 2))],
+    ...                      player="red", rolls=10)
+    >>> round(float(out.expected_cargo), 4), round(float(out.arrived), 4)
+    (0.6474, 0.2084)
+    """
+    question = Harvest.ask(
+        board=board,
+        start=start,
+        targets=targets,
+        near=near,
+        player=player,
+        rolls=rolls,
+        start_cargo=start_cargo,
+        may_stay=may_stay,
+    )
+    return answer_harvest(question, progress=progress)
 
 
 def _yields(board: Board, graph: WindGraph, player: str) -> dict[int, list[str | None]]:

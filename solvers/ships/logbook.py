@@ -2,7 +2,8 @@
 (``isles ships check``)?
 
 Implements docs/ships.md ("The log book"; seed 004_644cf972d8964df4.txt, rules 4 to 13):
-the replay of a log book against the rules, naming the first entry that breaks one.
+the replay of a log book against the rules, naming the first entry that breaks one; the
+answer to :class:`LogCheck` (:func:`answer_log_check`) and its keyword form :func:`check_log`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from isles.models.ships.winds import edge_vertices, is_ship_edge, ship_options
 from isles.models.status import Status
 from isles.solvers.work import Progress
 
-__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "answer_log_check"]
+__all__ = ["LogBreach", "LogReplay", "ShipFate", "ShipState", "answer_log_check", "check_log"]
 
 
 class ShipFate(StrEnum):
@@ -489,3 +490,60 @@ def answer_log_check(question: LogCheck, *, progress: Progress = None) -> LogRep
             started=len(start) == len(log.ships),
         )
     return LogReplay(Status.EXACT, log.player, tuple(start), tuple(after), tuple(rolls))
+
+
+def check_log(board: Board, log: LogBook) -> LogReplay:
+    """Replay a log book against the rules; name the first entry that breaks one.
+
+    Parameters
+    ----------
+    board : Board
+        The board, with the buildings and roads of every player (docs/boards.md):
+        they decide harvest (rule 7), unloading (rule 5) and launching (rule 3).
+        Settlements the log's conversions found are added as the replay goes.
+    log : LogBook
+        The record (:func:`isles.models.ships.logbook.read_log`); nothing in it is
+        changed or dropped.
+
+    Returns
+    -------
+    LogReplay
+        ``EXACT`` with every ship's state after each roll, or ``INCONSISTENT``
+        with the states up to the last roll kept and the first breach.
+
+    Raises
+    ------
+    InvalidInput
+        Naming ``log.player`` (with the log's source), when the board names
+        players (buildings, roads) and the log's is not one of them, spelt as
+        the board spells it: rule 7 and scoring read the board against it;
+        ``board`` or ``log`` of the wrong kind (the declaration
+        :class:`isles.models.ships.questions.LogCheck`).
+
+    Notes
+    -----
+    Within a roll, the events are read in the order written, with the seed's
+    order of play: resources (harvest, conversion on the number) come before
+    the ships move; a harvest or conversion of a ship that already moved is a
+    breach. A ship whose wind blows and that has no ``wind`` event on that roll
+    breaks rule 6 unless staying is allowed (the variant, along a coast).
+    Collision and pirate rolls are checked against the outcome tables of rules
+    11 and 12 (the cards lost must be the number the roll says, from the
+    cargo); whether a collision happened at all involves other players' ships,
+    which the log does not hold.
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> from isles.models.ships.logbook import read_log
+    >>> log = read_log({"player": "red", "ships": [{"ship": 1, "edge": [[0, 0], [0, 1]]}],
+    ...                 "rolls": [{"roll": 2, "events": [
+    ...                     {"event": "wind", "ship": 1, "to": [[0, 0], [1, 0]]}]}]})
+    >>> replay = check_log(demo_board(), log)
+    >>> replay.status
+    <Status.INCONSISTENT: 'inconsistent'>
+    >>> print(replay.breach)  # doctest: +NORMALIZE_WHITESPACE
+    log.rolls[0].events[0]: ship 1 moves from 0,0:0,1 to 0,0:1,0, not one edge along a sea
+    hex numbered 2 of its edge (allowed: -1,1:0,1, 0,1:1,0) (rule 6)
+    """
+    return answer_log_check(LogCheck.ask(board=board, log=log))

@@ -2,7 +2,8 @@
 encounters, and the chance that the pirate ship reaches an edge within some rolls.
 
 Implements docs/ships.md ("Collisions and pirates", "The pirate ship"; seed
-004_644cf972d8964df4.txt, rules 11 and 12), exact: the answer to :class:`Risk`.
+004_644cf972d8964df4.txt, rules 11 and 12), exact: the answer to :class:`Risk`
+(:func:`answer_risk`) and its keyword form :func:`risk`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "answer_risk",
     "cargo_outlook",
     "pirate_reach_probability",
+    "risk",
 ]
 
 
@@ -251,7 +253,6 @@ class PirateReach:
     Examples
     --------
     >>> from isles.models.ships.demo import demo_board
-    >>> from isles.ships import risk
     >>> r = risk(board=demo_board(), pirate=((0, 0), (1, 0)), edge=((0, 0), (1, 0)), rolls=2)
     >>> r.pirate_reach.toward, r.pirate_reach.to_dict()["away_exact"]  # it starts there
     (Fraction(1, 1), '1/1')
@@ -295,7 +296,6 @@ class RiskReport:
 
     Examples
     --------
-    >>> from isles.ships import risk
     >>> report = risk(cargo=1, encounters=2)
     >>> report.tables[Encounter.COLLISION][Outcome.SINKS], report.pirate_reach
     (Fraction(1, 36), None)
@@ -392,3 +392,74 @@ def answer_risk(question: Risk, *, progress: Progress = None) -> RiskReport:
         outlook={enc: cargo_outlook(enc, question.cargo, question.encounters) for enc in Encounter},
         pirate_reach=reach,
     )
+
+
+def risk(
+    cargo: int = 3,
+    encounters: int = 1,
+    *,
+    board: Board | None = None,
+    pirate: object = None,
+    edge: object = None,
+    rolls: int | None = None,
+    may_stay: bool = False,
+    progress: Progress = False,
+) -> RiskReport:
+    """Collision and pirate risk: the exact tables, the cargo left, the pirate's reach.
+
+    The one call behind ``isles risk``.
+
+    Parameters
+    ----------
+    cargo : int
+        Cards on board, 0..3.
+    encounters : int
+        Encounters in a row, 0..MAX_ENCOUNTERS.
+    board : Board, optional
+        The board of the pirate reach; only with ``pirate``.
+    pirate, edge : Edge, optional
+        The pirate ship's edge and the edge it might reach; both or neither.
+    rolls : int, optional
+        Rolls of the pirate reach, 0..MAX_REACH_ROLLS (when not given, the
+        declared default
+        :data:`isles.models.ships.questions.DEFAULT_REACH_ROLLS`, 10); only
+        with ``pirate``.
+    may_stay : bool
+        The seed's variant for winds along a coast; only with ``pirate``.
+    progress : bool, None or callable
+        A bar over the rolls of the pirate reach (:data:`isles.solvers.work.Progress`;
+        ``isles risk`` on a terminal).
+
+    Returns
+    -------
+    RiskReport
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter: a count out of range, ``pirate`` without ``edge``
+        or the reverse, ``board`` missing with ``pirate``, ``board``, ``rolls`` or
+        ``may_stay`` given without ``pirate`` (they would do nothing), an edge
+        that is not a ship edge of the board. The checks of the parameters alone
+        are those of the declaration :class:`isles.models.ships.questions.Risk`.
+
+    Notes
+    -----
+    docs/ships.md, "Collisions and pirates" and "The pirate ship".
+
+    Examples
+    --------
+    >>> r = risk(3, 1)
+    >>> r.status, r.outlook["collision"].expected_cargo
+    (<Status.EXACT: 'exact'>, Fraction(89, 36))
+    """
+    question = Risk.ask(
+        cargo=cargo,
+        encounters=encounters,
+        board=board,
+        pirate=pirate,
+        edge=edge,
+        rolls=rolls,
+        may_stay=may_stay,
+    )
+    return answer_risk(question, progress=progress)

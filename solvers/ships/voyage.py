@@ -2,11 +2,13 @@
 rolls, the steering at the start and the exact odds of arriving within a few rolls.
 
 Implements docs/ships.md ("What the navigator answers", "Ports"; seed
-004_644cf972d8964df4.txt, rules 5, 6 and 8): the answer to :class:`Sail`.
+004_644cf972d8964df4.txt, rules 5, 6 and 8): the answer to :class:`Sail`
+(:func:`answer_sail`) and its keyword form :func:`sail`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -17,7 +19,7 @@ from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
 from isles.models.ships.harbours import Port, port_edges, ports
 from isles.models.ships.limits import ROLLS
-from isles.models.ships.questions import Fleet, Sail
+from isles.models.ships.questions import DEFAULT_HORIZONS, Fleet, Sail
 from isles.models.ships.winds import check_ship_edge
 from isles.models.status import Status
 from isles.solvers.ships.arrival import arrival_odds
@@ -25,7 +27,7 @@ from isles.solvers.ships.graph import WindGraph, target_edges, wind_graph
 from isles.solvers.ships.navigation import Navigation, Reach, navigate
 from isles.solvers.work import Progress
 
-__all__ = ["Steering", "Voyage", "answer_sail", "voyage_targets"]
+__all__ = ["Steering", "Voyage", "answer_sail", "sail", "voyage_targets"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,6 @@ class Steering:
     Examples
     --------
     >>> from isles.models.ships.demo import demo_board
-    >>> from isles.ships import sail
     >>> first = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))]).steering[0]
     >>> first.roll, str(first.go_to), first.expected_rolls_there
     (10, '0,2:0,3', 0.0)
@@ -123,7 +124,6 @@ class Voyage:
     Examples
     --------
     >>> from isles.models.ships.demo import demo_board
-    >>> from isles.ships import sail
     >>> v = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))], players=3)
     >>> v.status.value, v.at_target, round(v.expected_rounds, 2), v.error_bound < 1e-9
     ('optimal', False, 2.4, True)
@@ -325,3 +325,98 @@ def answer_sail(question: Sail, *, progress: Progress = None) -> Voyage:
         navigation=nav,
         ports=ports(graph.board, target_set),
     )
+
+
+def sail(
+    board: Board | WindGraph,
+    start: object,
+    targets: Iterable[object] = (),
+    *,
+    near: Iterable[object] = (),
+    ports: Iterable[str] = (),
+    may_stay: bool = False,
+    players: int = 4,
+    within: Iterable[int] = DEFAULT_HORIZONS,
+    progress: Progress = False,
+) -> Voyage:
+    """Steer a ship from ``start`` to the targets in the fewest expected rolls of 2d6.
+
+    The one call behind ``isles sail``: the target set, the navigation, the
+    steering at the start, the exact odds of arriving within a few rolls, and the
+    rounds of play this takes.
+
+    Parameters
+    ----------
+    board : Board or WindGraph
+        The board (or its prebuilt wind graph, whose own ``may_stay`` then holds).
+    start : Edge
+        The ship's edge (an ``Edge`` or a pair of hexes ``((q, r), (q, r))``).
+    targets : iterable of Edge
+        Target edges.
+    near : iterable of Vertex
+        Settlement corners: the coast edges next to each are targets too (seed
+        rule 5).
+    ports : iterable of str
+        Harbour kinds (``generic``, ``wool``, ..., or ``any``): the board's
+        harbours of these kinds are targets too (seed rule 8).
+    may_stay : bool
+        The seed's variant: a ship along a coast may stay.
+    players : int
+        Players at the table, 3..6: one roll per player turn.
+    within : iterable of int
+        Horizons, in rolls, of the arrival odds (each in 0..MAX_WITHIN).
+    progress : bool, None or callable
+        A bar over the policy-iteration rounds and the rolls of the exact odds
+        (:data:`isles.solvers.work.Progress`; ``isles sail`` on a terminal).
+
+    Returns
+    -------
+    Voyage
+        Its ``status`` says what it is: ``optimal``, ``feasible``,
+        ``unreachable`` or ``infeasible`` (trapped).
+
+    Raises
+    ------
+    InvalidInput
+        Naming the parameter: ``players`` not in 3..6, a horizon out of range,
+        ``start`` or ``targets[i]`` not a ship edge of the board, ``near[i]``
+        next to no coast, ``ports[i]`` a kind of harbour the board has not, no
+        target at all, a board without ship edges, or ``may_stay`` against a
+        prebuilt graph built without it. The checks of the parameters alone are
+        those of the declaration :class:`isles.models.ships.questions.Sail`.
+
+    See Also
+    --------
+    isles.solvers.ships.voyage.answer_sail : how it is answered (the method, its references).
+    isles.solvers.ships.navigation.navigate : the values and steering from every edge.
+    isles.solvers.ships.arrival.arrival_distribution : the whole arrival-roll distribution.
+
+    Notes
+    -----
+    docs/ships.md, "What the navigator answers". The expected rolls are floats
+    from sparse policy iteration (Howard 1960; Bertsekas and Tsitsiklis 1991);
+    ``error_bound`` bounds their error from the Bellman residual. The arrival
+    odds are exact Fractions for the steering found. When ``start`` is a target
+    the answer is 0 rolls, no steering, arrival certain.
+
+    Examples
+    --------
+    >>> from isles.models.ships.demo import demo_board
+    >>> v = sail(demo_board(), ((0, 2), (1, 2)), near=[((0, 2), (0, 3), (1, 2))])
+    >>> v.status, round(v.expected_rolls, 2), v.arrival_within[0]
+    (<Status.OPTIMAL: 'optimal'>, 7.2, (5, Fraction(31837025, 60466176)))
+    >>> sail(demo_board(), ((0, 2), (0, 3)), [((0, 2), (0, 3))]).expected_rolls
+    0.0
+    """
+
+    question = Sail.ask(
+        board=board,
+        start=start,
+        targets=targets,
+        near=near,
+        ports=ports,
+        may_stay=may_stay,
+        players=players,
+        within=within,
+    )
+    return answer_sail(question, progress=progress)
