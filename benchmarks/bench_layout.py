@@ -46,15 +46,8 @@ from isles.layout import (
     setup_request,
     solve_layout,
 )
-from isles.models.catan import (
-    BASE_LAND,
-    BASE_NUMBER_TOKENS,
-    NUMBER_TOKENS,
-    Board,
-    Terrain,
-    Tile,
-    pips,
-)
+from isles.models.board import Board
+from isles.models.catan import BASE_LAND, BASE_NUMBER_TOKENS, NUMBER_TOKENS, Terrain, Tile, pips
 from isles.models.hexgrid import edges_between, hexagon, vertices_between
 from isles.models.layout.geometry import vertex_groups
 from isles.models.status import Status

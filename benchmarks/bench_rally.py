@@ -33,7 +33,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, Terrain, Tile
 from isles.models.hexgrid import Hex, hexagon, ring
 from isles.solvers.rally.field import cost_field
 from isles.solvers.rally.graph import build_graph

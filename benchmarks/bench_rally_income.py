@@ -34,7 +34,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from isles.models.catan import Board, Building, BuildingKind, Resource, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import Building, BuildingKind, Resource
 from isles.models.hexgrid import Hex, vertex, vertices_around
 from isles.solvers.rally import income as rally_income
 from isles.solvers.rally import position

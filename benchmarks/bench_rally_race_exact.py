@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.rally.questions import RaceMethod
 from isles.models.rally.rules import TradeMode
 from isles.models.rally.towns import towns_board

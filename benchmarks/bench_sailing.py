@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 import scipy.sparse as sp
 
-from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, Terrain, Tile, roll_probability
 from isles.models.hexgrid import Hex, edge, hexagon
 from isles.models.ships.coordinates import parse_settlement
 from isles.models.ships.demo import demo_board

@@ -59,15 +59,8 @@ from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
     from isles import layout, lighthouse, plunder, rally, ships
-    from isles.models.catan import (
-        Board,
-        Building,
-        BuildingKind,
-        HarbourKind,
-        Resource,
-        Terrain,
-        Tile,
-    )
+    from isles.models.board import Board
+    from isles.models.catan import Building, BuildingKind, HarbourKind, Resource, Terrain, Tile
     from isles.models.contract import Question
     from isles.models.errors import InvalidInput, IslesError
     from isles.models.hexgrid import Edge, Hex, Vertex
@@ -106,7 +99,7 @@ __all__ = [
 
 _GAMES = ("layout", "lighthouse", "plunder", "rally", "ships")
 _SHARED = {
-    "Board": "isles.models.catan",
+    "Board": "isles.models.board",
     "Building": "isles.models.catan",
     "BuildingKind": "isles.models.catan",
     "HarbourKind": "isles.models.catan",

@@ -26,7 +26,8 @@ from matplotlib.colors import is_color_like, to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Patch, Rectangle
 
-from isles.models.catan import Board, BuildingKind, HarbourKind, Terrain, pips
+from isles.models.board import Board
+from isles.models.catan import BuildingKind, HarbourKind, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, to_pixel
 

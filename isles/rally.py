@@ -42,7 +42,7 @@ Examples
 ('2,-3', 14)
 """
 
-from isles.models.catan import beginner_board
+from isles.models.board import beginner_board
 from isles.models.rally.questions import Car, Drive, Race, Trip
 from isles.models.rally.rim import start_groups
 from isles.models.rally.rules import OBJECTIVES

@@ -107,7 +107,7 @@ def neighbours(h: tuple[int, int]) -> tuple[Hex, ...]:
 
     See Also
     --------
-    isles.models.catan.Board.neighbours : only those on a board.
+    isles.models.board.Board.neighbours : only those on a board.
 
     Examples
     --------

@@ -50,9 +50,9 @@ def test_a_part_of_a_question_is_refused_naming_the_questions() -> None:
 
 
 def test_the_shared_names_are_at_the_top() -> None:
-    from isles.models import catan, hexgrid
+    from isles.models import board, catan, hexgrid
 
-    assert isles.Board is catan.Board and isles.Tile is catan.Tile and isles.Hex is hexgrid.Hex
+    assert isles.Board is board.Board and isles.Tile is catan.Tile and isles.Hex is hexgrid.Hex
     assert callable(isles.cache_entries) and isles.Edge(isles.Hex(0, 0), isles.Hex(0, 1)).a == (
         0,
         0,

@@ -10,16 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from isles.models.board import Board, beginner_board
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
-    Board,
     Building,
     BuildingKind,
     HarbourKind,
     Terrain,
     Tile,
-    beginner_board,
     pips,
     roll_probability,
 )

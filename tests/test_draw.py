@@ -10,7 +10,8 @@ import pytest
 
 import isles.draw as draw
 from isles.cli import main
-from isles.models.catan import Board, Terrain, Tile, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, hexagon
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import isles
 from isles.cli import StoreOnce, check_output, emit_json, one_stdin
-from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, Tile
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import load_json
 from isles.models.layout.objectives import colourfulness, pip_spread, resource_pips

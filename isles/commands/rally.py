@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import isles
 from isles.cli import StoreOnce, check_output, emit_json
-from isles.models.catan import Board, beginner_board
+from isles.models.board import Board, beginner_board
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
 from isles.models.rally.questions import Drive, Race, Trip

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import isles
 from isles.cli import check_output, emit_json
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.hexgrid import Edge, parse_edge, to_pixel
 from isles.models.ships.coordinates import parse_settlement
 from isles.models.ships.demo import board_or_demo

@@ -14,7 +14,8 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
-from isles.models.catan import Board, HarbourKind, Resource, Terrain
+from isles.models.board import Board
+from isles.models.catan import HarbourKind, Resource, Terrain
 from isles.models.contract import Question
 from isles.models.hexgrid import Edge, Hex
 

@@ -21,7 +21,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import PlainValidator
 
-from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, pips
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, Resource, Terrain, pips
 from isles.models.contract import HexValue, param
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, edges_between, vertices_between

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from isles.models.catan import Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import Terrain
 from isles.models.hexgrid import Hex
 from isles.models.layout.games import spiral_numbers
 from isles.models.layout.geometry import connected

@@ -7,7 +7,8 @@ seeds/002_8684547a41c0941c.txt's islands: pure functions of a :class:`Board`.
 
 from __future__ import annotations
 
-from isles.models.catan import Board, Resource, pips
+from isles.models.board import Board
+from isles.models.catan import Resource, pips
 from isles.models.hexgrid import edges_between
 
 __all__ = ["colourfulness", "pip_spread", "resource_pips"]

@@ -18,7 +18,8 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import PlainValidator
 
-from isles.models.catan import Board, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Terrain, Tile
 from isles.models.contract import (
     AtLeast,
     Given,

@@ -18,11 +18,11 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TypedDict, Unpack
 
+from isles.models.board import Board
 from isles.models.catan import (
     BASE_LAND,
     BASE_NUMBER_TOKENS,
     NUMBER_TOKENS,
-    Board,
     HarbourKind,
     Resource,
     Terrain,

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from isles.models.catan import Board, HarbourKind, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import HarbourKind, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, as_hex, hexagon
 from isles.models.layout.board_rule import BoardRule

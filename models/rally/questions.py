@@ -15,7 +15,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import PlainValidator, model_validator
 
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.contract import (
     EdgeValue,
     Given,

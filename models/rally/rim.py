@@ -12,7 +12,8 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 
-from isles.models.catan import Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import Terrain
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import DIRECTIONS, Hex, distance, neighbours, to_pixel
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
-from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, neighbours
 

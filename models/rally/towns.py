@@ -7,7 +7,8 @@ board to try the rally as it is played without a board file.
 
 from __future__ import annotations
 
-from isles.models.catan import Board, Building, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import Building
 from isles.models.hexgrid import vertex
 
 __all__ = ["TOWNS", "towns_board"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.jsonio import parse_json
 
 __all__ = ["board_or_demo", "demo_board"]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.ships.coordinates import as_corner

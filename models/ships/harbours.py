@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from isles.models.catan import Board, HarbourKind, Resource
+from isles.models.board import Board
+from isles.models.catan import HarbourKind, Resource
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json

@@ -19,7 +19,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import PlainValidator, model_validator
 
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.contract import AnyOf, Given, OnlyWith, Question, Requires, param
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex

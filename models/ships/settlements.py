@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from isles.models.catan import Board, Resource, Terrain, pips
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, edge
 from isles.models.ships.limits import MAX_SHIPS

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import cast
 
-from isles.models.catan import Board, Terrain, Tile, pips
+from isles.models.board import Board
+from isles.models.catan import Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, Vertex, edge, neighbours, vertex
 from isles.models.ships.coordinates import as_edge

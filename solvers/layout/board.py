@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import expect
 from isles.models.layout.groups import LAND_COUNT, LAND_INVENTORY, LAND_TOKENS, constraint_groups
 from isles.models.layout.objectives import colourfulness, pip_spread

@@ -14,7 +14,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.hexgrid import Hex, edges_between, neighbours
 from isles.models.layout.groups import (
     HARBOUR_KINDS,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from isles.models.catan import Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import Terrain
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import hex_json
 from isles.models.layout.games import Game

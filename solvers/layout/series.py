@@ -14,7 +14,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from isles.models.catan import NUMBER_TOKENS, Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, Terrain
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.models.layout.games import spiral_numbers

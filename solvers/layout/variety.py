@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, HarbourKind, Terrain, Tile
 from isles.models.hexgrid import Hex, edge
 from isles.models.layout.request import SetupRequest
 

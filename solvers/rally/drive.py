@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.hexgrid import Hex
 from isles.models.jsonio import float_or_none, hex_json
 from isles.models.rally.questions import Drive, IncomeMethod, Switch

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.sparse.csgraph import dijkstra
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput, expect
 from isles.models.hexgrid import Hex, as_hex
 from isles.models.jsonio import hex_json

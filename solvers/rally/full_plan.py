@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.models.rally.questions import MAX_FULL_STATES

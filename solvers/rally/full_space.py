@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.catan import Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import Terrain
 from isles.models.hexgrid import Edge, Hex, edge
 from isles.models.rally.questions import MAX_FULL_STATES
 from isles.models.rally.rules import (

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.sparse import csr_matrix
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.hexgrid import Hex
 from isles.models.rally.rules import HAND_LIMIT, ROLLS
 from isles.solvers.rally.full_space import Float, FullGame, Int, build

@@ -20,7 +20,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.catan import Board, Resource, Terrain
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain
 from isles.models.hexgrid import Edge, Hex, edge
 from isles.models.rally.rules import ROLLS, desert_exit_probability, entry_cost
 

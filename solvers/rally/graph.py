@@ -26,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.sparse import csr_matrix
 
-from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex, as_hex, distance, edge
 from isles.models.rally.rules import desert_exit_probability, entry_cost

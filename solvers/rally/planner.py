@@ -13,7 +13,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex
 from isles.models.rally.questions import Trip

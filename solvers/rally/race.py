@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.rally.questions import MAX_JOINT_STATES, Car, Race, RaceMethod, Switch
 from isles.models.rally.rules import TradeMode

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.rally.questions import Trip
 from isles.models.rally.rules import Objective
 from isles.solvers.rally.graph import RallyGraph, Road

@@ -18,7 +18,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import spsolve
 
-from isles.models.catan import Board, Resource, pips
+from isles.models.board import Board
+from isles.models.catan import Resource, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, float_or_none, probability_json

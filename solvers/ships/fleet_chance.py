@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.catan import Board, roll_probability
+from isles.models.board import Board
+from isles.models.catan import roll_probability
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, probability_json

@@ -16,7 +16,8 @@ import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
-from isles.models.catan import Board, Terrain, pips, roll_probability
+from isles.models.board import Board
+from isles.models.catan import Terrain, pips, roll_probability
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import DIRECTIONS, Edge, Hex
 from isles.models.ships.coordinates import as_corner

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from isles.models.catan import Board, Resource, Terrain, roll_probability
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, roll_probability
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
 from isles.models.ships.limits import CARGO_LIMIT, ROLLS

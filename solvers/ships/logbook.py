@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from isles.models.catan import Board, Resource, Terrain
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import edge_json
 from isles.models.ships.encounters import Encounter, Outcome, outcome_rolls

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge
 from isles.models.jsonio import edge_json, probability_json

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput, IslesError
 from isles.models.hexgrid import (
     Hex,

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 
 from isles.cli import main
-from isles.models.catan import Board, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Terrain, Tile
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex

@@ -22,7 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import BASE_NUMBER_TOKENS, Board, HarbourKind, Terrain, pips
+from isles.models.board import Board
+from isles.models.catan import BASE_NUMBER_TOKENS, HarbourKind, Terrain, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon, neighbours
 from isles.models.layout.checker import rule_violations

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from isles.cli import main
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.layout.checker import rule_violations
 from isles.models.layout.setup import setup_request
 from isles.solvers.layout.board import solve_layout

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.cli import main
-from isles.models.catan import NUMBER_TOKENS, Board, HarbourKind, Resource, Terrain, Tile, pips
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, HarbourKind, Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, edges_between, hexagon, vertices_between
 from isles.models.layout.board_rules import RULE_KINDS, NumbersApart, TerrainAt, sea_token_bounds

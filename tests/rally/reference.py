@@ -23,7 +23,8 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from isles.models.catan import Board, Resource, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, as_hex, distance, edge, neighbours
 from isles.models.jsonio import edge_json, exact_text, float_or_none, hex_json, probability_json

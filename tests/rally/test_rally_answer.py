@@ -15,7 +15,7 @@ import pytest
 
 import isles
 from isles import rally
-from isles.models.catan import beginner_board
+from isles.models.board import beginner_board
 from tests.rally.test_rally_income import corridor
 from tests.rally.test_rally_race import CARS, two_owners
 

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.cli import main
-from isles.models.catan import BASE_LAND, BASE_NUMBER_TOKENS, Board, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import BASE_LAND, BASE_NUMBER_TOKENS, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex, distance, edge, hexagon, ring
 from isles.models.rally.rim import (

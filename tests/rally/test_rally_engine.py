@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.rally.reference as reference
-from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import NUMBER_TOKENS, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import MAX_COORDINATE, Hex, edges_between, hexagon
 from isles.models.rally.rules import OBJECTIVES

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import Board, Building, BuildingKind, Resource, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Building, BuildingKind, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex, edge, vertex
 from isles.models.rally.rules import ROLLS, discard_count, roll_income
 from isles.solvers.rally.income import solve_income

@@ -58,7 +58,8 @@ def test_income_json_has_within_and_the_cheapest_route(
 def test_income_method_full_refused_beyond_the_state_limit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from isles.models.catan import Building, beginner_board
+    from isles.models.board import beginner_board
+    from isles.models.catan import Building
     from isles.models.hexgrid import vertex
 
     towns = [vertex((0, -2), (0, -1), (1, -2)), vertex((0, 1), (1, 0), (1, 1))]

@@ -16,15 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import (
-    Board,
-    Building,
-    BuildingKind,
-    HarbourKind,
-    Resource,
-    Terrain,
-    Tile,
-)
+from isles.models.board import Board
+from isles.models.catan import Building, BuildingKind, HarbourKind, Resource, Terrain, Tile
 from isles.models.hexgrid import Hex, edge, vertex
 from isles.models.rally.rules import (
     ROLLS,

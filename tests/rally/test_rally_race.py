@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from isles.cli import main
-from isles.models.catan import Board, Building, BuildingKind, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Building, BuildingKind, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import vertex
 from isles.rally import plan_income, race_cars
@@ -74,7 +75,7 @@ def test_on_the_beginner_board_the_games_of_the_policy_agree_with_its_plan() -> 
     policy plan_income returned (the beginner board, red's two starting settlements, bank
     trades, the 7-card rule, 4 players); its mean arrival turn within its 95% interval of
     the plan's expected turns (seeded: the same games every run)."""
-    from isles.models.catan import beginner_board
+    from isles.models.board import beginner_board
 
     towns = {
         vertex((0, -2), (0, -1), (1, -2)): Building("red"),

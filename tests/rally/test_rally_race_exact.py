@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import Board, Building, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Building, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import vertex
 from isles.rally import plan_income, race_cars

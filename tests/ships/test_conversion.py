@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import Board, Resource, Terrain, Tile, pips
+from isles.models.board import Board
+from isles.models.catan import Resource, Terrain, Tile, pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge
 from isles.models.ships.demo import demo_board

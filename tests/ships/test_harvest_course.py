@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.cli import main
-from isles.models.catan import Board, pips
+from isles.models.board import Board
+from isles.models.catan import pips
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, edge
 from isles.models.ships.coordinates import parse_settlement

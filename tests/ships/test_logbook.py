@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from isles.cli import main
-from isles.models.catan import Board, Resource
+from isles.models.board import Board
+from isles.models.catan import Resource
 from isles.models.errors import InvalidInput
 from isles.models.ships.logbook import LogBook, read_log
 from isles.models.status import Status

@@ -11,7 +11,8 @@ import pytest
 
 from isles.cli import main
 from isles.commands import sail as sail_command
-from isles.models.catan import Board, Terrain, Tile
+from isles.models.board import Board
+from isles.models.catan import Terrain, Tile
 from isles.models.hexgrid import Hex, edge
 from isles.models.ships.coordinates import parse_settlement
 from isles.models.ships.demo import demo_board

@@ -11,7 +11,8 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import Board, Terrain
+from isles.models.board import Board
+from isles.models.catan import Terrain
 from isles.models.errors import IslesError
 from isles.models.hexgrid import edge
 from isles.models.ships.winds import ship_edges

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import NUMBER_TOKENS, Board, Resource, Terrain, Tile, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import NUMBER_TOKENS, Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, edges_between, hexagon, neighbours
 from isles.models.ships.coordinates import as_corner, as_edge, parse_settlement

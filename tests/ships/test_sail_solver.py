@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from isles.models.catan import NUMBER_TOKENS, Board, Terrain, Tile, roll_probability
+from isles.models.board import Board
+from isles.models.catan import NUMBER_TOKENS, Terrain, Tile, roll_probability
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Edge, Hex, edge, hexagon
 from isles.models.ships.coordinates import parse_settlement

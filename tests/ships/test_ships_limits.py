@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 
 from isles.cli import main
-from isles.models.catan import Board, Terrain, Tile, beginner_board
+from isles.models.board import Board, beginner_board
+from isles.models.catan import Terrain, Tile
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import edge, hexagon
 from isles.models.ships.coordinates import parse_settlement

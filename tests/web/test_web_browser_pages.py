@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from isles import lighthouse, rally
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
 from isles.web.tasks.layout import layout_rules

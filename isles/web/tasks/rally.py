@@ -7,7 +7,7 @@ from typing import Any
 
 import isles
 from isles import rally
-from isles.models.catan import Board
+from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import as_hex
 from isles.models.jsonio import read_object
