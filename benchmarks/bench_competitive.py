@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse.rules import default_kit
+from isles.models.lighthouse.kit import default_kit
 from isles.solvers.lighthouse.competitive import simulate_competitive, solve_competitive
 
 TARGET = 0.001

@@ -44,7 +44,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse.rules import Outcome, Position, default_kit, legal_decisions, play_turn
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, legal_decisions, play_turn
 from isles.models.lighthouse.rules import roll_outcomes as rolls_of
 
 KNOWN = {7: 0.6989768769580588, 8: 0.5745461897731887}
@@ -135,7 +137,7 @@ def child(what: str, n: int) -> dict[str, Any]:
 _COLD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from isles.models.lighthouse.rules import default_kit
+from isles.models.lighthouse.kit import default_kit
 from isles.solvers.lighthouse import solve_cached
 sol = solve_cached(default_kit(8, 8), progress=False)
 me = resource.getrusage(resource.RUSAGE_SELF)

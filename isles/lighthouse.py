@@ -48,6 +48,20 @@ the positions that can follow this one):
 ({'placements': [['green', 7], ['purple', 7]], 'bonus': None}, [0.802786, 0.802786])
 """
 
+from isles.models.lighthouse.caps import MAX_GAMES, POLICIES, Policy
+from isles.models.lighthouse.kit import (
+    DEFAULT_KIT,
+    KITS,
+    MAX_DEFAULT_ISLANDS,
+    MAX_SEA_CARDS,
+    PLAYER_ISLANDS,
+    Kit,
+    NamedKit,
+    default_kit,
+    named_kit,
+    players_kit,
+)
+from isles.models.lighthouse.position import Position
 from isles.models.lighthouse.questions import (
     KitChoice,
     LighthouseAdvice,
@@ -57,25 +71,11 @@ from isles.models.lighthouse.questions import (
     LighthouseTable,
 )
 from isles.models.lighthouse.rules import (
-    DEFAULT_KIT,
-    KITS,
-    MAX_DEFAULT_ISLANDS,
-    MAX_GAMES,
-    MAX_SEA_CARDS,
-    PLAYER_ISLANDS,
-    POLICIES,
     Decision,
-    Kit,
-    NamedKit,
     Outcome,
-    Policy,
-    Position,
     Roll,
-    default_kit,
     legal_decisions,
-    named_kit,
     play_turn,
-    players_kit,
     roll_outcomes,
 )
 from isles.solvers.lighthouse import (

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from isles.cli import OneLineParser, emit_json, one_stdin
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.caps import DEFAULT_GAMES, POLICIES
+from isles.models.lighthouse.kit import DEFAULT_KIT, KITS, Kit, default_kit
 from isles.models.lighthouse.questions import (
     COMPETITIVE_TIME_LIMIT,
     KitFile,
@@ -25,15 +27,7 @@ from isles.models.lighthouse.questions import (
     LighthouseOdds,
     LighthouseTable,
 )
-from isles.models.lighthouse.rules import (
-    DEFAULT_GAMES,
-    DEFAULT_KIT,
-    KITS,
-    POLICIES,
-    Kit,
-    Outcome,
-    default_kit,
-)
+from isles.models.lighthouse.rules import Outcome
 from isles.models.status import Status
 from isles.options import NAMED_READERS, add_questions, read_mode, read_question
 

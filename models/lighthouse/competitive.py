@@ -13,15 +13,9 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    KITS,
-    Decision,
-    Kit,
-    Position,
-    Roll,
-    legal_decisions,
-)
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, KITS, Kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Decision, Roll, legal_decisions
 
 __all__ = [
     "COMPETITIVE_SEA_CARDS",
@@ -58,7 +52,7 @@ def competitive_kit(seats: int = 2, sea_cards: int = COMPETITIVE_SEA_CARDS) -> K
     """The competitive kit: 2 seats hold 3 islands each, 3 or 4 seats 2 each, of the default kit.
 
     The kits are the registry's ``competitive-2``, ``competitive-3`` and
-    ``competitive-4`` (:data:`isles.models.lighthouse.rules.KITS`).
+    ``competitive-4`` (:data:`isles.models.lighthouse.kit.KITS`).
 
     Parameters
     ----------

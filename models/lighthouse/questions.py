@@ -7,10 +7,10 @@ validate with it, ``isles lighthouse`` derives its options from it and the web
 app's advisor reads its requests with it.
 
 Every question but the table chooses its kit the same way (:class:`KitChoice`):
-a kit (a :class:`Kit`, a name of :data:`~isles.models.lighthouse.rules.KITS`, or a
+a kit (a :class:`Kit`, a name of :data:`~isles.models.lighthouse.kit.KITS`, or a
 kit's JSON), the default kit's first ``islands`` islands, or the real game for
 ``players`` players, one of the three; none chosen, the kit is
-:data:`~isles.models.lighthouse.rules.DEFAULT_KIT` (the real game for 2 players, 8
+:data:`~isles.models.lighthouse.kit.DEFAULT_KIT` (the real game for 2 players, 8
 islands).
 """
 
@@ -25,24 +25,26 @@ from pydantic import PlainValidator
 from isles.models.contract import Is, NotWith, OnlyWith, Question, Together, param
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import UNREADABLE, load_json
-from isles.models.lighthouse.competitive import MAX_SEATS
-from isles.models.lighthouse.rules import (
+from isles.models.lighthouse.caps import (
     DEFAULT_GAMES,
+    MAX_GAMES,
+    POLICIES,
+    SIMULATE_FROM_ISLANDS,
+    Policy,
+)
+from isles.models.lighthouse.competitive import MAX_SEATS
+from isles.models.lighthouse.kit import (
     DEFAULT_KIT,
     KITS,
     MAX_DEFAULT_ISLANDS,
-    MAX_GAMES,
     MAX_SEA_CARDS,
-    POLICIES,
-    SIMULATE_FROM_ISLANDS,
     Kit,
-    Policy,
-    Position,
-    Roll,
     default_kit,
     named_kit,
     players_kit,
 )
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 
 __all__ = [
     "COMPETITIVE_TIME_LIMIT",
@@ -115,7 +117,7 @@ def _policies(value: object) -> Policy | tuple[Policy, ...]:
     raise InvalidInput("", value, "greedy, random or optimal, or one of them per seat")
 
 
-#: A kit: a :class:`Kit`, a name of :data:`~isles.models.lighthouse.rules.KITS`, or a kit's JSON.
+#: A kit: a :class:`Kit`, a name of :data:`~isles.models.lighthouse.kit.KITS`, or a kit's JSON.
 KitValue = Annotated[Kit, PlainValidator(_kit)]
 #: A position: a :class:`Position`, or its JSON (read against the kit).
 PositionValue = Annotated[Position | Mapping[str, Any], PlainValidator(_position)]

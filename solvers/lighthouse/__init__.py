@@ -28,7 +28,7 @@ codes as arrays). :data:`ANSWERS` maps each question of
 
 Examples
 --------
->>> from isles.models.lighthouse.rules import default_kit
+>>> from isles.models.lighthouse.kit import default_kit
 >>> sol = solve(default_kit(4, 8))
 >>> round(sol.win_probability(), 6), sol.status
 (0.961347, <Status.OPTIMAL: 'optimal'>)
@@ -37,14 +37,7 @@ Examples
 from collections.abc import Callable, Mapping
 
 from isles.models.contract import Question
-from isles.models.lighthouse.competitive import competitive_kit
-from isles.models.lighthouse.questions import (
-    LighthouseAdvice,
-    LighthouseContest,
-    LighthouseOdds,
-    LighthouseTable,
-)
-from isles.models.lighthouse.rules import (
+from isles.models.lighthouse.caps import (
     DEFAULT_GAMES,
     MAX_EXACT_ISLANDS,
     MAX_FRACTION_ISLANDS,
@@ -53,6 +46,13 @@ from isles.models.lighthouse.rules import (
     MAX_TABLE_ISLANDS,
     POLICIES,
     Policy,
+)
+from isles.models.lighthouse.competitive import competitive_kit
+from isles.models.lighthouse.questions import (
+    LighthouseAdvice,
+    LighthouseContest,
+    LighthouseOdds,
+    LighthouseTable,
 )
 from isles.models.status import Answer
 from isles.solvers.lighthouse.advice import (

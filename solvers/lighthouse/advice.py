@@ -18,15 +18,13 @@ import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, Policy
+from isles.models.lighthouse.kit import BOAT, Kit
+from isles.models.lighthouse.position import Position
 from isles.models.lighthouse.questions import LighthouseAdvice, ask
 from isles.models.lighthouse.rules import (
-    BOAT,
-    MAX_EXACT_ISLANDS,
     Decision,
-    Kit,
     Outcome,
-    Policy,
-    Position,
     Roll,
     boat_lands,
     legal_decisions,
@@ -110,7 +108,7 @@ class Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(1, 1)
     >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("red", "blue")),
     ...                 exact=True)
@@ -148,7 +146,7 @@ class Advice:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> kit = default_kit(1, 1)
         >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
         >>> adv.to_dict()["best"], adv.to_dict()["outcome"]
@@ -243,7 +241,7 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> kit = default_kit(2, sea_cards=2)
     >>> sol = solve(kit, exact=True)
@@ -283,7 +281,7 @@ def solve_from(
     Parameters
     ----------
     kit : Kit, str or mapping
-        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.rules.KITS`
+        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.kit.KITS`
         or a kit's JSON.
     position : Position
         The position to start from.
@@ -333,7 +331,7 @@ def solve_from(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(8)
     >>> done = tuple((a, b, a, b) for a, b in kit.islands[:7])
     >>> late = Position((*done, ()), 3, 0)
@@ -408,7 +406,7 @@ def best_move(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2, 2)
     >>> pos = Position((("red",), ()), boat=1, maurice=1)
     >>> adv = best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")))
@@ -542,7 +540,7 @@ def choose_decision(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2)
     >>> choose_decision(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")), "greedy")
     Decision(placements=(('red', 0),), bonus=None)

@@ -19,7 +19,8 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
-from isles.models.lighthouse.rules import Kit, roll_outcomes
+from isles.models.lighthouse.kit import Kit
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.codes import N_STATES, Geometry, geometry
 from isles.solvers.lighthouse.simulation import greedy_turn
@@ -56,7 +57,7 @@ def upper_bound_by_disc_count(kit: Kit) -> Fraction:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> upper_bound_by_disc_count(default_kit(1, sea_cards=1))
     Fraction(18125, 23328)
     """
@@ -118,7 +119,7 @@ class ForwardEvaluation:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> ev = forward_greedy(default_kit(1, 1))
     >>> ev.status, ev.low <= 1226471 / 1679616 <= ev.high
     (<Status.EXACT: 'exact'>, True)
@@ -158,7 +159,7 @@ class ForwardEvaluation:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> forward_greedy(default_kit(1, 1)).to_dict()["policy"]
         'greedy'
         """
@@ -273,7 +274,7 @@ def forward_greedy(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> ev = forward_greedy(kit)
     >>> from isles.solvers.lighthouse.dp import solve

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import Kit, Policy
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
 from isles.solvers.lighthouse.classes import ClassIndex
 from isles.solvers.lighthouse.dp import (
     LighthouseSolution,
@@ -85,7 +86,7 @@ def table_path(kit: Kit, directory: str | Path | None = None, policy: str = "opt
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> table_path(default_kit(8), "/tmp/c").parent
     PosixPath('/tmp/c/lighthouse')
     """
@@ -128,7 +129,7 @@ def save_table(solution: LighthouseSolution, directory: str | Path | None = None
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     where = save_table(solve(default_kit(2, 2)), folder)
@@ -218,7 +219,7 @@ def load_table(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> load_table(default_kit(3, 2), "/nonexistent") is None
     True
     """
@@ -289,7 +290,7 @@ def solve_cached(
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     first = solve_cached(default_kit(3, 4), folder)
     ...     again = solve_cached(default_kit(3, 4), folder)
@@ -337,7 +338,7 @@ def start_values_path(kit: Kit, directory: str | Path | None = None) -> Path:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> start_values_path(default_kit(8), "/tmp/c").name.startswith("greedy-8x8-")
     True
     """
@@ -354,7 +355,7 @@ def load_start_values(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> load_start_values(default_kit(3, 2), "/nonexistent") is None
     True
     """
@@ -386,7 +387,7 @@ def save_start_values(
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = save_start_values(default_kit(1, 2), (0.25, 0.5), 1e-15, folder)
     ...     load_start_values(default_kit(1, 2), folder)

@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
+from isles.models.lighthouse.caps import DEFAULT_GAMES, MAX_GAMES, POLICIES, Policy
 from isles.models.lighthouse.competitive import (
     CompetitiveDecision,
     CompetitivePosition,
@@ -58,18 +59,9 @@ from isles.models.lighthouse.competitive import (
     seat_kit,
     seat_position,
 )
+from isles.models.lighthouse.kit import BOAT, DISCS_PER_LIGHTHOUSE, Kit
 from isles.models.lighthouse.questions import LighthouseContest, ask
-from isles.models.lighthouse.rules import (
-    BOAT,
-    DEFAULT_GAMES,
-    DISCS_PER_LIGHTHOUSE,
-    MAX_GAMES,
-    POLICIES,
-    Kit,
-    Policy,
-    Roll,
-    roll_outcomes,
-)
+from isles.models.lighthouse.rules import Roll, roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import decision_weights
 from isles.solvers.lighthouse.simulation import wilson_interval
@@ -542,7 +534,7 @@ class CompetitiveSolution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> res = solve_competitive(default_kit(2, 3), 2, "greedy")
     >>> res.status, round(res.win_probability[0], 6), res.error_bound < 1e-9
     (<Status.EXACT: 'exact'>, 0.557844, True)
@@ -584,7 +576,7 @@ class CompetitiveSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> out = solve_competitive(default_kit(2, 3), 2, ("optimal", "greedy")).to_dict()
         >>> out["status"], out["policy"], [s["policy"] for s in out["by_seat"]]
         ('optimal', None, ['optimal', 'greedy'])
@@ -832,7 +824,7 @@ def solve_competitive(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2, 3)
     >>> game = solve_competitive(kit, 2, "optimal")
     >>> game.status, round(game.win_probability[0], 6)
@@ -1192,7 +1184,7 @@ def competitive_odds(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> competitive_odds(default_kit(2, 3)).status
     <Status.EXACT: 'exact'>
     >>> competitive_odds(default_kit(2, 3), games=10)

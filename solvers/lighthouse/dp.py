@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Kit, Policy
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Policy
+from isles.models.lighthouse.kit import Kit
 from isles.solvers.lighthouse.classes import ClassGraph, class_graph, warm_up_graph
 from isles.solvers.lighthouse.greedy import greedy_table
 from isles.solvers.lighthouse.kernel import (
@@ -123,9 +124,9 @@ def solve(
     Parameters
     ----------
     kit : Kit
-        At most :data:`~isles.models.lighthouse.rules.MAX_EXACT_ISLANDS` islands (8)
+        At most :data:`~isles.models.lighthouse.caps.MAX_EXACT_ISLANDS` islands (8)
         and :data:`MAX_DP_BYTES` of estimated memory; greedy play at most
-        :data:`~isles.models.lighthouse.rules.MAX_TABLE_ISLANDS` (its start values
+        :data:`~isles.models.lighthouse.caps.MAX_TABLE_ISLANDS` (its start values
         for 8 islands: ``isles.solvers.lighthouse.start_values.win_probability``).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
@@ -182,7 +183,7 @@ def solve(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> round(solve(default_kit(4, 8)).win_probability(), 6)
     0.961347
     >>> round(solve(default_kit(4, 8), "random").win_probability(), 6)

@@ -18,15 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    MAX_EXACT_ISLANDS,
-    MAX_FRACTION_ISLANDS,
-    MAX_TABLE_ISLANDS,
-    Kit,
-    Position,
-    position_code,
-)
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, MAX_TABLE_ISLANDS
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position, position_code
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
 from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
 from isles.solvers.lighthouse.solution import (
@@ -73,7 +67,7 @@ class CodeIndex:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> CodeIndex(2).row(default_kit(2), Position((("blue",), ())))
         2
         """
@@ -195,7 +189,7 @@ def greedy_table(
     Parameters
     ----------
     kit : Kit
-        At most :data:`~isles.models.lighthouse.rules.MAX_TABLE_ISLANDS` islands.
+        At most :data:`~isles.models.lighthouse.caps.MAX_TABLE_ISLANDS` islands.
     exact : bool
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
@@ -220,7 +214,7 @@ def greedy_table(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> greedy_table(default_kit(1, 1), exact=True).exact_win_probability()
     Fraction(1226471, 1679616)
     """
@@ -266,7 +260,7 @@ def greedy_start_values(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> values, bound = greedy_start_values(default_kit(2, 2), exact=True)
     >>> values[-1]
     Fraction(...)

@@ -25,7 +25,9 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import Kit, Policy, roll_outcomes
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.solvers.compiled import HAVE_NUMBA, compiled, in_parallel, threads
 from isles.solvers.lighthouse.classes import ClassLayer
 from isles.solvers.lighthouse.codes import DISCS, TRANS
@@ -80,7 +82,7 @@ def roll_table(kit: Kit, colours: tuple[str, ...]) -> RollTable:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> table = roll_table(default_kit(2), ("red", "blue", "green", "orange"))
     >>> table.size, int(table.kind[0]), int(table.first[0]), int(table.second[0])
     (21, 2, 1, 1)

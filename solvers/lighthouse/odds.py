@@ -16,17 +16,15 @@ from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import float_or_none, probability_json
-from isles.models.lighthouse.questions import LighthouseOdds, LighthouseTable, ask
-from isles.models.lighthouse.rules import (
+from isles.models.lighthouse.caps import (
     DEFAULT_GAMES,
     MAX_EXACT_ISLANDS,
     POLICIES,
     SIMULATE_FROM_ISLANDS,
-    Kit,
     Policy,
-    default_kit,
-    islands_in_play,
 )
+from isles.models.lighthouse.kit import Kit, default_kit, islands_in_play
+from isles.models.lighthouse.questions import LighthouseOdds, LighthouseTable, ask
 from isles.models.status import Status
 from isles.solvers.lighthouse.bounds import forward_greedy, upper_bound_by_disc_count
 from isles.solvers.lighthouse.cache import (
@@ -102,7 +100,7 @@ def odds_method(
     policy : {"optimal", "greedy", "random"}
     simulate : bool
         Ask for a Monte Carlo estimate instead of the exact DP (kits of at
-        least :data:`~isles.models.lighthouse.rules.SIMULATE_FROM_ISLANDS` islands).
+        least :data:`~isles.models.lighthouse.caps.SIMULATE_FROM_ISLANDS` islands).
     certify : float, optional
         Ask for a certified lower bound (same kits).
 
@@ -339,7 +337,7 @@ def odds(
     Parameters
     ----------
     kit : Kit, str or mapping
-        A kit, a name of :data:`~isles.models.lighthouse.rules.KITS` or a kit's JSON.
+        A kit, a name of :data:`~isles.models.lighthouse.kit.KITS` or a kit's JSON.
     policy : {"optimal", "greedy", "random"}
         The players' policy. Beyond the DP, ``optimal`` is bracketed: greedy
         play is simulated (a statistical lower estimate) beside the certified
@@ -353,8 +351,8 @@ def odds(
         than this (0 < certify < 1): a certified lower bound for ``optimal`` and
         ``greedy`` (kits of at least 8 islands).
     games : int, optional
-        Games to simulate, 1..:data:`~isles.models.lighthouse.rules.MAX_GAMES` (default
-        :data:`~isles.models.lighthouse.rules.DEFAULT_GAMES`); only when the method is
+        Games to simulate, 1..:data:`~isles.models.lighthouse.caps.MAX_GAMES` (default
+        :data:`~isles.models.lighthouse.caps.DEFAULT_GAMES`); only when the method is
         ``monte carlo``.
     seed : int, optional
         The simulation's seed, >= 0 (default 0); only when the method is ``monte carlo``.
@@ -632,7 +630,7 @@ def difficulty_table(
     islands : iterable of int, optional
         Island counts (1..8) of the default kit. Default: the kits of ``players``.
     sea_cards : iterable of int
-        Sea cards, each 1..:data:`~isles.models.lighthouse.rules.MAX_SEA_CARDS`.
+        Sea cards, each 1..:data:`~isles.models.lighthouse.kit.MAX_SEA_CARDS`.
     policy : str or iterable of {"optimal", "greedy", "random"}
         One policy or several (default all three).
     players : iterable of int, optional

@@ -18,17 +18,10 @@ import numpy.typing as npt
 
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import exact_text, probability_json, read_int
-from isles.models.lighthouse.rules import (
-    BOAT,
-    DEFAULT_GAMES,
-    MAX_GAMES,
-    Kit,
-    Outcome,
-    Policy,
-    Position,
-    play_turn,
-    roll_outcomes,
-)
+from isles.models.lighthouse.caps import DEFAULT_GAMES, MAX_GAMES, Policy
+from isles.models.lighthouse.kit import BOAT, Kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, play_turn, roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.advice import ValueTable, advise
 from isles.solvers.lighthouse.classes import ClassIndex
@@ -106,7 +99,7 @@ class SimulationResult:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> res = simulate(default_kit(1, 1), "greedy", 100, seed=3)
     >>> res.status, res.games
     (<Status.ESTIMATE: 'estimate'>, 100)
@@ -141,7 +134,7 @@ class SimulationResult:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> sorted(simulate(default_kit(1, 1), "greedy", 10).to_dict())[:4]
         ['ci95', 'final_boat', 'games', 'length_lost']
         """
@@ -253,7 +246,7 @@ def simulate(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> res = simulate(default_kit(2, sea_cards=2), "greedy", 2000, seed=1)
     >>> res.ci95[0] < 0.6358 < res.ci95[1]
     True
@@ -673,7 +666,7 @@ class OutcomeDistribution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> dist = outcome_distribution(default_kit(1, 1), "greedy")
     >>> dist.status, dist.win_probability
     (<Status.EXACT: 'exact'>, Fraction(1226471, 1679616))
@@ -707,7 +700,7 @@ class OutcomeDistribution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> outcome_distribution(default_kit(1, 1), "greedy").to_dict()["won_at_exact"][:3]
         ['0/1', '0/1', '1/9']
         """
@@ -766,7 +759,7 @@ def outcome_distribution(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(1, sea_cards=1)
     >>> dist = outcome_distribution(kit, "greedy")
     >>> from isles.solvers.lighthouse.dp import solve

@@ -21,12 +21,9 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    Kit,
-    Policy,
-    Position,
-)
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import check_policy, policy_status
 from isles.solvers.lighthouse.symmetry import colour_group
@@ -113,7 +110,7 @@ class LighthouseSolution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> sol = solve(default_kit(2, 2), exact=True)
     >>> sol.exact_win_probability(), sol.status
@@ -169,7 +166,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(1, 1), exact=True)
         >>> sol.value(Position((("red", "blue", "red"),), 1, 0))
@@ -199,7 +196,8 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit, position_code
+        >>> from isles.models.lighthouse.kit import default_kit
+        >>> from isles.models.lighthouse.position import position_code
         >>> from isles.solvers.lighthouse.dp import solve
         >>> kit = default_kit(2, 2)
         >>> sol = solve(kit)
@@ -237,7 +235,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(2, 3))
         >>> [round(sol.win_probability(k), 4) for k in (1, 2, 3)]
@@ -258,7 +256,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> [round(p, 4) for p in solve(default_kit(3, 3)).by_sea_cards]
         [0.1603, 0.3785, 0.5777]
@@ -288,7 +286,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> answer = solve(default_kit(1, 1), exact=True).to_dict()
         >>> answer["status"], answer["win_probability_exact"]
@@ -344,7 +342,7 @@ def error_bound(kit: Kit, rolls: int, policy: Policy = "optimal") -> float:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> f"{error_bound(default_kit(8, 8), 21):.1e}"
     '9.5e-12'
     """
@@ -366,7 +364,7 @@ def class_counts(kit: Kit) -> list[int]:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> sum(class_counts(default_kit(8)))
     12782016
     """
@@ -422,7 +420,7 @@ def dp_memory_bytes(kit: Kit, policy: str = "optimal") -> int:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> round(dp_memory_bytes(default_kit(8, 8)) / 2**30, 1)
     2.3
     """

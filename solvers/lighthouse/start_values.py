@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.rules import Kit, Policy
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
 from isles.models.status import Status
 from isles.solvers.lighthouse.dp import by_sea_cards_json, solve
 from isles.solvers.lighthouse.greedy import greedy_start_values
@@ -46,7 +47,7 @@ class StartValues:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> start = win_probability(default_kit(1, 2), "random", exact=True)
     >>> start.status, len(start.by_sea_cards)
     (<Status.EXACT: 'exact'>, 2)
@@ -83,7 +84,7 @@ class StartValues:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> win_probability(default_kit(1, 1), "greedy", exact=True).to_dict()["method"]
         'dp sweep'
         """
@@ -112,7 +113,7 @@ def win_probability(
     Parameters
     ----------
     kit : Kit
-        At most 8 islands (:data:`~isles.models.lighthouse.rules.MAX_SWEEP_ISLANDS`).
+        At most 8 islands (:data:`~isles.models.lighthouse.caps.MAX_SWEEP_ISLANDS`).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
     exact : bool
@@ -153,7 +154,7 @@ def win_probability(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """

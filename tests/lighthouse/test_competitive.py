@@ -26,7 +26,8 @@ from isles.models.lighthouse.competitive import (
     removal_weights,
     seat_islands,
 )
-from isles.models.lighthouse.rules import BOAT, Kit, Roll, default_kit, roll_outcomes
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.rules import Roll, roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.competitive import (
     MAX_COMPETITIVE_BYTES,

@@ -20,14 +20,12 @@ from hypothesis import strategies as st
 
 import tests.lighthouse.reference as reference
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.position import Position
 from isles.models.lighthouse.rules import (
-    BOAT,
     Decision,
-    Kit,
     Outcome,
-    Position,
     Roll,
-    default_kit,
     legal_decisions,
     play_turn,
     roll_outcomes,

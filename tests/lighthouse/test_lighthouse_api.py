@@ -16,7 +16,9 @@ import pytest
 import isles.lighthouse as lighthouse
 import tests.lighthouse.reference as reference
 from isles.models.errors import InvalidInput, IslesError
-from isles.models.lighthouse.rules import BOAT, MAX_FACES, Kit, Position, Roll, default_kit
+from isles.models.lighthouse.kit import BOAT, MAX_FACES, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 from isles.solvers.lighthouse import (
     MAX_DP_BYTES,
     MAX_GAMES,

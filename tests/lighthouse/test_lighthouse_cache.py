@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import Position, Roll, default_kit, roll_outcomes
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll, roll_outcomes
 from isles.solvers.lighthouse import (
     CACHE_ENV,
     LighthouseSolution,

@@ -21,18 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    BOAT,
-    DEFAULT_COLOURS,
-    DEFAULT_ISLANDS,
-    Kit,
-    Outcome,
-    Position,
-    default_kit,
-    legal_decisions,
-    play_turn,
-    roll_outcomes,
-)
+from isles.models.lighthouse.kit import BOAT, DEFAULT_COLOURS, DEFAULT_ISLANDS, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, legal_decisions, play_turn, roll_outcomes
 from isles.solvers.lighthouse import (
     HAVE_NUMBA,
     LighthouseSolution,

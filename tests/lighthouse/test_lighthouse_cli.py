@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from isles.cli import main
-from isles.models.lighthouse.rules import KITS, Kit, Position, Roll, default_kit
+from isles.models.lighthouse.kit import KITS, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 from isles.solvers.lighthouse import (
     best_move,
     competitive_odds,

@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from isles.models.lighthouse.rules import Position, Roll, default_kit
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 from isles.solvers.lighthouse import (
     CACHE_ENV,
     LighthouseSolution,

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from isles.models.errors import IslesError
 from isles.models.jsonio import parse_json
-from isles.models.lighthouse.rules import Kit, Position, Roll, default_kit
+from isles.models.lighthouse.kit import Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 from isles.solvers.lighthouse import LighthouseSolution, advise, odds, simulate, solve
 
 scalars = (

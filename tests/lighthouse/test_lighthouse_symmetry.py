@@ -14,14 +14,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from isles.models.lighthouse.rules import (
-    BOAT,
-    Kit,
-    Position,
-    can_take,
-    default_kit,
-    roll_outcomes,
-)
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.position import Position, can_take
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.solvers.lighthouse import ColourGroup, colour_group, solve
 from isles.solvers.lighthouse.classes import class_graph
 from isles.solvers.lighthouse.symmetry import ClassCoding
