@@ -25,13 +25,11 @@ from isles.solvers.lighthouse.classes import ClassGraph, class_graph, warm_up_gr
 from isles.solvers.lighthouse.greedy import greedy_table
 from isles.solvers.lighthouse.kernel import (
     Backend,
-    Wait,
     finished_layer,
     layer_values,
     one_more_width,
     pick_backend,
     roll_table,
-    start_warm_up,
 )
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.solution import (
@@ -47,6 +45,7 @@ from isles.solvers.lighthouse.solution import (
 )
 from isles.solvers.lighthouse.stream import LayerWriter
 from isles.solvers.lighthouse.symmetry import ClassCoding, ColourGroup, colour_group
+from isles.solvers.lighthouse.warm_up import Wait, start_warm_up
 
 Progress = Callable[[int, int], None]
 """A progress callback: ``(steps done, PROGRESS_STEPS)`` of the whole solve."""

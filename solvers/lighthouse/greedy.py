@@ -21,8 +21,9 @@ from isles.models.errors import InvalidInput
 from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, MAX_TABLE_ISLANDS
 from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
 from isles.models.lighthouse.position import Position, position_code
+from isles.solvers.lighthouse.code_kernel import greedy_layer
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
-from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
+from isles.solvers.lighthouse.kernel import Backend, pick_backend, roll_table
 from isles.solvers.lighthouse.solution import (
     AUTO_PROGRESS_CLASSES,
     MAX_DP_BYTES,
@@ -31,6 +32,7 @@ from isles.solvers.lighthouse.solution import (
     error_bound,
     new_table,
 )
+from isles.solvers.lighthouse.warm_up import warm_up
 
 __all__ = ["CodeIndex", "greedy_start_values", "greedy_table"]
 

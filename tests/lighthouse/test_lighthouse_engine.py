@@ -21,6 +21,7 @@ import pytest
 from isles.models.lighthouse.kit import default_kit
 from isles.models.lighthouse.position import Position
 from isles.models.lighthouse.rules import Roll
+from isles.solvers.compiled import HAVE_NUMBA
 from isles.solvers.lighthouse import (
     CACHE_ENV,
     LighthouseSolution,
@@ -32,8 +33,8 @@ from isles.solvers.lighthouse import (
 from isles.solvers.lighthouse import advice as advice_module
 from isles.solvers.lighthouse import cache as cache_module
 from isles.solvers.lighthouse import dp as dp_module
-from isles.solvers.lighthouse import kernel as kernel_module
 from isles.solvers.lighthouse import stream as stream_module
+from isles.solvers.lighthouse import warm_up as warm_up_module
 from isles.solvers.lighthouse.stream import BLOCK, LayerWriter
 from isles.solvers.lighthouse.symmetry import colour_group
 from isles.solvers.usercache import clear_cache
@@ -225,19 +226,19 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
         def wait(self) -> int:
             return 0
 
-    monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: False)
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
+    monkeypatch.setattr(warm_up_module, "_cached_on_disk", lambda _: False)
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: True)
     monkeypatch.setattr("subprocess.Popen", Fake)
-    if not kernel_module.HAVE_NUMBA:  # pragma: no cover
+    if not HAVE_NUMBA:  # pragma: no cover
         pytest.skip("numba is not installed")
-    kernel_module.start_warm_up("optimal", big=True)()
+    warm_up_module.start_warm_up("optimal", big=True)()
     assert len(started) == 1 and "warm_up('optimal')" in started[0][-1]
-    kernel_module.start_warm_up("optimal", big=False)()  # small solves: a thread
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: False)
-    kernel_module.start_warm_up("optimal", big=True)()  # no idle core: a thread
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
-    monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: True)
-    kernel_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
+    warm_up_module.start_warm_up("optimal", big=False)()  # small solves: a thread
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: False)
+    warm_up_module.start_warm_up("optimal", big=True)()  # no idle core: a thread
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: True)
+    monkeypatch.setattr(warm_up_module, "_cached_on_disk", lambda _: True)
+    warm_up_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
     assert len(started) == 1
 
 
