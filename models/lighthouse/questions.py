@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import PlainValidator
 
@@ -56,7 +56,6 @@ __all__ = [
     "LighthouseOdds",
     "LighthousePosition",
     "LighthouseTable",
-    "ask",
 ]
 
 #: Seconds the exact competitive solve may take by default (the default 2-seat kit:
@@ -128,19 +127,8 @@ SeatPolicies = Annotated[str | tuple[str, ...], PlainValidator(_policies)]
 
 _NAMES = ", ".join(KITS)
 
-Q = TypeVar("Q", bound=Question)
-
-
-def ask(question: type[Q], **given: Any) -> Q:
-    """The question a Python call asks: the arguments given (None and False: not given).
-
-    Examples
-    --------
-    >>> sorted(ask(LighthouseOdds, kit="game-3", exact=False, seed=None).model_fields_set)
-    ['kit']
-    """
-    data = {k: v for k, v in given.items() if v is not None and v is not False}
-    return question.read(data)
+#: The ``cache`` field's help: a flag on by default, which ``--no-cache`` turns off.
+_CACHE = "read and keep the tables in the user's cache directory (--no-cache: solve without them)"
 
 
 class KitOrIslands(Question):
@@ -251,6 +239,7 @@ class LighthouseOdds(KitChoice):
     seed: int | None = param(
         None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
     )
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     together: ClassVar[tuple[Together, ...]] = (
         *KitChoice.together,
@@ -305,6 +294,7 @@ class LighthouseAdvice(LighthousePosition):
         expected="two faces, one per die, e.g. boat,red",
     )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     def chosen_roll(self, kit: Kit) -> Roll:
         """The roll, its faces read against ``kit``."""
@@ -374,6 +364,7 @@ class LighthouseTable(Question):
     policy: Annotated[tuple[Policy, ...], PlainValidator(_table_policies)] = param(
         POLICIES, help="the policies, one column each", text="name"
     )
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     together: ClassVar[tuple[Together, ...]] = (NotWith("players", "islands"),)
 
@@ -405,10 +396,10 @@ class LighthouseContest(KitOrIslands):
     seed: int | None = param(
         None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
     )
-    time_limit: float | None = param(
-        None,
-        help=f"seconds for the exact competitive solve (default {COMPETITIVE_TIME_LIMIT:g} "
-        "from the command line; the answer says timed_out when it is reached)",
+    time_limit: float = param(
+        COMPETITIVE_TIME_LIMIT,
+        help="seconds for the exact competitive solve (only for a kit solved exactly; the "
+        "answer says timed_out when it is reached)",
         metavar="SEC",
         gt=0,
         finite=True,

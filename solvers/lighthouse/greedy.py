@@ -25,7 +25,6 @@ from isles.solvers.lighthouse.code_kernel import greedy_layer
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
 from isles.solvers.lighthouse.kernel import Backend, pick_backend, roll_table
 from isles.solvers.lighthouse.solution import (
-    AUTO_PROGRESS_CLASSES,
     MAX_DP_BYTES,
     LighthouseSolution,
     dp_memory_bytes,
@@ -33,6 +32,7 @@ from isles.solvers.lighthouse.solution import (
     new_table,
 )
 from isles.solvers.lighthouse.warm_up import warm_up
+from isles.solvers.work import Bar, Progress
 
 __all__ = ["CodeIndex", "greedy_start_values", "greedy_table"]
 
@@ -124,7 +124,7 @@ def _layers(n: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], npt.N
 
 
 def _sweep(
-    kit: Kit, exact: bool, backend: Backend, progress: bool | None, table: npt.NDArray[Any] | None
+    kit: Kit, exact: bool, backend: Backend, progress: Progress, table: npt.NDArray[Any] | None
 ) -> npt.NDArray[Any]:
     """Greedy values layer by layer from the finished code down; the start code's row.
 
@@ -138,7 +138,6 @@ def _sweep(
         compiler = threading.Thread(target=warm_up, args=("greedy",), daemon=True)
         compiler.start()
     colours = kit.colours
-    rolls = roll_table(kit, colours)
     side = np.full((len(colours), n), -1, dtype=np.int64)
     for c, colour in enumerate(colours):
         for i, island in enumerate(kit.islands):
@@ -146,7 +145,6 @@ def _sweep(
                 side[c, i] = island.index(colour)
     order, bounds, position = _layers(n)
     sizes = np.diff(bounds)
-    last = DISCS_PER_LIGHTHOUSE * n
     widest = int(sizes.max())
     buffers = [new_table((widest * width,), dtype) for _ in range(3)]
 
@@ -154,12 +152,8 @@ def _sweep(
         out: npt.NDArray[Any] = buffers[d % 3][: int(sizes[d]) * width].reshape(-1, width)
         return out
 
-    show = progress if progress is not None else order.size >= AUTO_PROGRESS_CLASSES
-    bar: Any = None
-    if show:
-        from tqdm import tqdm  # imported only when a bar is shown
-
-        bar = tqdm(total=int(order.size), desc="lighthouse greedy codes", unit="code")
+    last = DISCS_PER_LIGHTHOUSE * n
+    rolls = roll_table(kit, colours)
     top = layer(last)
     top[...] = Fraction(1) if exact else 1.0
     if table is not None:
@@ -167,24 +161,22 @@ def _sweep(
     if compiler is not None:
         compiler.join()
     empty = np.zeros((0, width), dtype=dtype)
-    for d in range(last - 1, -1, -1):
-        codes = order[bounds[d] : bounds[d + 1]].astype(np.int64)
-        after = layer(d + 2) if d + 2 <= last else empty
-        here = layer(d)
-        greedy_layer(codes, position, side, rolls, layer(d + 1), after, here, n, backend)
-        if table is not None:
-            table[codes] = here
-        if bar is not None:
+    with Bar(int(order.size), "lighthouse greedy codes", progress, unit="code") as bar:
+        for d in range(last - 1, -1, -1):
+            codes = order[bounds[d] : bounds[d + 1]].astype(np.int64)
+            after = layer(d + 2) if d + 2 <= last else empty
+            here = layer(d)
+            greedy_layer(codes, position, side, rolls, layer(d + 1), after, here, n, backend)
+            if table is not None:
+                table[codes] = here
             bar.update(codes.size)
-    if bar is not None:
         bar.update(1)
-        bar.close()
     start: npt.NDArray[Any] = layer(0)[0].copy()
     return start
 
 
 def greedy_table(
-    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: bool | None = None
+    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: Progress = None
 ) -> LighthouseSolution:
     """Greedy play's win probability in every position of ``kit`` (up to 7 islands).
 
@@ -196,8 +188,8 @@ def greedy_table(
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
         The compiled code kernel or the NumPy one.
-    progress : bool or None
-        A tqdm progress bar over the codes (None: for long solves).
+    progress : bool, None or callable
+        A progress bar over the codes, as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -232,7 +224,7 @@ def greedy_table(
 
 
 def greedy_start_values(
-    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: bool | None = None
+    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: Progress = None
 ) -> tuple[tuple[Fraction | float, ...], float]:
     """Greedy play's win probability from the start for 1..``kit.sea_cards`` sea cards.
 
@@ -247,8 +239,8 @@ def greedy_start_values(
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
         The compiled code kernel or the NumPy one.
-    progress : bool or None
-        A tqdm progress bar over the codes (None: for long solves).
+    progress : bool, None or callable
+        A progress bar over the codes, as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------

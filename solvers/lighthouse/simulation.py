@@ -34,9 +34,9 @@ from isles.solvers.lighthouse.policies import (
     greedy_swaps,
     policy_status,
 )
+from isles.solvers.work import Bar, Progress
 
 __all__ = [
-    "AUTO_PROGRESS_GAMES",
     "OutcomeDistribution",
     "SimulationResult",
     "check_games",
@@ -46,11 +46,6 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
-
-
-AUTO_PROGRESS_GAMES = 100_000
-"""A simulation of at least this many games shows a progress bar unless told otherwise
-(8 islands: about 10 s; the cap, 1,000,000 games, takes minutes)."""
 
 
 def check_games(games: object) -> int:
@@ -203,7 +198,7 @@ def simulate(
     *,
     seed: int = 0,
     solution: ValueTable | None = None,
-    progress: bool | None = None,
+    progress: Progress = None,
     batch: int = 20_000,
 ) -> SimulationResult:
     """Play ``games`` games of ``policy`` at once, vectorised with NumPy.
@@ -222,9 +217,9 @@ def simulate(
         The seed of NumPy's random generator, >= 0.
     solution : LighthouseSolution, optional
         Tables of the kit, for ``optimal``.
-    progress : bool or None
-        A tqdm progress bar (stderr) over the games: True always, False never,
-        None (the default) for at least :data:`AUTO_PROGRESS_GAMES` games.
+    progress : bool, None or callable
+        A progress bar (stderr) over the games, or a callable told the fraction
+        played, as :data:`isles.solvers.work.Progress`.
     batch : int
         Games simulated side by side.
 
@@ -272,27 +267,20 @@ def simulate(
     length_won: dict[int, int] = {}
     length_lost: dict[int, int] = {}
     final_boat = [0] * (k + 2)
-    bar = None
-    if progress if progress is not None else games >= AUTO_PROGRESS_GAMES:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, desc="lighthouse Monte Carlo", unit="game")
     done = 0
-    while done < games:
-        g = min(batch, games - done)
-        w, lw, ll, fb = _simulate_batch(kit, geo, pol, g, rng, faces, table)
-        wins += w
-        for t, c in lw.items():
-            length_won[t] = length_won.get(t, 0) + c
-        for t, c in ll.items():
-            length_lost[t] = length_lost.get(t, 0) + c
-        for b in range(k + 2):
-            final_boat[b] += fb[b]
-        done += g
-        if bar is not None:
+    with Bar(games, "lighthouse Monte Carlo", progress, unit="game") as bar:
+        while done < games:
+            g = min(batch, games - done)
+            w, lw, ll, fb = _simulate_batch(kit, geo, pol, g, rng, faces, table)
+            wins += w
+            for t, c in lw.items():
+                length_won[t] = length_won.get(t, 0) + c
+            for t, c in ll.items():
+                length_lost[t] = length_lost.get(t, 0) + c
+            for b in range(k + 2):
+                final_boat[b] += fb[b]
+            done += g
             bar.update(g)
-    if bar is not None:
-        bar.close()
     longest = max([0, *length_won, *length_lost])
     return SimulationResult(
         pol,

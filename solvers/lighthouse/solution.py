@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Policy
 from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
 from isles.models.lighthouse.position import Position
 from isles.models.status import Status
@@ -29,11 +29,11 @@ from isles.solvers.lighthouse.policies import check_policy, policy_status
 from isles.solvers.lighthouse.symmetry import colour_group
 
 __all__ = [
-    "AUTO_PROGRESS_CLASSES",
     "MAX_DP_BYTES",
     "LighthouseSolution",
     "TableIndex",
     "by_sea_cards_json",
+    "check_kit",
     "class_counts",
     "dp_memory_bytes",
     "error_bound",
@@ -42,9 +42,6 @@ __all__ = [
 
 MAX_DP_BYTES = 8 * 2**30
 """Largest estimated memory (:func:`dp_memory_bytes`) an exact solve may use: 8 GiB."""
-
-AUTO_PROGRESS_CLASSES = 300_000
-"""A solve of at least this many classes shows a progress bar unless told otherwise."""
 
 
 class TableIndex(Protocol):
@@ -477,3 +474,46 @@ def new_table(shape: tuple[int, ...], dtype: Any) -> npt.NDArray[Any]:
     flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
     memory = mmap.mmap(-1, count * 8, flags=flags)
     return np.frombuffer(memory, dtype=np.float64, count=count).reshape(shape)
+
+
+def check_kit(kit: Kit, policy: Policy, exact: bool) -> None:
+    """Refuse a kit the class DP cannot solve: too many islands, Fractions or memory.
+
+    Raises
+    ------
+    InvalidInput
+        More than :data:`~isles.models.lighthouse.caps.MAX_EXACT_ISLANDS` islands,
+        ``exact`` with more than :data:`~isles.models.lighthouse.caps.MAX_FRACTION_ISLANDS`,
+        or an estimated memory (:func:`dp_memory_bytes`) above :data:`MAX_DP_BYTES`.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> check_kit(default_kit(8), "optimal", exact=False)
+    >>> check_kit(default_kit(5), "optimal", exact=True)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: exact: given; expected exact Fractions for at most 4 ...
+    """
+    n = len(kit.islands)
+    if n > MAX_EXACT_ISLANDS:
+        raise InvalidInput(
+            "kit.islands", None, f"at most {MAX_EXACT_ISLANDS} islands", problem=f"{n} islands"
+        )
+    if exact and n > MAX_FRACTION_ISLANDS:
+        raise InvalidInput(
+            "exact",
+            True,
+            f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
+            "floats carry a stated error bound",
+            problem="given",
+        )
+    need = dp_memory_bytes(kit, policy)
+    if need > MAX_DP_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a kit whose exact solve fits in {MAX_DP_BYTES / 2**30:.0f} GiB (fewer islands, "
+            "sea cards or colours; odds() estimates larger kits)",
+            problem=f"about {need / 2**30:.1f} GiB needed",
+        )

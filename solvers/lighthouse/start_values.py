@@ -17,10 +17,12 @@ from isles.models.jsonio import probability_json
 from isles.models.lighthouse.caps import Policy
 from isles.models.lighthouse.kit import Kit
 from isles.models.status import Status
-from isles.solvers.lighthouse.dp import by_sea_cards_json, solve
+from isles.solvers.lighthouse.dp import solve
 from isles.solvers.lighthouse.greedy import greedy_start_values
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy, policy_status
+from isles.solvers.lighthouse.solution import by_sea_cards_json
+from isles.solvers.work import Progress
 
 __all__ = ["StartValues", "win_probability"]
 
@@ -106,7 +108,7 @@ def win_probability(
     *,
     exact: bool = False,
     backend: Backend = "auto",
-    progress: bool | None = None,
+    progress: Progress = None,
 ) -> StartValues:
     """Win probability from the start under ``policy``, for every number of sea cards (8 islands).
 
@@ -120,8 +122,8 @@ def win_probability(
         Fractions (at most 4 islands) instead of floats with ``error_bound``.
     backend : {"auto", "numba", "numpy"}
         The compiled kernels or the NumPy ones.
-    progress : bool or None
-        A tqdm progress bar (stderr); None shows one for long solves.
+    progress : bool, None or callable
+        As :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
