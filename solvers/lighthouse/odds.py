@@ -370,7 +370,8 @@ def answer_lighthouse_odds(question: LighthouseOdds, *, progress: Progress = Non
         raise InvalidInput(
             "cache",
             False,
-            "the cache left on: these odds are simulated, and only the exact DP keeps tables",
+            "the cache only where the exact DP answers (these odds are simulated: nothing "
+            "is cached)",
             problem="given",
         )
     return _simulated_odds(question, kit, progress)

@@ -118,7 +118,7 @@ def test_the_rules_of_a_question_are_the_library_s_named_by_its_field() -> None:
     simulated = lighthouse.LighthouseOdds.read(
         {"islands": 8, "sea_cards": 1, "simulate": True, "cache": False}, spelling="key"
     )
-    with pytest.raises(InvalidInput, match=r"^cache: given; expected the cache left on"):
+    with pytest.raises(InvalidInput, match=r"^cache: given; expected the cache only where"):
         isles.answer(simulated)
     spelt = lighthouse.LighthouseOdds.respell(InvalidInput("cache", False, "x"), "option")
     assert str(spelt).startswith("--no-cache: ")
