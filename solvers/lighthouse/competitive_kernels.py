@@ -47,10 +47,9 @@ Floats = npt.NDArray[np.float64]
 Flags = npt.NDArray[np.bool_]
 
 
-# This sweep must stay whole: it is both the compiled parallel kernel (prange over a
-# layer's codes) and the plain-Python reference (sweep_python) the tests check it with;
-# helpers would have to be compiled (the reference no longer plain Python) or not (then
-# the kernel could not call them), and a call per code and seat costs as in the DP's loops.
+# The sweep is the compiled parallel kernel and the plain-Python reference the tests check
+# it with (sweep_python): helpers would be compiled (the reference no longer plain Python)
+# or not (the kernel could not call them), so it must stay whole, as the DP's loops do.
 def _sweep(
     V: Floats,
     write: bool,
