@@ -139,7 +139,10 @@ def child(what: str, n: int) -> dict[str, Any]:
 _COLD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from isles.models.lighthouse.kit import default_kit
+try:
+    from isles.models.lighthouse.kit import default_kit
+except ImportError:  # a checkout from before models/lighthouse/rules.py was split
+    from isles.models.lighthouse.rules import default_kit
 from isles.solvers.lighthouse.cache import solve_cached
 sol = solve_cached(default_kit(8, 8), progress=False)
 me = resource.getrusage(resource.RUSAGE_SELF)
