@@ -30,7 +30,7 @@ from isles.solvers.lighthouse.kernel import (
 )
 from isles.solvers.lighthouse.policies import greedy_bonus_rank, greedy_lay_rank, greedy_swaps
 
-__all__ = ["NO_RANK", "greedy_layer", "greedy_tables"]
+__all__ = ["NO_RANK", "greedy_kernel", "greedy_layer", "greedy_tables"]
 
 
 def greedy_layer(
@@ -86,7 +86,7 @@ def greedy_layer(
         lay_after, lay_rank, bonus_after, bonus_rank = greedy_tables(colour_side)
 
         def body(lo: int, hi: int) -> None:
-            _greedy_kernel(
+            greedy_kernel(
                 lo,
                 hi,
                 codes,
@@ -436,4 +436,5 @@ def _numpy_greedy(
 _swaps = compiled(greedy_swaps)
 _best_two = compiled(_best_two)
 _bonus_best = compiled(_bonus_best)
-_greedy_kernel = compiled(_greedy_loop)
+greedy_kernel = compiled(_greedy_loop)
+"""The code kernel compiled (numba's dispatcher; ``_greedy_loop`` itself without numba)."""

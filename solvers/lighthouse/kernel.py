@@ -33,6 +33,7 @@ __all__ = [
     "TWO_COLOURS",
     "Backend",
     "RollTable",
+    "class_kernel",
     "finished_layer",
     "layer_values",
     "numpy_within",
@@ -259,7 +260,7 @@ def layer_values(
             vectors = np.empty((5, v_out.shape[1]))
             pair = np.empty((colours, colours + 1, v_out.shape[1]))
             takeable = np.zeros(colours + 1, dtype=np.bool_)
-            _class_kernel(
+            class_kernel(
                 lo,
                 hi,
                 layer.ptr,
@@ -728,4 +729,5 @@ def _class_loop(  # pragma: no cover - compiled by numba
 
 put = compiled(put)
 within_card = compiled(within_card)
-_class_kernel = compiled(_class_loop)
+class_kernel = compiled(_class_loop)
+"""The class kernel compiled (numba's dispatcher; ``_class_loop`` itself without numba)."""

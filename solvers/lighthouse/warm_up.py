@@ -20,8 +20,8 @@ import numpy as np
 
 from isles.models.lighthouse.caps import Policy
 from isles.solvers.compiled import HAVE_NUMBA, threads
-from isles.solvers.lighthouse.code_kernel import _greedy_kernel
-from isles.solvers.lighthouse.kernel import _class_kernel
+from isles.solvers.lighthouse.code_kernel import greedy_kernel
+from isles.solvers.lighthouse.kernel import class_kernel
 
 __all__ = ["Wait", "start_warm_up", "warm_up"]
 
@@ -44,12 +44,12 @@ def warm_up(policy: Policy, width: int = 2) -> None:
     table = np.zeros((1, width), dtype=np.float64)
     if policy == "greedy":
         cube = np.zeros((1, 1, 8), dtype=np.int64)
-        _greedy_kernel(
+        greedy_kernel(
             0, 0, i64, np.zeros(1, dtype=np.int32), cube, cube, np.zeros((1, 2, 8), np.int64),
             np.zeros((1, 2, 8), np.int64), i64, i64, i64, f64, table, table, 1, table,
         )  # fmt: skip
         return
-    _class_kernel(
+    class_kernel(
         0, 0, i64, np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int8),
         np.zeros(1, dtype=np.int8), np.zeros((1, 1), dtype=np.int64), i64, i64, i64, f64,
         table, table, 1, 1, policy == "random", table, table, np.zeros((5, width)),
@@ -115,7 +115,7 @@ def start_warm_up(policy: Policy, *, big: bool = False) -> Wait:
     """
     if not HAVE_NUMBA:  # pragma: no cover
         return lambda meanwhile=None: None
-    kernel = _greedy_kernel if policy == "greedy" else _class_kernel
+    kernel = greedy_kernel if policy == "greedy" else class_kernel
     if big and _cached_on_disk(kernel) is False and _core_to_spare():
         env = dict(os.environ)  # the child imports isles from where this process did
         env["PYTHONPATH"] = os.pathsep.join(filter(None, sys.path))
