@@ -24,8 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse.rules import default_kit
-from isles.solvers.lighthouse.competitive import simulate_competitive, solve_competitive
+from isles.models.lighthouse.kit import default_kit
+from isles.solvers.lighthouse.competitive import solve_competitive
+from isles.solvers.lighthouse.competitive_simulation import simulate_competitive
 
 TARGET = 0.001
 Z95 = 1.959963984540054

@@ -44,7 +44,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's isles
 
-from isles.models.lighthouse.rules import Outcome, Position, default_kit, legal_decisions, play_turn
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, legal_decisions, play_turn
 from isles.models.lighthouse.rules import roll_outcomes as rolls_of
 
 KNOWN = {7: 0.6989768769580588, 8: 0.5745461897731887}
@@ -84,27 +86,28 @@ def child(what: str, n: int) -> dict[str, Any]:
 
         out["values"] = list(win_probability(kit).by_sea_cards)
     elif what in ("optimal", "random"):
-        from isles.solvers.lighthouse import solve
+        from isles.solvers.lighthouse.dp import solve
 
         sol = solve(kit, what)
         out["values"] = list(sol.by_sea_cards)
         out["classes"] = sol.classes
     elif what == "greedy":
-        from isles.solvers.lighthouse import win_probability as start_values
+        from isles.solvers.lighthouse.start_values import win_probability as start_values
 
         out["values"] = list(start_values(kit, "greedy").by_sea_cards)
     elif what == "cached":
-        from isles.solvers.lighthouse import solve_cached
+        from isles.solvers.lighthouse.cache import solve_cached
 
         out["values"] = list(solve_cached(kit).by_sea_cards)
     elif what == "difficulty":
-        from isles.solvers.lighthouse import difficulty_table
+        from isles.lighthouse import difficulty_table
 
         rows = difficulty_table().rows
         out["values"] = [r.win_probability for r in rows]
         out["rows"] = len(rows)
     elif what == "table":
-        from isles.solvers.lighthouse import advise, load_table
+        from isles.solvers.lighthouse.advice import advise
+        from isles.solvers.lighthouse.cache import load_table
 
         table = load_table(kit)
         assert table is not None, "run 'cached' first"
@@ -115,7 +118,8 @@ def child(what: str, n: int) -> dict[str, Any]:
         out["advice_s"] = (time.perf_counter() - t1) / len(best)
         out["alternatives"] = max(len(a.alternatives) for a in best)
     elif what == "advise":
-        from isles.solvers.lighthouse import best_move, solve_from
+        from isles.lighthouse import best_move
+        from isles.solvers.lighthouse.advice import solve_from
 
         kit = default_kit(8, 8)
         pos = _position_after(n)  # n = turns played before asking
@@ -135,8 +139,11 @@ def child(what: str, n: int) -> dict[str, Any]:
 _COLD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from isles.models.lighthouse.rules import default_kit
-from isles.solvers.lighthouse import solve_cached
+try:
+    from isles.models.lighthouse.kit import default_kit
+except ImportError:  # a checkout from before models/lighthouse/rules.py was split
+    from isles.models.lighthouse.rules import default_kit
+from isles.solvers.lighthouse.cache import solve_cached
 sol = solve_cached(default_kit(8, 8), progress=False)
 me = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"value": sol.win_probability(), "wall": time.perf_counter() - t0,

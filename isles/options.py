@@ -220,12 +220,16 @@ def _add_option(
     repeat: bool,
     shown: list[str] | None = None,
 ) -> None:
-    """One option of a field: a flag for a bool, the choices of a Literal or an Enum
-    (``shown``: those of every mode sharing it), the declared placeholder, repeated for
-    a list; absent when not given."""
+    """One option of a field: a flag for a bool (one on by default is turned off by its
+    declared option, ``--no-cache``), the choices of a Literal or an Enum (``shown``:
+    those of every mode sharing it), the declared placeholder, repeated for a list;
+    absent when not given."""
     kwargs: dict[str, Any] = {"dest": dest, "default": argparse.SUPPRESS, "help": help_text}
     if _base(info.annotation) is bool:
-        parser.add_argument(option, action="store_true", **kwargs)
+        if info.default is True and not param_extra(info).get("option"):
+            raise TypeError(f"{dest}: a flag on by default declares the option that turns it off")
+        action = "store_false" if info.default is True else "store_true"
+        parser.add_argument(option, action=action, **kwargs)
         return
     # a named reader reads the whole text (``forest,sea``): no choices of its items
     extra = param_extra(info)

@@ -152,7 +152,7 @@ def compiled(func: F, *, inline: bool = False, parallel: bool = False) -> F:
     Examples
     --------
     >>> from isles.solvers.lighthouse import kernel
-    >>> hasattr(kernel._class_kernel, "py_func") == HAVE_NUMBA
+    >>> hasattr(kernel.class_kernel, "py_func") == HAVE_NUMBA
     True
     """
     if not HAVE_NUMBA:  # pragma: no cover

@@ -130,9 +130,9 @@ class Bar:
             self._bar.update(0)  # redraws the time spent (after the delay only)
 
     def describe(self, text: str) -> None:
-        """A new label (the phase of the work)."""
+        """A new label (the phase of the work); a bar that waits for its delay stays unseen."""
         if self._bar is not None:
-            self._bar.set_description_str(text)
+            self._bar.set_description_str(text, refresh=not self._bar.delay)
 
     def note(self, text: str) -> None:
         """A note after the bar (the best objective so far)."""

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from isles import cache_entries, clear_cache
 from isles.cli import main
-from isles.lighthouse import CACHE_ENV, cache_entries, clear_cache, default_kit, solve
+from isles.lighthouse import default_kit
 from isles.models.errors import InvalidInput
-from isles.solvers.lighthouse import save_start_values, save_table
-from isles.solvers.usercache import kit_key
+from isles.solvers.lighthouse.cache import save_start_values, save_table
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.usercache import CACHE_ENV, kit_key
 
 
 @pytest.fixture

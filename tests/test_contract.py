@@ -121,6 +121,38 @@ def test_the_command_line_is_derived_from_the_declaration() -> None:
     assert trip.model_fields_set == {"start", "goals", "games"}
 
 
+class Cached(Question):
+    """A flag on by default, turned off by its declared option (as the lighthouse's cache)."""
+
+    games: int = param(10, help="games", ge=1)
+    cache: bool = param(
+        True, help="keep the tables (--no-cache: solve without)", option="--no-cache"
+    )
+
+
+def test_a_flag_on_by_default_is_turned_off_by_its_option() -> None:
+    parser = argparse.ArgumentParser(prog="cached")
+    add_question(parser, Cached)
+    assert "--no-cache" in parser.format_help() and "--cache" not in parser.format_help()
+    kept = read_question(Cached, parser.parse_args([]))
+    assert kept.cache is True and kept.model_fields_set == set()
+    off = read_question(Cached, parser.parse_args(["--no-cache"]))
+    assert off.cache is False and off.model_fields_set == {"cache"}
+    assert Cached.ask(cache=False).cache is False  # False is asked: the default is True
+    assert Cached.ask(cache=True).cache is True
+    assert Cached.read({"cache": False}, spelling="key").cache is False  # the web's JSON key
+    with pytest.raises(InvalidInput, match="--no-cache: 'yes' is invalid; expected true or false"):
+        Cached.read({"cache": "yes"}, spelling="option", typed={"cache": "yes"})
+
+
+def test_a_flag_on_by_default_must_declare_the_option_that_turns_it_off() -> None:
+    class Unspelt(Question):
+        cache: bool = param(True, help="keep the tables")
+
+    with pytest.raises(TypeError, match="declares the option that turns it off"):
+        add_question(argparse.ArgumentParser(prog="unspelt"), Unspelt)
+
+
 class Timed(Question):
     """A time limit that refuses infinity (``finite=True``), as isles' jobs declare theirs."""
 

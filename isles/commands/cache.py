@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import emit_json
 
 if TYPE_CHECKING:
-    from isles.lighthouse import CacheEntry
+    from isles import CacheEntry
 
 ORDER = 95
 
@@ -71,10 +72,8 @@ def _rows(entries: list[CacheEntry]) -> list[str]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from isles.lighthouse import cache_dir, cache_entries  # the solvers load on use only
-
-    root = cache_dir()
-    entries = cache_entries()
+    root = isles.cache_dir()
+    entries = isles.cache_entries()
     total = sum(e.size for e in entries)
     if args.json:
         emit_json(
@@ -92,10 +91,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
-    from isles.lighthouse import cache_dir, clear_cache
-
-    root = cache_dir()
-    removed = clear_cache(args.kit)
+    root = isles.cache_dir()
+    removed = isles.clear_cache(args.kit)
     freed = sum(e.size for e in removed)
     if args.json:
         emit_json(
@@ -109,6 +106,4 @@ def _clear(args: argparse.Namespace) -> int:
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
     """One line: where the cache is and how to see it."""
-    from isles.lighthouse import cache_dir
-
-    echo(f"== Cache: `isles cache` lists what isles keeps in {cache_dir()}, with sizes ==")
+    echo(f"== Cache: `isles cache` lists what isles keeps in {isles.cache_dir()}, with sizes ==")

@@ -14,26 +14,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import isles
 from isles.cli import OneLineParser, emit_json, one_stdin
 from isles.models.contract import Question
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.caps import POLICIES
+from isles.models.lighthouse.kit import DEFAULT_KIT, KITS, Kit, default_kit
 from isles.models.lighthouse.questions import (
-    COMPETITIVE_TIME_LIMIT,
     KitFile,
     LighthouseAdvice,
     LighthouseContest,
     LighthouseOdds,
     LighthouseTable,
 )
-from isles.models.lighthouse.rules import (
-    DEFAULT_GAMES,
-    DEFAULT_KIT,
-    KITS,
-    POLICIES,
-    Kit,
-    Outcome,
-    default_kit,
-)
+from isles.models.lighthouse.rules import Outcome
 from isles.models.status import Status
 from isles.options import NAMED_READERS, add_questions, read_mode, read_question
 
@@ -46,17 +40,13 @@ if TYPE_CHECKING:
         Odds,
     )
 
-# The solvers (NumPy, SciPy, numba) are imported in the functions that run them, so that
-# `isles --help` and the other commands start without loading them.
+# The solvers (NumPy, SciPy, numba) load when a question is answered (isles.answer) or in
+# the functions that run them, so that `isles --help` and the other commands start
+# without loading them.
 
 ORDER = 40
 
 __all__ = ["MODES", "ORDER", "demo", "register"]
-
-#: Competitive simulations of at least this many games show a progress bar on a terminal
-#: without --progress (about 550 games a second; the cooperative simulation's threshold is
-#: the library's, ``simulation.AUTO_PROGRESS_GAMES``).
-LONG_COMPETITIVE_GAMES = 10_000
 
 #: The questions the command answers, by how the user asks each (the odds: no mode
 #: option, none of --advise, --table and --competitive); errors name them so. Each
@@ -107,11 +97,6 @@ def register(subparsers: argparse._SubParsersAction[OneLineParser]) -> None:
         help="difficulty table by players (2, 3, 4), policy and sea cards",
     )
     p.add_argument("--competitive", action="store_true", help="competitive variant odds")
-    p.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="solve without reading or writing the tables in the user's cache directory",
-    )
     p.add_argument("--progress", action="store_true", help="progress bars on stderr")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=_run)
@@ -159,13 +144,6 @@ def _check_ranges(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> int:
     mode = _mode(args)
     _check_ranges(args)
-    if mode == COMPETITIVE and args.no_cache:
-        raise InvalidInput(
-            "--no-cache",
-            True,
-            "--no-cache only without --competitive (nothing is cached there)",
-            problem="given",
-        )
     one_stdin(("--kit", getattr(args, "kit", None)), ("--advise", getattr(args, "advise", None)))
     question = read_mode(MODES, mode, args)
     if isinstance(question, LighthouseTable):
@@ -179,8 +157,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
-    """A progress bar when asked; on a terminal for long work (None: the library decides);
-    never in a log file (it would fill with redrawn bars)."""
+    """A progress bar when asked; on a terminal once the work takes a second (None: the
+    library's bar after its delay); never in a log file (it would fill with redrawn bars)."""
     if args.progress:
         return True
     return None if sys.stderr.isatty() else False
@@ -203,18 +181,7 @@ def _who(kit: Kit) -> str:
 
 
 def _odds(args: argparse.Namespace, question: LighthouseOdds) -> int:
-    from isles.solvers.lighthouse import answer_odds, odds_method
-
-    kit = question.chosen_kit()
-    method = odds_method(kit, question.policy, simulate=question.simulate, certify=question.certify)
-    if args.no_cache and method == "monte carlo":
-        raise InvalidInput(
-            "--no-cache",
-            True,
-            "--no-cache only with the exact DP (nothing is cached here)",
-            problem="given",
-        )
-    result = answer_odds(question, cache=not args.no_cache, progress=_progress(args))
+    result = isles.answer(question, progress=_progress(args))
     if args.json:
         emit_json(result.to_dict())
     else:
@@ -270,9 +237,7 @@ def _print_odds(result: Odds) -> None:
 
 
 def _table(args: argparse.Namespace, question: LighthouseTable) -> int:
-    from isles.lighthouse import answer_table
-
-    table = answer_table(question, cache=not args.no_cache, progress=_progress(args))
+    table = isles.answer(question, progress=_progress(args))
     if args.json:
         emit_json(table.to_dict())
     else:
@@ -308,9 +273,7 @@ def _print_table(table: DifficultyTable) -> None:
 
 
 def _advise(args: argparse.Namespace, question: LighthouseAdvice) -> int:
-    from isles.lighthouse import answer_advice
-
-    advice = answer_advice(question, cache=not args.no_cache, progress=_progress(args))
+    advice = isles.answer(question, progress=_progress(args))
     if args.json:
         emit_json(advice.to_dict())
     else:
@@ -351,26 +314,11 @@ def _print_advice(kit: Kit, roll_text: str, advice: Advice) -> None:
 
 
 def _competitive(args: argparse.Namespace, question: LighthouseContest) -> int:
-    from isles.solvers.lighthouse import (
-        MAX_COMPETITIVE_BYTES,
-        answer_contest,
-        competitive_memory_bytes,
-    )
-
-    kit = question.chosen_kit()
-    shared = len(kit.islands) % question.seats == 0
-    simulated = shared and competitive_memory_bytes(kit, question.seats) > MAX_COMPETITIVE_BYTES
-    games = DEFAULT_GAMES if question.games is None else question.games
-    long_run = not simulated or games >= LONG_COMPETITIVE_GAMES
-    result = answer_contest(
-        question,
-        progress=bool(args.progress) or (long_run and sys.stderr.isatty()),
-        default_time_limit=COMPETITIVE_TIME_LIMIT,
-    )
+    result = isles.answer(question, progress=_progress(args))
     if args.json:
         emit_json(result.to_dict())
     else:
-        _print_competitive(kit, result)
+        _print_competitive(question.chosen_kit(), result)
     return 0 if result.status is not Status.TIMED_OUT else 1
 
 
@@ -403,52 +351,45 @@ def _print_competitive(kit: Kit, result: CompetitiveSolution | CompetitiveSimula
 
 
 def demo(out_dir: Path, echo: Callable[[str], None]) -> None:
-    """The lighthouse section of ``isles demo``: odds, difficulty table, length plot."""
+    """The lighthouse section of ``isles demo``: the difficulty table, the real game's bounds
+    and a Monte Carlo run of it, and its game-length plot."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from isles.draw import save_figure
-    from isles.lighthouse import simulate, solve, upper_bound_by_disc_count
+    from isles.lighthouse import difficulty_table, odds
 
     echo("== Lighthouses: the real odds (docs/lighthouse.md) ==")
     echo("Default kit, exact DP (floats, error < 1e-10). 5 islands keep the demo fast;")
     echo("`isles lighthouse` solves the real game, 8 islands (12 to 17 s once, then cached).")
-    sols = {}
-    for n in (4, 5):
-        for pol in POLICIES:
-            sols[n, pol] = solve(default_kit(n, 8), pol)
+    table = difficulty_table((4, 5), 8, progress=False)
+    values = {(r.islands, r.policy, r.sea_cards): r.win_probability for r in table.rows}
     echo(
         f"{'sea cards':>9} | {'4 optimal':>9} {'4 greedy':>9} {'4 random':>9} | "
         f"{'5 optimal':>9} {'5 greedy':>9} {'5 random':>9}"
     )
     for k in range(1, 9):
-        cells = [f"{sols[n, p].win_probability(k):>9.4f}" for n in (4, 5) for p in POLICIES]
+        cells = [f"{values[n, p, k]:>9.4f}" for n in (4, 5) for p in POLICIES]
         echo(f"{k:>9} | {' '.join(cells[:3])} | {' '.join(cells[3:])}")
-    kit8 = default_kit(8, 8)
-    echo(
-        "8 islands, 8 sea cards: certified upper bound "
-        f"{float(upper_bound_by_disc_count(kit8)):.4f}; the exact optimum, "
-        "`isles lighthouse --players 2`, is 0.5745 (docs/lighthouse.md)"
-    )
-    kit5 = default_kit(5, 8)
     games = 10_000
-    opt = simulate(kit5, "optimal", games, seed=1, solution=sols[5, "optimal"])
-    greedy = simulate(kit5, "greedy", games, seed=1)
+    real = odds(default_kit(8, 8), "greedy", simulate=True, games=games, seed=1, progress=False)
+    sim = real.simulation
+    assert sim is not None
     echo(
-        f"Monte Carlo check, 5 islands ({games:,} games): optimal {opt.win_probability:.4f} "
-        f"[{opt.ci95[0]:.4f}, {opt.ci95[1]:.4f}] "
-        f"vs exact {sols[5, 'optimal'].win_probability():.4f}"
+        f"8 islands, 8 sea cards: greedy play simulated ({games:,} games) "
+        f"{sim.win_probability:.4f} [{sim.ci95[0]:.4f}, {sim.ci95[1]:.4f}]; certified upper "
+        f"bound {float(real.upper_bound):.4f}; the exact optimum, `isles lighthouse --players "
+        "2`, is 0.5745 (docs/lighthouse.md)"
     )
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    for res, label in ((opt, "optimal"), (greedy, "greedy")):
-        turns = range(len(res.length_won))
-        ax.plot(turns, [w / res.games for w in res.length_won], label=f"{label}: won")
-        ax.plot(turns, [lo / res.games for lo in res.length_lost], "--", label=f"{label}: lost")
+    turns = range(len(sim.length_won))
+    ax.plot(turns, [w / sim.games for w in sim.length_won], label="greedy: won")
+    ax.plot(turns, [lo / sim.games for lo in sim.length_lost], "--", label="greedy: lost")
     ax.set_xlabel("turn the game ends")
     ax.set_ylabel("probability")
-    ax.set_title("Lighthouses, 5 islands, 8 sea cards: game length (Monte Carlo)")
+    ax.set_title("Lighthouses, 8 islands, 8 sea cards: game length of greedy play (Monte Carlo)")
     ax.legend()
     path = save_figure(fig, out_dir / "lighthouse_length.png")
     echo(f"Picture: {path.name}")

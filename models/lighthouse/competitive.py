@@ -7,21 +7,17 @@ seat's own discs, Maurice and the bonus, the winner.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    KITS,
-    Decision,
-    Kit,
-    Position,
-    Roll,
-    legal_decisions,
-)
+from isles.models.lighthouse.caps import POLICIES, Policy
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, KITS, Kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Decision, Roll, legal_decisions
 
 __all__ = [
     "COMPETITIVE_SEA_CARDS",
@@ -30,6 +26,7 @@ __all__ = [
     "CompetitivePosition",
     "CompetitiveTurn",
     "FixedPolicy",
+    "check_policies",
     "check_seats",
     "competitive_decisions",
     "competitive_kit",
@@ -58,7 +55,7 @@ def competitive_kit(seats: int = 2, sea_cards: int = COMPETITIVE_SEA_CARDS) -> K
     """The competitive kit: 2 seats hold 3 islands each, 3 or 4 seats 2 each, of the default kit.
 
     The kits are the registry's ``competitive-2``, ``competitive-3`` and
-    ``competitive-4`` (:data:`isles.models.lighthouse.rules.KITS`).
+    ``competitive-4`` (:data:`isles.models.lighthouse.kit.KITS`).
 
     Parameters
     ----------
@@ -87,6 +84,44 @@ def competitive_kit(seats: int = 2, sea_cards: int = COMPETITIVE_SEA_CARDS) -> K
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
         raise InvalidInput("seats", seats, f"2..{MAX_SEATS} players")
     return KITS[f"competitive-{seats}"].build(sea_cards)
+
+
+def check_policies(policy: str | Sequence[str], seats: int) -> tuple[Policy, ...]:
+    """One policy for every seat, or one per seat; ``optimal`` only with 2 seats.
+
+    A game of 3 or 4 seats is not zero-sum: its seats play greedy or random.
+
+    Raises
+    ------
+    InvalidInput
+        Not one policy per seat, an unknown policy, ``optimal`` with 3 or 4 seats.
+
+    Examples
+    --------
+    >>> check_policies("greedy", 3), check_policies(("optimal", "random"), 2)
+    (('greedy', 'greedy', 'greedy'), ('optimal', 'random'))
+    >>> check_policies("optimal", 3)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: policy: 'optimal' is invalid; expected optimal play with 2 ...
+    """
+    names = [policy] * seats if isinstance(policy, str) else list(policy)
+    if len(names) != seats:
+        raise InvalidInput("policy", list(names), f"one policy, or one per seat ({seats} seats)")
+    out: list[Policy] = []
+    for name in names:
+        known = next((p for p in POLICIES if p == name), None)
+        if known is None:
+            raise InvalidInput("policy", name, "one of " + ", ".join(POLICIES))
+        out.append(known)
+    if "optimal" in out and seats != 2:
+        raise InvalidInput(
+            "policy",
+            policy,
+            "optimal play with 2 seats only (a game of 3 or 4 seats is not zero-sum: "
+            "greedy or random play)",
+        )
+    return tuple(out)
 
 
 def check_seats(kit: Kit, seats: int) -> int:

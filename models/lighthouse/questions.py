@@ -7,10 +7,10 @@ validate with it, ``isles lighthouse`` derives its options from it and the web
 app's advisor reads its requests with it.
 
 Every question but the table chooses its kit the same way (:class:`KitChoice`):
-a kit (a :class:`Kit`, a name of :data:`~isles.models.lighthouse.rules.KITS`, or a
+a kit (a :class:`Kit`, a name of :data:`~isles.models.lighthouse.kit.KITS`, or a
 kit's JSON), the default kit's first ``islands`` islands, or the real game for
 ``players`` players, one of the three; none chosen, the kit is
-:data:`~isles.models.lighthouse.rules.DEFAULT_KIT` (the real game for 2 players, 8
+:data:`~isles.models.lighthouse.kit.DEFAULT_KIT` (the real game for 2 players, 8
 islands).
 """
 
@@ -18,31 +18,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import PlainValidator
 
 from isles.models.contract import Is, NotWith, OnlyWith, Question, Together, param
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import UNREADABLE, load_json
-from isles.models.lighthouse.competitive import MAX_SEATS
-from isles.models.lighthouse.rules import (
+from isles.models.lighthouse.caps import (
     DEFAULT_GAMES,
+    MAX_GAMES,
+    POLICIES,
+    SIMULATE_FROM_ISLANDS,
+    Policy,
+)
+from isles.models.lighthouse.competitive import MAX_SEATS
+from isles.models.lighthouse.kit import (
     DEFAULT_KIT,
     KITS,
     MAX_DEFAULT_ISLANDS,
-    MAX_GAMES,
     MAX_SEA_CARDS,
-    POLICIES,
-    SIMULATE_FROM_ISLANDS,
     Kit,
-    Policy,
-    Position,
-    Roll,
     default_kit,
     named_kit,
     players_kit,
 )
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 
 __all__ = [
     "COMPETITIVE_TIME_LIMIT",
@@ -54,7 +56,6 @@ __all__ = [
     "LighthouseOdds",
     "LighthousePosition",
     "LighthouseTable",
-    "ask",
 ]
 
 #: Seconds the exact competitive solve may take by default (the default 2-seat kit:
@@ -115,7 +116,7 @@ def _policies(value: object) -> Policy | tuple[Policy, ...]:
     raise InvalidInput("", value, "greedy, random or optimal, or one of them per seat")
 
 
-#: A kit: a :class:`Kit`, a name of :data:`~isles.models.lighthouse.rules.KITS`, or a kit's JSON.
+#: A kit: a :class:`Kit`, a name of :data:`~isles.models.lighthouse.kit.KITS`, or a kit's JSON.
 KitValue = Annotated[Kit, PlainValidator(_kit)]
 #: A position: a :class:`Position`, or its JSON (read against the kit).
 PositionValue = Annotated[Position | Mapping[str, Any], PlainValidator(_position)]
@@ -126,19 +127,8 @@ SeatPolicies = Annotated[str | tuple[str, ...], PlainValidator(_policies)]
 
 _NAMES = ", ".join(KITS)
 
-Q = TypeVar("Q", bound=Question)
-
-
-def ask(question: type[Q], **given: Any) -> Q:
-    """The question a Python call asks: the arguments given (None and False: not given).
-
-    Examples
-    --------
-    >>> sorted(ask(LighthouseOdds, kit="game-3", exact=False, seed=None).model_fields_set)
-    ['kit']
-    """
-    data = {k: v for k, v in given.items() if v is not None and v is not False}
-    return question.read(data)
+#: The ``cache`` field's help: a flag on by default, which ``--no-cache`` turns off.
+_CACHE = "read and keep the tables in the user's cache directory (--no-cache: solve without them)"
 
 
 class KitOrIslands(Question):
@@ -249,6 +239,7 @@ class LighthouseOdds(KitChoice):
     seed: int | None = param(
         None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
     )
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     together: ClassVar[tuple[Together, ...]] = (
         *KitChoice.together,
@@ -303,6 +294,7 @@ class LighthouseAdvice(LighthousePosition):
         expected="two faces, one per die, e.g. boat,red",
     )
     exact: bool = param(False, help="exact Fractions (kits of at most 4 islands)")
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     def chosen_roll(self, kit: Kit) -> Roll:
         """The roll, its faces read against ``kit``."""
@@ -372,6 +364,7 @@ class LighthouseTable(Question):
     policy: Annotated[tuple[Policy, ...], PlainValidator(_table_policies)] = param(
         POLICIES, help="the policies, one column each", text="name"
     )
+    cache: bool = param(True, help=_CACHE, option="--no-cache")
 
     together: ClassVar[tuple[Together, ...]] = (NotWith("players", "islands"),)
 
@@ -403,10 +396,10 @@ class LighthouseContest(KitOrIslands):
     seed: int | None = param(
         None, help="Monte Carlo seed (default 0)", metavar="S", ge=0, le=SEED_MAX
     )
-    time_limit: float | None = param(
-        None,
-        help=f"seconds for the exact competitive solve (default {COMPETITIVE_TIME_LIMIT:g} "
-        "from the command line; the answer says timed_out when it is reached)",
+    time_limit: float = param(
+        COMPETITIVE_TIME_LIMIT,
+        help="seconds for the exact competitive solve (only for a kit solved exactly; the "
+        "answer says timed_out when it is reached)",
         metavar="SEC",
         gt=0,
         finite=True,

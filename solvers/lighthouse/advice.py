@@ -8,38 +8,29 @@ or from the classes that can follow the position alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.questions import LighthouseAdvice, ask
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, Policy
+from isles.models.lighthouse.kit import BOAT, Kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.questions import LighthouseAdvice
 from isles.models.lighthouse.rules import (
-    BOAT,
-    MAX_EXACT_ISLANDS,
     Decision,
-    Kit,
     Outcome,
-    Policy,
-    Position,
     Roll,
     boat_lands,
     legal_decisions,
     play_turn,
 )
 from isles.models.status import Status
-from isles.solvers.lighthouse.cache import load_table, solve_cached
-from isles.solvers.lighthouse.dp import (
-    LighthouseSolution,
-    Progress,
-    _check_kit,
-    solve_from_class,
-)
+from isles.solvers.lighthouse.cache import kept_table, solve_cached
+from isles.solvers.lighthouse.dp import solve_from_class
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import (
     check_policy,
@@ -47,15 +38,18 @@ from isles.solvers.lighthouse.policies import (
     policy_status,
     ranked,
 )
+from isles.solvers.lighthouse.solution import LighthouseSolution, check_kit
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
 from isles.solvers.usercache import writable_cache_dir
+from isles.solvers.work import Progress
 
 __all__ = [
+    "WHOLE_TABLE_DISCS",
+    "WHOLE_TABLE_ISLANDS",
     "Advice",
     "ValueTable",
     "advise",
-    "answer_advice",
-    "best_move",
+    "answer_lighthouse_advice",
     "choose_decision",
     "solve_from",
 ]
@@ -88,7 +82,7 @@ class ValueTable(Protocol):
 class Advice:
     """Every legal decision for a roll with its win probability, best first.
 
-    From :func:`best_move` or :func:`advise`.
+    From :func:`answer_lighthouse_advice` (``isles.lighthouse.best_move``) or :func:`advise`.
 
     Parameters
     ----------
@@ -110,14 +104,15 @@ class Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> from isles.solvers.lighthouse.dp import solve
     >>> kit = default_kit(1, 1)
-    >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("red", "blue")),
-    ...                 exact=True)
+    >>> table = solve(kit, exact=True)
+    >>> adv = advise(table, Position.start(kit), Roll.from_faces(kit, ("red", "blue")))
     >>> adv.best.placements, adv.win_probability
     ((('blue', 0), ('red', 0)), Fraction(10487, 11664))
     >>> last = Position(((),), boat=1)
-    >>> best_move(kit, last, Roll.from_faces(kit, ("boat", "red"))).outcome
+    >>> advise(table, last, Roll.from_faces(kit, ("boat", "red"))).outcome
     <Outcome.LOST: 'lost'>
     """
 
@@ -148,9 +143,10 @@ class Advice:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
+        >>> from isles.solvers.lighthouse.dp import solve
         >>> kit = default_kit(1, 1)
-        >>> adv = best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
+        >>> adv = advise(solve(kit), Position.start(kit), Roll.from_faces(kit, ("boat", "red")))
         >>> adv.to_dict()["best"], adv.to_dict()["outcome"]
         ({'placements': [['red', 0]], 'bonus': None}, 'playing')
         """
@@ -234,7 +230,7 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
 
     See Also
     --------
-    best_move : solve (or read the cache) and advise in one call.
+    answer_lighthouse_advice : solve (or read the cache) and advise in one call.
 
     References
     ----------
@@ -243,7 +239,7 @@ def advise(solution: ValueTable, position: Position, roll: Roll) -> Advice:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> kit = default_kit(2, sea_cards=2)
     >>> sol = solve(kit, exact=True)
@@ -275,15 +271,14 @@ def solve_from(
     symmetric: bool = True,
     exact: bool = False,
     backend: Backend = "auto",
-    progress: bool | None = None,
-    on_progress: Progress | None = None,
+    progress: Progress = None,
 ) -> LighthouseSolution:
     """The values of every position that can follow ``position``, and of it.
 
     Parameters
     ----------
     kit : Kit, str or mapping
-        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.rules.KITS`
+        At most 8 islands: a kit, a name of :data:`~isles.models.lighthouse.kit.KITS`
         or a kit's JSON.
     position : Position
         The position to start from.
@@ -295,12 +290,10 @@ def solve_from(
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
         The compiled loops or the NumPy ones.
-    progress : bool or None
-        Show a tqdm progress bar; None shows one when there are at least
-        300,000 classes to value (early positions of 8 islands).
-    on_progress : callable, optional
-        ``on_progress(done, total)`` through the solve's phases (compiling,
-        building the classes, valuing them: ``isles.solvers.lighthouse.dp.PHASES``).
+    progress : bool, None or callable
+        Through the solve's phases (compiling, building the classes, valuing
+        them: ``isles.solvers.lighthouse.dp.PHASES``), as
+        :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -333,7 +326,7 @@ def solve_from(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(8)
     >>> done = tuple((a, b, a, b) for a, b in kit.islands[:7])
     >>> late = Position((*done, ()), 3, 0)
@@ -345,54 +338,34 @@ def solve_from(
     if pol == "greedy":
         raise InvalidInput("policy", policy, "optimal or random (greedy: solve(kit, 'greedy'))")
     position.check(kit)
-    _check_kit(kit, pol, exact)
+    check_kit(kit, pol, exact)
     group = colour_group(kit, symmetric=symmetric)
     key, _ = ClassCoding(group).position_class(kit, position)
     return solve_from_class(
-        kit, pol, group, key, position.discs_laid, position.boat, exact, backend, progress,
-        on_progress,
-    )  # fmt: skip
+        kit, pol, group, key, position.discs_laid, position.boat, exact, backend, progress
+    )
 
 
-def best_move(
-    kit: Kit | str | Mapping[str, Any],
-    position: Position | Mapping[str, Any],
-    roll: Roll | Sequence[str],
-    *,
-    exact: bool = False,
-    cache: bool = True,
-    directory: str | Path | None = None,
-    backend: Backend = "auto",
-    progress: bool | None = None,
-) -> Advice:
-    """The optimal decision for ``roll`` in ``position``, with every alternative's odds.
+def answer_lighthouse_advice(question: LighthouseAdvice, *, progress: Progress = None) -> Advice:
+    """The optimal decision for a roll in a position, with every alternative's odds.
 
-    Reads the kit's optimal table from the cache when it is there (a few
-    rows of a memory-mapped file: milliseconds). Without it, an early
-    position of the real game (8 islands, at most :data:`WHOLE_TABLE_DISCS`
-    discs laid) solves the whole table and keeps it in the cache (12 to 17 s
-    the first time on 2 cores, 11 s once numba has compiled: every later
-    roll reads it); any other position solves only the
-    classes that can follow it (:func:`solve_from`).
+    Reads the kit's optimal table from the cache when it is there (a few rows
+    of a memory-mapped file: milliseconds), kept in memory for the next call
+    (:func:`~isles.solvers.lighthouse.cache.kept_table`: one table per process).
+    Without it, an early position (at most :data:`WHOLE_TABLE_DISCS` discs laid)
+    of a kit of at least :data:`WHOLE_TABLE_ISLANDS` islands solves the whole
+    table and keeps it in the cache (the real game: 12 to 17 s the first time on
+    2 cores, 11 s once numba has compiled; every later roll reads it); any other
+    position solves only the classes that can follow it (:func:`solve_from`).
+    ``exact`` and ``cache=False`` never read nor write the cache.
 
     Parameters
     ----------
-    kit : Kit
-        At most 8 islands.
-    position : Position or mapping
-        A position of the kit still in play (a won position is refused), or its JSON.
-    roll : Roll or sequence of str
-        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``, or its faces.
-    exact : bool
-        Fractions (at most 4 islands; never cached) instead of floats.
-    cache : bool
-        Look for the kit's table in the cache (``isles.solvers.lighthouse.cache``).
-    directory : str or Path, optional
-        The cache directory (default: the user's, ``cache.cache_dir()``).
-    backend : {"auto", "numba", "numpy"}
-        The kernels, when the classes must be solved.
-    progress : bool or None
-        A progress bar (stderr) when solving (None: when it is long).
+    question : LighthouseAdvice
+        Read by :meth:`~isles.models.contract.Question.read` (the command line, the
+        web app) or built by ``isles.lighthouse.best_move``.
+    progress : bool, None or callable
+        When the classes must be solved, as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -404,60 +377,15 @@ def best_move(
     ------
     InvalidInput
         The position does not fit the kit or is won; a roll colour not on the
-        dice; a kit beyond the DP; ``exact`` for a large kit.
-
-    Examples
-    --------
-    >>> from isles.models.lighthouse.rules import default_kit
-    >>> kit = default_kit(2, 2)
-    >>> pos = Position((("red",), ()), boat=1, maurice=1)
-    >>> adv = best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")))
-    >>> adv.best.to_dict()
-    {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
-    """
-    question = ask(LighthouseAdvice, kit=kit, position=position, roll=roll, exact=exact)
-    return answer_advice(
-        question, cache=cache, directory=directory, backend=backend, progress=progress
-    )
-
-
-def answer_advice(
-    question: LighthouseAdvice,
-    *,
-    cache: bool = True,
-    directory: str | Path | None = None,
-    backend: Backend = "auto",
-    progress: bool | None = None,
-    on_progress: Progress | None = None,
-) -> Advice:
-    """The advice a validated :class:`~isles.models.questions.LighthouseAdvice` asks.
-
-    Parameters
-    ----------
-    question : LighthouseAdvice
-        Read by :meth:`~isles.models.contract.Question.read` (the command line, the
-        web app) or built by :func:`best_move`.
-    cache, directory, backend, progress
-        As :func:`best_move`.
-    on_progress : callable, optional
-        ``on_progress(done, total)`` through the solve's phases (the server's
-        progress; ``progress=False`` then keeps the bar off).
-
-    Returns
-    -------
-    Advice
-
-    Raises
-    ------
-    InvalidInput
-        As :func:`best_move`, naming the question's fields (``position.boat``, ``roll``).
+        dice; a kit beyond the DP; ``exact`` for a large kit; each naming the
+        question's field (``position.boat``, ``roll``).
 
     Examples
     --------
     >>> from isles.models.lighthouse.questions import LighthouseAdvice
     >>> ask = LighthouseAdvice.read({"islands": 1, "sea_cards": 1, "roll": ["boat", "red"],
     ...                              "position": {"discs": [[]], "boat": 1, "maurice": 0}})
-    >>> answer_advice(ask).outcome
+    >>> answer_lighthouse_advice(ask).outcome
     <Outcome.LOST: 'lost'>
     """
     kit = question.chosen_kit()
@@ -474,37 +402,32 @@ def answer_advice(
             problem=f"{len(kit.islands)} islands",
         )
     table: LighthouseSolution | None = None
-    if cache and not exact:
-        table = load_table(kit, directory)
-        if table is None and _whole_table_pays(kit, position, directory):
-            table = solve_cached(
-                kit, directory, backend=backend, progress=progress, on_progress=on_progress
-            )
+    if question.cache and not exact:
+        table = kept_table(kit)
+        if table is None and _whole_table_pays(kit, position):
+            table = solve_cached(kit, progress=progress)
     if table is None:
-        table = solve_from(
-            kit, position, exact=exact, backend=backend, progress=progress,
-            on_progress=on_progress,
-        )  # fmt: skip
+        table = solve_from(kit, position, exact=exact, progress=progress)
     return advise(table, position, roll)
 
 
-WHOLE_TABLE_ISLANDS = 8
-"""Advice on a kit of this many islands (the real game) without its cached table solves
-the whole table once and keeps it (a few seconds more than the early positions' own
-solves, then every roll reads it) when the position has at most
-:data:`WHOLE_TABLE_DISCS` discs laid."""
+WHOLE_TABLE_ISLANDS = 7
+"""Advice on a kit of at least this many islands (7 and 8: the tables the cache keeps)
+without its cached table solves the whole table once and keeps it (a few seconds more
+than the early positions' own solves, then every roll reads it) when the position has at
+most :data:`WHOLE_TABLE_DISCS` discs laid."""
 
 WHOLE_TABLE_DISCS = 8
 """Discs laid up to which a position's own solve is seconds (after 4 turns of the real
 game: up to 470,000 classes); later positions solve their few classes in a second."""
 
 
-def _whole_table_pays(kit: Kit, position: Position, directory: str | Path | None) -> bool:
+def _whole_table_pays(kit: Kit, position: Position) -> bool:
     """Whether advice should solve and cache the kit's whole table rather than the position's."""
     if len(kit.islands) < WHOLE_TABLE_ISLANDS or position.discs_laid > WHOLE_TABLE_DISCS:
         return False
     try:
-        writable_cache_dir(directory)
+        writable_cache_dir()
     except InvalidInput:  # no cache to keep it in: the position's own classes
         return False
     return True
@@ -542,7 +465,7 @@ def choose_decision(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2)
     >>> choose_decision(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red")), "greedy")
     Decision(placements=(('red', 0),), bonus=None)

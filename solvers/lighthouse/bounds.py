@@ -19,10 +19,12 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json, read_int
-from isles.models.lighthouse.rules import Kit, roll_outcomes
+from isles.models.lighthouse.kit import Kit
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.codes import N_STATES, Geometry, geometry
 from isles.solvers.lighthouse.simulation import greedy_turn
+from isles.solvers.work import Bar, Progress
 
 __all__ = [
     "MAX_FORWARD_POSITIONS",
@@ -56,7 +58,7 @@ def upper_bound_by_disc_count(kit: Kit) -> Fraction:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> upper_bound_by_disc_count(default_kit(1, sea_cards=1))
     Fraction(18125, 23328)
     """
@@ -118,7 +120,7 @@ class ForwardEvaluation:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> ev = forward_greedy(default_kit(1, 1))
     >>> ev.status, ev.low <= 1226471 / 1679616 <= ev.high
     (<Status.EXACT: 'exact'>, True)
@@ -158,7 +160,7 @@ class ForwardEvaluation:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> forward_greedy(default_kit(1, 1)).to_dict()["policy"]
         'greedy'
         """
@@ -227,7 +229,7 @@ def forward_greedy(
     kit: Kit,
     *,
     min_mass: float = 0.0,
-    progress: bool = False,
+    progress: Progress = None,
     max_positions: int = MAX_FORWARD_POSITIONS,
 ) -> ForwardEvaluation:
     """Evaluate greedy play exactly by pushing probability forward over reachable positions.
@@ -243,8 +245,9 @@ def forward_greedy(
     kit : Kit
     min_mass : float
         Drop positions less likely than this, in [0, 1) (0: drop nothing).
-    progress : bool
-        A progress bar (stderr) over the turns.
+    progress : bool, None or callable
+        A progress bar (stderr) over the turns (their number is not known in
+        advance: a callable is told nothing), as :data:`isles.solvers.work.Progress`.
     max_positions : int
         Most positions kept in one turn before giving up.
 
@@ -273,7 +276,7 @@ def forward_greedy(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2, sea_cards=2)
     >>> ev = forward_greedy(kit)
     >>> from isles.solvers.lighthouse.dp import solve
@@ -296,49 +299,40 @@ def forward_greedy(
     rel = 0.0
     seen = 0
     largest = 1
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(desc="greedy forward", unit="turn")
-    while codes.size:
-        seen += codes.size
-        largest = max(largest, int(codes.size))
-        lcode, rest = np.divmod(codes, per_l)
-        boat, maurice = np.divmod(rest, n)
-        st = (lcode[:, None] // geo.powers[None, :]) % N_STATES
-        next_codes, next_mass, won_turn, lost_turn = _push_turn(
-            geo, plan, side, st, boat, maurice, mass, k, final_boat
-        )
-        won_at.append(won_turn)
-        lost_at.append(lost_turn)
-        if not next_codes or not any(c.size for c in next_codes):
-            break
-        all_codes = np.concatenate(next_codes)
-        codes, inverse, counts = np.unique(all_codes, return_inverse=True, return_counts=True)
-        mass = np.asarray(
-            np.bincount(inverse, weights=np.concatenate(next_mass), minlength=codes.size),
-            dtype=np.float64,
-        )
-        rel += (int(counts.max()) + 1) * 2.0**-53
-        if min_mass > 0:
-            keep = mass >= min_mass
-            dropped += math.fsum(mass[~keep])
-            codes, mass = codes[keep], mass[keep]
-        if codes.size > max_positions:
-            if bar is not None:
-                bar.close()
-            raise InvalidInput(
-                "min_mass",
-                min_mass,
-                f"a larger min_mass: a turn kept {codes.size:,} positions, more than "
-                f"{max_positions:,}",
+    with Bar(None, "greedy forward", progress, unit="turn") as bar:
+        while codes.size:
+            seen += codes.size
+            largest = max(largest, int(codes.size))
+            lcode, rest = np.divmod(codes, per_l)
+            boat, maurice = np.divmod(rest, n)
+            st = (lcode[:, None] // geo.powers[None, :]) % N_STATES
+            next_codes, next_mass, won_turn, lost_turn = _push_turn(
+                geo, plan, side, st, boat, maurice, mass, k, final_boat
             )
-        if bar is not None:
+            won_at.append(won_turn)
+            lost_at.append(lost_turn)
+            if not next_codes or not any(c.size for c in next_codes):
+                break
+            all_codes = np.concatenate(next_codes)
+            codes, inverse, counts = np.unique(all_codes, return_inverse=True, return_counts=True)
+            mass = np.asarray(
+                np.bincount(inverse, weights=np.concatenate(next_mass), minlength=codes.size),
+                dtype=np.float64,
+            )
+            rel += (int(counts.max()) + 1) * 2.0**-53
+            if min_mass > 0:
+                keep = mass >= min_mass
+                dropped += math.fsum(mass[~keep])
+                codes, mass = codes[keep], mass[keep]
+            if codes.size > max_positions:
+                raise InvalidInput(
+                    "min_mass",
+                    min_mass,
+                    f"a larger min_mass: a turn kept {codes.size:,} positions, more than "
+                    f"{max_positions:,}",
+                )
             bar.update(1)
-            bar.set_postfix(positions=int(codes.size))
-    if bar is not None:
-        bar.close()
+            bar.note(f"positions={int(codes.size)}")
     rounding = 2.0 * rel + 1e-15
     return ForwardEvaluation(
         tuple(won_at), tuple(lost_at), tuple(final_boat), dropped, rounding, seen, largest

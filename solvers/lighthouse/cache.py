@@ -14,29 +14,27 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import Kit, Policy
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
 from isles.solvers.lighthouse.classes import ClassIndex
-from isles.solvers.lighthouse.dp import (
-    LighthouseSolution,
-    Progress,
-    _check_kit,
-    solve_from_class,
-)
+from isles.solvers.lighthouse.dp import solve_from_class
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy
+from isles.solvers.lighthouse.solution import LighthouseSolution, check_kit
 from isles.solvers.lighthouse.symmetry import ClassCoding, colour_group
-from isles.solvers.usercache import CACHE_ENV, cache_dir, writable_cache_dir
+from isles.solvers.usercache import cache_dir, writable_cache_dir
+from isles.solvers.work import Progress
 
 __all__ = [
-    "CACHE_ENV",
     "CACHE_FORMAT",
-    "cache_dir",
+    "kept_table",
     "load_start_values",
     "load_table",
     "save_start_values",
@@ -85,7 +83,7 @@ def table_path(kit: Kit, directory: str | Path | None = None, policy: str = "opt
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> table_path(default_kit(8), "/tmp/c").parent
     PosixPath('/tmp/c/lighthouse')
     """
@@ -128,7 +126,7 @@ def save_table(solution: LighthouseSolution, directory: str | Path | None = None
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     where = save_table(solve(default_kit(2, 2)), folder)
@@ -218,7 +216,7 @@ def load_table(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> load_table(default_kit(3, 2), "/nonexistent") is None
     True
     """
@@ -241,14 +239,78 @@ def load_table(
     return LighthouseSolution(kit, pol, index, 0, values, False, float(meta["error_bound"]))
 
 
+@dataclass
+class _Kept:
+    """The one table a process keeps in memory: its folder, the stamp of its ``meta.json``."""
+
+    folder: Path | None = None
+    stamp: tuple[int, int, int] | None = None
+    table: LighthouseSolution | None = None
+
+
+_KEPT = _Kept()
+
+
+def _stamp(folder: Path) -> tuple[int, int, int] | None:
+    """(device, inode, modification time) of a table's ``meta.json``; None when it is gone."""
+    try:
+        meta = (folder / "meta.json").stat()
+    except OSError:
+        return None
+    return meta.st_dev, meta.st_ino, meta.st_mtime_ns
+
+
+def kept_table(
+    kit: Kit, directory: str | Path | None = None, policy: str = "optimal"
+) -> LighthouseSolution | None:
+    """:func:`load_table`, the last table read kept in memory between calls (one per process).
+
+    A process that asks about one kit again and again (the web app's resident
+    advisor, a notebook) reads its table from the cache once: the table kept is
+    the one :func:`load_table` verified, and it is read again when its folder's
+    ``meta.json`` is no longer the file it was read from (the cache was cleared,
+    the table solved again, another cache directory named). A table of another
+    kit or policy replaces it: the old one is let go before the new one is read.
+
+    Parameters
+    ----------
+    kit, directory, policy
+        As :func:`load_table`.
+
+    Returns
+    -------
+    LighthouseSolution or None
+        The table, or None when the cache has none for this kit and policy.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     solved = solve_cached(default_kit(3, 2), folder)
+    ...     kept_table(default_kit(3, 2), folder) is kept_table(default_kit(3, 2), folder)
+    True
+    """
+    folder = table_path(kit, directory, policy)
+    stamp = _stamp(folder)
+    if stamp is None:
+        return None
+    if _KEPT.folder == folder and _KEPT.stamp == stamp:
+        return _KEPT.table
+    _KEPT.folder, _KEPT.stamp, _KEPT.table = None, None, None
+    table = load_table(kit, directory, policy)
+    if table is not None:
+        _KEPT.folder, _KEPT.stamp, _KEPT.table = folder, stamp, table
+    return table
+
+
 def solve_cached(
     kit: Kit,
     directory: str | Path | None = None,
     *,
     policy: str = "optimal",
     backend: Backend = "auto",
-    progress: bool | None = None,
-    on_progress: Progress | None = None,
+    progress: Progress = None,
 ) -> LighthouseSolution:
     """The kit's table: from the cache when it is there, else solved and saved.
 
@@ -262,12 +324,10 @@ def solve_cached(
         The policy of the table.
     backend : {"auto", "numba", "numpy"}
         The layer kernel when solving.
-    progress : bool or None
-        Progress bar when solving (None: for long solves).
-    on_progress : callable, optional
-        Called as ``on_progress(done, total)`` through the solve's phases
-        (compiling, building the classes, valuing them) while solving:
-        the server's progress, without a bar.
+    progress : bool, None or callable
+        While solving, through the solve's phases (compiling, building the
+        classes, valuing them), as :data:`isles.solvers.work.Progress` (a
+        callable: the server's progress, without a bar).
 
     Returns
     -------
@@ -289,7 +349,7 @@ def solve_cached(
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     first = solve_cached(default_kit(3, 4), folder)
     ...     again = solve_cached(default_kit(3, 4), folder)
@@ -297,7 +357,7 @@ def solve_cached(
     True
     """
     pol = _policy(policy)
-    found = load_table(kit, directory, pol)
+    found = kept_table(kit, directory, pol)
     if found is not None:
         return found
     writable_cache_dir(directory)  # before the solve, not after it
@@ -306,7 +366,7 @@ def solve_cached(
         found = load_table(kit, directory, pol)  # solved by another process meanwhile
         if found is not None:
             return found
-        _check_kit(kit, pol, False)
+        check_kit(kit, pol, False)
         prefix = f".partial-{target.name}-"
         for stale in target.parent.glob(prefix + "*"):  # a solve that was killed (the lock is ours)
             shutil.rmtree(stale, ignore_errors=True)
@@ -314,13 +374,13 @@ def solve_cached(
         try:
             solution = solve_from_class(
                 kit, pol, colour_group(kit), 0, 0, 0, False, backend, progress,
-                on_progress, staging / "values.npy",
+                staging / "values.npy",
             )  # fmt: skip
             _finish_table(solution, staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    kept = load_table(kit, directory, pol)
+    kept = kept_table(kit, directory, pol)
     return solution if kept is None else kept
 
 
@@ -337,7 +397,7 @@ def start_values_path(kit: Kit, directory: str | Path | None = None) -> Path:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> start_values_path(default_kit(8), "/tmp/c").name.startswith("greedy-8x8-")
     True
     """
@@ -354,7 +414,7 @@ def load_start_values(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> load_start_values(default_kit(3, 2), "/nonexistent") is None
     True
     """
@@ -386,7 +446,7 @@ def save_start_values(
     Examples
     --------
     >>> import tempfile
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = save_start_values(default_kit(1, 2), (0.25, 0.5), 1e-15, folder)
     ...     load_start_values(default_kit(1, 2), folder)

@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import DISCS_PER_LIGHTHOUSE, Kit, Position
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position
 from isles.solvers.compiled import HAVE_NUMBA, compiled, in_parallel
 from isles.solvers.lighthouse.symmetry import POOLED, ClassCoding
 
@@ -90,7 +91,7 @@ class ClassIndex:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.symmetry import colour_group
         >>> kit = default_kit(2)
         >>> graph = class_graph(ClassCoding(colour_group(kit)), 0, 0)
@@ -259,7 +260,7 @@ def class_graph(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.symmetry import colour_group
     >>> graph = class_graph(ClassCoding(colour_group(default_kit(2))), 0, 0)
     >>> [layer.size for layer in graph.layers]
@@ -287,7 +288,7 @@ def warm_up_graph(coding: ClassCoding) -> None:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.symmetry import colour_group
     >>> warm_up_graph(ClassCoding(colour_group(default_kit(2))))
     """

@@ -4,7 +4,7 @@ Implements the coding of docs/lighthouse.md ("The dynamic programme": one state
 per lighthouse, ``sum(state_i * 8**i)`` per position; seed
 000_aeb701e368f40145.txt) for the array cores: the greedy sweep, the
 simulations, the forward evaluation and the reference tables. The states and
-their transitions are the model's (``isles.models.lighthouse.rules.STATE_AFTER``).
+their transitions are the model's (``isles.models.lighthouse.position.STATE_AFTER``).
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.lighthouse.rules import (
-    BOAT,
+from isles.models.lighthouse.kit import BOAT, Kit
+from isles.models.lighthouse.position import (
     FINISHED_STATE,
     LIGHTHOUSE_STATES,
     STATE_AFTER,
     STATE_DISCS,
-    Kit,
 )
 
 __all__ = ["DISCS", "FINISHED", "N_STATES", "TRANS", "Geometry", "geometry"]
@@ -64,7 +63,7 @@ def geometry(kit: Kit) -> Geometry:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> geo = geometry(default_kit(2))
     >>> geo.colours, geo.colour_side[1].tolist()
     (('red', 'blue', 'green', 'orange', 'purple'), [1, -1])

@@ -1,7 +1,8 @@
 """Compiled loops of the competitive solver: one Bellman sweep and the reachable positions.
 
-Implements the sweeps of docs/lighthouse.md ("Competitive variant") over the
-tables that solvers/lighthouse/competitive.py builds from models/lighthouse/competitive.py.
+Implements the sweeps of docs/lighthouse.md ("Competitive variant"; seed
+000_aeb701e368f40145.txt) over the tables that solvers/lighthouse/competitive_tables.py
+builds from models/lighthouse/competitive.py.
 
 A position is ``(x, t, b, m)``: ``x`` the lighthouse code (one base-8 digit per
 island, in the kit's order: 0 empty, ``1 + 2 (discs - 1) + top`` for 1-3 discs,
@@ -47,6 +48,9 @@ Floats = npt.NDArray[np.float64]
 Flags = npt.NDArray[np.bool_]
 
 
+# The sweep is the compiled parallel kernel and the plain-Python reference the tests check
+# it with (sweep_python): helpers would be compiled (the reference no longer plain Python)
+# or not (the kernel could not call them), so it must stay whole, as the DP's loops do.
 def _sweep(
     V: Floats,
     write: bool,

@@ -5,7 +5,7 @@ kernel"; seed 000_aeb701e368f40145.txt): the DP over the classes of classes.py
 under optimal and random play, and :func:`solve`, which sends greedy play to
 greedy.py's layer sweep (lighthouse codes: its ties follow island order). The
 result type every table shares, its error bound and its memory estimate are
-solution.py's (re-exported here).
+solution.py's.
 """
 
 from __future__ import annotations
@@ -18,37 +18,30 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Kit, Policy
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
 from isles.solvers.lighthouse.classes import ClassGraph, class_graph, warm_up_graph
 from isles.solvers.lighthouse.greedy import greedy_table
 from isles.solvers.lighthouse.kernel import (
     Backend,
-    Wait,
     finished_layer,
     layer_values,
     one_more_width,
     pick_backend,
     roll_table,
-    start_warm_up,
 )
 from isles.solvers.lighthouse.policies import check_policy
 from isles.solvers.lighthouse.solution import (
-    AUTO_PROGRESS_CLASSES,
-    MAX_DP_BYTES,
     LighthouseSolution,
-    TableIndex,
-    by_sea_cards_json,
+    check_kit,
     class_counts,
-    dp_memory_bytes,
     error_bound,
     new_table,
 )
 from isles.solvers.lighthouse.stream import LayerWriter
 from isles.solvers.lighthouse.symmetry import ClassCoding, ColourGroup, colour_group
-
-Progress = Callable[[int, int], None]
-"""A progress callback: ``(steps done, PROGRESS_STEPS)`` of the whole solve."""
+from isles.solvers.lighthouse.warm_up import Wait, start_warm_up
+from isles.solvers.work import Bar, Progress
 
 PROGRESS_STEPS = 1000
 """Steps of a solve's progress: its phases share them (:data:`PHASES`)."""
@@ -67,42 +60,7 @@ BIG_ISLANDS = 7
 """Kits of at least this many islands compile the layer kernel in another process
 on a first run (docs/lighthouse.md, "Measured")."""
 
-__all__ = [
-    "MAX_DP_BYTES",
-    "LighthouseSolution",
-    "TableIndex",
-    "by_sea_cards_json",
-    "class_counts",
-    "dp_memory_bytes",
-    "error_bound",
-    "new_table",
-    "solve",
-]
-
-
-def _check_kit(kit: Kit, policy: Policy, exact: bool) -> None:
-    n = len(kit.islands)
-    if n > MAX_EXACT_ISLANDS:
-        raise InvalidInput(
-            "kit.islands", None, f"at most {MAX_EXACT_ISLANDS} islands", problem=f"{n} islands"
-        )
-    if exact and n > MAX_FRACTION_ISLANDS:
-        raise InvalidInput(
-            "exact",
-            True,
-            f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
-            "floats carry a stated error bound",
-            problem="given",
-        )
-    need = dp_memory_bytes(kit, policy)
-    if need > MAX_DP_BYTES:
-        raise InvalidInput(
-            "kit",
-            None,
-            f"a kit whose exact solve fits in {MAX_DP_BYTES / 2**30:.0f} GiB (fewer islands, "
-            "sea cards or colours; odds() estimates larger kits)",
-            problem=f"about {need / 2**30:.1f} GiB needed",
-        )
+__all__ = ["BIG_ISLANDS", "PHASES", "PROGRESS_STEPS", "solve", "solve_from_class"]
 
 
 # --- the class DP ------------------------------------------------------------------------------
@@ -115,17 +73,16 @@ def solve(
     exact: bool = False,
     symmetric: bool = True,
     backend: Backend = "auto",
-    progress: bool | None = None,
-    on_progress: Progress | None = None,
+    progress: Progress = None,
 ) -> LighthouseSolution:
     """The win probability of every position of ``kit`` under ``policy``.
 
     Parameters
     ----------
     kit : Kit
-        At most :data:`~isles.models.lighthouse.rules.MAX_EXACT_ISLANDS` islands (8)
+        At most :data:`~isles.models.lighthouse.caps.MAX_EXACT_ISLANDS` islands (8)
         and :data:`MAX_DP_BYTES` of estimated memory; greedy play at most
-        :data:`~isles.models.lighthouse.rules.MAX_TABLE_ISLANDS` (its start values
+        :data:`~isles.models.lighthouse.caps.MAX_TABLE_ISLANDS` (its start values
         for 8 islands: ``isles.solvers.lighthouse.start_values.win_probability``).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
@@ -138,13 +95,10 @@ def solve(
     backend : {"auto", "numba", "numpy"}
         The compiled loops or the NumPy ones: ``auto`` is numba when installed
         (and NumPy for Fractions).
-    progress : bool or None
-        A tqdm progress bar (stderr) through the phases (:data:`PHASES`:
-        compiling, building the classes, valuing them); None shows one
-        for long solves (at least 300,000 classes).
-    on_progress : callable, optional
-        Called as ``on_progress(done, PROGRESS_STEPS)`` through the phases
-        (optimal and random play): progress without a bar, for a server.
+    progress : bool, None or callable
+        A progress bar (stderr) through the phases (:data:`PHASES`: compiling,
+        building the classes, valuing them), or a callable told the fraction done
+        (a server's job), as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -182,7 +136,7 @@ def solve(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> round(solve(default_kit(4, 8)).win_probability(), 6)
     0.961347
     >>> round(solve(default_kit(4, 8), "random").win_probability(), 6)
@@ -191,27 +145,27 @@ def solve(
     pol = check_policy(policy)
     if pol == "greedy":
         return greedy_table(kit, exact=exact, backend=backend, progress=progress)
-    _check_kit(kit, pol, exact)
+    check_kit(kit, pol, exact)
     group = colour_group(kit, symmetric=symmetric)
-    return solve_from_class(kit, pol, group, 0, 0, 0, exact, backend, progress, on_progress)
+    return solve_from_class(kit, pol, group, 0, 0, 0, exact, backend, progress)
 
 
 class _PhasedProgress:
-    """A solve's progress through :data:`PHASES`, to a bar and to ``on_progress``.
+    """A solve's progress through :data:`PHASES`, on one :class:`~isles.solvers.work.Bar`.
 
     Inside a phase, ``at(fraction)`` moves within its share; the steps reported
-    never go back. The bar (tqdm, stderr) is named after the phase; with
-    ``show`` None it appears once the graph is known to be long
-    (:data:`AUTO_PROGRESS_CLASSES`).
+    never go back. The bar is named after the phase.
     """
 
-    def __init__(self, policy: Policy, show: bool | None, on_progress: Progress | None) -> None:
+    def __init__(self, policy: Policy, progress: Progress) -> None:
         self.policy = policy
-        self.show = show
-        self.on_progress = on_progress
-        self.bar: Any = None
+        self.bar = Bar(
+            PROGRESS_STEPS,
+            f"lighthouse {policy}",
+            progress,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}",
+        )
         self.phase = 0
-        self.steps = 0
         self.starts = [0.0]
         for _, share in PHASES:
             self.starts.append(self.starts[-1] + share)
@@ -219,37 +173,20 @@ class _PhasedProgress:
     def enter(self, phase: int) -> None:
         """Start phase ``phase`` (an index into :data:`PHASES`): the earlier ones are done."""
         self.phase = phase
+        self.bar.describe(f"lighthouse {self.policy}: {PHASES[phase][0]}")
         self.at(0.0)
 
     def at(self, fraction: float) -> None:
         """The current phase is ``fraction`` (0..1) done."""
         lo, hi = self.starts[self.phase], self.starts[self.phase + 1]
         steps = int(PROGRESS_STEPS * (lo + (hi - lo) * min(max(fraction, 0.0), 1.0)))
-        steps = min(steps, PROGRESS_STEPS)
-        if self.bar is None and self.show:
-            from tqdm import tqdm  # imported only when a bar is shown
-
-            self.bar = tqdm(
-                total=PROGRESS_STEPS,
-                desc=f"lighthouse {self.policy}",
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}",
-            )
-        if self.bar is not None:
-            self.bar.set_description_str(f"lighthouse {self.policy}: {PHASES[self.phase][0]}")
-        if steps <= self.steps:
-            return
-        if self.bar is not None:
-            self.bar.update(steps - self.steps)
-        self.steps = steps
-        if self.on_progress is not None:
-            self.on_progress(steps, PROGRESS_STEPS)
+        self.bar.reach(min(steps, PROGRESS_STEPS))
 
     def close(self) -> None:
         """Report the whole solve done and close the bar."""
         self.phase = len(PHASES) - 1
         self.at(1.0)
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
 
 
 def _layer_counter(weights: list[int], phases: _PhasedProgress) -> Callable[[int], None]:
@@ -279,24 +216,21 @@ def solve_from_class(
     first_boat: int,
     exact: bool,
     backend: Backend,
-    progress: bool | None,
-    on_progress: Progress | None = None,
+    progress: Progress,
     values_file: Path | None = None,
 ) -> LighthouseSolution:
     """The class DP over the classes reachable from one class, boats ``first_boat..K``.
 
-    ``on_progress(done, PROGRESS_STEPS)`` is called through the solve's phases
-    (:data:`PHASES`: compiling, building the classes, valuing them), with or
-    without the bar. With ``values_file`` (floats only), the values go to that
-    ``.npy`` file layer by layer (:class:`LayerWriter`) and the solution's
-    table is the file, memory-mapped; otherwise they are in memory.
+    ``progress`` (:data:`isles.solvers.work.Progress`) follows the solve's phases
+    (:data:`PHASES`: compiling, building the classes, valuing them). With
+    ``values_file`` (floats only), the values go to that ``.npy`` file layer by
+    layer (:class:`LayerWriter`) and the solution's table is the file,
+    memory-mapped; otherwise they are in memory.
     """
     dtype: Any = object if exact else np.float64
     finish_compiling: Wait | None = None
     weights = class_counts(kit)[first_discs:]  # the classes without the group, by layer
-    if progress is None and first_discs == 0:  # the whole table: its size is known
-        progress = sum(weights) // group.size >= AUTO_PROGRESS_CLASSES
-    phases = _PhasedProgress(policy, progress, on_progress)
+    phases = _PhasedProgress(policy, progress)
     numba = pick_backend(backend, dtype) == "numba"
     if numba:
         # The first run compiles the kernel while the graph is built: in another
@@ -312,8 +246,6 @@ def solve_from_class(
         phases.enter(1)
         graph = class_graph(coding, first_key, first_discs, _layer_counter(weights, phases),
                             backend=backend)  # fmt: skip
-        if phases.show is None:
-            phases.show = graph.size >= AUTO_PROGRESS_CLASSES
         writer = None if exact or values_file is None else values_file
         tables = _Tables(kit, graph, first_boat, exact, writer)
         phases.enter(2)
@@ -335,8 +267,7 @@ def solve_from_class(
             finish_compiling(None)
         if tables is not None and tables.writer is not None:  # an interrupt while waiting
             tables.writer.close()
-        if phases.bar is not None:
-            phases.bar.close()
+        phases.bar.close()
     rolls = roll_table(kit, group.colours)
     bound = 0.0 if exact else error_bound(kit, rolls.size, policy)
     return LighthouseSolution(kit, policy, graph.index, first_boat, values, exact, bound)

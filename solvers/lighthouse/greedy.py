@@ -18,25 +18,21 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    MAX_EXACT_ISLANDS,
-    MAX_FRACTION_ISLANDS,
-    MAX_TABLE_ISLANDS,
-    Kit,
-    Position,
-    position_code,
-)
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, MAX_TABLE_ISLANDS
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position, position_code
+from isles.solvers.lighthouse.code_kernel import greedy_layer
 from isles.solvers.lighthouse.codes import DISCS, N_STATES
-from isles.solvers.lighthouse.kernel import Backend, greedy_layer, pick_backend, roll_table, warm_up
+from isles.solvers.lighthouse.kernel import Backend, pick_backend, roll_table
 from isles.solvers.lighthouse.solution import (
-    AUTO_PROGRESS_CLASSES,
     MAX_DP_BYTES,
     LighthouseSolution,
     dp_memory_bytes,
     error_bound,
     new_table,
 )
+from isles.solvers.lighthouse.warm_up import warm_up
+from isles.solvers.work import Bar, Progress
 
 __all__ = ["CodeIndex", "greedy_start_values", "greedy_table"]
 
@@ -73,7 +69,7 @@ class CodeIndex:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> CodeIndex(2).row(default_kit(2), Position((("blue",), ())))
         2
         """
@@ -128,7 +124,7 @@ def _layers(n: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], npt.N
 
 
 def _sweep(
-    kit: Kit, exact: bool, backend: Backend, progress: bool | None, table: npt.NDArray[Any] | None
+    kit: Kit, exact: bool, backend: Backend, progress: Progress, table: npt.NDArray[Any] | None
 ) -> npt.NDArray[Any]:
     """Greedy values layer by layer from the finished code down; the start code's row.
 
@@ -142,7 +138,6 @@ def _sweep(
         compiler = threading.Thread(target=warm_up, args=("greedy",), daemon=True)
         compiler.start()
     colours = kit.colours
-    rolls = roll_table(kit, colours)
     side = np.full((len(colours), n), -1, dtype=np.int64)
     for c, colour in enumerate(colours):
         for i, island in enumerate(kit.islands):
@@ -150,7 +145,6 @@ def _sweep(
                 side[c, i] = island.index(colour)
     order, bounds, position = _layers(n)
     sizes = np.diff(bounds)
-    last = DISCS_PER_LIGHTHOUSE * n
     widest = int(sizes.max())
     buffers = [new_table((widest * width,), dtype) for _ in range(3)]
 
@@ -158,12 +152,8 @@ def _sweep(
         out: npt.NDArray[Any] = buffers[d % 3][: int(sizes[d]) * width].reshape(-1, width)
         return out
 
-    show = progress if progress is not None else order.size >= AUTO_PROGRESS_CLASSES
-    bar: Any = None
-    if show:
-        from tqdm import tqdm  # imported only when a bar is shown
-
-        bar = tqdm(total=int(order.size), desc="lighthouse greedy codes", unit="code")
+    last = DISCS_PER_LIGHTHOUSE * n
+    rolls = roll_table(kit, colours)
     top = layer(last)
     top[...] = Fraction(1) if exact else 1.0
     if table is not None:
@@ -171,37 +161,35 @@ def _sweep(
     if compiler is not None:
         compiler.join()
     empty = np.zeros((0, width), dtype=dtype)
-    for d in range(last - 1, -1, -1):
-        codes = order[bounds[d] : bounds[d + 1]].astype(np.int64)
-        after = layer(d + 2) if d + 2 <= last else empty
-        here = layer(d)
-        greedy_layer(codes, position, side, rolls, layer(d + 1), after, here, n, backend)
-        if table is not None:
-            table[codes] = here
-        if bar is not None:
+    with Bar(int(order.size), "lighthouse greedy codes", progress, unit="code") as bar:
+        for d in range(last - 1, -1, -1):
+            codes = order[bounds[d] : bounds[d + 1]].astype(np.int64)
+            after = layer(d + 2) if d + 2 <= last else empty
+            here = layer(d)
+            greedy_layer(codes, position, side, rolls, layer(d + 1), after, here, n, backend)
+            if table is not None:
+                table[codes] = here
             bar.update(codes.size)
-    if bar is not None:
         bar.update(1)
-        bar.close()
     start: npt.NDArray[Any] = layer(0)[0].copy()
     return start
 
 
 def greedy_table(
-    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: bool | None = None
+    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: Progress = None
 ) -> LighthouseSolution:
     """Greedy play's win probability in every position of ``kit`` (up to 7 islands).
 
     Parameters
     ----------
     kit : Kit
-        At most :data:`~isles.models.lighthouse.rules.MAX_TABLE_ISLANDS` islands.
+        At most :data:`~isles.models.lighthouse.caps.MAX_TABLE_ISLANDS` islands.
     exact : bool
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
         The compiled code kernel or the NumPy one.
-    progress : bool or None
-        A tqdm progress bar over the codes (None: for long solves).
+    progress : bool, None or callable
+        A progress bar over the codes, as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -220,7 +208,7 @@ def greedy_table(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> greedy_table(default_kit(1, 1), exact=True).exact_win_probability()
     Fraction(1226471, 1679616)
     """
@@ -236,7 +224,7 @@ def greedy_table(
 
 
 def greedy_start_values(
-    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: bool | None = None
+    kit: Kit, *, exact: bool = False, backend: Backend = "auto", progress: Progress = None
 ) -> tuple[tuple[Fraction | float, ...], float]:
     """Greedy play's win probability from the start for 1..``kit.sea_cards`` sea cards.
 
@@ -251,8 +239,8 @@ def greedy_start_values(
         Fractions (at most 4 islands).
     backend : {"auto", "numba", "numpy"}
         The compiled code kernel or the NumPy one.
-    progress : bool or None
-        A tqdm progress bar over the codes (None: for long solves).
+    progress : bool, None or callable
+        A progress bar over the codes, as :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -266,7 +254,7 @@ def greedy_start_values(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> values, bound = greedy_start_values(default_kit(2, 2), exact=True)
     >>> values[-1]
     Fraction(...)

@@ -15,17 +15,10 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    MAX_ISLANDS,
-    POLICIES,
-    Decision,
-    Kit,
-    Policy,
-    Position,
-    Roll,
-    bonus_options,
-    can_take,
-)
+from isles.models.lighthouse.caps import POLICIES, Policy
+from isles.models.lighthouse.kit import MAX_ISLANDS, Kit
+from isles.models.lighthouse.position import Position, can_take
+from isles.models.lighthouse.rules import Decision, Roll, bonus_options
 from isles.models.status import Status
 
 __all__ = [
@@ -160,7 +153,7 @@ def bonus_rank(kit: Kit, stacks: Sequence[Sequence[str]]) -> Callable[[tuple[str
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> rank = bonus_rank(default_kit(2), ((), ("green",)))
     >>> rank(("orange", 1)) > rank(("red", 0))
     True
@@ -291,7 +284,7 @@ def decision_weights(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2)
     >>> roll = Roll(True, ("red",), Fraction(1, 18))
     >>> decision_weights(kit, Position.start(kit), roll, "greedy")

@@ -18,17 +18,10 @@ import numpy.typing as npt
 
 from isles.models.errors import SEED_MAX, InvalidInput
 from isles.models.jsonio import exact_text, probability_json, read_int
-from isles.models.lighthouse.rules import (
-    BOAT,
-    DEFAULT_GAMES,
-    MAX_GAMES,
-    Kit,
-    Outcome,
-    Policy,
-    Position,
-    play_turn,
-    roll_outcomes,
-)
+from isles.models.lighthouse.caps import DEFAULT_GAMES, MAX_GAMES, Policy
+from isles.models.lighthouse.kit import BOAT, Kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, play_turn, roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.advice import ValueTable, advise
 from isles.solvers.lighthouse.classes import ClassIndex
@@ -41,9 +34,9 @@ from isles.solvers.lighthouse.policies import (
     greedy_swaps,
     policy_status,
 )
+from isles.solvers.work import Bar, Progress
 
 __all__ = [
-    "AUTO_PROGRESS_GAMES",
     "OutcomeDistribution",
     "SimulationResult",
     "check_games",
@@ -53,11 +46,6 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
-
-
-AUTO_PROGRESS_GAMES = 100_000
-"""A simulation of at least this many games shows a progress bar unless told otherwise
-(8 islands: about 10 s; the cap, 1,000,000 games, takes minutes)."""
 
 
 def check_games(games: object) -> int:
@@ -106,7 +94,7 @@ class SimulationResult:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> res = simulate(default_kit(1, 1), "greedy", 100, seed=3)
     >>> res.status, res.games
     (<Status.ESTIMATE: 'estimate'>, 100)
@@ -141,7 +129,7 @@ class SimulationResult:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> sorted(simulate(default_kit(1, 1), "greedy", 10).to_dict())[:4]
         ['ci95', 'final_boat', 'games', 'length_lost']
         """
@@ -210,7 +198,7 @@ def simulate(
     *,
     seed: int = 0,
     solution: ValueTable | None = None,
-    progress: bool | None = None,
+    progress: Progress = None,
     batch: int = 20_000,
 ) -> SimulationResult:
     """Play ``games`` games of ``policy`` at once, vectorised with NumPy.
@@ -229,9 +217,9 @@ def simulate(
         The seed of NumPy's random generator, >= 0.
     solution : LighthouseSolution, optional
         Tables of the kit, for ``optimal``.
-    progress : bool or None
-        A tqdm progress bar (stderr) over the games: True always, False never,
-        None (the default) for at least :data:`AUTO_PROGRESS_GAMES` games.
+    progress : bool, None or callable
+        A progress bar (stderr) over the games, or a callable told the fraction
+        played, as :data:`isles.solvers.work.Progress`.
     batch : int
         Games simulated side by side.
 
@@ -253,7 +241,7 @@ def simulate(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> res = simulate(default_kit(2, sea_cards=2), "greedy", 2000, seed=1)
     >>> res.ci95[0] < 0.6358 < res.ci95[1]
     True
@@ -279,27 +267,20 @@ def simulate(
     length_won: dict[int, int] = {}
     length_lost: dict[int, int] = {}
     final_boat = [0] * (k + 2)
-    bar = None
-    if progress if progress is not None else games >= AUTO_PROGRESS_GAMES:
-        from tqdm import tqdm
-
-        bar = tqdm(total=games, desc="lighthouse Monte Carlo", unit="game")
     done = 0
-    while done < games:
-        g = min(batch, games - done)
-        w, lw, ll, fb = _simulate_batch(kit, geo, pol, g, rng, faces, table)
-        wins += w
-        for t, c in lw.items():
-            length_won[t] = length_won.get(t, 0) + c
-        for t, c in ll.items():
-            length_lost[t] = length_lost.get(t, 0) + c
-        for b in range(k + 2):
-            final_boat[b] += fb[b]
-        done += g
-        if bar is not None:
+    with Bar(games, "lighthouse Monte Carlo", progress, unit="game") as bar:
+        while done < games:
+            g = min(batch, games - done)
+            w, lw, ll, fb = _simulate_batch(kit, geo, pol, g, rng, faces, table)
+            wins += w
+            for t, c in lw.items():
+                length_won[t] = length_won.get(t, 0) + c
+            for t, c in ll.items():
+                length_lost[t] = length_lost.get(t, 0) + c
+            for b in range(k + 2):
+                final_boat[b] += fb[b]
+            done += g
             bar.update(g)
-    if bar is not None:
-        bar.close()
     longest = max([0, *length_won, *length_lost])
     return SimulationResult(
         pol,
@@ -673,7 +654,7 @@ class OutcomeDistribution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> dist = outcome_distribution(default_kit(1, 1), "greedy")
     >>> dist.status, dist.win_probability
     (<Status.EXACT: 'exact'>, Fraction(1226471, 1679616))
@@ -707,7 +688,7 @@ class OutcomeDistribution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> outcome_distribution(default_kit(1, 1), "greedy").to_dict()["won_at_exact"][:3]
         ['0/1', '0/1', '1/9']
         """
@@ -766,7 +747,7 @@ def outcome_distribution(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(1, sea_cards=1)
     >>> dist = outcome_distribution(kit, "greedy")
     >>> from isles.solvers.lighthouse.dp import solve

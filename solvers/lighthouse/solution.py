@@ -21,22 +21,19 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.rules import (
-    DISCS_PER_LIGHTHOUSE,
-    Kit,
-    Policy,
-    Position,
-)
+from isles.models.lighthouse.caps import MAX_EXACT_ISLANDS, MAX_FRACTION_ISLANDS, Policy
+from isles.models.lighthouse.kit import DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position
 from isles.models.status import Status
 from isles.solvers.lighthouse.policies import check_policy, policy_status
 from isles.solvers.lighthouse.symmetry import colour_group
 
 __all__ = [
-    "AUTO_PROGRESS_CLASSES",
     "MAX_DP_BYTES",
     "LighthouseSolution",
     "TableIndex",
     "by_sea_cards_json",
+    "check_kit",
     "class_counts",
     "dp_memory_bytes",
     "error_bound",
@@ -45,9 +42,6 @@ __all__ = [
 
 MAX_DP_BYTES = 8 * 2**30
 """Largest estimated memory (:func:`dp_memory_bytes`) an exact solve may use: 8 GiB."""
-
-AUTO_PROGRESS_CLASSES = 300_000
-"""A solve of at least this many classes shows a progress bar unless told otherwise."""
 
 
 class TableIndex(Protocol):
@@ -113,7 +107,7 @@ class LighthouseSolution:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> from isles.solvers.lighthouse.dp import solve
     >>> sol = solve(default_kit(2, 2), exact=True)
     >>> sol.exact_win_probability(), sol.status
@@ -169,7 +163,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(1, 1), exact=True)
         >>> sol.value(Position((("red", "blue", "red"),), 1, 0))
@@ -199,7 +193,8 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit, position_code
+        >>> from isles.models.lighthouse.kit import default_kit
+        >>> from isles.models.lighthouse.position import position_code
         >>> from isles.solvers.lighthouse.dp import solve
         >>> kit = default_kit(2, 2)
         >>> sol = solve(kit)
@@ -237,7 +232,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> sol = solve(default_kit(2, 3))
         >>> [round(sol.win_probability(k), 4) for k in (1, 2, 3)]
@@ -258,7 +253,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> [round(p, 4) for p in solve(default_kit(3, 3)).by_sea_cards]
         [0.1603, 0.3785, 0.5777]
@@ -288,7 +283,7 @@ class LighthouseSolution:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> from isles.solvers.lighthouse.dp import solve
         >>> answer = solve(default_kit(1, 1), exact=True).to_dict()
         >>> answer["status"], answer["win_probability_exact"]
@@ -344,7 +339,7 @@ def error_bound(kit: Kit, rolls: int, policy: Policy = "optimal") -> float:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> f"{error_bound(default_kit(8, 8), 21):.1e}"
     '9.5e-12'
     """
@@ -366,7 +361,7 @@ def class_counts(kit: Kit) -> list[int]:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> sum(class_counts(default_kit(8)))
     12782016
     """
@@ -422,7 +417,7 @@ def dp_memory_bytes(kit: Kit, policy: str = "optimal") -> int:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> round(dp_memory_bytes(default_kit(8, 8)) / 2**30, 1)
     2.3
     """
@@ -479,3 +474,46 @@ def new_table(shape: tuple[int, ...], dtype: Any) -> npt.NDArray[Any]:
     flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
     memory = mmap.mmap(-1, count * 8, flags=flags)
     return np.frombuffer(memory, dtype=np.float64, count=count).reshape(shape)
+
+
+def check_kit(kit: Kit, policy: Policy, exact: bool) -> None:
+    """Refuse a kit the class DP cannot solve: too many islands, Fractions or memory.
+
+    Raises
+    ------
+    InvalidInput
+        More than :data:`~isles.models.lighthouse.caps.MAX_EXACT_ISLANDS` islands,
+        ``exact`` with more than :data:`~isles.models.lighthouse.caps.MAX_FRACTION_ISLANDS`,
+        or an estimated memory (:func:`dp_memory_bytes`) above :data:`MAX_DP_BYTES`.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> check_kit(default_kit(8), "optimal", exact=False)
+    >>> check_kit(default_kit(5), "optimal", exact=True)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: exact: given; expected exact Fractions for at most 4 ...
+    """
+    n = len(kit.islands)
+    if n > MAX_EXACT_ISLANDS:
+        raise InvalidInput(
+            "kit.islands", None, f"at most {MAX_EXACT_ISLANDS} islands", problem=f"{n} islands"
+        )
+    if exact and n > MAX_FRACTION_ISLANDS:
+        raise InvalidInput(
+            "exact",
+            True,
+            f"exact Fractions for at most {MAX_FRACTION_ISLANDS} islands (this kit has {n}); "
+            "floats carry a stated error bound",
+            problem="given",
+        )
+    need = dp_memory_bytes(kit, policy)
+    if need > MAX_DP_BYTES:
+        raise InvalidInput(
+            "kit",
+            None,
+            f"a kit whose exact solve fits in {MAX_DP_BYTES / 2**30:.0f} GiB (fewer islands, "
+            "sea cards or colours; odds() estimates larger kits)",
+            problem=f"about {need / 2**30:.1f} GiB needed",
+        )

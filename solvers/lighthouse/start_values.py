@@ -14,12 +14,15 @@ from typing import Any, Literal
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.rules import Kit, Policy
+from isles.models.lighthouse.caps import Policy
+from isles.models.lighthouse.kit import Kit
 from isles.models.status import Status
-from isles.solvers.lighthouse.dp import by_sea_cards_json, solve
+from isles.solvers.lighthouse.dp import solve
 from isles.solvers.lighthouse.greedy import greedy_start_values
 from isles.solvers.lighthouse.kernel import Backend
 from isles.solvers.lighthouse.policies import check_policy, policy_status
+from isles.solvers.lighthouse.solution import by_sea_cards_json
+from isles.solvers.work import Progress
 
 __all__ = ["StartValues", "win_probability"]
 
@@ -46,7 +49,7 @@ class StartValues:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> start = win_probability(default_kit(1, 2), "random", exact=True)
     >>> start.status, len(start.by_sea_cards)
     (<Status.EXACT: 'exact'>, 2)
@@ -83,7 +86,7 @@ class StartValues:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> win_probability(default_kit(1, 1), "greedy", exact=True).to_dict()["method"]
         'dp sweep'
         """
@@ -105,22 +108,22 @@ def win_probability(
     *,
     exact: bool = False,
     backend: Backend = "auto",
-    progress: bool | None = None,
+    progress: Progress = None,
 ) -> StartValues:
     """Win probability from the start under ``policy``, for every number of sea cards (8 islands).
 
     Parameters
     ----------
     kit : Kit
-        At most 8 islands (:data:`~isles.models.lighthouse.rules.MAX_SWEEP_ISLANDS`).
+        At most 8 islands (:data:`~isles.models.lighthouse.caps.MAX_SWEEP_ISLANDS`).
     policy : {"optimal", "greedy", "random"}
         ``optimal`` maximises the win probability; the others are evaluated exactly.
     exact : bool
         Fractions (at most 4 islands) instead of floats with ``error_bound``.
     backend : {"auto", "numba", "numpy"}
         The compiled kernels or the NumPy ones.
-    progress : bool or None
-        A tqdm progress bar (stderr); None shows one for long solves.
+    progress : bool, None or callable
+        As :data:`isles.solvers.work.Progress`.
 
     Returns
     -------
@@ -153,7 +156,7 @@ def win_probability(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """

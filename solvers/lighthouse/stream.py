@@ -1,8 +1,9 @@
 """Lighthouses: a class DP's table written to its file layer by layer, while the next is solved.
 
-Part of docs/lighthouse.md ("Memory", "The cached table"): the layer kernel
-reads only the layer above, so a solve that goes to the cache keeps two
-layers of values in memory instead of the whole table (0.93 GB for 8 islands),
+Part of docs/lighthouse.md ("Memory", "The cached table"; seed
+000_aeb701e368f40145.txt): the layer kernel reads only the layer above, so a
+solve that goes to the cache keeps two layers of values in memory instead of
+the whole table (0.93 GB for 8 islands),
 and a writer thread sends each finished layer to ``values.npy`` while the
 kernel values the next one. Saving the table is then no separate step, and the
 table is read back memory-mapped from the file just written (the page cache:

@@ -15,7 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import BOAT, DISCS_PER_LIGHTHOUSE, Kit, Position
+from isles.models.lighthouse.kit import BOAT, DISCS_PER_LIGHTHOUSE, Kit
+from isles.models.lighthouse.position import Position
 
 __all__ = [
     "MAX_GROUP_SIZE",
@@ -75,7 +76,7 @@ class ColourGroup:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> group = colour_group(default_kit(2))
     >>> group.size, group.colours
     (8, ('red', 'blue', 'green', 'orange'))
@@ -99,7 +100,7 @@ class ColourGroup:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> group = colour_group(default_kit(8))
         >>> sorted(group.images(0).items())[:2]
         [('blue', 'blue'), ('green', 'green')]
@@ -206,7 +207,7 @@ def colour_group(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> colour_group(default_kit(8)).size, colour_group(default_kit(8), symmetric=False).size
     (8, 1)
     """
@@ -289,7 +290,7 @@ class ClassCoding:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> kit = default_kit(2)
     >>> coding = ClassCoding(colour_group(kit))
     >>> open_states, pool = coding.state_of(kit, (("red", "blue", "red"), ("green",)))
@@ -355,7 +356,7 @@ class ClassCoding:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> coding = ClassCoding(colour_group(default_kit(8)))
         >>> o, p = coding.state_of(default_kit(8), Position.start(default_kit(8)).discs)
         >>> coding.canonical(o[None], p[None])[0].tolist()
@@ -435,7 +436,7 @@ class ClassCoding:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> kit = default_kit(8)
         >>> coding = ClassCoding(colour_group(kit))
         >>> blue = Position((("blue",), *[()] * 7))

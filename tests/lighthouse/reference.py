@@ -41,14 +41,10 @@ import numpy.typing as npt
 
 from isles.models.errors import InvalidInput
 from isles.models.jsonio import probability_json
-from isles.models.lighthouse.rules import (
-    MAX_FRACTION_ISLANDS,
-    Kit,
-    Policy,
-    Position,
-    position_code,
-    roll_outcomes,
-)
+from isles.models.lighthouse.caps import MAX_FRACTION_ISLANDS, Policy
+from isles.models.lighthouse.kit import Kit
+from isles.models.lighthouse.position import Position, position_code
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.codes import DISCS, N_STATES, TRANS, Geometry, geometry
 from isles.solvers.lighthouse.policies import (
@@ -101,7 +97,7 @@ class FullTables:
         Every float value is within this of the exact value (0 for Fractions).
     values : ndarray
         ``values[L, b, m]`` is the win probability with lighthouse code ``L``
-        (see :func:`~isles.models.lighthouse.rules.position_code`), boat ``b``
+        (see :func:`~isles.models.lighthouse.position.position_code`), boat ``b``
         (``sea_cards + 1``: landed,
         value 0) and Maurice offset ``m``; shape ``(8**n, sea_cards + 2, n)``.
     bonus_values : ndarray
@@ -110,7 +106,7 @@ class FullTables:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> sol = solve(default_kit(1, 1), "greedy", exact=True)
     >>> sol.status, sol.exact_win_probability()
     (<Status.EXACT: 'exact'>, Fraction(1226471, 1679616))
@@ -179,7 +175,7 @@ class FullTables:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> solve(default_kit(1, 1), exact=True).to_dict()["win_probability_exact"]
         '1226471/1679616'
         """
@@ -363,7 +359,7 @@ def memory_bytes(kit: Kit, *, full_tables: bool) -> int:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> round(memory_bytes(default_kit(8, 8), full_tables=False) / 2**30, 1)
     6.5
     >>> round(memory_bytes(default_kit(7, 8), full_tables=True) / 2**30, 1)
@@ -460,7 +456,7 @@ def solve(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> sol = solve(default_kit(2, sea_cards=2), exact=True)
     >>> sol.exact_win_probability()
     Fraction(196809133707275, 304679870005248)
@@ -498,7 +494,7 @@ class SweptStartValues:
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> start = win_probability(default_kit(1, 2), "random", exact=True)
     >>> start.status, len(start.by_sea_cards)
     (<Status.EXACT: 'exact'>, 2)
@@ -534,7 +530,7 @@ class SweptStartValues:
 
         Examples
         --------
-        >>> from isles.models.lighthouse.rules import default_kit
+        >>> from isles.models.lighthouse.kit import default_kit
         >>> win_probability(default_kit(1, 1), exact=True).to_dict()["method"]
         'dp sweep'
         """
@@ -603,7 +599,7 @@ def win_probability(
 
     Examples
     --------
-    >>> from isles.models.lighthouse.rules import default_kit
+    >>> from isles.models.lighthouse.kit import default_kit
     >>> win_probability(default_kit(2, sea_cards=2), exact=True).exact_win_probability()
     Fraction(196809133707275, 304679870005248)
     """

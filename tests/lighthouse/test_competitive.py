@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from isles.lighthouse import competitive_odds
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse.competitive import (
     CompetitivePosition,
@@ -26,16 +27,16 @@ from isles.models.lighthouse.competitive import (
     removal_weights,
     seat_islands,
 )
-from isles.models.lighthouse.rules import BOAT, Kit, Roll, default_kit, roll_outcomes
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.rules import Roll, roll_outcomes
 from isles.models.status import Status
 from isles.solvers.lighthouse.competitive import (
     MAX_COMPETITIVE_BYTES,
     competitive_memory_bytes,
-    competitive_odds,
-    policy_decisions,
-    simulate_competitive,
     solve_competitive,
 )
+from isles.solvers.lighthouse.competitive_simulation import simulate_competitive
+from isles.solvers.lighthouse.competitive_tables import policy_decisions
 
 Z999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""

@@ -19,30 +19,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.lighthouse.reference as reference
+from isles.lighthouse import difficulty_table
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.questions import LighthouseTable
 from isles.models.lighthouse.rules import (
-    BOAT,
     Decision,
-    Kit,
     Outcome,
-    Position,
     Roll,
-    default_kit,
     legal_decisions,
     play_turn,
     roll_outcomes,
 )
-from isles.solvers.lighthouse import (
-    LighthouseSolution,
-    advise,
-    decision_weights,
-    difficulty_table,
-    forward_greedy,
-    outcome_distribution,
-    simulate,
-    solve,
-    upper_bound_by_disc_count,
-)
+from isles.solvers.lighthouse.advice import advise
+from isles.solvers.lighthouse.bounds import forward_greedy, upper_bound_by_disc_count
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.policies import decision_weights
+from isles.solvers.lighthouse.simulation import outcome_distribution, simulate
+from isles.solvers.lighthouse.solution import LighthouseSolution
 
 ENGINES: dict[str, Callable[..., Any]] = {"classes": solve, "reference": reference.solve}
 
@@ -263,14 +258,17 @@ def test_difficulty_table_refuses_bad_input() -> None:
     with pytest.raises(InvalidInput, match="players"):
         difficulty_table((8,), (1,), players=(2,))
     # one count or several, as the declaration (and --table --sea-cards N) reads them
-    one = difficulty_table(2, 2)  # type: ignore[arg-type]
+    one = difficulty_table(2, 2)
     assert one.to_dict() == difficulty_table((2,), (1, 2)).to_dict()
     with pytest.raises(InvalidInput, match="islands"):
-        difficulty_table(9, (1,))  # type: ignore[arg-type]
-    with pytest.raises(InvalidInput, match="games"):  # every row is exact: nothing simulated
-        difficulty_table((8,), (1,), games=100)
-    with pytest.raises(InvalidInput, match="seed"):
-        difficulty_table((8,), (1,), seed=1)
+        difficulty_table(9, (1,))
+    # every row is exact, nothing simulated: the table takes no games nor seed
+    with pytest.raises(TypeError, match="games"):
+        difficulty_table((8,), (1,), games=100)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="seed"):
+        difficulty_table((8,), (1,), seed=1)  # type: ignore[call-arg]
+    with pytest.raises(InvalidInput, match=r"^games: unknown key"):
+        LighthouseTable.read({"islands": 8, "sea_cards": 1, "games": 100}, spelling="key")
     with pytest.raises(InvalidInput, match="sea_cards"):
         difficulty_table((2,), ())
     with pytest.raises(InvalidInput, match="policy"):

@@ -7,6 +7,7 @@ side) and in tests/test_lighthouse_cli.py (command line side).
 from __future__ import annotations
 
 import json
+import sys
 import time
 from fractions import Fraction
 from typing import Any
@@ -15,23 +16,21 @@ import pytest
 
 import isles.lighthouse as lighthouse
 import tests.lighthouse.reference as reference
+from isles.lighthouse import Odds, best_move, competitive_odds, odds
 from isles.models.errors import InvalidInput, IslesError
-from isles.models.lighthouse.rules import BOAT, MAX_FACES, Kit, Position, Roll, default_kit
-from isles.solvers.lighthouse import (
-    MAX_DP_BYTES,
-    MAX_GAMES,
-    Odds,
-    advise,
-    best_move,
-    competitive_odds,
-    dp_memory_bytes,
-    odds,
-    odds_method,
-    simulate,
-    simulate_competitive,
-    solve,
-    win_probability,
-)
+from isles.models.lighthouse.caps import MAX_GAMES
+from isles.models.lighthouse.kit import BOAT, MAX_FACES, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.questions import LighthouseContest, LighthouseOdds, LighthouseTable
+from isles.models.lighthouse.rules import Roll
+from isles.solvers.lighthouse.advice import advise
+from isles.solvers.lighthouse.bounds import forward_greedy, upper_bound_by_disc_count
+from isles.solvers.lighthouse.competitive_simulation import simulate_competitive
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.odds import odds_method
+from isles.solvers.lighthouse.simulation import outcome_distribution, simulate
+from isles.solvers.lighthouse.solution import MAX_DP_BYTES, dp_memory_bytes
+from isles.solvers.lighthouse.start_values import win_probability
 
 LOPSIDED = Kit(
     default_kit(8).islands,
@@ -142,7 +141,7 @@ def test_certify_gives_a_certified_lower_bound() -> None:
     assert res.lower_bound is not None and res.min_mass == 1e-3
     assert 0 <= res.lower_bound <= float(res.upper_bound) <= 1
     # For greedy play the forward evaluation's upper bound is used when tighter.
-    assert float(res.upper_bound) <= float(lighthouse.upper_bound_by_disc_count(kit))
+    assert float(res.upper_bound) <= float(upper_bound_by_disc_count(kit))
     d = strict_json(res.to_dict())
     assert d["certified_lower_bound"] == res.lower_bound and d["min_mass"] == 1e-3
 
@@ -165,7 +164,7 @@ def test_certify_gives_a_certified_lower_bound() -> None:
         (lambda: odds(default_kit(8, 2), simulate=True, seed=-1), "seed"),
         (lambda: simulate(default_kit(2, 2), "greedy", 10, seed=-1), "seed"),
         (lambda: simulate_competitive(default_kit(4, 2), 2, "greedy", 10, seed=-1), "seed"),
-        (lambda: lighthouse.difficulty_table((8,), (1,), seed=1), "seed"),
+        (lambda: LighthouseTable.read({"islands": 8, "sea_cards": 1, "seed": 1}), "seed"),
         # Case 7: one stated cap for every simulation, refused above it.
         (lambda: simulate(default_kit(2, 2), "greedy", MAX_GAMES + 1), "games"),
         (lambda: simulate_competitive(default_kit(4, 2), 2, "greedy", MAX_GAMES + 1), "games"),
@@ -184,7 +183,9 @@ def test_refusals_name_the_field(call: Any, field: str) -> None:
 
 def test_games_at_the_cap_are_accepted() -> None:
     # The cap is stated in the library (MAX_GAMES) and the same everywhere.
-    assert MAX_GAMES == lighthouse.MAX_GAMES == 1_000_000
+    assert MAX_GAMES == 1_000_000
+    asked = [q.read({"games": MAX_GAMES}).games for q in (LighthouseOdds, LighthouseContest)]
+    assert asked == [MAX_GAMES, MAX_GAMES]
     assert simulate(default_kit(1, 1), "greedy", 1).games == 1
 
 
@@ -258,15 +259,19 @@ def test_advice_on_a_roll_that_lands_the_boat_says_the_game_is_lost() -> None:
 def test_simulations_show_a_bar_when_asked_or_long(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from isles.solvers import work
     from isles.solvers.lighthouse import simulation
 
     kit = default_kit(2, 2)
     simulation.simulate(kit, "greedy", 50, progress=True)
     assert "lighthouse Monte Carlo" in capsys.readouterr().err
     simulation.simulate(kit, "greedy", 50)
-    assert capsys.readouterr().err == ""  # None: short work shows nothing
-    # None decides by the number of games (the threshold lowered: no timing involved).
-    monkeypatch.setattr(simulation, "AUTO_PROGRESS_GAMES", 50)
+    assert capsys.readouterr().err == ""  # None: no terminal, no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    simulation.simulate(kit, "greedy", 50)
+    assert capsys.readouterr().err == ""  # None on a terminal: short work shows nothing
+    # None on a terminal shows the bar once the work has taken the delay (lowered: no timing).
+    monkeypatch.setattr(work, "PROGRESS_DELAY", 0.0)
     simulation.simulate(kit, "greedy", 50)
     assert "lighthouse Monte Carlo" in capsys.readouterr().err
     simulation.simulate(kit, "greedy", 50, progress=False)
@@ -361,8 +366,8 @@ def test_every_result_has_a_strict_json_to_dict_with_a_status() -> None:
         lighthouse.difficulty_table((1,), (1,), "greedy"),
         best_move(kit, Position.start(kit), Roll.from_faces(kit, ("boat", "red"))),
         simulate(kit, "greedy", 20),
-        lighthouse.outcome_distribution(kit, "greedy"),
-        lighthouse.forward_greedy(kit),
+        outcome_distribution(kit, "greedy"),
+        forward_greedy(kit),
         competitive_odds(default_kit(2, 2)),
         simulate_competitive(default_kit(2, 2), 2, "greedy", 5),
     ]

@@ -15,24 +15,25 @@ from typing import Any
 import numpy as np
 import pytest
 
+from isles import lighthouse
+from isles.lighthouse import best_move
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import Position, Roll, default_kit, roll_outcomes
-from isles.solvers.lighthouse import (
-    CACHE_ENV,
-    LighthouseSolution,
-    advise,
-    best_move,
-    cache_dir,
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll, roll_outcomes
+from isles.solvers.lighthouse import cache as cache_module
+from isles.solvers.lighthouse.advice import advise, solve_from
+from isles.solvers.lighthouse.cache import (
     load_start_values,
     load_table,
     save_table,
-    solve,
     solve_cached,
-    solve_from,
     start_values_path,
     table_path,
 )
-from isles.solvers.lighthouse import cache as cache_module
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.solution import LighthouseSolution
+from isles.solvers.usercache import CACHE_ENV, cache_dir
 from tests.lighthouse.reference import solve as full_table
 from tests.lighthouse.test_lighthouse_classes import playout
 
@@ -181,7 +182,6 @@ def test_greedy_start_values_are_cached_for_large_kits(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 7 and 8 islands keep greedy play's start values (a few numbers); pretend 3 is large.
-    # The module, not the package's function of the same name.
     odds_module = importlib.import_module("isles.solvers.lighthouse.odds")
     kit = default_kit(3, 3)
     calls: list[int] = []
@@ -193,10 +193,10 @@ def test_greedy_start_values_are_cached_for_large_kits(
 
     monkeypatch.setattr(odds_module, "greedy_start_values", counted)
     monkeypatch.setattr(odds_module, "CACHE_FROM_CLASSES", 0)
-    first = odds_module.odds(kit, "greedy")
-    again = odds_module.odds(kit, "greedy")
+    first = lighthouse.odds(kit, "greedy")
+    again = lighthouse.odds(kit, "greedy")
     assert calls == [1] and first.to_dict() == again.to_dict()
     assert start_values_path(kit).exists()
-    fresh = odds_module.odds(kit, "greedy", cache=False)
+    fresh = lighthouse.odds(kit, "greedy", cache=False)
     assert calls == [1, 1] and fresh.by_sea_cards == first.by_sea_cards
     assert load_start_values(default_kit(3, 2)) is None  # another kit: another key

@@ -21,27 +21,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import (
-    BOAT,
-    DEFAULT_COLOURS,
-    DEFAULT_ISLANDS,
-    Kit,
-    Outcome,
-    Position,
-    default_kit,
-    legal_decisions,
-    play_turn,
-    roll_outcomes,
-)
-from isles.solvers.lighthouse import (
-    HAVE_NUMBA,
-    LighthouseSolution,
-    colour_group,
-    error_bound,
-    solve,
-    solve_from,
-)
+from isles.models.lighthouse.kit import BOAT, DEFAULT_COLOURS, DEFAULT_ISLANDS, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Outcome, legal_decisions, play_turn, roll_outcomes
+from isles.solvers.compiled import HAVE_NUMBA
+from isles.solvers.lighthouse.advice import solve_from
 from isles.solvers.lighthouse.classes import ClassIndex
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.solution import LighthouseSolution, error_bound
+from isles.solvers.lighthouse.symmetry import colour_group
 from tests.lighthouse.reference import FullTables
 from tests.lighthouse.reference import solve as full_table
 

@@ -14,13 +14,10 @@ from typing import Any
 import pytest
 
 from isles.cli import main
-from isles.models.lighthouse.rules import KITS, Kit, Position, Roll, default_kit
-from isles.solvers.lighthouse import (
-    best_move,
-    competitive_odds,
-    difficulty_table,
-    odds,
-)
+from isles.lighthouse import best_move, competitive_odds, difficulty_table, odds
+from isles.models.lighthouse.kit import KITS, Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
@@ -382,16 +379,16 @@ def test_errors_about_a_nine_island_kit_name_only_options_given(
 def test_long_simulations_show_progress_on_a_terminal_unasked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from isles.solvers.lighthouse import simulation
+    from isles.solvers import work
 
-    # The decision, not the time: the threshold lowered so that 200 games count as long.
-    monkeypatch.setattr(simulation, "AUTO_PROGRESS_GAMES", 200)
     argv = ["lighthouse", "--islands", "8", "--sea-cards", "1", "--simulate", "--games"]
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main([*argv, "200"]) == 0
-    assert "lighthouse Monte Carlo" in capsys.readouterr().err
-    assert main([*argv, "199"]) == 0
     assert "lighthouse Monte Carlo" not in capsys.readouterr().err  # short: no bar
+    # The time, not the games: the delay lowered so that any work counts as long.
+    monkeypatch.setattr(work, "PROGRESS_DELAY", 0.0)
+    assert main([*argv, "200"]) == 0
+    assert "lighthouse Monte Carlo" in capsys.readouterr().err
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     assert main([*argv, "200"]) == 0
     assert capsys.readouterr().err == ""  # never in a log file unless asked

@@ -18,25 +18,24 @@ from typing import Any
 import numpy as np
 import pytest
 
-from isles.models.lighthouse.rules import Position, Roll, default_kit
-from isles.solvers.lighthouse import (
-    CACHE_ENV,
-    LighthouseSolution,
-    best_move,
-    load_table,
-    solve,
-    solve_cached,
-)
+from isles.lighthouse import best_move
+from isles.models.lighthouse.kit import default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
+from isles.solvers.compiled import HAVE_NUMBA
 from isles.solvers.lighthouse import advice as advice_module
 from isles.solvers.lighthouse import cache as cache_module
 from isles.solvers.lighthouse import dp as dp_module
-from isles.solvers.lighthouse import kernel as kernel_module
 from isles.solvers.lighthouse import stream as stream_module
+from isles.solvers.lighthouse import warm_up as warm_up_module
+from isles.solvers.lighthouse.cache import kept_table, load_table, solve_cached
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.solution import LighthouseSolution
 from isles.solvers.lighthouse.stream import BLOCK, LayerWriter
 from isles.solvers.lighthouse.symmetry import colour_group
-from isles.solvers.usercache import clear_cache
+from isles.solvers.usercache import CACHE_ENV, clear_cache
 from isles.web import jobs
-from isles.web.tasks.lighthouse import LighthouseTables, _read_lighthouse, _run_lighthouse
+from isles.web.tasks.lighthouse import TASKS, _read_lighthouse, _run_lighthouse
 from tests.lighthouse.test_lighthouse_classes import playout
 
 
@@ -52,9 +51,8 @@ def test_streamed_table_is_the_table_in_memory(islands: int, cards: int, tmp_pat
     kit = default_kit(islands, cards)
     kept = solve(kit)
     streamed = dp_module.solve_from_class(
-        kit, "optimal", colour_group(kit), 0, 0, 0, False, "auto", False, None,
-        tmp_path / "values.npy",
-    )  # fmt: skip
+        kit, "optimal", colour_group(kit), 0, 0, 0, False, "auto", False, tmp_path / "values.npy"
+    )
     assert isinstance(streamed.values, np.memmap)
     assert streamed.values.shape == kept.values.shape
     assert np.array_equal(np.asarray(streamed.values), kept.values)  # the same floats, every one
@@ -65,7 +63,7 @@ def test_streamed_random_table_and_numpy_kernel(tmp_path: Path) -> None:
     for policy, backend in (("random", "auto"), ("optimal", "numpy")):
         kept = solve(kit, policy, backend=backend)  # type: ignore[arg-type]
         streamed = dp_module.solve_from_class(
-            kit, policy, colour_group(kit), 0, 0, 0, False, backend, False, None,  # type: ignore[arg-type]
+            kit, policy, colour_group(kit), 0, 0, 0, False, backend, False,  # type: ignore[arg-type]
             tmp_path / f"{policy}-{backend}.npy",
         )  # fmt: skip
         assert np.array_equal(np.asarray(streamed.values), kept.values)
@@ -223,19 +221,19 @@ def test_first_long_solve_compiles_in_another_process(monkeypatch: pytest.Monkey
         def wait(self) -> int:
             return 0
 
-    monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: False)
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
+    monkeypatch.setattr(warm_up_module, "_cached_on_disk", lambda _: False)
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: True)
     monkeypatch.setattr("subprocess.Popen", Fake)
-    if not kernel_module.HAVE_NUMBA:  # pragma: no cover
+    if not HAVE_NUMBA:  # pragma: no cover
         pytest.skip("numba is not installed")
-    kernel_module.start_warm_up("optimal", big=True)()
+    warm_up_module.start_warm_up("optimal", big=True)()
     assert len(started) == 1 and "warm_up('optimal')" in started[0][-1]
-    kernel_module.start_warm_up("optimal", big=False)()  # small solves: a thread
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: False)
-    kernel_module.start_warm_up("optimal", big=True)()  # no idle core: a thread
-    monkeypatch.setattr(kernel_module, "_core_to_spare", lambda: True)
-    monkeypatch.setattr(kernel_module, "_cached_on_disk", lambda _: True)
-    kernel_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
+    warm_up_module.start_warm_up("optimal", big=False)()  # small solves: a thread
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: False)
+    warm_up_module.start_warm_up("optimal", big=True)()  # no idle core: a thread
+    monkeypatch.setattr(warm_up_module, "_core_to_spare", lambda: True)
+    monkeypatch.setattr(warm_up_module, "_cached_on_disk", lambda _: True)
+    warm_up_module.start_warm_up("optimal", big=True)()  # compiled already: nothing to start
     assert len(started) == 1
 
 
@@ -269,7 +267,7 @@ def test_the_tables_memory_is_touched_while_the_kernel_compiles(
     monkeypatch.setattr(dp_module, "_Tables", tables)
     out = tmp_path / "v.npy" if streamed else None
     touched = dp_module.solve_from_class(
-        kit, "optimal", colour_group(kit), 0, 0, 0, False, "numba", False, None, out
+        kit, "optimal", colour_group(kit), 0, 0, 0, False, "numba", False, out
     )
     assert np.array_equal(np.asarray(touched.values), kept.values)
     assert len(sizes) == 4 if streamed else len(sizes) == 3  # two scratch tables, the values
@@ -279,21 +277,28 @@ def test_the_tables_memory_is_touched_while_the_kernel_compiles(
 def test_server_tables_report_progress_and_print_no_bar(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(dp_module, "AUTO_PROGRESS_CLASSES", 0)  # every solve "long"
+    # The resident process answers with isles.answer: the library keeps the table.
+    monkeypatch.setattr(advice_module, "WHOLE_TABLE_ISLANDS", 4)  # 7 and 8 islands' rule
     seen: list[float] = []
-    tables = LighthouseTables(seen.append)
+    resident = TASKS["lighthouse"].resident
+    assert resident is not None
+    advise = resident(seen.append)
     body = {
         "islands": 4,
         "sea_cards": 3,
         "roll": ["red", "blue"],
         "position": {"discs": [[], [], [], []], "boat": 0, "maurice": 0},
     }
-    answer = tables(_read_lighthouse(body))
+    answer = advise(_read_lighthouse(body))
     kit = default_kit(4, 3)
     start = Position.start(kit)
     assert answer == best_move(kit, start, Roll.from_faces(kit, ("red", "blue"))).to_dict()
     assert seen and seen == sorted(seen) and seen[-1] == 1.0 and 0 < seen[0] < 1
     assert load_table(kit) is not None  # solved whole, kept
+    kept = kept_table(kit)
+    assert kept is not None and kept_table(kit) is kept  # in memory between calls
+    seen.clear()
+    assert advise(_read_lighthouse(body)) == answer and seen == []  # read, not solved
     three = {**body, "islands": 3, "position": {"discs": [[]] * 3, "boat": 0, "maurice": 0}}
     _run_lighthouse(_read_lighthouse(three))  # a position solved on its own: no bar either
     assert capsys.readouterr().err == ""
@@ -328,13 +333,15 @@ def test_job_progress_is_the_solve_s_not_the_time_limit() -> None:
 
 
 def test_progress_runs_through_the_phases(capsys: pytest.CaptureFixture[str]) -> None:
-    steps: list[tuple[int, int]] = []
-    solved = solve(default_kit(3, 2), progress=True, on_progress=lambda *s: steps.append(s))
+    seen: list[float] = []
+    solved = solve(default_kit(3, 2), progress=seen.append)
     assert solved.win_probability() == solve(default_kit(3, 2), progress=False).win_probability()
-    done = [d for d, _ in steps]
-    assert {t for _, t in steps} == {dp_module.PROGRESS_STEPS} and done == sorted(set(done))
+    assert capsys.readouterr().err == ""  # told the fraction done: no bar
+    done = [round(fraction * dp_module.PROGRESS_STEPS) for fraction in seen]
+    assert all(0 < f <= 1 for f in seen) and done == sorted(set(done))
     valuing = sum(share for _, share in dp_module.PHASES[:-1]) * dp_module.PROGRESS_STEPS
     assert done[0] < valuing < done[-1] == dp_module.PROGRESS_STEPS
     assert any(0 < d < valuing for d in done)  # the classes' building moves the bar too
+    solve(default_kit(3, 2), progress=True)
     err = capsys.readouterr().err
     assert all(name in err for name, _ in dp_module.PHASES)

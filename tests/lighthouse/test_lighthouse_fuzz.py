@@ -16,10 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from isles.lighthouse import odds
 from isles.models.errors import IslesError
 from isles.models.jsonio import parse_json
-from isles.models.lighthouse.rules import Kit, Position, Roll, default_kit
-from isles.solvers.lighthouse import LighthouseSolution, advise, odds, simulate, solve
+from isles.models.lighthouse.kit import Kit, default_kit
+from isles.models.lighthouse.position import Position
+from isles.models.lighthouse.rules import Roll
+from isles.solvers.lighthouse.advice import advise
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.simulation import simulate
+from isles.solvers.lighthouse.solution import LighthouseSolution
 
 scalars = (
     st.none()

@@ -13,6 +13,7 @@ from isles import lighthouse
 from isles.cli import main
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse.competitive import competitive_kit
+from isles.models.lighthouse.kit import DEFAULT_KIT, KITS, MAX_DEFAULT_ISLANDS, PLAYER_ISLANDS
 from isles.models.questions import questions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +30,9 @@ def test_every_built_in_kit_is_one_entry_of_the_registry() -> None:
         assert lighthouse.named_kit(f"game-{players}") == lighthouse.players_kit(players)
     for seats in (2, 3, 4):
         assert lighthouse.named_kit(f"competitive-{seats}") == competitive_kit(seats)
-    for n in range(1, lighthouse.MAX_DEFAULT_ISLANDS + 1):
+    for n in range(1, MAX_DEFAULT_ISLANDS + 1):
         assert lighthouse.named_kit(f"default-{n}") == lighthouse.default_kit(n)
-    assert lighthouse.PLAYER_ISLANDS == {2: 8, 3: 6, 4: 8}
+    assert PLAYER_ISLANDS == {2: 8, 3: 6, 4: 8}
     with pytest.raises(InvalidInput, match=r"^kit: 'game-5' is invalid; expected a kit name"):
         lighthouse.named_kit("game-5")
 
@@ -41,7 +42,7 @@ def test_the_kit_when_none_is_chosen_is_declared_once() -> None:
     # game for 2 players, 8 islands (the web reader used to play 6 islands).
     from isles.web.tasks.lighthouse import lighthouse_kit
 
-    default = lighthouse.named_kit(lighthouse.DEFAULT_KIT)
+    default = lighthouse.named_kit(DEFAULT_KIT)
     assert default == lighthouse.players_kit(2)
     assert lighthouse.KitChoice.read({}).chosen_kit() == default
     assert lighthouse_kit({}) == default.to_dict()
@@ -79,7 +80,7 @@ def test_kit_names_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["lighthouse", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for name in lighthouse.KITS:
+    for name in KITS:
         assert name in text
 
 

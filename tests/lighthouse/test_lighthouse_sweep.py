@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 import tests.lighthouse.reference as reference
 from isles.models.errors import InvalidInput
-from isles.models.lighthouse.rules import BOAT, Kit, default_kit
-from isles.solvers.lighthouse import solve, win_probability
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.start_values import win_probability
 from tests.lighthouse.test_lighthouse import brute_force, tiny_kits
 
 SWEEPS: dict[str, Callable[..., Any]] = {

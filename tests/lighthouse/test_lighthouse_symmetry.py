@@ -14,17 +14,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from isles.models.lighthouse.rules import (
-    BOAT,
-    Kit,
-    Position,
-    can_take,
-    default_kit,
-    roll_outcomes,
-)
-from isles.solvers.lighthouse import ColourGroup, colour_group, solve
+from isles.models.lighthouse.kit import BOAT, Kit, default_kit
+from isles.models.lighthouse.position import Position, can_take
+from isles.models.lighthouse.rules import roll_outcomes
 from isles.solvers.lighthouse.classes import class_graph
-from isles.solvers.lighthouse.symmetry import ClassCoding
+from isles.solvers.lighthouse.dp import solve
+from isles.solvers.lighthouse.symmetry import ClassCoding, ColourGroup, colour_group
 from tests.lighthouse.reference import solve as full_table
 from tests.lighthouse.test_lighthouse_classes import playout
 

@@ -21,6 +21,7 @@ from isles import lighthouse, rally
 from isles.models.board import Board
 from isles.models.errors import InvalidInput
 from isles.models.hexgrid import Hex
+from isles.models.lighthouse.rules import play_turn
 from isles.web.tasks.layout import layout_rules
 from isles.web.tasks.rally import rally_goals
 from tests.web.test_web_browser import PHONE, browser, page, server
@@ -241,7 +242,7 @@ def test_lighthouse_play_the_move_follows_the_game(server: str, page: Page) -> N
     advice = lighthouse.best_move(kit, start, roll)
     expect(page.locator("#best")).to_be_visible(timeout=60_000)  # numba compiles once
     page.click("#play")
-    after = lighthouse.play_turn(kit, start, roll, advice.best).position.to_dict()
+    after = play_turn(kit, start, roll, advice.best).position.to_dict()
     for k, discs in enumerate(after["discs"]):
         expect(page.locator(f'.lighthouse[data-island="{k}"] .disc')).to_have_text(discs)
     expect(page.locator('[data-die] button[aria-pressed="true"]')).to_have_count(0)  # dice cleared

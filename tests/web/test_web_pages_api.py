@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles import layout, lighthouse, rally
+from isles.models.lighthouse.rules import legal_decisions, play_turn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -46,9 +47,9 @@ def test_lighthouse_play_is_the_librarys_turn(client: TestClient) -> None:
     position = lighthouse.Position((("red",), ()), boat=1, maurice=0)
     roll = lighthouse.Roll.from_faces(kit, ("blue", "boat"))
     body = {"islands": 2, "sea_cards": 3, "position": position.to_dict(), "roll": ["blue", "boat"]}
-    for decision in lighthouse.legal_decisions(kit, position, roll):
+    for decision in legal_decisions(kit, position, roll):
         answer = client.post("/api/lighthouse/play", json={**body, "decision": decision.to_dict()})
-        after = lighthouse.play_turn(kit, position, roll, decision)
+        after = play_turn(kit, position, roll, decision)
         assert answer.json() == {
             "position": after.position.to_dict(),
             "outcome": str(after.outcome),

@@ -10,7 +10,7 @@ naming the field), every answer is exactly a catalogue result's ``to_dict()``
 from isles.web.tasks import layout, lighthouse, plunder, rally
 from isles.web.tasks.base import Task
 from isles.web.tasks.layout import layout_rules
-from isles.web.tasks.lighthouse import LighthouseTables, check_position, lighthouse_kit
+from isles.web.tasks.lighthouse import check_position, lighthouse_kit
 from isles.web.tasks.plunder import DIG_SAMPLES, check_record, plunder_example
 from isles.web.tasks.rally import BOARD_SOURCES, check_board, rally_beginner, rally_towns
 
@@ -18,7 +18,6 @@ __all__ = [
     "BOARD_SOURCES",
     "DIG_SAMPLES",
     "TASKS",
-    "LighthouseTables",
     "Task",
     "check_board",
     "check_position",

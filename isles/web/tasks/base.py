@@ -25,7 +25,8 @@ class Task:
         The job's time limit: past it the job is stopped and answers ``timed_out``.
     resident : callable, optional
         Makes the callable (arguments read -> ``to_dict()``) of a process that stays
-        between jobs and keeps a cache (:class:`LighthouseTables`), given the
+        between jobs and keeps a cache (the lighthouse advisor's, whose library keeps
+        the last kit's table in memory), given the
         call that reports the job's progress (a fraction done, 0..1).
     """
 

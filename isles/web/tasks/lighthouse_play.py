@@ -1,7 +1,7 @@
 """The lighthouse advisor's "play this move": the position after a decision (docs/serve.md).
 
 The page follows a whole game: after the advice it plays the chosen decision
-with the library's own turn (:func:`isles.lighthouse.play_turn`), never a
+with the library's own turn (:func:`isles.models.lighthouse.rules.play_turn`), never a
 copy of the rules in the browser.
 """
 
@@ -12,6 +12,8 @@ from typing import Any
 
 from isles import lighthouse
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.questions import LighthouseAdvice
+from isles.models.lighthouse.rules import play_turn
 
 __all__ = ["play_move"]
 
@@ -80,9 +82,9 @@ def play_move(body: object) -> dict[str, Any]:
     if not isinstance(body, Mapping) or "decision" not in body:
         raise InvalidInput("decision", None, "the decision to play", problem="missing")
     rest = {k: v for k, v in body.items() if k != "decision"}
-    question = lighthouse.LighthouseAdvice.read(rest, spelling="key")
+    question = LighthouseAdvice.read(rest, spelling="key")
     kit = question.chosen_kit()
     position, roll = question.chosen_position(kit), question.chosen_roll(kit)
     decision = _decision(body["decision"], len(kit.islands))
-    result = lighthouse.play_turn(kit, position, roll, decision)
+    result = play_turn(kit, position, roll, decision)
     return {"position": result.position.to_dict(), "outcome": str(result.outcome)}
