@@ -368,7 +368,7 @@ def seat_kit(kit: Kit, seats: int, seat: int) -> Kit:
 
     The seat's discs follow the cooperative rules on its own lighthouses, so
     the cooperative rules and policies (models/lighthouse/rules.py,
-    solvers/lighthouse.py) are applied to this kit with :func:`seat_position`,
+    solvers/lighthouse/policies.py) are applied to this kit with :func:`seat_position`,
     and their decisions read back with :func:`from_seat_decision`.
 
     Parameters

@@ -1,17 +1,20 @@
 """Lighthouses: the real chances of winning, exact, and the best move in any position.
 
 Implements docs/lighthouse.md (seed 000_aeb701e368f40145.txt). The questions of
-:mod:`isles.models.lighthouse.questions`, each answered by the module of its engine:
+:mod:`isles.models.lighthouse.questions`, each answered by the module of its engine,
+beside the keyword function that asks it (listed by :mod:`isles.lighthouse`):
 
-- ``odds``: the odds of a kit under a policy (:func:`answer_lighthouse_odds`),
-  the method chosen by size: the exact DP, greedy play's sweep, or Monte Carlo
-  beside certified bounds;
-- ``advice``: the best move for a roll (:func:`answer_lighthouse_advice`), from a
-  table or from the classes that can follow a position;
+- ``odds``: the odds of a kit under a policy (:func:`answer_lighthouse_odds`;
+  ``odds.odds``), the method chosen by size: the exact DP, greedy play's sweep,
+  or Monte Carlo beside certified bounds;
+- ``advice``: the best move for a roll (:func:`answer_lighthouse_advice`;
+  ``advice.best_move``), from a table or from the classes that can follow a
+  position;
 - ``table``: the difficulty table by players, policy and sea cards
-  (:func:`answer_lighthouse_table`);
-- ``contest``: the competitive variant's odds (:func:`answer_lighthouse_contest`),
-  solved (``competitive``) or simulated (``competitive_simulation``).
+  (:func:`answer_lighthouse_table`; ``table.difficulty_table``);
+- ``contest``: the competitive variant's odds (:func:`answer_lighthouse_contest`;
+  ``contest.competitive_odds``), solved (``competitive``) or simulated
+  (``competitive_simulation``).
 
 The engines, one module per job:
 

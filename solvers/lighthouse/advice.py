@@ -8,6 +8,7 @@ or from the classes that can follow the position alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -50,6 +51,7 @@ __all__ = [
     "ValueTable",
     "advise",
     "answer_lighthouse_advice",
+    "best_move",
     "choose_decision",
     "solve_from",
 ]
@@ -420,6 +422,68 @@ most :data:`WHOLE_TABLE_DISCS` discs laid."""
 WHOLE_TABLE_DISCS = 8
 """Discs laid up to which a position's own solve is seconds (after 4 turns of the real
 game: up to 470,000 classes); later positions solve their few classes in a second."""
+
+
+def best_move(
+    kit: Kit | str | Mapping[str, object],
+    position: Position | Mapping[str, object],
+    roll: Roll | Sequence[str],
+    *,
+    exact: bool = False,
+    cache: bool = True,
+    progress: Progress = None,
+) -> Advice:
+    """The optimal decision for ``roll`` in ``position``, with every alternative's odds.
+
+    Reads the kit's optimal table from the cache when it is there (a few rows of
+    a memory-mapped file: milliseconds), and keeps it in memory for the next
+    call. Without it, an early position of a kit of 7 or 8 islands (at most 8
+    discs laid) solves the whole table and keeps it in the cache (the real
+    game: 12 to 17 s the first time on 2 cores, 11 s once numba has compiled;
+    every later roll reads it); any other position solves only the positions
+    that can follow it (docs/lighthouse.md, "One position without the table").
+
+    Parameters
+    ----------
+    kit : Kit, str or mapping
+        At most 8 islands: a kit, a name of the registry or a kit's JSON.
+    position : Position or mapping
+        A position of the kit still in play (a won position is refused), or its JSON.
+    roll : Roll or sequence of str
+        The roll to play, e.g. ``Roll.from_faces(kit, ("boat", "red"))``, or its faces.
+    exact : bool
+        Fractions (at most 4 islands; never cached) instead of floats.
+    cache : bool
+        Read (and for an early position of 7 or 8 islands, keep) the kit's table
+        in the user's cache directory; False solves the position's own classes.
+    progress : bool, None or callable
+        A progress bar (stderr) when solving, as :func:`~isles.lighthouse.odds`'s.
+
+    Returns
+    -------
+    Advice
+        ``status`` optimal; ``outcome`` lost when the roll lands the boat on
+        Maurice's island (the game is lost whatever is played).
+
+    Raises
+    ------
+    InvalidInput
+        The position does not fit the kit or is won; a roll colour not on the
+        dice; a kit beyond the DP; ``exact`` for a large kit.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> kit = default_kit(2, 2)
+    >>> pos = Position((("red",), ()), boat=1, maurice=1)
+    >>> adv = best_move(kit, pos, Roll.from_faces(kit, ("blue", "green")))
+    >>> adv.best.to_dict()
+    {'placements': [['blue', 0], ['green', 1]], 'bonus': None}
+    >>> best_move(kit, pos, ["boat", "red"], exact=True).win_probability
+    Fraction(...)
+    """
+    question = LighthouseAdvice.ask(kit=kit, position=position, roll=roll, exact=exact, cache=cache)
+    return answer_lighthouse_advice(question, progress=progress)
 
 
 def _whole_table_pays(kit: Kit, position: Position) -> bool:

@@ -7,6 +7,8 @@ exact solve of competitive.py or the simulation of competitive_simulation.py.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse.caps import DEFAULT_GAMES
 from isles.models.lighthouse.competitive import (
@@ -27,7 +29,7 @@ from isles.solvers.lighthouse.competitive_simulation import (
 )
 from isles.solvers.work import Progress
 
-__all__ = ["answer_lighthouse_contest"]
+__all__ = ["answer_lighthouse_contest", "competitive_odds"]
 
 
 def _contest_seats(question: LighthouseContest, kit: Kit) -> int:
@@ -127,3 +129,72 @@ def answer_lighthouse_contest(
         seed=0 if seed is None else seed,
         progress=progress,
     )
+
+
+def competitive_odds(
+    kit: Kit | str | Mapping[str, object] | None = None,
+    seats: int = 2,
+    policy: str | Sequence[str] = "greedy",
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress = None,
+) -> CompetitiveSolution | CompetitiveSimulation:
+    """Each seat's chance in the competitive variant: exact where the solve fits, else simulated.
+
+    Kits whose solve fits in 2 GiB (the default 2-seat kit, 3 seats x 2 islands)
+    are solved exactly by value iteration; larger ones (4 seats x 2 islands,
+    2 seats x 4 islands) are simulated, and the answer says so (``status``
+    exact, optimal or estimate; docs/lighthouse.md, "Competitive variant").
+
+    Parameters
+    ----------
+    kit : Kit, str or mapping, optional
+        A kit, a name of the registry or a kit's JSON; default the registry's
+        ``competitive-SEATS`` (3 sea cards).
+    seats : int
+        2..4 seats dividing the islands.
+    policy : str or sequence of str
+        ``greedy``, ``random`` or (2 seats, solved kits) ``optimal``; one, or one per seat.
+    games : int, optional
+        Games to simulate (default 20,000); only for a kit that is simulated.
+    seed : int, optional
+        The simulation's seed (default 0); only for a kit that is simulated.
+    time_limit : float, optional
+        Seconds for an exact solve (default 600): when they run out the answer
+        is ``timed_out``, its chances still within ``error_bound``; only for a
+        kit that is solved.
+    progress : bool, None or callable
+        A progress bar (stderr), as :func:`~isles.lighthouse.odds`'s.
+
+    Returns
+    -------
+    CompetitiveSolution or CompetitiveSimulation
+
+    Raises
+    ------
+    InvalidInput
+        Bad seats or policy; ``games`` or ``seed`` for a kit solved exactly, or
+        ``time_limit`` for one simulated (they would do nothing); ``optimal``
+        for a kit beyond the exact solve.
+
+    References
+    ----------
+    L. S. Shapley, "Stochastic games", *Proc. Natl. Acad. Sci.* 39 (1953)
+    1095-1100 (value iteration); E. B. Wilson (1927), for the intervals.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> competitive_odds(default_kit(2, 3)).status
+    <Status.EXACT: 'exact'>
+    >>> competitive_odds(default_kit(2, 3), games=10)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: games: 10 is invalid; expected games only ...
+    """
+    question = LighthouseContest.ask(
+        kit=kit, seats=seats, policy=policy, games=games, seed=seed, time_limit=time_limit
+    )
+    return answer_lighthouse_contest(question, progress=progress)

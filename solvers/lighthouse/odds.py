@@ -8,6 +8,7 @@ Monte Carlo beside certified bounds beyond it or when asked.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -54,6 +55,7 @@ __all__ = [
     "Odds",
     "answer_lighthouse_odds",
     "exact_start",
+    "odds",
     "odds_method",
     "solution_for",
 ]
@@ -375,6 +377,99 @@ def answer_lighthouse_odds(question: LighthouseOdds, *, progress: Progress = Non
             problem="given",
         )
     return _simulated_odds(question, kit, progress)
+
+
+def odds(
+    kit: Kit | str | Mapping[str, object],
+    policy: str = "optimal",
+    *,
+    exact: bool = False,
+    simulate: bool = False,
+    certify: float | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    cache: bool = True,
+    progress: Progress = None,
+) -> Odds:
+    """The odds of winning with ``kit`` under ``policy``, by the best method its size allows.
+
+    The exact DP for kits of up to 8 islands (optimal and random play: every
+    position, the table cached for 7 and 8 islands; greedy play: its layer
+    sweep), every sea-card count from one solve; beyond, or with ``simulate`` or
+    ``certify``, a Monte Carlo estimate (``simulate``) beside certified bounds
+    (docs/lighthouse.md, "What is computed").
+
+    Parameters
+    ----------
+    kit : Kit, str or mapping
+        A kit, a name of the registry (``"game-2"``, docs/lighthouse.md, "Named
+        kits") or a kit's JSON.
+    policy : {"optimal", "greedy", "random"}
+        The players' policy. Beyond the DP, ``optimal`` is bracketed: greedy
+        play is simulated (a statistical lower estimate) beside the certified
+        upper bound, and ``certify`` adds a certified lower bound.
+    exact : bool
+        Fractions instead of floats (the DP only, at most 4 islands).
+    simulate : bool
+        A Monte Carlo estimate instead of the exact DP (kits of at least 8 islands).
+    certify : float, optional
+        Also evaluate greedy play exactly forward, dropping positions less likely
+        than this (0 < certify < 1): a certified lower bound for ``optimal`` and
+        ``greedy`` (kits of at least 8 islands).
+    games : int, optional
+        Games to simulate, 1..1,000,000 (default 20,000); only when the odds are
+        simulated.
+    seed : int, optional
+        The simulation's seed, >= 0 (default 0); only when the odds are simulated.
+    cache : bool
+        Read and keep large tables in the user's cache directory; False solves
+        without them (refused where nothing is cached: the odds simulated).
+    progress : bool, None or callable
+        Progress bars (stderr): True at once, False never, None on a terminal
+        once the work has taken a second; a callable is told the fraction done.
+
+    Returns
+    -------
+    Odds
+        ``status`` optimal, exact or estimate.
+
+    Raises
+    ------
+    InvalidInput
+        Unknown policy; ``simulate`` or ``certify`` for a kit the DP answers in
+        seconds; ``games`` or ``seed`` when nothing is simulated; ``exact`` where
+        no Fractions are computed; ``certify`` for random play or outside (0, 1);
+        ``games`` above the cap; ``cache=False`` for simulated odds.
+
+    See Also
+    --------
+    isles.lighthouse.difficulty_table : the odds by players, sea cards and policy.
+
+    References
+    ----------
+    R. Bellman, *Dynamic Programming*, 1957 (backward induction); E. B. Wilson
+    (1927), for the interval of the estimate.
+
+    Examples
+    --------
+    >>> from isles.models.lighthouse.kit import default_kit
+    >>> odds(default_kit(2, 2), exact=True).win_probability
+    Fraction(196809133707275, 304679870005248)
+    >>> res = odds(default_kit(8, 2), simulate=True, games=500)
+    >>> res.status, res.win_probability, res.simulated_policy
+    (<Status.ESTIMATE: 'estimate'>, None, 'greedy')
+    """
+    question = LighthouseOdds.ask(
+        kit=kit,
+        policy=policy,
+        exact=exact,
+        simulate=simulate,
+        certify=certify,
+        games=games,
+        seed=seed,
+        cache=cache,
+    )
+    return answer_lighthouse_odds(question, progress=progress)
 
 
 def _exact_odds(question: LighthouseOdds, kit: Kit, method: Method, progress: Progress) -> Odds:

@@ -7,6 +7,7 @@ sea-card count read from it, as the odds are computed (odds.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,7 +23,7 @@ from isles.solvers.lighthouse.odds import Method, exact_start
 from isles.solvers.lighthouse.policies import policy_status
 from isles.solvers.work import Progress
 
-__all__ = ["DifficultyEntry", "DifficultyTable", "answer_lighthouse_table"]
+__all__ = ["DifficultyEntry", "DifficultyTable", "answer_lighthouse_table", "difficulty_table"]
 
 
 @dataclass(frozen=True)
@@ -211,3 +212,76 @@ def answer_lighthouse_table(
                 for k in cards
             )
     return DifficultyTable(pols, tuple(rows))
+
+
+def difficulty_table(
+    islands: int | Iterable[int] | None = None,
+    sea_cards: int | Iterable[int] = 8,
+    policy: str | Iterable[str] = ("optimal", "greedy", "random"),
+    *,
+    players: int | Iterable[int] | None = None,
+    cache: bool = True,
+    progress: Progress = None,
+) -> DifficultyTable:
+    """Win probability by players (or islands), policy and sea cards, default kit, exact.
+
+    2 and 4 players play 8 islands, 3 players 6 (the same kit for 2 and 4
+    players: one solve). Each kit and policy is solved once with the most
+    sea cards asked (a game with fewer cards is the same game with the boat
+    further on), as in :func:`~isles.lighthouse.odds` (optimal and random tables cached).
+
+    Parameters
+    ----------
+    islands : int or iterable of int, optional
+        Island counts (1..8) of the default kit. Default: the kits of ``players``.
+    sea_cards : int or iterable of int
+        The rows: ``N`` for 1..N (default 1..8), or the sea-card counts (each 1..30).
+    policy : str or iterable of {"optimal", "greedy", "random"}
+        One policy or several (default all three).
+    players : int or iterable of int, optional
+        Player counts, each 2, 3 or 4 (instead of ``islands``). When neither is
+        given: 2, 3 and 4 players.
+    cache : bool
+        Read and keep large tables in the user's cache directory.
+    progress : bool, None or callable
+        Progress bars (stderr) of long solves, as :func:`~isles.lighthouse.odds`'s.
+
+    Returns
+    -------
+    DifficultyTable
+
+    Raises
+    ------
+    InvalidInput
+        Both ``islands`` and ``players``; no islands, players, sea cards or
+        policies; a value out of range; an unknown policy.
+
+    Notes
+    -----
+    Measured (docs/lighthouse.md, "Measured"): the full table, 2-4 players x
+    8 sea cards x 3 policies, takes about 100 s of CPU the first time (the
+    8-island greedy sweep, 60 s, then optimal and random play, 20 s each), and
+    seconds once the tables and greedy's start values are cached.
+
+    Examples
+    --------
+    >>> table = difficulty_table((2,), (1, 2), "greedy")
+    >>> [round(r.win_probability, 4) for r in table.rows]
+    [0.37, 0.6358]
+    >>> [(r.islands, r.players) for r in difficulty_table(sea_cards=(1,), players=(3,)).rows]
+    [(6, (3,)), (6, (3,)), (6, (3,))]
+    """
+    question = LighthouseTable.ask(
+        # one count or several, as the declaration reads them (N sea cards: rows 1..N)
+        islands=_counts(islands),
+        sea_cards=_counts(sea_cards),
+        policy=policy if isinstance(policy, str) else tuple(policy),
+        players=_counts(players),
+        cache=cache,
+    )
+    return answer_lighthouse_table(question, progress=progress)
+
+
+def _counts(value: int | Iterable[int] | None) -> int | tuple[int, ...] | None:
+    """One count, or several as a tuple (a range, a list), as the table's fields read them."""
+    return value if value is None or isinstance(value, int) else tuple(value)

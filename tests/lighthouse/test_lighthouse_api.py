@@ -6,6 +6,7 @@ side) and in tests/test_lighthouse_cli.py (command line side).
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -387,3 +388,17 @@ def test_odds_is_exported_by_the_catalogue() -> None:
     for name in ("odds", "Odds", "best_move", "competitive_odds", "difficulty_table", "Roll"):
         assert name in lighthouse.__all__
     assert lighthouse.Odds is Odds
+
+
+def test_each_keyword_function_stands_beside_its_answerer() -> None:
+    # docs/architecture.md, "Where things go": the catalogue only imports and lists them
+    for name, question in (
+        ("odds", "odds"),
+        ("best_move", "advice"),
+        ("difficulty_table", "table"),
+        ("competitive_odds", "contest"),
+    ):
+        module = importlib.import_module(f"isles.solvers.lighthouse.{question}")
+        assert getattr(lighthouse, name) is getattr(module, name)
+        assert getattr(module, name).__module__ == module.__name__
+        assert hasattr(module, f"answer_lighthouse_{question}")
