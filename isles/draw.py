@@ -83,7 +83,7 @@ def is_detailed(board: Board) -> bool:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> is_detailed(beginner_board())
     True
     """
@@ -115,7 +115,7 @@ def check_drawable(board: Board, field: str = "board", value: object = None) -> 
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> check_drawable(beginner_board())
     """
     if len(board) > MAX_DRAWN_HEXES:
@@ -180,7 +180,7 @@ def board_figure(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> fig, ax = board_figure(beginner_board(), title="Beginner board")
     >>> len(ax.collections[0].get_paths())  # the hexes: one collection
     37

@@ -14,7 +14,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from isles.models.errors import InvalidInput
@@ -23,7 +23,9 @@ from isles.models.text import parse_integer
 __all__ = [
     "DIRECTIONS",
     "MAX_COORDINATE",
+    "CornerLike",
     "Edge",
+    "EdgeLike",
     "Hex",
     "Vertex",
     "as_hex",
@@ -249,6 +251,13 @@ class Vertex(NamedTuple):
     a: Hex
     b: Hex
     c: Hex
+
+
+#: An edge as a caller gives it: an :class:`Edge`, or its two adjacent hexes, each
+#: ``(q, r)``, as tuples or lists (``((0, 1), (0, 2))``, JSON's ``[[0, 1], [0, 2]]``).
+EdgeLike = Edge | Sequence[Sequence[int]]
+#: A corner as a caller gives it: a :class:`Vertex`, or its three hexes, each ``(q, r)``.
+CornerLike = Vertex | Sequence[Sequence[int]]
 
 
 def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:

@@ -32,7 +32,7 @@ def colourfulness(board: Board) -> int:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> colourfulness(beginner_board())
     67
     """
@@ -84,7 +84,7 @@ def pip_spread(board: Board) -> int:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> pip_spread(beginner_board())
     3
     """

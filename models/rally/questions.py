@@ -82,7 +82,7 @@ class Trip(Question):
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> board = beginner_board()
     >>> trip = Trip.read({"board": board, "start": (0, -3), "objective": "weighted",
     ...                   "values": {"ore": 2}})

@@ -86,7 +86,7 @@ class Rim:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> rim = Rim(beginner_board())
     >>> len(rim.starts), rim.goals(rim.start_group((0, -3)))
     (18, [Hex(q=2, r=0), Hex(q=1, r=1), Hex(q=0, r=2)])
@@ -203,7 +203,7 @@ def rim_sea(board: Board) -> list[Hex]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> rim_sea(beginner_board())[:3]
     [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2)]
     """
@@ -224,7 +224,7 @@ def rim_starts(board: Board) -> list[Hex]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> len(rim_starts(beginner_board()))
     18
     """
@@ -252,7 +252,7 @@ def is_rim_start(board: Board, h: tuple[int, int]) -> bool:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> board = beginner_board()
     >>> is_rim_start(board, (0, -3)), is_rim_start(board, (1, -1)), is_rim_start(board, (9, 9))
     (True, False, False)
@@ -336,7 +336,7 @@ def start_group(board: Board, start: tuple[int, int], size: int = GROUP_SIZE) ->
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> start_group(beginner_board(), (0, -3))
     [Hex(q=0, r=-3), Hex(q=-1, r=-2), Hex(q=-2, r=-1), Hex(q=-3, r=0)]
     >>> start_group(beginner_board(), (1, -1))
@@ -364,7 +364,7 @@ def start_groups(board: Board, size: int = GROUP_SIZE) -> list[list[Hex]]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> groups = start_groups(beginner_board())
     >>> len(groups), groups[0]
     (18, [Hex(q=3, r=0), Hex(q=3, r=-1), Hex(q=3, r=-2), Hex(q=3, r=-3)])
@@ -394,7 +394,7 @@ def board_centre_doubled(board: Board) -> tuple[int, int]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> board_centre_doubled(beginner_board())
     (0, 0)
     """
@@ -429,7 +429,7 @@ def opposite_starts(board: Board, group: Iterable[tuple[int, int]]) -> list[Hex]
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> opposite_starts(beginner_board(), [(0, -3), (1, -3)])
     [Hex(q=0, r=3), Hex(q=-1, r=3)]
     """
@@ -465,7 +465,7 @@ def default_goals(board: Board, group: Sequence[Hex] | Iterable[Hex]) -> list[He
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> default_goals(beginner_board(), [Hex(0, -3), Hex(1, -3), Hex(2, -3), Hex(3, -3)])
     [Hex(q=-2, r=2), Hex(q=-1, r=2), Hex(q=0, r=2)]
     """

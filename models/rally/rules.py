@@ -184,7 +184,7 @@ def player_roads(board: Board, player: str) -> list[Edge]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> from isles.models.hexgrid import edge
     >>> board = beginner_board().replace(roads={edge((0, -2), (0, -1)): "red"})
     >>> player_roads(board, "red")
@@ -342,7 +342,8 @@ class Income:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board, Building, BuildingKind
+    >>> from isles.models.board import beginner_board
+    >>> from isles.models.catan import Building, BuildingKind
     >>> from isles.models.hexgrid import vertex
     >>> corner = vertex((0, -2), (0, -1), (1, -2))  # mountains 10, hills 6, pasture 2
     >>> board = beginner_board().replace(buildings={corner: Building("red", BuildingKind.CITY)})
@@ -388,7 +389,8 @@ def roll_income(board: Board, player: str) -> Income:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board, Building
+    >>> from isles.models.board import beginner_board
+    >>> from isles.models.catan import Building
     >>> from isles.models.hexgrid import vertex
     >>> corner = vertex((0, -2), (0, -1), (1, -2))
     >>> board = beginner_board().replace(buildings={corner: Building("red")})
@@ -426,7 +428,8 @@ def trade_ratios(board: Board, player: str, mode: str) -> tuple[int, ...] | None
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board, Building, HarbourKind
+    >>> from isles.models.board import beginner_board
+    >>> from isles.models.catan import Building, HarbourKind
     >>> from isles.models.hexgrid import edge, vertex
     >>> side = edge((0, -3), (0, -2))
     >>> town = {vertex((0, -3), (0, -2), (1, -3)): Building("red")}

@@ -62,7 +62,7 @@ def settlement_edges(board: Board, settlement: Vertex) -> list[Edge]:
     Examples
     --------
     >>> from isles.models.ships.coordinates import parse_settlement
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> [str(e) for e in settlement_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2']
     """
@@ -88,7 +88,7 @@ def corner_edges(board: Board, corner: Vertex) -> list[Edge]:
     Examples
     --------
     >>> from isles.models.ships.coordinates import parse_settlement
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> [str(e) for e in corner_edges(beginner_board(), parse_settlement("0,2:0,3:1,2"))]
     ['0,2:0,3', '0,2:1,2', '0,3:1,2']
     """
@@ -106,7 +106,8 @@ def building_owners(board: Board) -> dict[Vertex, str]:
     Examples
     --------
     >>> from isles.models.ships.coordinates import parse_settlement
-    >>> from isles.models.catan import Building, beginner_board
+    >>> from isles.models.board import beginner_board
+    >>> from isles.models.catan import Building
     >>> v = parse_settlement("0,2:0,3:1,2")
     >>> building_owners(beginner_board().replace(buildings={v: Building("red")})) == {v: "red"}
     True
@@ -139,7 +140,7 @@ def placement_edges(
     Examples
     --------
     >>> from isles.models.ships.coordinates import parse_settlement
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> v = parse_settlement("0,2:0,3:1,2")
     >>> blue_road = {edge((0, 2), (0, 3)): "blue"}
     >>> [str(e) for e in placement_edges(beginner_board(), v, "red", blue_road)]
@@ -188,7 +189,7 @@ def harvest(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> b = beginner_board()
     >>> harvest(b, edge((0, 2), (0, 3)), 11, "red", {}, {})
     <Terrain.PASTURE: 'pasture'>
@@ -225,7 +226,7 @@ def harvest_rolls(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> b = beginner_board()
     >>> rolls = harvest_rolls(b, "red", {}, {})
     >>> rolls[edge((0, 2), (0, 3))]
@@ -249,7 +250,7 @@ def land_hex(board: Board, e: Edge) -> Hex | None:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> land_hex(beginner_board(), edge((0, 2), (0, 3)))
     Hex(q=0, r=2)
     """
@@ -295,7 +296,7 @@ def harvest_refusal(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> b = beginner_board()
     >>> harvest_refusal(b, edge((0, 2), (0, 3)), 11, "red", {}, {}) is None
     True

@@ -60,7 +60,7 @@ def is_ship_edge(board: Board, e: Edge) -> bool:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> b = beginner_board()
     >>> is_ship_edge(b, edge((0, 3), (1, 2))), is_ship_edge(b, edge((0, 0), (1, 0)))
     (True, False)
@@ -94,7 +94,7 @@ def check_ship_edge(board: Board, e: object, field: str = "edge") -> Edge:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> check_ship_edge(beginner_board(), ((0, 0), (1, 0)), "start")
     Traceback (most recent call last):
     ...
@@ -124,7 +124,7 @@ def ship_edges(board: Board) -> list[Edge]:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> len(ship_edges(beginner_board()))  # 18 high-sea edges + 30 along the coast
     48
     """
@@ -143,7 +143,7 @@ def ship_edge_count(board: Board) -> int:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> b = beginner_board()
     >>> ship_edge_count(b) == len(ship_edges(b)) == 48
     True
@@ -179,7 +179,7 @@ def waters(board: Board, e: Edge) -> Waters:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> waters(beginner_board(), edge((0, 2), (0, 3)))
     <Waters.COAST: 'coast'>
     """
@@ -210,7 +210,7 @@ def capacity(board: Board, e: Edge) -> int:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> capacity(beginner_board(), edge((0, 3), (1, 2)))
     2
     """
@@ -279,7 +279,8 @@ def wind_moves(board: Board, e: Edge, roll: int) -> tuple[Edge, ...]:
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Tile
     >>> sea = Tile(Terrain.SEA, 5)
     >>> b = Board({(0, 0): sea, (1, 0): Tile(Terrain.SEA), (1, -1): Tile(Terrain.SEA)})
     >>> [str(m) for m in wind_moves(b, edge((0, 0), (1, 0)), 5)]
@@ -326,7 +327,8 @@ def ship_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> tu
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Tile
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 5), (1, 0): Tile(Terrain.SEA)})
     >>> ship_options(b, edge((0, 0), (1, 0)), 5)  # no third hex: nowhere to go
     (Edge(a=Hex(q=0, r=0), b=Hex(q=1, r=0)),)
@@ -367,7 +369,8 @@ def pirate_options(board: Board, e: Edge, roll: int, may_stay: bool = False) -> 
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Tile
     >>> b = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.FOREST, 3)})
     >>> [str(o) for o in pirate_options(b, edge((0, 0), (1, 0)), 7)]

@@ -151,7 +151,7 @@ def analyse(
     dig_samples: int | None = None,
     dig_time_limit: float | None = None,
     dig_deadline: float | None = None,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> Analysis:
     """Everything ``isles plunder`` answers, in one call: deduction, then advice.
 
@@ -187,7 +187,7 @@ def analyse(
         Seconds after the call by which the dig advice ends, if sooner than
         ``dig_time_limit`` (the analysis's own time counts; it keeps
         :data:`MIN_DIG_SECONDS` at least). Only with ``dig_policy``.
-    progress : bool, None or callable, default False
+    progress : bool, None or callable, default None
         A progress bar (:data:`isles.solvers.work.Progress`), as :func:`deduce`.
 
     Returns

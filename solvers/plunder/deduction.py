@@ -385,7 +385,7 @@ def deduce(
     record: Record,
     *,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> Deduction:
     """The posterior, then a smallest conflict (inconsistent) or the forced values' proofs.
 
@@ -399,7 +399,7 @@ def deduce(
         ``proofs`` says ``"minimal"``. The posterior and the minimal sets are
         always computed (about a second on a 200-turn 6-player record).
         None: no limit.
-    progress : bool, None or callable, default False
+    progress : bool, None or callable, default None
         A progress bar over the proofs (:data:`isles.solvers.work.Progress`).
 
     Returns

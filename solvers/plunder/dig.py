@@ -262,7 +262,7 @@ def dig_advice(
     seed: int = 0,
     turn_limit: int = TURN_LIMIT,
     time_limit: float | None = None,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> DigAdvice:
     """Per target: the expected points of my crew card sent now or after 1, 2, ... turns.
 
@@ -289,7 +289,7 @@ def dig_advice(
         limit stops within its decision and is dropped; if it was the first,
         the limit is refused (no answer stands on no game). None: every game
         asked for.
-    progress : bool, None or callable, default False
+    progress : bool, None or callable, default None
         A bar of games played on (:data:`isles.solvers.work.Progress`).
 
     Returns

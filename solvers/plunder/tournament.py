@@ -306,7 +306,7 @@ def tournament(
     workers: int | None = None,
     turn_limit: int = TURN_LIMIT,
     time_limit: float | None = TOURNAMENT_TIME_LIMIT,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> Tournament:
     """Play ``games`` games between policies, seats rotated, on Dask.
 
@@ -339,7 +339,7 @@ def tournament(
         tournament of the games ``0 .. n - 1`` finished by then, and says so
         (``games`` < ``games_asked``, ``stopped_at_time_limit``). None: every
         game asked for.
-    progress : bool, None or callable, default False
+    progress : bool, None or callable, default None
         A bar of games done (:data:`isles.solvers.work.Progress`).
 
     Returns

@@ -55,7 +55,7 @@ class CostField:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
     >>> f.status, f.cost((0, 0)), f.cost((1, -3))
     (<Status.OPTIMAL: 'optimal'>, (16, 3), None)
@@ -93,7 +93,7 @@ class CostField:
 
         Examples
         --------
-        >>> from isles.models.catan import beginner_board
+        >>> from isles.models.board import beginner_board
         >>> cost_field(beginner_board(), (0, -3), "turns").cost((0, 2))
         (31, 5)
         """
@@ -117,7 +117,7 @@ class CostField:
 
         Examples
         --------
-        >>> from isles.models.catan import beginner_board
+        >>> from isles.models.board import beginner_board
         >>> f = cost_field(build_graph(beginner_board()), Hex(0, -3))
         >>> [str(f.hexes[i]) for i in f.path_to(f.hexes.index(Hex(0, 0)))]
         ['0,-3', '0,-2', '0,-1', '0,0']
@@ -149,7 +149,7 @@ class CostField:
 
         Examples
         --------
-        >>> from isles.models.catan import beginner_board
+        >>> from isles.models.board import beginner_board
         >>> d = cost_field(build_graph(beginner_board()), Hex(0, -3)).to_dict()
         >>> d["status"], d["start"], d["hexes"][0]
         ('optimal', [0, -3], {'hex': [0, -3], 'cards': 0, 'moves': 0, 'previous': None})
@@ -210,7 +210,7 @@ def cost_field(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> f = cost_field(beginner_board(), (0, -3))
     >>> f.cost((0, 0))  # 10 ore, 6 brick, then the free desert: 16 cards in 3 moves
     (16, 3)

@@ -228,7 +228,8 @@ def solve_full(
     Examples
     --------
     >>> import numpy as np
-    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Building, Terrain, Tile
     >>> from isles.models.hexgrid import Hex, vertex
     >>> from isles.solvers.rally.full_space import full_states
     >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),

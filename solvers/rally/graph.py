@@ -29,7 +29,7 @@ from scipy.sparse import csr_matrix
 from isles.models.board import Board
 from isles.models.catan import Resource, Terrain, Tile
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import DIRECTIONS, Edge, Hex, as_hex, distance, edge
+from isles.models.hexgrid import DIRECTIONS, Edge, EdgeLike, Hex, as_hex, distance, edge
 from isles.models.rally.rules import desert_exit_probability, entry_cost
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Arc", "RallyGraph", "Road", "build_graph"]
 
 #: A road as a caller may give it: an :class:`Edge`, or a pair of hexes ``(q, r)``.
-Road = Edge | tuple[tuple[int, int], tuple[int, int]]
+Road = EdgeLike
 
 
 class Arc(NamedTuple):
@@ -102,7 +102,7 @@ class RallyGraph:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> rg = build_graph(beginner_board())
     >>> len(rg.hexes), rg.graph.number_of_edges()
     (37, 114)
@@ -162,7 +162,7 @@ class RallyGraph:
 
         Examples
         --------
-        >>> from isles.models.catan import beginner_board
+        >>> from isles.models.board import beginner_board
         >>> base, matrix = build_graph(beginner_board()).packed_csr("cards")
         >>> base, matrix.shape
         (38, (37, 37))
@@ -301,7 +301,7 @@ def build_graph(board: Board, roads: Iterable[Road] = ()) -> RallyGraph:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> rg = build_graph(beginner_board())
     >>> rg.graph.number_of_nodes(), rg.graph[Hex(0, -3)][Hex(0, -2)]["cards"]
     (37, 10)

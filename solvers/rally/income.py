@@ -120,7 +120,8 @@ def solve_income(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Building, Terrain, Tile
     >>> from isles.models.hexgrid import vertex
     >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
     ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),

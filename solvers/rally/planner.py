@@ -54,7 +54,7 @@ def route_of(trip: Trip, *, progress: Progress = None) -> Route:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> route_of(Trip.read({"board": beginner_board(), "start": (0, -3)})).total_cards
     24
     """

@@ -69,7 +69,8 @@ def answer_race(race: Race, *, progress: Progress = None) -> RaceResult:
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Building, Terrain, Tile
     >>> from isles.models.hexgrid import vertex
     >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
     ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),
@@ -289,7 +290,8 @@ def race_cars(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Building, Terrain, Tile
     >>> from isles.models.hexgrid import vertex
     >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),
     ...                (2, 0): Tile(Terrain.FIELDS, 3), (1, -1): Tile(Terrain.HILLS, 6),

@@ -278,7 +278,8 @@ def exact_race(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Building, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Building, Terrain, Tile
     >>> from isles.models.hexgrid import vertex
     >>> from isles.solvers.rally.income import solve_income
     >>> board = Board({(0, 0): Tile(Terrain.SEA), (1, 0): Tile(Terrain.HILLS, 4),

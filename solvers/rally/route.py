@@ -202,7 +202,8 @@ class Route:
 
         Examples
         --------
-        >>> from isles.models.catan import Board, Tile, Terrain
+        >>> from isles.models.board import Board
+        >>> from isles.models.catan import Tile, Terrain
         >>> from isles.rally import plan_route
         >>> islands = Board({(0, 0): Tile(Terrain.FOREST, 3), (2, 0): Tile(Terrain.HILLS, 4)})
         >>> d = plan_route(islands, (0, 0), goals=[(2, 0)]).to_dict()

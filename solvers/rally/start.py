@@ -187,7 +187,7 @@ def best_start(trip: Trip, *, progress: Progress = False) -> StartChoice:
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> best_start(Trip.read({"board": beginner_board()})).route.total_cards
     14
     """

@@ -64,7 +64,7 @@ def answer_trip(trip: Trip, *, progress: Progress = None) -> Route | StartChoice
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> answer_trip(Trip.read({"board": beginner_board(), "start": (0, -3)})).total_cards
     24
     >>> str(answer_trip(Trip.read({"board": beginner_board()})).route.start)
@@ -86,6 +86,7 @@ def plan_route(
     group: Sequence[tuple[int, int]] | None = None,
     time_limit: float | None = None,
     player: str | None = None,
+    progress: Progress = None,
 ) -> Route:
     """Plan a car's best route from ``start`` to the nearest of ``goals``.
 
@@ -133,6 +134,10 @@ def plan_route(
     player : str, optional
         A player named by the board: their roads on the board are their own
         (added to ``roads``).
+    progress : bool, None or callable, default None
+        A bar over a budget search's seconds (:data:`isles.solvers.work.Progress`):
+        True on stderr at once, None on a terminal once the search has taken a
+        second.
 
     Returns
     -------
@@ -185,7 +190,7 @@ def plan_route(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> r = plan_route(beginner_board(), (0, -3), goals=[(0, 0)])
     >>> str(r.status), [str(h) for h in r.path], r.total_cards
     ('optimal', ['0,-3', '0,-2', '0,-1', '0,0'], 16)
@@ -195,7 +200,19 @@ def plan_route(
     isles.models.errors.InvalidInput: goals: required: the car's start is not a rim start, ...
     """
     # The parameters, as given, are the question's fields (isles.models.rally.questions.Trip).
-    return route_of(Trip.ask(**locals()))
+    trip = Trip.ask(
+        board=board,
+        start=start,
+        goals=goals,
+        roads=roads,
+        objective=objective,
+        values=values,
+        budget=budget,
+        group=group,
+        time_limit=time_limit,
+        player=player,
+    )
+    return route_of(trip, progress=progress)
 
 
 def choose_start(
@@ -206,7 +223,7 @@ def choose_start(
     budget: CardCounts | None = None,
     group: Sequence[tuple[int, int]] | None = None,
     time_limit: float | None = None,
-    progress: Progress = False,
+    progress: Progress = None,
     player: str | None = None,
 ) -> StartChoice:
     """The best start of a car: every start group of the board, its best car, the best of all.
@@ -233,7 +250,7 @@ def choose_start(
     time_limit : float, optional
         Seconds allowed for the whole search (None: the declared default,
         60 s); past it the answer is ``timed_out``.
-    progress : bool, None or callable, default False
+    progress : bool, None or callable, default None
         A bar over the groups (:data:`isles.solvers.work.Progress`): True on
         stderr at once, None on a terminal once the search has taken a second.
     player : str, optional
@@ -271,7 +288,7 @@ def choose_start(
 
     Examples
     --------
-    >>> from isles.models.catan import beginner_board
+    >>> from isles.models.board import beginner_board
     >>> choice = choose_start(beginner_board(), objective="expected_turns")
     >>> str(choice.status), [str(h) for h in choice.group], str(choice.route.start)
     ('optimal', ['2,-3', '1,-3', '0,-3', '-1,-2'], '2,-3')

@@ -47,7 +47,8 @@ class Arrival:
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> from isles.solvers.ships.navigation import navigate
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
@@ -143,7 +144,8 @@ def arrival_distribution(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> from isles.solvers.ships.navigation import navigate
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
@@ -290,7 +292,8 @@ def arrival_odds(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> from isles.solvers.ships.navigation import navigate
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),

@@ -21,7 +21,7 @@ from scipy.sparse.linalg import spsolve
 from isles.models.board import Board
 from isles.models.catan import Resource, pips
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge
+from isles.models.hexgrid import Edge, EdgeLike
 from isles.models.jsonio import edge_json, float_or_none, probability_json
 from isles.models.ships.limits import ROLLS
 from isles.models.ships.questions import DEFAULT_HORIZONS, Convert
@@ -484,7 +484,7 @@ def answer_convert(question: Convert, *, progress: Progress = None) -> Conversio
 
 def convert(
     board: Board | WindGraph,
-    start: object,
+    start: EdgeLike,
     missing: Resource | str,
     *,
     on_turn: bool = False,
@@ -493,7 +493,7 @@ def convert(
     may_stay: bool = False,
     within: Iterable[int] = DEFAULT_HORIZONS,
     max_iterations: int = 1000,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> Conversion:
     """Steer a paid ship to become a settlement in the fewest expected rolls (seed rule 10).
 
@@ -524,7 +524,7 @@ def convert(
         Horizons of the exact conversion odds, 0..MAX_WITHIN.
     max_iterations : int
         Cap on policy-iteration rounds (status ``timed_out`` if hit).
-    progress : bool, None or callable
+    progress : bool, None or callable, default None
         A bar over the solves, one per spot (:data:`isles.solvers.work.Progress`;
         ``isles ships convert`` on a terminal).
 

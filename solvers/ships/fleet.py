@@ -15,7 +15,7 @@ from typing import Any
 
 from isles.models.board import Board
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Vertex
+from isles.models.hexgrid import CornerLike, EdgeLike, Vertex
 from isles.models.jsonio import corner_json, edge_json
 from isles.models.ships.fleet import Rollers, check_fleet, fleet_targets
 from isles.models.ships.harbours import Port, ports
@@ -172,16 +172,16 @@ def answer_fleet(question: Fleet, *, progress: Progress = None) -> FleetVoyage:
 
 def fleet(
     board: Board | WindGraph | FleetSpace,
-    ships: Sequence[object],
-    targets: Iterable[object] = (),
+    ships: Sequence[EdgeLike],
+    targets: Iterable[EdgeLike] = (),
     *,
-    near: Iterable[object] = (),
+    near: Iterable[CornerLike] = (),
     ports: Iterable[str] = (),
     within: int = DEFAULT_FLEET_ROLLS,
     may_stay: bool | None = None,
     rollers: Rollers | None = None,
     exact: bool = False,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> FleetVoyage:
     """Bring every ship of a fleet onto a scoring edge at once: the one call of ``isles sail``.
 
@@ -216,7 +216,7 @@ def fleet(
         Which ships on a crowded edge roll (default ``Rollers.EXCESS``, or the table's).
     exact : bool
         Fractions instead of floats (small tables only).
-    progress : bool, None or callable
+    progress : bool, None or callable, default None
         Bars over the table, the horizon and the policy-iteration rounds
         (:data:`isles.solvers.work.Progress`; ``isles sail`` on a terminal).
 

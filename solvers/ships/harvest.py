@@ -16,7 +16,7 @@ from typing import Any
 
 from isles.models.board import Board
 from isles.models.catan import Resource, Terrain, roll_probability
-from isles.models.hexgrid import Edge, Vertex
+from isles.models.hexgrid import CornerLike, Edge, EdgeLike, Vertex
 from isles.models.jsonio import corner_json, edge_json, probability_json
 from isles.models.ships.limits import CARGO_LIMIT, ROLLS
 from isles.models.ships.questions import Harvest
@@ -174,15 +174,15 @@ def answer_harvest(question: Harvest, *, progress: Progress = None) -> HarvestOu
 
 def harvest_course(
     board: Board,
-    start: object,
-    targets: Iterable[object] = (),
+    start: EdgeLike,
+    targets: Iterable[EdgeLike] = (),
     *,
-    near: Iterable[object] = (),
+    near: Iterable[CornerLike] = (),
     player: str,
     rolls: int,
     start_cargo: int = 0,
     may_stay: bool = False,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> HarvestOutlook:
     """The exact cargo of a ship steered to the targets, after ``rolls`` rolls (seed rule 7).
 
@@ -212,7 +212,7 @@ def harvest_course(
         Cards on board at the start, 0..3.
     may_stay : bool
         The seed's variant of rule 6.
-    progress : bool, None or callable
+    progress : bool, None or callable, default None
         A bar over the navigation's rounds and the rolls
         (:data:`isles.solvers.work.Progress`; ``isles ships harvest`` on a terminal).
 

@@ -107,7 +107,8 @@ class Navigation:
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})
@@ -344,7 +345,8 @@ def navigate(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})

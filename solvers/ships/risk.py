@@ -17,7 +17,7 @@ import numpy as np
 
 from isles.models.board import Board
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge
+from isles.models.hexgrid import Edge, EdgeLike
 from isles.models.jsonio import edge_json, probability_json
 from isles.models.ships.encounters import (
     Encounter,
@@ -201,7 +201,8 @@ def pirate_reach_probability(
 
     Examples
     --------
-    >>> from isles.models.catan import Board, Terrain, Tile
+    >>> from isles.models.board import Board
+    >>> from isles.models.catan import Terrain, Tile
     >>> from isles.models.hexgrid import edge
     >>> b = Board({(0, 0): Tile(Terrain.SEA, 6), (1, 0): Tile(Terrain.SEA),
     ...            (1, -1): Tile(Terrain.SEA)})
@@ -399,11 +400,11 @@ def risk(
     encounters: int = 1,
     *,
     board: Board | None = None,
-    pirate: object = None,
-    edge: object = None,
+    pirate: EdgeLike | None = None,
+    edge: EdgeLike | None = None,
     rolls: int | None = None,
     may_stay: bool = False,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> RiskReport:
     """Collision and pirate risk: the exact tables, the cargo left, the pirate's reach.
 
@@ -426,7 +427,7 @@ def risk(
         with ``pirate``.
     may_stay : bool
         The seed's variant for winds along a coast; only with ``pirate``.
-    progress : bool, None or callable
+    progress : bool, None or callable, default None
         A bar over the rolls of the pirate reach (:data:`isles.solvers.work.Progress`;
         ``isles risk`` on a terminal).
 

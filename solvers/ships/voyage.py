@@ -15,7 +15,7 @@ from typing import Any
 
 from isles.models.board import Board
 from isles.models.errors import InvalidInput
-from isles.models.hexgrid import Edge, Vertex
+from isles.models.hexgrid import CornerLike, Edge, EdgeLike, Vertex
 from isles.models.jsonio import corner_json, edge_json, float_or_none, probability_json
 from isles.models.ships.harbours import Port, port_edges, ports
 from isles.models.ships.limits import ROLLS
@@ -329,15 +329,15 @@ def answer_sail(question: Sail, *, progress: Progress = None) -> Voyage:
 
 def sail(
     board: Board | WindGraph,
-    start: object,
-    targets: Iterable[object] = (),
+    start: EdgeLike,
+    targets: Iterable[EdgeLike] = (),
     *,
-    near: Iterable[object] = (),
+    near: Iterable[CornerLike] = (),
     ports: Iterable[str] = (),
     may_stay: bool = False,
     players: int = 4,
     within: Iterable[int] = DEFAULT_HORIZONS,
-    progress: Progress = False,
+    progress: Progress = None,
 ) -> Voyage:
     """Steer a ship from ``start`` to the targets in the fewest expected rolls of 2d6.
 
@@ -365,7 +365,7 @@ def sail(
         Players at the table, 3..6: one roll per player turn.
     within : iterable of int
         Horizons, in rolls, of the arrival odds (each in 0..MAX_WITHIN).
-    progress : bool, None or callable
+    progress : bool, None or callable, default None
         A bar over the policy-iteration rounds and the rolls of the exact odds
         (:data:`isles.solvers.work.Progress`; ``isles sail`` on a terminal).
 
