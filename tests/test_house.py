@@ -40,6 +40,21 @@ def test_each_game_is_a_package_on_both_sides(game: str) -> None:
     assert not flat, f"modules named after the game outside its package: {flat}"
 
 
+@pytest.mark.parametrize("side", ["models", "solvers"])
+@pytest.mark.parametrize("game", house.GAMES)
+def test_each_package_maps_its_modules(game: str, side: str) -> None:
+    """A newcomer finds a module from its package's docstring: every one is named there."""
+    package = KNOWN[f"isles.{side}.{game}"]
+    text = ast.get_docstring(package.tree) or ""
+    prefix = f"isles.{side}.{game}."
+    unnamed = [
+        name.removeprefix(prefix)
+        for name in KNOWN
+        if name.startswith(prefix) and name.removeprefix(prefix) not in text
+    ]
+    assert unnamed == [], f"{side}/{game}/__init__.py does not name {unnamed}"
+
+
 def test_no_import_cycle() -> None:
     assert house.cycles(GRAPH) == []
 
