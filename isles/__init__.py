@@ -208,6 +208,7 @@ def answer(question: Question, *, progress: Progress = None) -> Answer:
     ...
     isles.models.errors.InvalidInput: question: 'odds' is invalid; expected a question of ...
     """
+    # Loaded here, not with isles: the command line starts with nothing imported (see below).
     from isles.models.contract import Question
     from isles.models.errors import InvalidInput
     from isles.models.questions import game_of
