@@ -173,13 +173,29 @@ class Trip(Question):
     )
 
     @model_validator(mode="after")
-    def _default_goals(self) -> Self:
-        """A start on the board without goals or group is a rim start: only it has default
-        goals (docs/rally.md, "Start groups and goals"), checked before any plan is made."""
+    def _on_the_board(self) -> Self:
+        """The start, goals and group on the board, checked before any plan is made (the
+        web app refuses them with the request): a goal on land, a group of sea hexes, and
+        a start without goals or group a rim start, as only it has default goals
+        (docs/rally.md, "Start groups and goals")."""
         board = self.board if isinstance(self.board, Board) else self.board.board
+        if self.start is not None and self.start not in board:
+            raise InvalidInput("start", str(self.start), "a hex on the board")
+        for i, h in enumerate(self.goals or ()):
+            if h not in board:
+                raise InvalidInput(f"goals[{i}]", str(h), "a hex on the board")
+            if not board.terrain(h).is_land:
+                raise InvalidInput(f"goals[{i}]", str(h), "a land hex (cars never enter the sea)")
+        if self.goals is not None and not self.goals:
+            raise InvalidInput("goals", [], "at least one goal hex")
+        for i, h in enumerate(self.group or ()):
+            if h not in board or board.terrain(h).is_land:
+                raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
+        if self.group is not None and not self.group:
+            raise InvalidInput("group", [], "at least one sea hex")
         if self.start is None or self.goals is not None or self.group is not None:
             return self
-        if self.start in board and not is_rim_start(board, self.start):
+        if not is_rim_start(board, self.start):
             raise no_default_goals(group=True)
         return self
 

@@ -218,12 +218,7 @@ def best_start(trip: Trip, *, progress: Progress = False) -> StartChoice:
 
 def _start_groups(trip: Trip, rg: RallyGraph, rim: Rim) -> list[list[Hex]]:
     """The groups to search: the trip's own, or every start group of the board."""
-    if trip.group is not None:
-        for i, h in enumerate(trip.group):
-            if h not in rg.index or rg.board.terrain(h).is_land:
-                raise InvalidInput(f"group[{i}]", str(h), "a sea hex on the board (a start)")
-        if not trip.group:
-            raise InvalidInput("group", [], "at least one sea hex")
+    if trip.group is not None:  # sea hexes of the board: the question checked them
         return [list(dict.fromkeys(trip.group))]
     groups = rim.groups()
     if not groups:

@@ -789,3 +789,18 @@ def test_a_route_from_a_non_rim_start_is_refused_before_its_job(client: TestClie
     assert "a rim start" in error["message"] and "no default goals" in error["message"]
     with_goals = {"board": board, "start": [1, -1], "goals": [[0, 2]]}
     assert client.post("/api/solve/route", json=with_goals).status_code == 202
+
+
+def test_a_route_off_the_board_is_refused_before_its_job(client: TestClient) -> None:
+    """A start, a goal or a group hex off the board is the request's fault: a 400 naming
+    it, never a job that starts and fails (was: 202, then the job's error)."""
+    board = rally.beginner_board().to_dict()
+    cases = [
+        ({"start": [9, 9]}, "start", "a hex on the board"),
+        ({"start": [0, -3], "goals": [[9, 9]]}, "goals[0]", "a hex on the board"),
+        ({"start": [0, -3], "goals": [[0, -3]]}, "goals[0]", "a land hex"),
+        ({"group": [[0, 0]]}, "group[0]", "a sea hex on the board"),
+    ]
+    for sent, field, expected in cases:
+        error = refused(client.post("/api/solve/route", json={"board": board, **sent}))
+        assert error["field"] == field and expected in error["message"], (sent, error)
