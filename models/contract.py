@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Literal, Self, get_args, get_origin
@@ -63,6 +64,9 @@ __all__ = [
 Spelling = Literal["python", "option", "key"]
 
 _REQUIRED: Any = ...
+
+#: Whether :meth:`Question.read` is validating (it spells and checks a question itself).
+_READING: ContextVar[bool] = ContextVar("isles_question_read", default=False)
 
 #: The field a path starts with (``goals`` of ``goals[1]``, ``values`` of ``values.ore``).
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -426,7 +430,27 @@ class Question(BaseModel):
     """Base of every question: strict, frozen, unknown keys refused; see the module.
 
     Subclasses declare fields with :func:`param` and which go together in
-    ``together``. :meth:`read` is the one validation every front end calls.
+    ``together``. :meth:`read` is the one validation every front end calls; a
+    question built field by field (``Trip(board=b, start=(0, -3))``) is checked
+    the same way, its errors an :class:`~isles.models.errors.InvalidInput`
+    naming the field.
+
+    Examples
+    --------
+    >>> class Q(Question):
+    ...     pirate: int | None = param(None, help="the pirate")
+    ...     rolls: int = param(10, help="rolls", ge=1)
+    ...     together = (OnlyWith("rolls", Given("pirate")),)
+    >>> Q(pirate=2, rolls=5).rolls
+    5
+    >>> Q(rolls=5)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: rolls: 5 is invalid; expected rolls only with pirate
+    >>> Q(pirate=2, rolls=0)
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: rolls: 0 is invalid; expected an integer >= 1
     """
 
     model_config = ConfigDict(
@@ -439,6 +463,19 @@ class Question(BaseModel):
     )
 
     together: ClassVar[tuple[Together, ...]] = ()
+
+    def __init__(self, /, **data: Any) -> None:
+        # A question built field by field in Python is held to read()'s checks, with its
+        # errors. read() itself comes through here too (pydantic calls an __init__ of
+        # the model's own), and spells and checks the whole question after.
+        if _READING.get():
+            super().__init__(**data)
+            return
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise type(self)._invalid(exc, "python", {}) from None
+        self._check_together("python", {})
 
     @classmethod
     def check_given(
@@ -673,10 +710,13 @@ class Question(BaseModel):
         if spelling == "key":
             data = cls._by_name(data)
         cls._check_apart(data, spelling, typed)
+        reading = _READING.set(True)
         try:
             question = cls.model_validate(dict(data))
         except ValidationError as exc:
             raise cls._invalid(exc, spelling, typed) from None
+        finally:
+            _READING.reset(reading)
         question._check_together(spelling, typed)
         return question
 

@@ -4,6 +4,7 @@ line and the web app read the same declaration and spell its fields their own wa
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from typing import Annotated, Literal
 
 import pytest
@@ -223,3 +224,23 @@ def test_a_reader_that_names_its_own_root_is_not_named_twice() -> None:
         Odds.read({"kit": {"sea_cards": 0}})
     with pytest.raises(InvalidInput, match=r"^--kit sea_cards: 0 is invalid"):
         Odds.read({"kit": {"sea_cards": 0}}, spelling="option")
+
+
+def test_a_question_built_field_by_field_is_checked_as_one_read() -> None:
+    """``Trip(...)`` is held to the rules ``Trip.read`` holds it to (found by a newcomer
+    probe: built by its constructor, a question skipped its together rules, and
+    ``isles.answer`` answered it with a field silently left out)."""
+    import isles
+    from isles.models.board import beginner_board
+
+    board = beginner_board()
+    start = isles.Hex(0, -3)
+    with pytest.raises(InvalidInput, match="values: given; expected values only with objective"):
+        isles.rally.Trip(board=board, start=start, values={isles.Resource.ORE: Fraction(2)})
+    with pytest.raises(InvalidInput, match="board: 42 is invalid; expected a Board"):
+        isles.rally.Trip(board=42, start=start)
+    with pytest.raises(InvalidInput, match="advise"):
+        isles.plunder.RecordAnalysis(record=isles.plunder.example_record(), dig_policy="search")
+    built = isles.rally.Trip(board=board, start=start)
+    assert built == isles.rally.Trip.read({"board": board, "start": (0, -3)})
+    assert isles.answer(built).to_dict() == isles.rally.plan_route(board, (0, -3)).to_dict()

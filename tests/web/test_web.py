@@ -795,7 +795,7 @@ def test_a_route_off_the_board_is_refused_before_its_job(client: TestClient) -> 
     """A start, a goal or a group hex off the board is the request's fault: a 400 naming
     it, never a job that starts and fails (was: 202, then the job's error)."""
     board = rally.beginner_board().to_dict()
-    cases = [
+    cases: list[tuple[dict[str, Any], str, str]] = [
         ({"start": [9, 9]}, "start", "a hex on the board"),
         ({"start": [0, -3], "goals": [[9, 9]]}, "goals[0]", "a hex on the board"),
         ({"start": [0, -3], "goals": [[0, -3]]}, "goals[0]", "a land hex"),
