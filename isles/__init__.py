@@ -217,6 +217,9 @@ def answer(question: Question, *, progress: Progress = None) -> Answer:
         raise InvalidInput(
             "question", question, "a question of a game's catalogue (isles.rally.Trip, ...)"
         )
+    from isles.solvers.work import check_progress
+
+    check_progress(progress)
     solvers = importlib.import_module(f"isles.solvers.{game_of(type(question))}")
     answering = solvers.ANSWERS.get(type(question))
     if answering is None:  # a part of a question (a kit, a position) asks nothing alone

@@ -26,6 +26,7 @@ __all__ = [
     "Bar",
     "Deadline",
     "Progress",
+    "check_progress",
     "check_time_limit",
     "interruptible",
     "raise_interrupt",
@@ -42,6 +43,25 @@ Progress = bool | None | Callable[[float], None]
 PROGRESS_DELAY = 1.0
 
 T = TypeVar("T")
+
+
+def check_progress(progress: object) -> Progress:
+    """``progress`` as a caller gave it, checked: True, False, None or a callable.
+
+    Examples
+    --------
+    >>> check_progress(None), check_progress(True)
+    (None, True)
+    >>> check_progress("yes")
+    Traceback (most recent call last):
+    ...
+    isles.models.errors.InvalidInput: progress: 'yes' is invalid; expected True, False, None ...
+    """
+    if progress is None or isinstance(progress, bool) or callable(progress):
+        return progress
+    raise InvalidInput(
+        "progress", progress, "True, False, None or a callable told the fraction done (0..1)"
+    )
 
 
 def shown(progress: Progress) -> tuple[bool, float]:
@@ -95,6 +115,7 @@ class Bar:
         unit: str = "it",
         bar_format: str | None = None,
     ) -> None:
+        check_progress(progress)
         self.total = total
         self.done = 0.0
         self._report = progress if callable(progress) else None

@@ -10,7 +10,14 @@ import time
 import pytest
 
 from isles.models.errors import InvalidInput
-from isles.solvers.work import Bar, Deadline, check_time_limit, interruptible, shown
+from isles.solvers.work import (
+    Bar,
+    Deadline,
+    check_progress,
+    check_time_limit,
+    interruptible,
+    shown,
+)
 
 
 def test_a_callback_is_told_the_fraction_done_and_no_bar_is_drawn(
@@ -76,3 +83,16 @@ def test_a_search_s_error_is_raised_in_the_caller() -> None:
 
     with pytest.raises(ValueError, match="no"):
         interruptible(search, stop=lambda: None)
+
+
+def test_progress_is_true_false_none_or_a_callable() -> None:
+    import isles
+
+    for good in (True, False, None, print):
+        assert check_progress(good) is good
+    for bad in ("yes", 5, object()):
+        with pytest.raises(InvalidInput, match=r"progress: .* expected True, False, None or"):
+            Bar(3, "games", bad)  # type: ignore[arg-type]
+        trip = isles.rally.Trip.read({"board": isles.rally.beginner_board(), "start": [0, -3]})
+        with pytest.raises(InvalidInput, match="progress"):
+            isles.answer(trip, progress=bad)  # type: ignore[call-overload]
