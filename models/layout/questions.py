@@ -376,6 +376,6 @@ class Layout(SetUp, Series, Move):
         return SetUp.model_construct(_fields_set=set(given), **given)
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS): one,
+#: This game's questions, by name (gathered by isles.models.questions.questions()): one,
 #: of which SetUp, Solving, Search, Series and Move are parts, never asked alone.
 QUESTIONS: dict[str, type[Question]] = {"layout": Layout}

@@ -410,7 +410,7 @@ class LighthouseContest(KitOrIslands):
         return super().chosen_kit(f"competitive-{self.seats}" if default is None else default)
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+#: This game's questions, by name (gathered by isles.models.questions.questions()).
 QUESTIONS: dict[str, type[Question]] = {
     "lighthouse_odds": LighthouseOdds,
     "lighthouse_advice": LighthouseAdvice,

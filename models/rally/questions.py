@@ -521,7 +521,7 @@ def _check_route(
             raise InvalidInput(f"goals[{j}]", shown, "a hex other than the car's start")
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+#: This game's questions, by name (gathered by isles.models.questions.questions()).
 QUESTIONS: dict[str, type[Question]] = {
     "trip": Trip,
     "drive": Drive,

@@ -34,7 +34,7 @@ from isles.models.ships.limits import (
     MAX_WITHIN,
     MIN_PLAYERS,
 )
-from isles.models.ships.logbook import LogBook
+from isles.models.ships.logbook import LogBook, read_log
 
 __all__ = [
     "DEFAULT_FLEET_ROLLS",
@@ -99,9 +99,14 @@ def _player(value: object) -> str:
 
 
 def _log(value: object) -> LogBook:
-    if not isinstance(value, LogBook):
-        raise InvalidInput("", value, "a LogBook (LogBook.load or read_log reads one)")
-    return value
+    """A log book, or its JSON (docs/ships.md, "The log book"), read as a file is."""
+    if isinstance(value, LogBook):
+        return value
+    if isinstance(value, Mapping):
+        return read_log(value, "")
+    raise InvalidInput(
+        "", type(value).__name__, "a LogBook (LogBook.load or read_log reads one) or its JSON"
+    )
 
 
 def _enum(kind: type[Rollers] | type[Resource]) -> Any:
@@ -393,7 +398,7 @@ class LogCheck(Question):
     )
 
 
-#: This game's questions, by name (gathered in isles.models.questions.QUESTIONS).
+#: This game's questions, by name (gathered by isles.models.questions.questions()).
 QUESTIONS: dict[str, type[Question]] = {
     "sail": Sail,
     "fleet": Fleet,

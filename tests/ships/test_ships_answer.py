@@ -9,7 +9,9 @@ question of :mod:`isles.models.ships.questions` is answered by the function
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,9 +19,11 @@ import pytest
 import isles
 from isles import ships
 from isles.models.contract import Question
+from isles.models.errors import InvalidInput
 from isles.models.ships.questions import DEFAULT_FLEET_ROLLS, QUESTIONS
 from isles.solvers.ships import ANSWERS
 
+ROOT = Path(__file__).resolve().parents[2]
 BOARD = ships.demo_board()
 CORNER = [[0, 2], [0, 3], [1, 2]]
 HOME = [[[0, 1], [0, 2], [1, 1]], [[-1, 0], [0, 0], [-1, 1]]]
@@ -165,3 +169,17 @@ def test_a_callable_is_told_the_progress_of_the_work() -> None:
     )
     isles.answer(question, progress=seen.append)
     assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_a_log_book_is_read_from_its_json_as_every_question_reads_its_files() -> None:
+    """``LogCheck.read`` takes the log book's JSON, as the other questions take a
+    board's, a record's or a kit's (found by a newcomer probe: only a LogBook was
+    taken, and the refusal showed the whole log)."""
+    data = json.loads((ROOT / "models" / "data" / "ships_log_example.json").read_text())
+    asked = ships.LogCheck.read({"board": BOARD, "log": data})
+    kept = ships.check_log(BOARD, ships.read_log(data))
+    assert isles.answer(asked).to_dict() == kept.to_dict()
+    with pytest.raises(InvalidInput, match=r"^log: 'list' is invalid; expected a LogBook"):
+        ships.LogCheck.read({"board": BOARD, "log": [data]})
+    with pytest.raises(InvalidInput, match="log: key 'ships' missing"):
+        ships.LogCheck.read({"board": BOARD, "log": {"player": "red"}})
