@@ -39,7 +39,6 @@ from isles.layout import (
     SetupRequest,
     colourfulness,
     first_board,
-    game_setup,
     layout_boards,
     pip_spread,
     rule_violations,
@@ -49,6 +48,7 @@ from isles.layout import (
 from isles.models.board import Board
 from isles.models.catan import BASE_LAND, BASE_NUMBER_TOKENS, NUMBER_TOKENS, Terrain, Tile, pips
 from isles.models.hexgrid import edges_between, hexagon, vertices_between
+from isles.models.layout.games import game_setup
 from isles.models.layout.geometry import vertex_groups
 from isles.models.status import Status
 

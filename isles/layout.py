@@ -14,18 +14,19 @@ without the 5-6 player extension). What a user calls:
   any legal board (:func:`first_board`) or the next two tiles to lay
   (:func:`next_move`);
 - the rules: the switches (:class:`Rule`), your own rules from a rules file
-  (:func:`load_rules`, :func:`read_rules`; the kinds in :data:`RULE_KINDS`),
-  an independent check of a board (:func:`rule_violations`) and its two
-  objectives (:func:`colourfulness`, :func:`pip_spread`);
-- the games' boxes and the variable set-up's spiral (:func:`game_setup`,
-  :func:`spiral_order`);
+  (:func:`load_rules`, :func:`read_rules`, or :class:`BoardRule` objects; the
+  kinds in :data:`RULE_KINDS`), an independent check of a board
+  (:func:`rule_violations`) and its two objectives (:func:`colourfulness`,
+  :func:`pip_spread`);
 - the question of ``isles layout`` and the web app, declared once
   (:class:`Layout`: ``isles.answer(Layout.read({...}))``), and its answers
   (:class:`LayoutResult`, :class:`LayoutSeries`, :class:`NextMove`).
 
 A tile already on the table is an ``isles.Tile`` of an ``isles.Terrain`` (and
 its number). The engine stays reachable under :mod:`isles.solvers.layout` and
-:mod:`isles.models.layout` without being listed here.
+:mod:`isles.models.layout` without being listed here (the games' boxes and the
+variable set-up's spiral: ``isles.models.layout.games.game_setup`` and
+``spiral_order``).
 
 Examples
 --------
@@ -39,9 +40,10 @@ Examples
 ('optimal', 1, 9)
 """
 
+from isles.models.layout.board_rule import BoardRule
 from isles.models.layout.board_rules import RULE_KINDS
 from isles.models.layout.checker import rule_violations
-from isles.models.layout.games import Game, game_setup, spiral_order
+from isles.models.layout.games import Game
 from isles.models.layout.objectives import colourfulness, pip_spread
 from isles.models.layout.questions import Layout
 from isles.models.layout.request import Rule, SetupRequest
@@ -56,6 +58,7 @@ from isles.solvers.layout.series import layout_boards
 
 __all__ = [
     "RULE_KINDS",
+    "BoardRule",
     "Game",
     "Layout",
     "LayoutResult",
@@ -67,7 +70,6 @@ __all__ = [
     "colourfulness",
     "extension_board",
     "first_board",
-    "game_setup",
     "layout_boards",
     "load_rules",
     "next_move",
@@ -76,5 +78,4 @@ __all__ = [
     "rule_violations",
     "setup_request",
     "solve_layout",
-    "spiral_order",
 ]

@@ -20,8 +20,9 @@ answers it (``isles.answer`` answers the same question objects):
 
 The kit (:class:`Kit`): the box's default kit (:func:`default_kit`), the real game
 for 2, 3 or 4 players (:func:`players_kit`), a named kit (:func:`named_kit`), or a
-kit file; every question but the table chooses it the same way
-(:class:`KitChoice`). Every result has ``to_dict()`` (docs/json.md). The engine
+kit file; every question but the table chooses it the same way (its declaration,
+``isles.models.lighthouse.questions.KitChoice``). Every result has ``to_dict()``
+(docs/json.md). The engine
 stays reachable under :mod:`isles.solvers.lighthouse` (the solvers),
 :mod:`isles.models.lighthouse` (the rules: legal decisions, one turn, the caps and
 the registry of named kits); the user's cache (the tables, numba's kernels) is
@@ -52,7 +53,6 @@ from __future__ import annotations
 from isles.models.lighthouse.kit import Kit, default_kit, named_kit, players_kit
 from isles.models.lighthouse.position import Position
 from isles.models.lighthouse.questions import (
-    KitChoice,
     LighthouseAdvice,
     LighthouseContest,
     LighthouseOdds,
@@ -75,7 +75,6 @@ __all__ = [
     "DifficultyEntry",
     "DifficultyTable",
     "Kit",
-    "KitChoice",
     "LighthouseAdvice",
     "LighthouseContest",
     "LighthouseOdds",

@@ -18,8 +18,9 @@ The parts of an analysis, each a call of its own: what a record proves
 (:func:`deduce`, a :class:`Deduction`: consistency, a smallest conflict, forced
 values with their smallest proofs, under a time limit), the exact posterior
 (:func:`posterior`, a :class:`Posterior`), flip advice (:func:`flip_advice`, a
-:class:`FlipAdvice`), guess advice (:func:`guess_advice`) and the scoring
-(:func:`score_game`). Records are read with
+:class:`FlipAdvice`), guess advice (:func:`guess_advice`, each a :class:`Guess`) and
+the scoring (:func:`score_game` of the codes and the chest's :class:`CrewCard`, a
+:class:`GameScore`). Records are read with
 :meth:`Record.load` (a file, or ``"-"`` for standard input) or built from
 :class:`Observation`, :class:`Code` (its :class:`Category` values) and :class:`Me`;
 :func:`example_record` is the embedded example. Every result has ``to_dict()`` in
@@ -59,13 +60,13 @@ from isles.models.plunder.game import GameRecord
 from isles.models.plunder.play import PlayerView, Policy
 from isles.models.plunder.questions import DigQuestion, RecordAnalysis, TournamentQuestion
 from isles.models.plunder.record import Me, Observation, Record, example_record
-from isles.models.plunder.scoring import score_game
+from isles.models.plunder.scoring import CrewCard, GameScore, score_game
 from isles.solvers.plunder.analysis import Analysis, analyse
 from isles.solvers.plunder.counting import posterior
 from isles.solvers.plunder.deduction import Deduction, deduce
 from isles.solvers.plunder.dig import DigAdvice, dig_advice
 from isles.solvers.plunder.flips import FlipAdvice, flip_advice
-from isles.solvers.plunder.guesses import guess_advice
+from isles.solvers.plunder.guesses import Guess, guess_advice
 from isles.solvers.plunder.posterior import Posterior
 from isles.solvers.plunder.registry import POLICIES, play_game, policy_by_name, register
 from isles.solvers.plunder.tournament import Tournament, tournament
@@ -75,11 +76,14 @@ __all__ = [
     "Analysis",
     "Category",
     "Code",
+    "CrewCard",
     "Deduction",
     "DigAdvice",
     "DigQuestion",
     "FlipAdvice",
     "GameRecord",
+    "GameScore",
+    "Guess",
     "Me",
     "Observation",
     "PlayerView",

@@ -9,13 +9,14 @@ One call per question; each builds its question and answers it:
   expected rolls, the first move (``isles sail --from E1 --from E2 ... --within R``);
   :class:`Rollers` says which ships roll in a collision;
 - :func:`risk` (:class:`Risk`, a :class:`RiskReport`): collision and pirate odds
-  (``isles risk``);
+  (``isles risk``), its tables by :class:`Encounter`;
 - :func:`convert` (:class:`Convert`, a :class:`Conversion`): a paid ship becoming a
   settlement, soonest (rule 10; ``isles ships convert``);
 - :func:`harvest_course` (:class:`Harvest`, a :class:`HarvestOutlook`): the cargo
   picked up on the way (rule 7; ``isles ships harvest``);
 - :func:`check_log` (:class:`LogCheck`, a :class:`LogReplay`): replay a log book
-  (rule 13; ``isles ships check``), read by :meth:`LogBook.load` or :func:`read_log`;
+  (rule 13; ``isles ships check``), a :class:`LogBook` read by :meth:`LogBook.load`
+  (a file) or :meth:`LogBook.from_dict` (its JSON);
 - :func:`demo_board`: the embedded ships board.
 
 A question object (docs/json.md, "Questions"), built with its ``read`` or
@@ -56,9 +57,9 @@ The cargo on the way to a settlement, and a log book replayed:
 ...                          player="red", rolls=10)
 >>> round(float(h.expected_cargo), 3)
 0.647
->>> log = ships.read_log({"player": "red", "ships": [{"ship": 1, "edge": [[0, 0], [0, 1]]}],
-...                       "rolls": [{"roll": 2, "events": [
-...                           {"event": "wind", "ship": 1, "to": [[-1, 1], [0, 1]]}]}]})
+>>> log = ships.LogBook.from_dict({
+...     "player": "red", "ships": [{"ship": 1, "edge": [[0, 0], [0, 1]]}],
+...     "rolls": [{"roll": 2, "events": [{"event": "wind", "ship": 1, "to": [[-1, 1], [0, 1]]}]}]})
 >>> ships.check_log(board, log).status
 <Status.EXACT: 'exact'>
 
@@ -71,8 +72,9 @@ True
 """
 
 from isles.models.ships.demo import demo_board
+from isles.models.ships.encounters import Encounter
 from isles.models.ships.fleet import Rollers
-from isles.models.ships.logbook import LogBook, read_log
+from isles.models.ships.logbook import LogBook
 from isles.models.ships.questions import Convert, Fleet, Harvest, LogCheck, Risk, Sail
 from isles.solvers.ships.conversion import Conversion, convert
 from isles.solvers.ships.fleet import FleetVoyage, fleet
@@ -84,6 +86,7 @@ from isles.solvers.ships.voyage import Voyage, sail
 __all__ = [
     "Conversion",
     "Convert",
+    "Encounter",
     "Fleet",
     "FleetVoyage",
     "Harvest",
@@ -101,7 +104,6 @@ __all__ = [
     "demo_board",
     "fleet",
     "harvest_course",
-    "read_log",
     "risk",
     "sail",
 ]

@@ -44,7 +44,9 @@ def test_what_is_no_question_is_refused_named() -> None:
 
 
 def test_a_part_of_a_question_is_refused_naming_the_questions() -> None:
-    kit = isles.lighthouse.KitChoice.read({"islands": 1})
+    from isles.models.lighthouse.questions import KitChoice
+
+    kit = KitChoice.read({"islands": 1})
     with pytest.raises(InvalidInput, match="question: 'KitChoice' is invalid; expected one of "):
         isles.answer(kit)  # type: ignore[call-overload]
 

@@ -21,8 +21,9 @@ from tests import house
 KNOWN = house.modules()
 GRAPH = house.import_graph(KNOWN)
 
-#: Names each game's catalogue may hold at most (120 in all).
-BUDGET = {"rally": 22, "plunder": 30, "layout": 22, "lighthouse": 24, "ships": 22}
+#: Names each game's catalogue may hold at most (120 in all): what a user calls, the
+#: questions, the answers and their parts, the model types a user builds or passes.
+BUDGET = {"rally": 21, "plunder": 33, "layout": 21, "lighthouse": 23, "ships": 22}
 #: Modules over 1,000 lines there may be at most, and functions over 80 lines.
 MAX_LONG_MODULES = 4
 MAX_LONG_FUNCTIONS = 6

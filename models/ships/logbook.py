@@ -163,8 +163,20 @@ class LogBook:
 
     @classmethod
     def load(cls, path: str | Path) -> LogBook:
-        """Read a log book file (``-``: standard input); see :func:`read_log`."""
+        """Read a log book file (``-``: standard input); see :meth:`from_dict`."""
         return read_log(load_json(path, "log book"), str(path))
+
+    @classmethod
+    def from_dict(cls, data: object, source: str = "log") -> LogBook:
+        """A log book from its parsed JSON (docs/ships.md, "The log book"), as
+        :meth:`isles.Board.from_dict` reads a board's: :func:`read_log`.
+
+        Examples
+        --------
+        >>> LogBook.from_dict({"player": "red", "ships": [], "rolls": []}).player
+        'red'
+        """
+        return read_log(data, source)
 
 
 def _resource(value: object, field: str) -> Resource:

@@ -14,6 +14,7 @@ from isles.cli import main
 from isles.models.errors import InvalidInput
 from isles.models.lighthouse.competitive import competitive_kit
 from isles.models.lighthouse.kit import DEFAULT_KIT, KITS, MAX_DEFAULT_ISLANDS, PLAYER_ISLANDS
+from isles.models.lighthouse.questions import KitChoice
 from isles.models.questions import questions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +45,7 @@ def test_the_kit_when_none_is_chosen_is_declared_once() -> None:
 
     default = lighthouse.named_kit(DEFAULT_KIT)
     assert default == lighthouse.players_kit(2)
-    assert lighthouse.KitChoice.read({}).chosen_kit() == default
+    assert KitChoice.read({}).chosen_kit() == default
     assert lighthouse_kit({}) == default.to_dict()
     assert lighthouse_kit({"kit": "game-3"}) == lighthouse.players_kit(3).to_dict()
     assert (

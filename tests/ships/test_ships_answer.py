@@ -98,13 +98,13 @@ CASES: list[tuple[type[Question], dict[str, Any], Callable[[], Any]]] = [
     ),
     (
         ships.LogCheck,
-        {"board": BOARD, "log": ships.read_log(LOG)},
-        lambda: ships.check_log(BOARD, ships.read_log(LOG)),
+        {"board": BOARD, "log": ships.LogBook.from_dict(LOG)},
+        lambda: ships.check_log(BOARD, ships.LogBook.from_dict(LOG)),
     ),
     (
         ships.LogCheck,
-        {"board": BOARD, "log": ships.read_log(BROKEN_LOG)},
-        lambda: ships.check_log(BOARD, ships.read_log(BROKEN_LOG)),
+        {"board": BOARD, "log": ships.LogBook.from_dict(BROKEN_LOG)},
+        lambda: ships.check_log(BOARD, ships.LogBook.from_dict(BROKEN_LOG)),
     ),
 ]  # fmt: skip
 
@@ -177,7 +177,7 @@ def test_a_log_book_is_read_from_its_json_as_every_question_reads_its_files() ->
     taken, and the refusal showed the whole log)."""
     data = json.loads((ROOT / "models" / "data" / "ships_log_example.json").read_text())
     asked = ships.LogCheck.read({"board": BOARD, "log": data})
-    kept = ships.check_log(BOARD, ships.read_log(data))
+    kept = ships.check_log(BOARD, ships.LogBook.from_dict(data))
     assert isles.answer(asked).to_dict() == kept.to_dict()
     with pytest.raises(InvalidInput, match=r"^log: 'list' is invalid; expected a LogBook"):
         ships.LogCheck.read({"board": BOARD, "log": [data]})

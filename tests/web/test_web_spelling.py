@@ -16,8 +16,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from isles.cli import main
-from isles.lighthouse import KitChoice
 from isles.models.errors import InvalidInput
+from isles.models.lighthouse.questions import KitChoice
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

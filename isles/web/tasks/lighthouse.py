@@ -15,7 +15,8 @@ __all__ = ["TASKS", "check_position", "lighthouse_kit"]
 def lighthouse_kit(body: object) -> dict[str, Any]:
     """The kit a lighthouse request names, in the kit format (docs/lighthouse.md, "Formats").
 
-    Read with the library's declaration :class:`~isles.lighthouse.KitChoice`.
+    Read with the library's declaration
+    :class:`~isles.models.lighthouse.questions.KitChoice`.
 
     Parameters
     ----------
