@@ -12,7 +12,7 @@ at the best corners, trades and the 7 rule), and the race of two cars on the
 beginner board (with the first car's turns from the games, the Monte Carlo
 of its returned policy, beside its plan's expected turns and their 95% interval).
 The corridor of the tests runs against the plain value
-iteration of tests/test_rally_income.py too, and its whole policy space with bank
+iteration of tests/rally/test_rally_income.py too, and its whole policy space with bank
 trades (``full``: docs/rally.md, "The whole policy space") is timed. Each question runs in its own
 process: seconds (wall and CPU), the ratios, and each process's peak memory.
 

@@ -5,7 +5,7 @@ vectorised Monte Carlo of the same policies (``method="monte_carlo"``, 10,000
 games, 2,000 at a time in NumPy): CPU seconds of each (the cars' own plans
 included, the same in both), the ratio, and how far
 the games' chance of the first car lies from the exact one against their 95%
-interval. The races: the two-car corridor of tests/test_rally_race.py (no
+interval. The races: the two-car corridor of tests/rally/test_rally_race.py (no
 trades, then the bank's trades) and the beginner board with two settlements
 each of red and blue (``isles demo``'s towns), each car to the land next to
 its start. Prints the peak memory of the process.

@@ -48,7 +48,7 @@ Examples
 >>> str(route.status), route.total_cards
 ('optimal', 24)
 >>> trip = isles.rally.Trip.read({"board": isles.rally.beginner_board(), "start": [0, -3]})
->>> isles.answer(trip).total_cards
+>>> isles.answer(trip).to_dict()["total_cards"]  # a Route, as plan_route answers
 24
 """
 

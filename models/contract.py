@@ -703,6 +703,8 @@ class Question(BaseModel):
 
     @classmethod
     def _read(cls, data: object, spelling: Spelling, typed: Mapping[str, str]) -> Self:
+        if spelling not in get_args(Spelling):  # a caller's typo would spell errors silently
+            raise InvalidInput("spelling", spelling, "python, option or key")
         if not isinstance(data, Mapping):
             raise InvalidInput(
                 "request", data, "an object with the keys " + ", ".join(cls._keys(spelling))

@@ -244,3 +244,11 @@ def test_a_question_built_field_by_field_is_checked_as_one_read() -> None:
     built = isles.rally.Trip(board=board, start=start)
     assert built == isles.rally.Trip.read({"board": board, "start": (0, -3)})
     assert isles.answer(built).to_dict() == isles.rally.plan_route(board, (0, -3)).to_dict()
+
+
+def test_a_spelling_is_one_of_the_three() -> None:
+    class Q(Question):
+        games: int = param(1, help="games", ge=1)
+
+    with pytest.raises(InvalidInput, match="spelling: 'bogus' is invalid; expected python, option"):
+        Q.read({"games": 2}, spelling="bogus")  # type: ignore[arg-type]

@@ -175,14 +175,17 @@ class CostField:
 
 
 def cost_field(
-    rg: RallyGraph | Board, start: tuple[int, int], objective: Literal["cards", "turns"] = "cards"
+    board: RallyGraph | Board,
+    start: tuple[int, int],
+    objective: Literal["cards", "turns"] = "cards",
 ) -> CostField:
     """Cheapest routes from ``start`` to every hex, by ``scipy.sparse.csgraph.dijkstra``.
 
     Parameters
     ----------
-    rg : RallyGraph or Board
-        The graph (:func:`build_graph`); a board is built without roads.
+    board : Board or RallyGraph
+        The board (built without roads), or its graph (:func:`build_graph`, with
+        the player's roads), as :func:`isles.rally.plan_route` takes it.
     start : (q, r)
         Any hex on the board.
     objective : "cards" or "turns", default "cards"
@@ -216,9 +219,8 @@ def cost_field(
     (16, 3)
     """
 
-    expect(rg, (Board, RallyGraph), "rg", "a Board or a RallyGraph")
-    if isinstance(rg, Board):
-        rg = build_graph(rg)
+    expect(board, (Board, RallyGraph), "board", "a Board or a RallyGraph")
+    rg = build_graph(board) if isinstance(board, Board) else board
     start_h = as_hex(start, "start")
     if start_h not in rg.index:
         raise InvalidInput("start", str(start_h), "a hex on the board")

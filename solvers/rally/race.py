@@ -311,7 +311,7 @@ def race_cars(
     """
     race = Race.ask(
         board=board,
-        cars=list(cars),
+        cars=cars if isinstance(cars, str) else list(cars),  # one car typed: refused, named
         players=players,
         trade=trade,
         discard=discard,

@@ -1,7 +1,7 @@
 """Lighthouses, the library in one call: the odds of a kit, advice, tables, competitive odds.
 
 Each numbered case of issue 9 that is the lighthouse game's is a test here (library
-side) and in tests/test_lighthouse_cli.py (command line side).
+side) and in tests/lighthouse/test_lighthouse_cli.py (command line side).
 """
 
 from __future__ import annotations

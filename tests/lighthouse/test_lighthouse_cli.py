@@ -1,6 +1,6 @@
 """``isles lighthouse``: --json is exactly the library's to_dict(); one-line errors, exit 2.
 
-The numbered cases are those of issue 9 (library side: tests/test_lighthouse_api.py).
+The numbered cases are those of issue 9 (library side: tests/lighthouse/test_lighthouse_api.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Lighthouses: the start values against the full tables, and the reference sweep too.
 
 The full-table DPs are checked against a plain recursive brute force in
-tests/test_lighthouse.py; here the start values of ``win_probability`` (the
+tests/lighthouse/test_lighthouse.py; here the start values of ``win_probability`` (the
 class DP and the greedy sweep) and the reference's memory-bounded sweep are
 compared with the tables, and with each other.
 """

@@ -3,7 +3,7 @@
 ``answer_distribution`` and ``flip_advice`` of ``solvers/plunder/analysis.py`` as of
 commit eb64bea (docstrings removed): one forward pass over all 6**3 values per
 category and per clue, with one column per answer prefix.
-tests/test_plunder_answers.py checks the lumped passes against it, clue by clue
+tests/plunder/test_plunder_answers.py checks the lumped passes against it, clue by clue
 and advice by advice; benchmarks/bench_plunder_flip.py times both.
 """
 

@@ -5,7 +5,7 @@ per clue, as it stood before): answer distributions clue by clue and flip advice
 option by option must be identical (the same ints, hence the same floats), on
 records of 3-6 players generated from a hidden deal, with and without my code,
 some with lying players (often inconsistent). The reference is itself checked
-against an enumeration of deals in tests/test_plunder_solver.py.
+against an enumeration of deals in tests/plunder/test_plunder_solver.py.
 """
 
 from __future__ import annotations

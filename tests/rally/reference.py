@@ -1,7 +1,7 @@
 """The NetworkX rally planner that the array engine replaced, kept as a test oracle.
 
 ``solvers/rally/route.py`` as of commit 1206ed5 (docstrings removed): it builds the
-NetworkX graph arc by arc and plans on it. tests/test_rally_engine.py checks the
+NetworkX graph arc by arc and plans on it. tests/rally/test_rally_engine.py checks the
 array engine against it, route by route and graph by graph.
 """
 

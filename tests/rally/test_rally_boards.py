@@ -4,7 +4,7 @@ Base boards (19 land hexes of radius 2 in the sea ring 3) and 5-6 player boards
 (30 land hexes in rows of 3, 4, 5, 6, 5, 4, 3 in their sea frame) are laid here
 from the boxes' inventories at random, placed anywhere on the grid and turned
 by any multiple of 60 degrees. The best start is checked against the brute
-force of tests/test_rally.py, car by car and group by group.
+force of tests/rally/test_rally.py, car by car and group by group.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The rally, set-up and lighthouse pages at the table, in a real headless Chromium (issue 20).
 
 The fixtures (the server, the browser, a page that fails on any script error)
-are those of tests/test_web_browser.py. Each test checks what a player sees
+are those of tests/web/test_web_browser.py. Each test checks what a player sees
 against the library's own answer: an unaffordable route is worded, never
 priced; the default goals are marked; hexes are named by terrain and number;
 an infeasible set-up shows the library's reason in words; a lighthouse move

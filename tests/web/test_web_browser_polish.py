@@ -2,7 +2,7 @@
 refused files, and a game shared with the other phones at the table.
 
 The fixtures (the server, the browser, a page that fails on any script error)
-are those of tests/test_web_browser.py (docs/serve.md, "Tests").
+are those of tests/web/test_web_browser.py (docs/serve.md, "Tests").
 """
 
 from __future__ import annotations
